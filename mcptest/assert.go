@@ -1,0 +1,325 @@
+package mcptest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// Matcher selects journal messages for WaitFor; its Description says what
+// was waited for when it fails.
+type Matcher struct {
+	Description string
+	Match       func(Message) bool
+}
+
+// Method matches a request or notification the client sent with method.
+func Method(method string) Matcher {
+	return Matcher{
+		Description: "the client sends " + method,
+		Match: func(m Message) bool {
+			return m.Direction == FromClient && (m.IsRequest() || m.IsNotification()) && m.Method == method
+		},
+	}
+}
+
+// ToolCall matches a tools/call of the named tool whose arguments contain
+// argsSubset (a JSON object text or Go value; nil for any arguments).
+func ToolCall(name string, argsSubset any) Matcher {
+	desc := fmt.Sprintf("the client calls tool %q", name)
+	var want any
+	if argsSubset != nil {
+		b, err := toJSONObject(argsSubset)
+		if err != nil {
+			return Matcher{Description: desc + " (invalid argsSubset: " + err.Error() + ")", Match: func(Message) bool { return false }}
+		}
+		want, _ = parseJSONValue(b)
+		desc += " with arguments containing " + string(b)
+	}
+	return Matcher{Description: desc, Match: func(m Message) bool {
+		if m.Direction != FromClient || !m.IsRequest() || m.Method != "tools/call" || m.Get("params.name").String() != name {
+			return false
+		}
+		if want == nil {
+			return true
+		}
+		got, _ := parseJSONValue([]byte(m.Get("params.arguments").Raw))
+		if got == nil {
+			got = map[string]any{}
+		}
+		ok, _ := subsetDiff(want, got, "", false)
+		return ok
+	}}
+}
+
+// MatchFunc makes a Matcher from a description and a predicate.
+func MatchFunc(description string, match func(Message) bool) Matcher {
+	return Matcher{Description: description, Match: match}
+}
+
+// waitUntil re-evaluates cond over the journal after every new message
+// until it holds or the server's wait timeout passes. It never sleeps.
+func (s *Server) waitUntil(cond func([]Message) bool) ([]Message, bool) {
+	deadline := time.NewTimer(s.waitTimeout)
+	defer deadline.Stop()
+	for {
+		msgs, changed := s.journal.since(0)
+		if cond(msgs) {
+			return msgs, true
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			msgs, _ := s.journal.since(0)
+			return msgs, cond(msgs)
+		}
+	}
+}
+
+// fail reports an assertion failure in the one format of the library:
+// the call, what was wanted, what happened, and the tail of the journal.
+func (s *Server) fail(t testing.TB, call, want, got string, msgs []Message) bool {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n  want: %s\n  got:  %s\n", call, want, got)
+	b.WriteString(journalTail(msgs, 20))
+	return assert.Fail(t, "mcptest: "+call+" failed", b.String())
+}
+
+func journalTail(msgs []Message, n int) string {
+	var b strings.Builder
+	if len(msgs) == 0 {
+		return "journal: empty (no client connected or nothing was sent)\n"
+	}
+	start := max(0, len(msgs)-n)
+	fmt.Fprintf(&b, "journal (messages %d to %d of %d):\n", start+1, len(msgs), len(msgs))
+	for _, m := range msgs[start:] {
+		fmt.Fprintf(&b, "  %s  %s\n", m, shorten(m.raw, 160))
+	}
+	return b.String()
+}
+
+// WaitFor blocks until a message matching m is in the journal (it may
+// already be there) and returns it. After the server's wait timeout
+// (WithWaitTimeout) it fails the test and returns the zero Message.
+func (s *Server) WaitFor(t testing.TB, m Matcher) Message {
+	t.Helper()
+	var found Message
+	msgs, ok := s.waitUntil(func(msgs []Message) bool {
+		for _, msg := range msgs {
+			if m.Match(msg) {
+				found = msg
+				return true
+			}
+		}
+		return false
+	})
+	if !ok {
+		s.fail(t, "WaitFor", m.Description, fmt.Sprintf("no such message within %v", s.waitTimeout), msgs)
+	}
+	return found
+}
+
+// handshakes returns, per session, the version initialize was answered with
+// and whether notifications/initialized followed.
+func handshakes(msgs []Message) (versions map[int]string, ready map[int]bool) {
+	versions, ready = map[int]string{}, map[int]bool{}
+	for _, m := range msgs {
+		switch {
+		case m.Direction == FromServer && m.Kind == KindResult && m.Method == "initialize":
+			versions[m.Session] = m.Get("result.protocolVersion").String()
+		case m.Direction == FromClient && m.IsNotification() && m.Method == "notifications/initialized":
+			if _, ok := versions[m.Session]; ok {
+				ready[m.Session] = true
+			}
+		}
+	}
+	return versions, ready
+}
+
+// AssertHandshakeCompleted checks that a client completed the handshake:
+// initialize answered with a result, then notifications/initialized. With a
+// version, that session must have negotiated it. It waits for the
+// handshake up to the wait timeout, so it can follow the client's Connect
+// directly.
+func (s *Server) AssertHandshakeCompleted(t testing.TB, version ...string) bool {
+	t.Helper()
+	want := "initialize answered, then notifications/initialized"
+	if len(version) > 0 {
+		want += " in protocol version " + version[0]
+	}
+	msgs, ok := s.waitUntil(func(msgs []Message) bool {
+		versions, ready := handshakes(msgs)
+		for n := range ready {
+			if len(version) == 0 || versions[n] == version[0] {
+				return true
+			}
+		}
+		return false
+	})
+	if ok {
+		return true
+	}
+	versions, ready := handshakes(msgs)
+	var got []string
+	for _, n := range sessionsOf(msgs) {
+		switch v, answered := versions[n]; {
+		case ready[n]:
+			got = append(got, fmt.Sprintf("session %d completed it in %s", n, v))
+		case answered:
+			got = append(got, fmt.Sprintf("session %d: initialize answered (%s), no notifications/initialized", n, v))
+		default:
+			got = append(got, fmt.Sprintf("session %d: no successful initialize", n))
+		}
+	}
+	if len(got) == 0 {
+		got = append(got, "no session")
+	}
+	return s.fail(t, "AssertHandshakeCompleted", want, strings.Join(got, "; "), msgs)
+}
+
+func countClient(msgs []Message, method string) int {
+	n := 0
+	for _, m := range msgs {
+		if m.Direction == FromClient && (m.IsRequest() || m.IsNotification()) && m.Method == method {
+			n++
+		}
+	}
+	return n
+}
+
+// AssertCalled checks that the client sent method (a request or a
+// notification), waiting for it up to the wait timeout.
+func (s *Server) AssertCalled(t testing.TB, method string) bool {
+	t.Helper()
+	msgs, ok := s.waitUntil(func(msgs []Message) bool { return countClient(msgs, method) > 0 })
+	if !ok {
+		return s.fail(t, fmt.Sprintf("AssertCalled(%q)", method), "the client sends "+method, "it never did", msgs)
+	}
+	return true
+}
+
+// AssertNotCalled checks that the client has not sent method so far. It
+// does not wait.
+func (s *Server) AssertNotCalled(t testing.TB, method string) bool {
+	t.Helper()
+	msgs := s.journal.All()
+	if n := countClient(msgs, method); n > 0 {
+		return s.fail(t, fmt.Sprintf("AssertNotCalled(%q)", method), method+" never sent", fmt.Sprintf("sent %d time(s)", n), msgs)
+	}
+	return true
+}
+
+// AssertCalledTimes checks that the client sent method exactly n times,
+// waiting up to the wait timeout for the count to reach n.
+func (s *Server) AssertCalledTimes(t testing.TB, method string, n int) bool {
+	t.Helper()
+	msgs, _ := s.waitUntil(func(msgs []Message) bool { return countClient(msgs, method) >= n })
+	if got := countClient(msgs, method); got != n {
+		return s.fail(t, fmt.Sprintf("AssertCalledTimes(%q, %d)", method, n), fmt.Sprintf("%d time(s)", n), fmt.Sprintf("%d time(s)", got), msgs)
+	}
+	return true
+}
+
+// AssertToolCalled checks that the client called the named tool with
+// arguments containing argsSubset (a JSON object text or Go value; every
+// key given must be there with an equal value, others may be there too).
+// It waits up to the wait timeout; on failure it shows each call of that
+// tool and how its arguments differed.
+func (s *Server) AssertToolCalled(t testing.TB, name string, argsSubset any) bool {
+	t.Helper()
+	m := ToolCall(name, argsSubset)
+	msgs, ok := s.waitUntil(func(msgs []Message) bool { return slices.ContainsFunc(msgs, m.Match) })
+	if ok {
+		return true
+	}
+	var got []string
+	wantB, _ := toJSONObject(argsSubset)
+	want, _ := parseJSONValue(wantB)
+	for _, msg := range msgs {
+		if msg.Direction == FromClient && msg.IsRequest() && msg.Method == "tools/call" && msg.Get("params.name").String() == name {
+			args := msg.Get("params.arguments").Raw
+			g, _ := parseJSONValue([]byte(args))
+			_, why := subsetDiff(want, g, "", false)
+			got = append(got, fmt.Sprintf("call #%d with %s: %s", msg.Seq, shorten(args, 80), why))
+		}
+	}
+	if len(got) == 0 {
+		got = append(got, fmt.Sprintf("tool %q was never called", name))
+	}
+	return s.fail(t, fmt.Sprintf("AssertToolCalled(%q)", name), m.Description, strings.Join(got, "; "), msgs)
+}
+
+// AssertOrder checks that the client sent these methods (requests or
+// notifications) in this order, others possibly in between, waiting up to
+// the wait timeout.
+func (s *Server) AssertOrder(t testing.TB, methods ...string) bool {
+	t.Helper()
+	sent := func(msgs []Message) []string {
+		var out []string
+		for _, m := range msgs {
+			if m.Direction == FromClient && (m.IsRequest() || m.IsNotification()) {
+				out = append(out, m.Method)
+			}
+		}
+		return out
+	}
+	inOrder := func(msgs []Message) bool {
+		i := 0
+		for _, m := range sent(msgs) {
+			if i < len(methods) && m == methods[i] {
+				i++
+			}
+		}
+		return i == len(methods)
+	}
+	msgs, ok := s.waitUntil(inOrder)
+	if !ok {
+		return s.fail(t, "AssertOrder", strings.Join(methods, " → "), strings.Join(sent(msgs), " → "), msgs)
+	}
+	return true
+}
+
+// AssertCancelled checks that the client cancelled (notifications/cancelled)
+// a request of the given method ("" for any), waiting up to the wait timeout.
+func (s *Server) AssertCancelled(t testing.TB, method string) bool {
+	t.Helper()
+	cancelled := func(msgs []Message) bool {
+		for _, m := range msgs {
+			if m.Direction != FromClient || m.Method != "notifications/cancelled" {
+				continue
+			}
+			id := m.Get("params.requestId").Raw
+			for _, r := range msgs {
+				if r.Session == m.Session && r.Direction == FromClient && r.IsRequest() && r.ID == id && (method == "" || r.Method == method) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	msgs, ok := s.waitUntil(cancelled)
+	if !ok {
+		what := "a request"
+		if method != "" {
+			what = "a " + method + " request"
+		}
+		return s.fail(t, fmt.Sprintf("AssertCancelled(%q)", method), "notifications/cancelled for "+what,
+			fmt.Sprintf("%d notifications/cancelled, none for %s", countClient(msgs, "notifications/cancelled"), what), msgs)
+	}
+	return true
+}
+
+// AssertNoViolations checks that the client broke no protocol rule so far,
+// expected or not. It does not wait.
+func (s *Server) AssertNoViolations(t testing.TB) bool {
+	t.Helper()
+	if vs := s.Violations(); len(vs) > 0 {
+		return s.fail(t, "AssertNoViolations", "no violations", fmt.Sprintf("%d violation(s):\n%s", len(vs), formatViolations(vs)), s.journal.All())
+	}
+	return true
+}

@@ -1,0 +1,274 @@
+package mcptest
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// dispatch answers a request with the built-in behaviour of its method.
+func (s *Session) dispatch(m Message, d decoded) {
+	srv := s.srv
+	switch m.Method {
+	case "initialize":
+		s.initialize(m, d)
+	case "ping":
+		s.replyResult(m, emptyObject)
+	case "server/discover":
+		// A legacy (handshake-era) server does not know this method: a
+		// probing client falls back to initialize at once.
+		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: server/discover", nil)
+	case "logging/setLevel":
+		s.setLevel(m, d)
+	case "tools/list":
+		s.list(m, d, "tools", &srv.tools)
+	case "resources/list":
+		s.list(m, d, "resources", &srv.resources)
+	case "resources/templates/list":
+		s.list(m, d, "resourceTemplates", &srv.templates)
+	case "prompts/list":
+		s.list(m, d, "prompts", &srv.prompts)
+	case "tools/call":
+		s.callTool(m, d)
+	case "resources/read":
+		s.readResource(m, d)
+	case "resources/subscribe", "resources/unsubscribe":
+		s.subscribe(m, d)
+	case "prompts/get":
+		s.getPrompt(m, d)
+	case "completion/complete":
+		s.complete(m, d)
+	default:
+		s.violate(RuleMethodNotFound, m, "the server does not know the method "+strconv.Quote(m.Method))
+		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: "+m.Method, nil)
+	}
+}
+
+// invalidParams answers -32602 and records the violation.
+func (s *Session) invalidParams(m Message, detail string) {
+	s.violate(RuleInvalidParams, m, detail)
+	s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: "+detail, nil)
+}
+
+// stringParam reads a required string param, answering -32602 if it is not one.
+func (s *Session) stringParam(m Message, d decoded, name string) (string, bool) {
+	v := d.params.Get(name)
+	if v.Type != gjson.String {
+		s.invalidParams(m, "params."+name+" is "+describe(v)+", want a string")
+		return "", false
+	}
+	return v.Str, true
+}
+
+// list answers a list method, a page at a time when a page size is set.
+func (s *Session) list(m Message, d decoded, field string, c *catalog) {
+	start := 0
+	if cur := d.params.Get("cursor"); cur.Exists() {
+		off, ok := decodeCursor(field, cur)
+		if !ok {
+			s.violate(RuleInvalidCursor, m, "cursor "+shorten(cur.Raw, 60)+" was not issued by this server")
+			s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: invalid cursor", nil)
+			return
+		}
+		start = off
+	}
+	s.srv.mu.Lock()
+	items := c.items
+	size := s.srv.pageSize
+	if start > len(items) {
+		start = len(items)
+	}
+	end := len(items)
+	if size > 0 && start+size < end {
+		end = start + size
+	}
+	b := make([]byte, 0, 64+256*(end-start))
+	b = append(b, '{', '"')
+	b = append(b, field...)
+	b = append(b, `":[`...)
+	for i, e := range items[start:end] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e.def...)
+	}
+	b = append(b, ']')
+	s.srv.mu.Unlock()
+	if end < len(items) {
+		b = append(b, `,"nextCursor":`...)
+		b = appendJSONString(b, encodeCursor(field, end))
+	}
+	b = append(b, '}')
+	s.replyResult(m, b)
+}
+
+const cursorPrefix = "mcptest/"
+
+func encodeCursor(list string, offset int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + list + "/" + strconv.Itoa(offset)))
+}
+
+func decodeCursor(list string, cur gjson.Result) (int, bool) {
+	if cur.Type != gjson.String {
+		return 0, false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(cur.Str)
+	if err != nil {
+		return 0, false
+	}
+	rest, ok := strings.CutPrefix(string(raw), cursorPrefix+list+"/")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n >= 0
+}
+
+// answer sends what a script picks for m, or reports a miss.
+func (s *Session) answer(m Message, e entry, args gjson.Result, vars map[string]string, what string) {
+	r, h, miss := e.script.pick(&s.srv.scriptMu, args)
+	switch {
+	case h != nil:
+		s.runHandler(m, h, vars)
+	case miss != "":
+		s.srv.noteUnmatched(fmt.Sprintf("%s %s (session %d, id %s): %s", m.Method, what, s.n, m.ID, miss))
+		s.replyError(m.ID, m.Method, CodeInvalidParams, "mcptest: "+what+": "+miss, nil)
+	default:
+		s.reply(m, r)
+	}
+}
+
+func (s *Session) callTool(m Message, d decoded) {
+	name, ok := s.stringParam(m, d, "name")
+	if !ok {
+		return
+	}
+	args := d.params.Get("arguments")
+	if args.Exists() && !args.IsObject() {
+		s.invalidParams(m, "params.arguments is "+describe(args)+", want an object")
+		return
+	}
+	s.srv.mu.Lock()
+	e, found := s.srv.tools.get(name)
+	names := s.srv.tools.keys()
+	s.srv.mu.Unlock()
+	if !found {
+		s.unknown(m, "tool", name, names)
+		return
+	}
+	s.answer(m, e, args, nil, "tool "+strconv.Quote(name))
+}
+
+// unknown answers a call of a tool or prompt that is not registered, naming
+// the closest registered one.
+func (s *Session) unknown(m Message, kind, name string, names []string) {
+	hint := ""
+	if c, near := closest(name, names); near {
+		hint = fmt.Sprintf("; did you mean %q?", c)
+	} else if len(names) == 0 {
+		hint = "; none is registered"
+	}
+	s.srv.noteUnmatched(fmt.Sprintf("%s (session %d, id %s): unknown %s %q%s", m.Method, s.n, m.ID, kind, name, hint))
+	s.replyError(m.ID, m.Method, CodeInvalidParams, fmt.Sprintf("Unknown %s: %s%s", kind, name, hint), nil)
+}
+
+func (s *Session) readResource(m Message, d decoded) {
+	uri, ok := s.stringParam(m, d, "uri")
+	if !ok {
+		return
+	}
+	s.srv.mu.Lock()
+	e, found := s.srv.resources.get(uri)
+	var vars map[string]string
+	if !found {
+		for _, t := range s.srv.templates.items {
+			if v, ok := t.tmpl.match(uri); ok {
+				e, vars, found = t, v, true
+				break
+			}
+		}
+	}
+	s.srv.mu.Unlock()
+	if !found {
+		s.srv.noteUnmatched(fmt.Sprintf("resources/read (session %d, id %s): no resource or template matches %q", s.n, m.ID, uri))
+		data, _ := toJSON(map[string]string{"uri": uri})
+		s.replyError(m.ID, m.Method, CodeResourceNotFound, "Resource not found", data)
+		return
+	}
+	var args gjson.Result
+	if vars != nil {
+		b, _ := toJSON(vars)
+		args = gjson.ParseBytes(b)
+	}
+	s.answer(m, e, args, vars, "resource "+strconv.Quote(uri))
+}
+
+func (s *Session) subscribe(m Message, d decoded) {
+	uri, ok := s.stringParam(m, d, "uri")
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	if m.Method == "resources/subscribe" {
+		s.subscriptions[uri] = true
+	} else {
+		delete(s.subscriptions, uri)
+	}
+	s.mu.Unlock()
+	s.replyResult(m, emptyObject)
+}
+
+func (s *Session) getPrompt(m Message, d decoded) {
+	name, ok := s.stringParam(m, d, "name")
+	if !ok {
+		return
+	}
+	args := d.params.Get("arguments")
+	if args.Exists() && !args.IsObject() {
+		s.invalidParams(m, "params.arguments is "+describe(args)+", want an object")
+		return
+	}
+	s.srv.mu.Lock()
+	e, found := s.srv.prompts.get(name)
+	names := s.srv.prompts.keys()
+	s.srv.mu.Unlock()
+	if !found {
+		s.unknown(m, "prompt", name, names)
+		return
+	}
+	for _, req := range e.required {
+		if _, ok := args.Map()[req]; !ok {
+			s.replyError(m.ID, m.Method, CodeInvalidParams, fmt.Sprintf("Invalid params: missing required argument %q of prompt %q", req, name), nil)
+			return
+		}
+	}
+	s.answer(m, e, args, nil, "prompt "+strconv.Quote(name))
+}
+
+func (s *Session) complete(m Message, d decoded) {
+	ref := d.params.Get("ref")
+	argName := d.params.Get("argument.name")
+	if !ref.IsObject() || argName.Type != gjson.String {
+		s.invalidParams(m, "completion/complete needs params.ref (an object) and params.argument.name")
+		return
+	}
+	key := ref.Get("name").String()
+	if ref.Get("type").String() == "ref/resource" {
+		key = ref.Get("uri").String()
+	}
+	typed := d.params.Get("argument.value").String()
+	values := []string{}
+	for _, c := range s.srv.completions {
+		if c.refType == ref.Get("type").String() && c.ref == key && c.arg == argName.Str {
+			for _, v := range c.values {
+				if strings.HasPrefix(v, typed) {
+					values = append(values, v)
+				}
+			}
+		}
+	}
+	s.reply(m, CompletionResult(values...))
+}

@@ -1,0 +1,155 @@
+package mcptest
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/tidwall/gjson"
+)
+
+// logLevels are the syslog levels logging/setLevel accepts.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// checkLifecycle records the lifecycle rules a request breaks: initialize
+// first (only ping may come before it), initialize only once, and no
+// request but ping between the initialize result and
+// notifications/initialized.
+func (s *Session) checkLifecycle(m Message) {
+	s.mu.Lock()
+	ph := s.phase
+	s.mu.Unlock()
+	switch {
+	case m.Method == "ping" || m.Method == "server/discover":
+	case m.Method == "initialize":
+		if ph != phaseNew {
+			s.violate(RuleInitializeOnce, m, "initialize sent again in a session that is already initialized")
+		}
+	case ph == phaseNew:
+		s.violate(RuleInitializeFirst, m, m.Method+" sent before initialize")
+	case ph == phaseInitializing:
+		s.violate(RuleInitializedFirst, m, m.Method+" sent before notifications/initialized")
+	}
+}
+
+// methodCapability maps a client method to the server capability it needs,
+// as a gjson path into the declared capabilities.
+var methodCapability = map[string]string{
+	"tools/list":               "tools",
+	"tools/call":               "tools",
+	"resources/list":           "resources",
+	"resources/templates/list": "resources",
+	"resources/read":           "resources",
+	"resources/subscribe":      "resources.subscribe",
+	"resources/unsubscribe":    "resources.subscribe",
+	"prompts/list":             "prompts",
+	"prompts/get":              "prompts",
+	"logging/setLevel":         "logging",
+	"completion/complete":      "completions",
+}
+
+// checkCapability records a call of a method whose capability the server
+// did not declare to this session.
+func (s *Session) checkCapability(m Message) {
+	path, ok := methodCapability[m.Method]
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	caps, declared := s.caps, s.version != ""
+	s.mu.Unlock()
+	if !declared {
+		return // before initialize: RuleInitializeFirst says it
+	}
+	if v := caps.Get(path); !v.Exists() || v.Type == gjson.False || v.Type == gjson.Null {
+		s.violate(RuleUndeclaredMethod, m, m.Method+" called, but the server did not declare the "+path+" capability")
+	}
+}
+
+// initialize answers initialize: validate the params, negotiate the version
+// and declare the capabilities.
+func (s *Session) initialize(m Message, d decoded) {
+	p := d.params
+	pv := p.Get("protocolVersion")
+	var problems []string
+	if pv.Type != gjson.String {
+		problems = append(problems, "params.protocolVersion is "+describe(pv)+", want a string")
+	}
+	if c := p.Get("capabilities"); !c.IsObject() {
+		problems = append(problems, "params.capabilities is "+describe(c)+", want an object")
+	}
+	ci := p.Get("clientInfo")
+	switch {
+	case !ci.IsObject():
+		problems = append(problems, "params.clientInfo is "+describe(ci)+", want an object with name and version")
+	default:
+		for _, f := range []string{"name", "version"} {
+			if v := ci.Get(f); v.Type != gjson.String {
+				problems = append(problems, "params.clientInfo."+f+" is "+describe(v)+", want a string")
+			}
+		}
+	}
+	for _, pr := range problems {
+		s.violate(RuleInitializeParams, m, pr)
+	}
+	if pv.Type != gjson.String {
+		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: protocolVersion must be a string", nil)
+		return
+	}
+	version := s.srv.negotiate(pv.Str)
+	caps := s.srv.capabilities()
+	res := map[string]any{
+		"protocolVersion": version,
+		"capabilities":    caps,
+		"serverInfo":      s.srv.serverInfo(),
+	}
+	if s.srv.instructions != "" {
+		res["instructions"] = s.srv.instructions
+	}
+	b, _ := json.Marshal(res)
+	s.mu.Lock()
+	if s.phase == phaseNew {
+		s.phase = phaseInitializing
+	}
+	s.version = version
+	s.caps = gjson.ParseBytes(caps)
+	s.initID = m.ID
+	s.mu.Unlock()
+	s.replyResult(m, b)
+}
+
+// negotiate applies the spec's rule: the client's version if supported,
+// else the newest the server supports.
+func (s *Server) negotiate(requested string) string {
+	if slices.Contains(s.versions, requested) {
+		return requested
+	}
+	return s.versions[len(s.versions)-1]
+}
+
+// setLevel answers logging/setLevel.
+func (s *Session) setLevel(m Message, d decoded) {
+	lvl := d.params.Get("level")
+	if lvl.Type != gjson.String || !slices.Contains(logLevels, lvl.Str) {
+		s.violate(RuleInvalidParams, m, "logging/setLevel level is "+describe(lvl)+", want one of debug … emergency")
+		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, emergency", nil)
+		return
+	}
+	s.mu.Lock()
+	s.logLevel = lvl.Str
+	s.mu.Unlock()
+	s.replyResult(m, emptyObject)
+}
+
+var emptyObject = []byte("{}")
+
+func describe(r gjson.Result) string {
+	switch {
+	case !r.Exists():
+		return "missing"
+	case r.IsObject():
+		return "an object"
+	case r.IsArray():
+		return "an array"
+	}
+	return shorten(r.Raw, 40)
+}

@@ -1,0 +1,202 @@
+package mcptest
+
+import (
+	"io"
+	"net"
+	"os"
+	"sync"
+	"time"
+)
+
+// newPipe returns the two ends of an in-memory, full-duplex connection.
+// Unlike net.Pipe, writes are buffered and never wait for the reader, so a
+// client that writes several requests before reading cannot deadlock
+// against the mock, just as over an OS pipe. Close on either end makes the
+// other end's reads return io.EOF once the buffer is drained.
+func newPipe(clientName, serverName string) (client, server *pipeConn) {
+	c2s := newPipeBuf()
+	s2c := newPipeBuf()
+	client = &pipeConn{rd: s2c, wr: c2s, local: pipeAddr(clientName), remote: pipeAddr(serverName)}
+	server = &pipeConn{rd: c2s, wr: s2c, local: pipeAddr(serverName), remote: pipeAddr(clientName)}
+	client.readDL.init()
+	client.writeDL.init()
+	server.readDL.init()
+	server.writeDL.init()
+	return client, server
+}
+
+// pipeBuf is one direction of a pipe: an unbounded byte queue.
+type pipeBuf struct {
+	mu         sync.Mutex
+	buf        []byte
+	readerGone bool          // the reading end is closed: writes fail
+	writerGone bool          // the writing end is closed: reads drain, then EOF
+	wake       chan struct{} // a token when data or state changed
+}
+
+func newPipeBuf() *pipeBuf { return &pipeBuf{wake: make(chan struct{}, 1)} }
+
+func (p *pipeBuf) signal() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+type pipeAddr string
+
+func (a pipeAddr) Network() string { return "mcptest" }
+func (a pipeAddr) String() string  { return string(a) }
+
+// pipeConn is one end of a pipe; it implements net.Conn.
+type pipeConn struct {
+	rd, wr        *pipeBuf
+	local, remote pipeAddr
+	readDL        deadline
+	writeDL       deadline
+	closeOnce     sync.Once
+}
+
+var _ net.Conn = (*pipeConn)(nil)
+
+// Read reads what the other end wrote, blocking until there is some, the
+// other end closes (io.EOF), this end closes, or the read deadline passes.
+func (c *pipeConn) Read(b []byte) (int, error) {
+	p := c.rd
+	for {
+		p.mu.Lock()
+		if p.readerGone {
+			p.mu.Unlock()
+			p.signal()
+			return 0, io.ErrClosedPipe
+		}
+		if len(p.buf) > 0 {
+			if len(b) == 0 {
+				p.mu.Unlock()
+				return 0, nil
+			}
+			n := copy(b, p.buf)
+			p.buf = p.buf[n:]
+			more := len(p.buf) > 0
+			if !more {
+				p.buf = p.buf[:0:0]
+			}
+			p.mu.Unlock()
+			if more {
+				p.signal()
+			}
+			return n, nil
+		}
+		if p.writerGone {
+			p.mu.Unlock()
+			p.signal()
+			return 0, io.EOF
+		}
+		p.mu.Unlock()
+		select {
+		case <-p.wake:
+		case <-c.readDL.wait():
+			if c.readDL.expired() {
+				return 0, os.ErrDeadlineExceeded
+			}
+		}
+	}
+}
+
+// Write queues b for the other end. It never blocks on the reader.
+func (c *pipeConn) Write(b []byte) (int, error) {
+	if c.writeDL.expired() {
+		return 0, os.ErrDeadlineExceeded
+	}
+	p := c.wr
+	p.mu.Lock()
+	if p.writerGone || p.readerGone {
+		p.mu.Unlock()
+		return 0, io.ErrClosedPipe
+	}
+	p.buf = append(p.buf, b...)
+	p.mu.Unlock()
+	p.signal()
+	return len(b), nil
+}
+
+// Close closes this end: the other end reads what is left, then io.EOF,
+// and its writes fail. Close is idempotent.
+func (c *pipeConn) Close() error {
+	c.closeOnce.Do(func() {
+		c.wr.mu.Lock()
+		c.wr.writerGone = true
+		c.wr.mu.Unlock()
+		c.wr.signal()
+		c.rd.mu.Lock()
+		c.rd.readerGone = true
+		c.rd.buf = nil
+		c.rd.mu.Unlock()
+		c.rd.signal()
+	})
+	return nil
+}
+
+func (c *pipeConn) LocalAddr() net.Addr  { return c.local }
+func (c *pipeConn) RemoteAddr() net.Addr { return c.remote }
+
+func (c *pipeConn) SetDeadline(t time.Time) error {
+	c.readDL.set(t)
+	c.writeDL.set(t)
+	return nil
+}
+func (c *pipeConn) SetReadDeadline(t time.Time) error  { c.readDL.set(t); return nil }
+func (c *pipeConn) SetWriteDeadline(t time.Time) error { c.writeDL.set(t); return nil }
+
+// deadline is a settable point in time with a channel closed when it passes.
+type deadline struct {
+	mu     sync.Mutex
+	timer  *time.Timer
+	passed chan struct{}
+}
+
+func (d *deadline) init() { d.passed = make(chan struct{}) }
+
+func (d *deadline) set(t time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.timer != nil && !d.timer.Stop() {
+		<-d.passed // the timer fired: wait until it closed the channel
+	}
+	d.timer = nil
+	closed := isClosed(d.passed)
+	if t.IsZero() {
+		if closed {
+			d.passed = make(chan struct{})
+		}
+		return
+	}
+	if dur := time.Until(t); dur > 0 {
+		if closed {
+			d.passed = make(chan struct{})
+		}
+		ch := d.passed
+		d.timer = time.AfterFunc(dur, func() { close(ch) })
+		return
+	}
+	if !closed {
+		close(d.passed)
+	}
+}
+
+func (d *deadline) wait() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.passed
+}
+
+func (d *deadline) expired() bool { return isClosed(d.wait()) }
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}

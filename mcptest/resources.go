@@ -1,0 +1,242 @@
+package mcptest
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Resource is a resource the mock serves: its definition, as resources/list
+// shows it, and its scripted answers to resources/read. Build one with
+// NewResource and register it with Server.WithResource or SetResources.
+type Resource struct {
+	uri, mimeType string
+	fields        map[string]json.RawMessage
+	order         []string
+	script        script
+}
+
+// NewResource starts the definition of the resource at uri with the given name.
+func NewResource(uri, name string) *Resource {
+	r := &Resource{uri: uri, fields: map[string]json.RawMessage{}}
+	setField(&r.order, r.fields, &r.script, "uri", uri, "NewResource")
+	setField(&r.order, r.fields, &r.script, "name", name, "NewResource")
+	return r
+}
+
+func setField(order *[]string, fields map[string]json.RawMessage, s *script, key string, v any, call string) {
+	b, err := toJSON(v)
+	if err != nil {
+		s.problems = append(s.problems, call+": "+err.Error())
+		return
+	}
+	if _, ok := fields[key]; !ok {
+		*order = append(*order, key)
+	}
+	fields[key] = b
+}
+
+func (r *Resource) set(key string, v any, call string) *Resource {
+	setField(&r.order, r.fields, &r.script, key, v, call)
+	return r
+}
+
+// URI returns the resource's URI.
+func (r *Resource) URI() string { return r.uri }
+
+// WithTitle sets the human-readable title.
+func (r *Resource) WithTitle(title string) *Resource { return r.set("title", title, "WithTitle") }
+
+// WithDescription sets the description.
+func (r *Resource) WithDescription(d string) *Resource {
+	return r.set("description", d, "WithDescription")
+}
+
+// WithMIMEType sets the MIME type, used also by ReturnsText and ReturnsBlob.
+func (r *Resource) WithMIMEType(mimeType string) *Resource {
+	r.mimeType = mimeType
+	return r.set("mimeType", mimeType, "WithMIMEType")
+}
+
+// WithSize sets the size in bytes.
+func (r *Resource) WithSize(n int64) *Resource { return r.set("size", n, "WithSize") }
+
+// WithField sets any other field of the definition (annotations, icons,
+// _meta, …) to a JSON text or Go value.
+func (r *Resource) WithField(key string, value any) *Resource {
+	return r.set(key, value, "WithField("+strconv.Quote(key)+")")
+}
+
+// Returns scripts the replies to resources/read: the first read gets the
+// first reply, the last repeats.
+func (r *Resource) Returns(replies ...Reply) *Resource {
+	r.script.add(fmt.Sprintf("NewResource(%q).Returns", r.uri), replies)
+	return r
+}
+
+// ReturnsText answers reads with text contents at this URI and MIME type.
+func (r *Resource) ReturnsText(text string) *Resource {
+	return r.Returns(ReadResult(TextResourceContents(r.uri, r.mimeType, text)))
+}
+
+// ReturnsBlob answers reads with binary contents at this URI and MIME type.
+func (r *Resource) ReturnsBlob(data []byte) *Resource {
+	return r.Returns(ReadResult(BlobResourceContents(r.uri, r.mimeType, data)))
+}
+
+// HandledBy sets a Handler for reads no Returns reply answers.
+func (r *Resource) HandledBy(h Handler) *Resource {
+	r.script.handle(fmt.Sprintf("NewResource(%q).HandledBy", r.uri), h)
+	return r
+}
+
+// String names the resource, for failure messages.
+func (r *Resource) String() string { return fmt.Sprintf("NewResource(%q)", r.uri) }
+
+func (r *Resource) entry() entry {
+	return entry{key: r.uri, def: renderObject(r.order, r.fields), script: r.script.clone()}
+}
+
+// ResourceTemplate is a parameterised resource (RFC 6570 URI template) the
+// mock lists in resources/templates/list and whose URIs it answers in
+// resources/read. The template's variables are handed to a Handler in
+// Request.Vars.
+type ResourceTemplate struct {
+	template, mimeType string
+	fields             map[string]json.RawMessage
+	order              []string
+	script             script
+}
+
+// NewResourceTemplate starts the definition of a resource template. The
+// template may use {name} (one path segment) and {+name} (any text) variables.
+func NewResourceTemplate(uriTemplate, name string) *ResourceTemplate {
+	r := &ResourceTemplate{template: uriTemplate, fields: map[string]json.RawMessage{}}
+	setField(&r.order, r.fields, &r.script, "uriTemplate", uriTemplate, "NewResourceTemplate")
+	setField(&r.order, r.fields, &r.script, "name", name, "NewResourceTemplate")
+	return r
+}
+
+func (r *ResourceTemplate) set(key string, v any, call string) *ResourceTemplate {
+	setField(&r.order, r.fields, &r.script, key, v, call)
+	return r
+}
+
+// WithTitle sets the human-readable title.
+func (r *ResourceTemplate) WithTitle(title string) *ResourceTemplate {
+	return r.set("title", title, "WithTitle")
+}
+
+// WithDescription sets the description.
+func (r *ResourceTemplate) WithDescription(d string) *ResourceTemplate {
+	return r.set("description", d, "WithDescription")
+}
+
+// WithMIMEType sets the MIME type, used also by ReturnsText.
+func (r *ResourceTemplate) WithMIMEType(mimeType string) *ResourceTemplate {
+	r.mimeType = mimeType
+	return r.set("mimeType", mimeType, "WithMIMEType")
+}
+
+// WithField sets any other field of the definition to a JSON text or Go value.
+func (r *ResourceTemplate) WithField(key string, value any) *ResourceTemplate {
+	return r.set(key, value, "WithField("+strconv.Quote(key)+")")
+}
+
+// Returns scripts the replies to reads of any URI the template matches.
+func (r *ResourceTemplate) Returns(replies ...Reply) *ResourceTemplate {
+	r.script.add(fmt.Sprintf("NewResourceTemplate(%q).Returns", r.template), replies)
+	return r
+}
+
+// WhenVars scripts replies for URIs whose template variables contain subset
+// (e.g. map[string]string{"id": "42"}); cases are tried before Returns.
+func (r *ResourceTemplate) WhenVars(subset map[string]string, replies ...Reply) *ResourceTemplate {
+	r.script.when(fmt.Sprintf("NewResourceTemplate(%q).WhenVars", r.template), subset, replies)
+	return r
+}
+
+// ReturnsText answers every matched URI with text contents at that URI.
+func (r *ResourceTemplate) ReturnsText(text string) *ResourceTemplate {
+	mime := r.mimeType
+	return r.HandledBy(func(_ ctxT, req *Request) Reply {
+		return ReadResult(TextResourceContents(req.Params().Get("uri").String(), mime, text))
+	})
+}
+
+// HandledBy sets a Handler for reads no WhenVars case or Returns reply answers.
+func (r *ResourceTemplate) HandledBy(h Handler) *ResourceTemplate {
+	r.script.handle(fmt.Sprintf("NewResourceTemplate(%q).HandledBy", r.template), h)
+	return r
+}
+
+// String names the template, for failure messages.
+func (r *ResourceTemplate) String() string { return fmt.Sprintf("NewResourceTemplate(%q)", r.template) }
+
+func (r *ResourceTemplate) entry() entry {
+	e := entry{key: r.template, def: renderObject(r.order, r.fields), script: r.script.clone()}
+	t, err := parseURITemplate(r.template)
+	if err != nil {
+		e.script.problems = append(e.script.problems, r.String()+": "+err.Error())
+	}
+	e.tmpl = t
+	return e
+}
+
+// uriTemplate matches URIs against a simple RFC 6570 template.
+type uriTemplate struct {
+	re    *regexp.Regexp
+	names []string
+}
+
+var templateVar = regexp.MustCompile(`\{([+#]?)([A-Za-z0-9_.]+)\}`)
+
+func parseURITemplate(t string) (*uriTemplate, error) {
+	if strings.Count(t, "{") != strings.Count(t, "}") {
+		return nil, fmt.Errorf("unbalanced braces in URI template %q", t)
+	}
+	var b strings.Builder
+	b.WriteString("^")
+	ut := &uriTemplate{}
+	last := 0
+	for _, m := range templateVar.FindAllStringSubmatchIndex(t, -1) {
+		b.WriteString(regexp.QuoteMeta(t[last:m[0]]))
+		op, name := t[m[2]:m[3]], t[m[4]:m[5]]
+		if op == "" {
+			b.WriteString(`([^/?#]+)`)
+		} else {
+			b.WriteString(`(.+)`)
+		}
+		ut.names = append(ut.names, name)
+		last = m[1]
+	}
+	rest := t[last:]
+	if strings.ContainsAny(rest, "{}") {
+		return nil, fmt.Errorf("URI template %q uses an expression mcptest does not support (only {name} and {+name})", t)
+	}
+	b.WriteString(regexp.QuoteMeta(rest))
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil, err
+	}
+	ut.re = re
+	return ut, nil
+}
+
+func (t *uriTemplate) match(uri string) (map[string]string, bool) {
+	if t == nil {
+		return nil, false
+	}
+	m := t.re.FindStringSubmatch(uri)
+	if m == nil {
+		return nil, false
+	}
+	vars := make(map[string]string, len(t.names))
+	for i, n := range t.names {
+		vars[n] = m[i+1]
+	}
+	return vars, true
+}

@@ -1,0 +1,204 @@
+package mcptest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/tidwall/gjson"
+)
+
+// Handler answers one request when canned replies are not enough: it runs
+// in its own goroutine, may block, may send notifications and requests to
+// the client through req, and returns the Reply to send (NoReply for none).
+// ctx is cancelled when the client cancels the request with
+// notifications/cancelled, when the session ends, and when the Server closes;
+// a handler that blocks must return when ctx is done.
+type Handler func(ctx context.Context, req *Request) Reply
+
+// Request is what a Handler is given: the request as it was journaled, the
+// session it came on, and helpers to read its params.
+type Request struct {
+	// Message is the request exactly as the client sent it.
+	Message Message
+	// Session is the session the request came on.
+	Session *Session
+	// Vars holds the variables a resource template matched in the URI of a
+	// resources/read request; nil otherwise.
+	Vars map[string]string
+}
+
+// Method returns the request's method.
+func (r *Request) Method() string { return r.Message.Method }
+
+// Params returns the request's params.
+func (r *Request) Params() gjson.Result { return r.Message.Get("params") }
+
+// Arguments returns params.arguments (tools/call, prompts/get).
+func (r *Request) Arguments() gjson.Result { return r.Message.Get("params.arguments") }
+
+// Decode unmarshals the request's params into v.
+func (r *Request) Decode(v any) error {
+	p := r.Params()
+	if !p.Exists() {
+		return fmt.Errorf("mcptest: %s request has no params", r.Method())
+	}
+	return json.Unmarshal([]byte(p.Raw), v)
+}
+
+// Progress sends notifications/progress for this request, with the
+// progressToken the client put in params._meta. It returns an error when the
+// client asked for no progress or the session is gone.
+func (r *Request) Progress(progress, total float64, message string) error {
+	tok := r.Message.Get("params._meta.progressToken")
+	if !tok.Exists() {
+		return fmt.Errorf("mcptest: %s request carries no params._meta.progressToken", r.Method())
+	}
+	p := map[string]any{"progressToken": json.RawMessage(tok.Raw), "progress": progress}
+	if total > 0 {
+		p["total"] = total
+	}
+	if message != "" {
+		p["message"] = message
+	}
+	return r.Session.Notify("notifications/progress", p)
+}
+
+// script is the scripted behaviour of one tool, resource or prompt: cases
+// matched on the arguments, a default sequence, and a Handler fallback.
+type script struct {
+	cases    []*scriptCase
+	dflt     []Reply
+	dfltN    int
+	handler  Handler
+	problems []string
+}
+
+type scriptCase struct {
+	wantText string
+	want     any
+	replies  []Reply
+	n        int
+}
+
+func (s *script) add(call string, replies []Reply) {
+	if len(replies) == 0 {
+		s.problems = append(s.problems, call+": no replies given")
+	}
+	for _, r := range replies {
+		if r.problem != nil {
+			s.problems = append(s.problems, call+": "+r.problem.Error())
+		}
+	}
+	s.dflt = append(s.dflt, replies...)
+}
+
+func (s *script) when(call string, subset any, replies []Reply) {
+	b, err := toJSONObject(subset)
+	if err == nil && b == nil {
+		err = fmt.Errorf("want a JSON object, got nil")
+	}
+	if err != nil {
+		s.problems = append(s.problems, call+": "+err.Error())
+		return
+	}
+	want, _ := parseJSONValue(b)
+	c := &scriptCase{wantText: string(b), want: want}
+	if len(replies) == 0 {
+		s.problems = append(s.problems, call+": no replies given")
+	}
+	for _, r := range replies {
+		if r.problem != nil {
+			s.problems = append(s.problems, call+": "+r.problem.Error())
+		}
+	}
+	c.replies = replies
+	s.cases = append(s.cases, c)
+}
+
+func (s *script) handle(call string, h Handler) {
+	if h == nil {
+		s.problems = append(s.problems, call+": nil Handler")
+	}
+	s.handler = h
+}
+
+// clone copies the script so the registered copy does not change when the
+// builder is used again.
+func (s *script) clone() *script {
+	c := &script{dflt: append([]Reply(nil), s.dflt...), handler: s.handler}
+	for _, sc := range s.cases {
+		cp := *sc
+		cp.n = 0
+		c.cases = append(c.cases, &cp)
+	}
+	return c
+}
+
+func (s *script) empty() bool { return len(s.cases) == 0 && len(s.dflt) == 0 && s.handler == nil }
+
+// next returns the reply for the next use of a sequence, the last repeating.
+func next(seq []Reply, n *int) Reply {
+	i := *n
+	if i >= len(seq) {
+		i = len(seq) - 1
+	}
+	*n++
+	return seq[i]
+}
+
+// pick chooses the answer for a call with the given arguments. mu guards the
+// counters. It returns a reply, or a handler, or neither with a near-miss
+// report saying how the closest case differed.
+func (s *script) pick(mu *sync.Mutex, args gjson.Result) (Reply, Handler, string) {
+	mu.Lock()
+	defer mu.Unlock()
+	var got any
+	if len(s.cases) > 0 {
+		if args.Exists() {
+			got, _ = parseJSONValue([]byte(args.Raw))
+		}
+		if got == nil {
+			got = map[string]any{}
+		}
+		for _, c := range s.cases {
+			if ok, _ := subsetDiff(c.want, got, "", false); ok {
+				return next(c.replies, &c.n), nil, ""
+			}
+		}
+	}
+	if len(s.dflt) > 0 {
+		return next(s.dflt, &s.dfltN), nil, ""
+	}
+	if s.handler != nil {
+		return Reply{}, s.handler, ""
+	}
+	if len(s.cases) == 0 {
+		return Reply{}, nil, "nothing is scripted for it"
+	}
+	best, bestScore, bestWhy := -1, -1, ""
+	gm, _ := got.(map[string]any)
+	for i, c := range s.cases {
+		score := 0
+		if wm, ok := c.want.(map[string]any); ok {
+			for k, wv := range wm {
+				if ok, _ := subsetDiff(wv, gm[k], k, false); ok && gm != nil {
+					score++
+				}
+			}
+		}
+		if score > bestScore {
+			_, why := subsetDiff(c.want, got, "", false)
+			best, bestScore, bestWhy = i, score, why
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "no scripted case matches arguments %s; closest is case %d, WhenArgs(%s): %s",
+		shorten(args.Raw, 120), best+1, s.cases[best].wantText, bestWhy)
+	if len(s.cases) > 1 {
+		fmt.Fprintf(&b, " (%d cases scripted)", len(s.cases))
+	}
+	return Reply{}, nil, b.String()
+}

@@ -1,0 +1,552 @@
+package mcptest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Server is a scripted MCP server living inside a test. Configure it with
+// the chained With… methods, connect clients with Dial, drive it while
+// connected with the runtime methods (Notify, Request, SetTools, …), and
+// check what the client did with the journal, Violations and the Assert…
+// methods. NewServer registers Close with t.Cleanup.
+type Server struct {
+	t testing.TB
+
+	mu         sync.Mutex
+	started    bool
+	closed     bool
+	ctx        context.Context
+	cancel     context.CancelFunc
+	wg         sync.WaitGroup
+	sessions   []*Session
+	violations []Violation
+	expected   []string
+	ignore     bool
+	unmatched  []string
+
+	// configuration, fixed at the first Dial
+	info         map[string]string
+	instructions string
+	versions     []string
+	capsOverride json.RawMessage
+	logging      bool
+	pageSize     int
+	waitTimeout  time.Duration
+	handlers     map[string]Handler
+	completions  []completion
+
+	// catalogs, replaceable while connected (guarded by mu)
+	tools, resources, templates, prompts catalog
+	toolsDeclared                        bool
+	resourcesDeclared, promptsDeclared   bool
+
+	scriptMu sync.Mutex // guards the counters of scripted sequences
+	journal  *Journal
+}
+
+// HandshakeVersions are the protocol versions of the handshake era that the
+// mock speaks, oldest first. A new Server supports all of them.
+var HandshakeVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+
+// DefaultWaitTimeout is how long WaitFor and the waiting assertions wait
+// unless WithWaitTimeout says otherwise.
+const DefaultWaitTimeout = 10 * time.Second
+
+type catalog struct {
+	items []entry
+	index map[string]int
+}
+
+func (c *catalog) add(e entry) bool {
+	if c.index == nil {
+		c.index = map[string]int{}
+	}
+	if _, dup := c.index[e.key]; dup {
+		return false
+	}
+	c.index[e.key] = len(c.items)
+	c.items = append(c.items, e)
+	return true
+}
+
+func (c *catalog) get(key string) (entry, bool) {
+	i, ok := c.index[key]
+	if !ok {
+		return entry{}, false
+	}
+	return c.items[i], true
+}
+
+func (c *catalog) keys() []string {
+	ks := make([]string, len(c.items))
+	for i, e := range c.items {
+		ks[i] = e.key
+	}
+	return ks
+}
+
+type completion struct {
+	refType, ref, arg string
+	values            []string
+}
+
+// NewServer returns a Server for the test t, with server info
+// "mcptest"/"0.0.0" and every handshake-era protocol version. Its Close,
+// the check of client violations, and the transcript on failure are
+// registered with t.Cleanup.
+func NewServer(t testing.TB) *Server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		t:           t,
+		ctx:         ctx,
+		cancel:      cancel,
+		info:        map[string]string{"name": "mcptest", "version": "0.0.0"},
+		versions:    slices.Clone(HandshakeVersions),
+		waitTimeout: DefaultWaitTimeout,
+		handlers:    map[string]Handler{},
+		journal:     newJournal(),
+	}
+	t.Cleanup(func() {
+		s.Close()
+		s.reportViolations(t)
+		if t.Failed() || os.Getenv("MCPTEST_TRANSCRIPT") != "" {
+			if tr := s.Transcript(); tr != "" {
+				t.Logf("mcptest transcript:\n%s", tr)
+			}
+		}
+	})
+	return s
+}
+
+// configure runs f under the lock unless the server has started, in which
+// case it fails the test naming the call.
+func (s *Server) configure(call string, f func() error) *Server {
+	s.t.Helper()
+	s.mu.Lock()
+	started := s.started
+	var err error
+	if !started {
+		err = f()
+	}
+	s.mu.Unlock()
+	if started {
+		s.t.Fatalf("mcptest: %s called after the first Dial; configure the server before Dial (runtime changes: SetTools, SetResources, SetPrompts, Notify, Request)", call)
+	}
+	if err != nil {
+		s.t.Fatalf("mcptest: %s: %v", call, err)
+	}
+	return s
+}
+
+// WithServerInfo sets serverInfo.name and serverInfo.version.
+func (s *Server) WithServerInfo(name, version string) *Server {
+	s.t.Helper()
+	return s.configure("WithServerInfo", func() error {
+		s.info["name"], s.info["version"] = name, version
+		return nil
+	})
+}
+
+// WithServerTitle sets serverInfo.title (protocol 2025-06-18 and later).
+func (s *Server) WithServerTitle(title string) *Server {
+	s.t.Helper()
+	return s.configure("WithServerTitle", func() error { s.info["title"] = title; return nil })
+}
+
+// WithInstructions sets the instructions of the initialize result.
+func (s *Server) WithInstructions(text string) *Server {
+	s.t.Helper()
+	return s.configure("WithInstructions", func() error { s.instructions = text; return nil })
+}
+
+// WithProtocolVersions narrows the protocol versions the server supports.
+// An initialize asking for one of them gets it back; one asking for another
+// gets the newest of them, as the spec says a server must answer.
+func (s *Server) WithProtocolVersions(versions ...string) *Server {
+	s.t.Helper()
+	return s.configure("WithProtocolVersions", func() error {
+		if len(versions) == 0 {
+			return fmt.Errorf("no versions given")
+		}
+		for _, v := range versions {
+			if !slices.Contains(HandshakeVersions, v) {
+				return fmt.Errorf("unknown protocol version %q; mcptest speaks %s", v, strings.Join(HandshakeVersions, ", "))
+			}
+		}
+		s.versions = slices.Clone(versions)
+		sort.Strings(s.versions)
+		return nil
+	})
+}
+
+// WithCapabilities replaces the capabilities the server declares, which are
+// otherwise derived from what is registered. caps is a JSON object text or
+// a Go value. The server still answers what is registered: use it to make
+// the declared capabilities differ from what is served.
+func (s *Server) WithCapabilities(caps any) *Server {
+	s.t.Helper()
+	return s.configure("WithCapabilities", func() error {
+		b, err := toJSONObject(caps)
+		if err != nil {
+			return err
+		}
+		s.capsOverride = b
+		return nil
+	})
+}
+
+// WithLogging declares the logging capability: logging/setLevel is then
+// answered, and the level is kept per session (Session.LogLevel).
+func (s *Server) WithLogging() *Server {
+	s.t.Helper()
+	return s.configure("WithLogging", func() error { s.logging = true; return nil })
+}
+
+// WithPageSize makes tools/list, resources/list, resources/templates/list
+// and prompts/list return at most n items a page, with an opaque nextCursor.
+func (s *Server) WithPageSize(n int) *Server {
+	s.t.Helper()
+	return s.configure("WithPageSize", func() error {
+		if n < 0 {
+			return fmt.Errorf("page size %d is negative", n)
+		}
+		s.pageSize = n
+		return nil
+	})
+}
+
+// WithWaitTimeout sets how long WaitFor and the waiting assertions wait.
+func (s *Server) WithWaitTimeout(d time.Duration) *Server {
+	s.t.Helper()
+	return s.configure("WithWaitTimeout", func() error {
+		if d <= 0 {
+			return fmt.Errorf("timeout %v is not positive", d)
+		}
+		s.waitTimeout = d
+		return nil
+	})
+}
+
+// WithTool registers tools, and with them the tools capability. A second
+// tool of the same name fails the test.
+func (s *Server) WithTool(tools ...*Tool) *Server {
+	s.t.Helper()
+	return s.configure("WithTool", func() error {
+		s.toolsDeclared = true
+		return addAll(&s.tools, tools, (*Tool).entry)
+	})
+}
+
+// WithTools declares the tools capability even when no tool is registered
+// yet (for tools added later with SetTools).
+func (s *Server) WithTools() *Server {
+	s.t.Helper()
+	return s.configure("WithTools", func() error { s.toolsDeclared = true; return nil })
+}
+
+// WithResource registers resources, and with them the resources capability.
+func (s *Server) WithResource(resources ...*Resource) *Server {
+	s.t.Helper()
+	return s.configure("WithResource", func() error {
+		s.resourcesDeclared = true
+		return addAll(&s.resources, resources, (*Resource).entry)
+	})
+}
+
+// WithResourceTemplate registers resource templates, and with them the
+// resources capability.
+func (s *Server) WithResourceTemplate(templates ...*ResourceTemplate) *Server {
+	s.t.Helper()
+	return s.configure("WithResourceTemplate", func() error {
+		s.resourcesDeclared = true
+		return addAll(&s.templates, templates, (*ResourceTemplate).entry)
+	})
+}
+
+// WithPrompt registers prompts, and with them the prompts capability.
+func (s *Server) WithPrompt(prompts ...*Prompt) *Server {
+	s.t.Helper()
+	return s.configure("WithPrompt", func() error {
+		s.promptsDeclared = true
+		return addAll(&s.prompts, prompts, (*Prompt).entry)
+	})
+}
+
+// WithPromptCompletion answers completion/complete for an argument of a
+// prompt with the values that start with what the client typed, and
+// declares the completions capability.
+func (s *Server) WithPromptCompletion(prompt, argument string, values ...string) *Server {
+	s.t.Helper()
+	return s.configure("WithPromptCompletion", func() error {
+		s.completions = append(s.completions, completion{"ref/prompt", prompt, argument, values})
+		return nil
+	})
+}
+
+// WithResourceCompletion answers completion/complete for a variable of a
+// resource template, like WithPromptCompletion.
+func (s *Server) WithResourceCompletion(uriTemplate, argument string, values ...string) *Server {
+	s.t.Helper()
+	return s.configure("WithResourceCompletion", func() error {
+		s.completions = append(s.completions, completion{"ref/resource", uriTemplate, argument, values})
+		return nil
+	})
+}
+
+// Handle answers every request of method with h, before any built-in
+// behaviour: use it for methods the mock does not know, including ones the
+// spec does not know, or to take over one it does.
+func (s *Server) Handle(method string, h Handler) *Server {
+	s.t.Helper()
+	return s.configure("Handle("+strconv.Quote(method)+")", func() error {
+		if h == nil {
+			return fmt.Errorf("nil Handler")
+		}
+		s.handlers[method] = h
+		return nil
+	})
+}
+
+type registrable interface{ String() string }
+
+func addAll[T registrable](c *catalog, items []T, toEntry func(T) entry) error {
+	var errs []string
+	for _, it := range items {
+		e := toEntry(it)
+		if len(e.script.problems) > 0 {
+			errs = append(errs, e.script.problems...)
+			continue
+		}
+		if !c.add(e) {
+			errs = append(errs, fmt.Sprintf("%s: registered twice; names and URIs must be unique", it))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// SetTools replaces the tool set while clients are connected and sends
+// notifications/tools/list_changed to every session that completed the
+// handshake.
+func (s *Server) SetTools(tools ...*Tool) {
+	s.t.Helper()
+	setCatalog(s, "SetTools", &s.tools, tools, (*Tool).entry, "notifications/tools/list_changed")
+}
+
+// SetToolsQuietly replaces the tool set without telling any client: the
+// clients keep what they listed before.
+func (s *Server) SetToolsQuietly(tools ...*Tool) {
+	s.t.Helper()
+	setCatalog(s, "SetToolsQuietly", &s.tools, tools, (*Tool).entry, "")
+}
+
+// SetResources replaces the resource set and sends
+// notifications/resources/list_changed to every ready session.
+func (s *Server) SetResources(resources ...*Resource) {
+	s.t.Helper()
+	setCatalog(s, "SetResources", &s.resources, resources, (*Resource).entry, "notifications/resources/list_changed")
+}
+
+// SetResourcesQuietly replaces the resource set without telling any client.
+func (s *Server) SetResourcesQuietly(resources ...*Resource) {
+	s.t.Helper()
+	setCatalog(s, "SetResourcesQuietly", &s.resources, resources, (*Resource).entry, "")
+}
+
+// SetPrompts replaces the prompt set and sends
+// notifications/prompts/list_changed to every ready session.
+func (s *Server) SetPrompts(prompts ...*Prompt) {
+	s.t.Helper()
+	setCatalog(s, "SetPrompts", &s.prompts, prompts, (*Prompt).entry, "notifications/prompts/list_changed")
+}
+
+// SetPromptsQuietly replaces the prompt set without telling any client.
+func (s *Server) SetPromptsQuietly(prompts ...*Prompt) {
+	s.t.Helper()
+	setCatalog(s, "SetPromptsQuietly", &s.prompts, prompts, (*Prompt).entry, "")
+}
+
+// setCatalog replaces a catalog while connected and, unless notify is
+// empty, tells every ready session.
+func setCatalog[T registrable](s *Server, call string, c *catalog, items []T, toEntry func(T) entry, notify string) {
+	s.t.Helper()
+	var fresh catalog
+	if err := addAll(&fresh, items, toEntry); err != nil {
+		s.t.Fatalf("mcptest: %s: %v", call, err)
+		return
+	}
+	s.mu.Lock()
+	*c = fresh
+	s.mu.Unlock()
+	if notify != "" {
+		s.Notify(notify, nil)
+	}
+}
+
+// Dial connects a new client: it returns the client's end of a new
+// in-memory connection speaking newline-delimited JSON-RPC (the stdio
+// framing), with one MCP session behind it. Pass it to the client under
+// test, e.g. &mcp.IOTransport{Reader: conn, Writer: conn} (official Go SDK)
+// or transport.NewIO(conn, conn, nil) (mark3labs/mcp-go). The first Dial
+// freezes the configuration.
+func (s *Server) Dial() net.Conn {
+	s.t.Helper()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		s.t.Fatalf("mcptest: Dial called after Close")
+		return nil
+	}
+	s.started = true
+	n := len(s.sessions) + 1
+	client, server := newPipe(fmt.Sprintf("client-%d", n), fmt.Sprintf("mcptest-%d", n))
+	sess := newSession(s, n, server)
+	s.sessions = append(s.sessions, sess)
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go sess.readLoop()
+	return client
+}
+
+// Sessions returns the sessions opened so far, in Dial order.
+func (s *Server) Sessions() []*Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.sessions)
+}
+
+// Session returns the session of the n-th Dial, counted from 1, or nil.
+func (s *Server) Session(n int) *Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n < 1 || n > len(s.sessions) {
+		return nil
+	}
+	return s.sessions[n-1]
+}
+
+// Journal returns the record of every frame of every session.
+func (s *Server) Journal() *Journal { return s.journal }
+
+// Notify sends a notification to every session that completed the
+// handshake (received notifications/initialized) and is still open, and
+// returns how many it was sent to. params is a JSON text or Go value (nil
+// for none).
+func (s *Server) Notify(method string, params any) int {
+	n := 0
+	for _, sess := range s.Sessions() {
+		if sess.Ready() && sess.Notify(method, params) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// NotifyResourceUpdated sends notifications/resources/updated for uri to
+// every session subscribed to it, and returns how many there were.
+func (s *Server) NotifyResourceUpdated(uri string) int {
+	n := 0
+	for _, sess := range s.Sessions() {
+		if sess.Subscribed(uri) && sess.Notify("notifications/resources/updated", map[string]string{"uri": uri}) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Request sends a request to the client of the only open session and waits
+// for its reply, or for ctx, or for the session to end. With several open
+// sessions, use Session(n).Request.
+func (s *Server) Request(ctx context.Context, method string, params any) (Message, error) {
+	var open []*Session
+	for _, sess := range s.Sessions() {
+		if !sess.Closed() {
+			open = append(open, sess)
+		}
+	}
+	if len(open) != 1 {
+		return Message{}, fmt.Errorf("mcptest: Server.Request needs exactly one open session, there are %d; use Session(n).Request", len(open))
+	}
+	return open[0].Request(ctx, method, params)
+}
+
+// Close ends every session (the clients read EOF), cancels running
+// handlers, and waits for every goroutine of the server to return. It is
+// idempotent. While a handler ignores its context, Close logs which ones it
+// is waiting for every 5 seconds.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	sessions := slices.Clone(s.sessions)
+	s.mu.Unlock()
+	s.cancel()
+	for _, sess := range sessions {
+		sess.close()
+	}
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	for {
+		select {
+		case <-done:
+			return
+		case <-time.After(5 * time.Second):
+			var stuck []string
+			for _, sess := range sessions {
+				stuck = append(stuck, sess.inflightNames()...)
+			}
+			s.t.Logf("mcptest: Close is waiting for handlers that ignore their context: %s", strings.Join(stuck, ", "))
+		}
+	}
+}
+
+// capabilities returns what the server declares, as JSON.
+func (s *Server) capabilities() json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.capsOverride != nil {
+		return s.capsOverride
+	}
+	caps := map[string]any{}
+	if s.toolsDeclared || len(s.tools.items) > 0 {
+		caps["tools"] = map[string]any{"listChanged": true}
+	}
+	if s.resourcesDeclared || len(s.resources.items)+len(s.templates.items) > 0 {
+		caps["resources"] = map[string]any{"subscribe": true, "listChanged": true}
+	}
+	if s.promptsDeclared || len(s.prompts.items) > 0 {
+		caps["prompts"] = map[string]any{"listChanged": true}
+	}
+	if s.logging {
+		caps["logging"] = map[string]any{}
+	}
+	if len(s.completions) > 0 {
+		caps["completions"] = map[string]any{}
+	}
+	b, _ := json.Marshal(caps)
+	return b
+}
+
+func (s *Server) serverInfo() map[string]string { return s.info }
+
+// logf logs through the test while it is running.
+func (s *Server) logf(format string, args ...any) {
+	s.t.Logf(format, args...)
+}

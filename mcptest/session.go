@@ -1,0 +1,505 @@
+package mcptest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/tidwall/gjson"
+)
+
+// ErrSessionClosed is returned by Session methods once the session has ended.
+var ErrSessionClosed = errors.New("mcptest: session closed")
+
+// errCancelledByClient is the cause of a handler context cancelled by
+// notifications/cancelled: no reply is sent then, as the spec asks.
+var errCancelledByClient = errors.New("mcptest: request cancelled by the client")
+
+// maxFrame is the longest line the mock reads; longer ones are discarded
+// and reported as invalid.
+const maxFrame = 64 << 20
+
+// phase is where a session stands in the handshake.
+type phase int
+
+const (
+	phaseNew          phase = iota // nothing yet
+	phaseInitializing              // initialize answered, waiting for notifications/initialized
+	phaseReady                     // notifications/initialized received
+)
+
+// Session is one client connection to the Server, made by one Dial: its
+// own handshake state, negotiated version, subscriptions and log level.
+type Session struct {
+	srv  *Server
+	n    int
+	id   string
+	conn *pipeConn
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	writeMu sync.Mutex
+
+	mu            sync.Mutex
+	closed        bool
+	phase         phase
+	version       string
+	caps          gjson.Result // capabilities declared to this session
+	initID        string
+	seenIDs       map[string]bool
+	inflight      map[string]inflight
+	pending       map[string]pendingRequest
+	nextID        int
+	subscriptions map[string]bool
+	logLevel      string
+}
+
+type inflight struct {
+	method string
+	cancel context.CancelCauseFunc
+}
+
+type pendingRequest struct {
+	method string
+	reply  chan Message
+}
+
+func newSession(s *Server, n int, conn *pipeConn) *Session {
+	ctx, cancel := context.WithCancel(s.ctx)
+	return &Session{
+		srv: s, n: n, id: uuid.NewString(), conn: conn,
+		ctx: ctx, cancel: cancel, done: make(chan struct{}),
+		seenIDs: map[string]bool{}, inflight: map[string]inflight{},
+		pending: map[string]pendingRequest{}, subscriptions: map[string]bool{},
+	}
+}
+
+// Number returns the session's number, from 1 in Dial order, as in Message.Session.
+func (s *Session) Number() int { return s.n }
+
+// ID returns the session's unique id.
+func (s *Session) ID() string { return s.id }
+
+// Era returns "handshake" once the client sent initialize, "" before.
+func (s *Session) Era() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.version == "" {
+		return ""
+	}
+	return "handshake"
+}
+
+// ProtocolVersion returns the version the mock answered initialize with,
+// "" before that.
+func (s *Session) ProtocolVersion() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// Ready reports whether the client completed the handshake: the mock
+// answered initialize and received notifications/initialized.
+func (s *Session) Ready() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.phase == phaseReady && !s.closed
+}
+
+// Closed reports whether the session has ended.
+func (s *Session) Closed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// Done returns a channel closed when the session ends.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// LogLevel returns the level the client set with logging/setLevel, "" if none.
+func (s *Session) LogLevel() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.logLevel
+}
+
+// Subscribed reports whether the client subscribed to uri with resources/subscribe.
+func (s *Session) Subscribed(uri string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.subscriptions[uri]
+}
+
+// Subscriptions returns the URIs the client is subscribed to, sorted.
+func (s *Session) Subscriptions() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.subscriptions))
+	for u := range s.subscriptions {
+		out = append(out, u)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Close ends the session: the client reads EOF, handlers are cancelled.
+func (s *Session) Close() { s.close() }
+
+func (s *Session) close() {
+	s.cancel()
+	_ = s.conn.Close()
+}
+
+// Notify sends a notification to the client. params is a JSON text or Go
+// value (nil for none).
+func (s *Session) Notify(method string, params any) error {
+	p, err := toJSON(params)
+	if err != nil {
+		return fmt.Errorf("mcptest: Notify(%q): %w", method, err)
+	}
+	frame := appendRequest(make([]byte, 0, 64+len(p)), "", method, p)
+	return s.write(Message{Kind: KindNotification, Method: method}, frame)
+}
+
+// Request sends a request to the client (ping, roots/list,
+// sampling/createMessage, elicitation/create, or anything else) and waits
+// for the reply, which it returns as journaled: inspect it with
+// Get("result…") or Get("error…"). It gives up when ctx is done (sending
+// notifications/cancelled) or the session ends.
+func (s *Session) Request(ctx context.Context, method string, params any) (Message, error) {
+	p, err := toJSON(params)
+	if err != nil {
+		return Message{}, fmt.Errorf("mcptest: Request(%q): %w", method, err)
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return Message{}, ErrSessionClosed
+	}
+	s.nextID++
+	id := strconv.Itoa(s.nextID)
+	ch := make(chan Message, 1)
+	s.pending[id] = pendingRequest{method: method, reply: ch}
+	s.mu.Unlock()
+	forget := func() {
+		s.mu.Lock()
+		delete(s.pending, id)
+		s.mu.Unlock()
+	}
+	frame := appendRequest(make([]byte, 0, 64+len(p)), id, method, p)
+	if err := s.write(Message{Kind: KindRequest, Method: method, ID: id}, frame); err != nil {
+		forget()
+		return Message{}, err
+	}
+	select {
+	case m := <-ch:
+		return m, nil
+	case <-ctx.Done():
+		forget()
+		_ = s.Notify("notifications/cancelled", map[string]any{"requestId": s.nextIDValue(id), "reason": ctx.Err().Error()})
+		return Message{}, ctx.Err()
+	case <-s.done:
+		return Message{}, ErrSessionClosed
+	}
+}
+
+func (s *Session) nextIDValue(id string) int {
+	n, _ := strconv.Atoi(id)
+	return n
+}
+
+// write journals a message the mock sends and writes it, in one step so
+// that the journal's order is the wire's order.
+func (s *Session) write(m Message, frame []byte) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	if s.Closed() {
+		return ErrSessionClosed
+	}
+	m.Session, m.Direction, m.Time, m.raw = s.n, FromServer, time.Now(), string(frame)
+	s.srv.journal.record(m)
+	frame = append(frame, '\n')
+	if _, err := s.conn.Write(frame); err != nil {
+		return ErrSessionClosed
+	}
+	return nil
+}
+
+// readLoop reads frames until the connection ends, then ends the session.
+func (s *Session) readLoop() {
+	defer s.srv.wg.Done()
+	defer s.end()
+	r := bufio.NewReaderSize(s.conn, 64<<10)
+	var long []byte // a frame longer than the buffer, being gathered
+	oversized := 0  // bytes of a frame past maxFrame, being discarded
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			if oversized > 0 || len(long)+len(chunk) > maxFrame {
+				oversized += len(long) + len(chunk)
+				long = nil
+			} else {
+				long = append(long, chunk...)
+			}
+			continue
+		}
+		line := chunk
+		switch {
+		case oversized > 0:
+			s.receiveOversized(oversized + len(chunk))
+			oversized, line = 0, nil
+		case long != nil:
+			line, long = append(long, chunk...), nil
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(bytes.TrimSpace(line)) > 0 {
+			s.receive(line)
+		}
+		if err != nil {
+			if err != io.EOF && !errors.Is(err, io.ErrClosedPipe) {
+				s.srv.logf("mcptest: session %d: read: %v", s.n, err)
+			}
+			return
+		}
+	}
+}
+
+// receiveOversized journals a frame too long to keep (its first bytes are
+// not kept either) and answers it as an invalid request.
+func (s *Session) receiveOversized(n int) {
+	m := s.srv.journal.record(Message{Session: s.n, Direction: FromClient, Time: time.Now(), Kind: KindInvalid,
+		Problem: fmt.Sprintf("frame of %d bytes is longer than mcptest reads (%d); its bytes were discarded", n, maxFrame)})
+	s.violate(RuleInvalidRequest, m, m.Problem)
+	s.replyError("", "", CodeInvalidRequest, "Invalid Request: frame too long", nil)
+}
+
+// end marks the session closed, cancels its handlers and fails the
+// server's pending requests.
+func (s *Session) end() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.cancel()
+	_ = s.conn.Close()
+	close(s.done)
+}
+
+// receive handles one frame from the client: decode, journal, check, dispatch.
+func (s *Session) receive(line []byte) {
+	d := decode(line)
+	d.msg.Session, d.msg.Direction, d.msg.Time = s.n, FromClient, time.Now()
+	var pend pendingRequest
+	var answered bool
+	if d.msg.IsResponse() {
+		s.mu.Lock()
+		pend, answered = s.pending[d.msg.ID]
+		delete(s.pending, d.msg.ID)
+		s.mu.Unlock()
+		d.msg.Method = pend.method
+	}
+	m := s.srv.journal.record(d.msg)
+
+	if d.parseError {
+		s.violate(RuleParseError, m, "the frame is not valid JSON")
+		s.replyError("", "", CodeParseError, "Parse error", nil)
+		return
+	}
+	if m.Kind == KindInvalid {
+		s.violate(RuleInvalidRequest, m, m.Problem)
+		id := ""
+		if validID(d.id) {
+			id = m.ID
+		}
+		s.replyError(id, "", CodeInvalidRequest, "Invalid Request: "+m.Problem, nil)
+		return
+	}
+	if d.jsonrpc.Type != gjson.String || d.jsonrpc.Str != "2.0" {
+		what := "missing"
+		if d.jsonrpc.Exists() {
+			what = d.jsonrpc.Raw
+		}
+		s.violate(RuleJSONRPCVersion, m, `"jsonrpc" is `+what+`, want "2.0"`)
+		if m.Kind == KindRequest {
+			id := ""
+			if validID(d.id) {
+				id = m.ID
+			}
+			s.replyError(id, m.Method, CodeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`, nil)
+			return
+		}
+	}
+	switch m.Kind {
+	case KindRequest:
+		s.request(m, d)
+	case KindNotification:
+		s.notification(m, d)
+	default:
+		if answered {
+			pend.reply <- m
+		} else {
+			s.violate(RuleUnexpectedResponse, m, "no request of the server has id "+m.ID+" (or it was already answered)")
+		}
+	}
+}
+
+// request checks and dispatches a request from the client.
+func (s *Session) request(m Message, d decoded) {
+	if !validID(d.id) {
+		s.violate(RuleIDType, m, "id "+m.ID+" is not a string or an integer")
+		s.replyError("", m.Method, CodeInvalidRequest, "Invalid Request: id must be a string or an integer", nil)
+		return
+	}
+	s.mu.Lock()
+	dup := s.seenIDs[m.ID]
+	s.seenIDs[m.ID] = true
+	s.mu.Unlock()
+	if dup {
+		s.violate(RuleIDUnique, m, "id "+m.ID+" was already used by an earlier request of this session")
+	}
+	if d.params.Exists() && !d.params.IsObject() {
+		s.violate(RuleInvalidParams, m, "params is "+d.params.Type.String()+", want an object")
+		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: params must be an object", nil)
+		return
+	}
+	s.checkLifecycle(m)
+	s.checkCapability(m)
+	if h, ok := s.srv.handlers[m.Method]; ok {
+		s.runHandler(m, h, nil)
+		return
+	}
+	s.dispatch(m, d)
+}
+
+// notification handles a notification from the client.
+func (s *Session) notification(m Message, d decoded) {
+	switch m.Method {
+	case "notifications/initialized":
+		s.mu.Lock()
+		ph := s.phase
+		if ph == phaseInitializing {
+			s.phase = phaseReady
+		}
+		s.mu.Unlock()
+		if ph == phaseNew {
+			s.violate(RuleInitializeFirst, m, "notifications/initialized sent before the initialize result")
+		}
+		return
+	case "notifications/cancelled":
+		s.cancelled(m, d)
+		return
+	}
+	if s.currentPhase() == phaseNew {
+		s.violate(RuleInitializeFirst, m, m.Method+" sent before initialize")
+	}
+}
+
+func (s *Session) currentPhase() phase {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.phase
+}
+
+// cancelled handles notifications/cancelled: the handler of that request,
+// if any is running, has its context cancelled and sends no reply.
+func (s *Session) cancelled(m Message, d decoded) {
+	id := d.params.Get("requestId")
+	if !id.Exists() {
+		s.violate(RuleInvalidParams, m, "notifications/cancelled without params.requestId")
+		return
+	}
+	s.mu.Lock()
+	isInit := s.initID != "" && id.Raw == s.initID
+	inf, running := s.inflight[id.Raw]
+	s.mu.Unlock()
+	if isInit {
+		s.violate(RuleCancelInitialize, m, "the initialize request must not be cancelled")
+	}
+	if running {
+		inf.cancel(errCancelledByClient)
+	}
+}
+
+// runHandler runs h for m in its own goroutine, registered so that
+// notifications/cancelled and Close can cancel it.
+func (s *Session) runHandler(m Message, h Handler, vars map[string]string) {
+	ctx, cancel := context.WithCancelCause(s.ctx)
+	s.mu.Lock()
+	s.inflight[m.ID] = inflight{method: m.Method, cancel: cancel}
+	s.mu.Unlock()
+	s.srv.wg.Add(1)
+	go func() {
+		defer s.srv.wg.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.inflight, m.ID)
+			s.mu.Unlock()
+			cancel(nil)
+		}()
+		r := s.callHandler(ctx, h, &Request{Message: m, Session: s, Vars: vars})
+		if errors.Is(context.Cause(ctx), errCancelledByClient) {
+			return
+		}
+		s.reply(m, r)
+	}()
+}
+
+func (s *Session) callHandler(ctx context.Context, h Handler, req *Request) (r Reply) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.srv.t.Errorf("mcptest: the Handler for %s (session %d, id %s) panicked: %v", req.Method(), s.n, req.Message.ID, p)
+			r = RPCError(CodeInternalError, fmt.Sprintf("mcptest: handler panicked: %v", p))
+		}
+	}()
+	return h(ctx, req)
+}
+
+func (s *Session) inflightNames() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for id, inf := range s.inflight {
+		out = append(out, fmt.Sprintf("%s id=%s (session %d)", inf.method, id, s.n))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// reply sends r as the answer to request m.
+func (s *Session) reply(m Message, r Reply) {
+	switch {
+	case r.noReply:
+	case r.problem != nil:
+		s.srv.t.Errorf("mcptest: reply to %s (session %d, id %s): %v", m.Method, s.n, m.ID, r.problem)
+		s.replyError(m.ID, m.Method, CodeInternalError, "mcptest: "+r.problem.Error(), nil)
+	case r.rpcErr != nil:
+		s.replyError(m.ID, m.Method, r.rpcErr.Code, r.rpcErr.Message, r.rpcErr.Data)
+	case r.result != nil:
+		s.replyResult(m, r.result)
+	default:
+		s.srv.t.Errorf("mcptest: the Handler for %s (session %d, id %s) returned an empty Reply; return a result, an error or NoReply()", m.Method, s.n, m.ID)
+		s.replyError(m.ID, m.Method, CodeInternalError, "mcptest: empty reply", nil)
+	}
+}
+
+func (s *Session) replyResult(m Message, result []byte) {
+	frame := appendResult(make([]byte, 0, 48+len(result)), m.ID, result)
+	_ = s.write(Message{Kind: KindResult, Method: m.Method, ID: m.ID}, frame)
+}
+
+func (s *Session) replyError(id, method string, code int, message string, data []byte) {
+	frame := appendError(make([]byte, 0, 96+len(message)+len(data)), id, &rpcError{Code: code, Message: message, Data: data})
+	if id == "" {
+		id = "null"
+	}
+	_ = s.write(Message{Kind: KindError, Method: method, ID: id, ErrorCode: code}, frame)
+}

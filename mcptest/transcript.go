@@ -1,0 +1,132 @@
+package mcptest
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Transcript renders every session's wire log as text, one frame a line,
+// session by session:
+//
+//	session 1 (protocol 2025-11-25)
+//	  1 → {"jsonrpc":"2.0","id":1,"method":"initialize",…}
+//	  2 ← {"jsonrpc":"2.0","id":1,"result":{…}}
+//
+// → is client to server, ← server to client; the number is the journal's
+// Seq. It is printed through t.Log when a test fails, and always when the
+// environment variable MCPTEST_TRANSCRIPT is set.
+func (s *Server) Transcript() string {
+	return RenderTranscript(s.journal.All())
+}
+
+// RenderTranscript renders messages as Server.Transcript does.
+func RenderTranscript(msgs []Message) string {
+	var b strings.Builder
+	for _, n := range sessionsOf(msgs) {
+		version := ""
+		for _, m := range msgs {
+			if m.Session == n && m.Direction == FromServer && m.Method == "initialize" && m.Kind == KindResult {
+				version = m.Get("result.protocolVersion").String()
+			}
+		}
+		fmt.Fprintf(&b, "session %d", n)
+		if version != "" {
+			fmt.Fprintf(&b, " (protocol %s)", version)
+		}
+		b.WriteString("\n")
+		for _, m := range msgs {
+			if m.Session != n {
+				continue
+			}
+			arrow := "→"
+			if m.Direction == FromServer {
+				arrow = "←"
+			}
+			fmt.Fprintf(&b, "  %d %s %s", m.Seq, arrow, m.raw)
+			if m.Problem != "" {
+				fmt.Fprintf(&b, "   ✗ %s", m.Problem)
+			}
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+func sessionsOf(msgs []Message) []int {
+	var out []int
+	seen := map[int]bool{}
+	for _, m := range msgs {
+		if !seen[m.Session] {
+			seen[m.Session] = true
+			out = append(out, m.Session)
+		}
+	}
+	return out
+}
+
+// SequenceDiagram renders the conversation as a Mermaid sequenceDiagram:
+// one client lane per session and a server lane; requests as solid arrows,
+// results as dashed ones, notifications as open arrows, errors crossed and
+// marked with their code, invalid frames as notes.
+func (s *Server) SequenceDiagram() string {
+	return RenderSequenceDiagram(s.journal.All())
+}
+
+// RenderSequenceDiagram renders messages as Server.SequenceDiagram does.
+func RenderSequenceDiagram(msgs []Message) string {
+	var b strings.Builder
+	b.WriteString("sequenceDiagram\n")
+	sessions := sessionsOf(msgs)
+	lane := func(n int) string {
+		if len(sessions) == 1 {
+			return "C"
+		}
+		return fmt.Sprintf("C%d", n)
+	}
+	for _, n := range sessions {
+		label := "Client"
+		if len(sessions) > 1 {
+			label = fmt.Sprintf("Client %d", n)
+		}
+		fmt.Fprintf(&b, "    participant %s as %s\n", lane(n), label)
+	}
+	b.WriteString("    participant S as Server (mcptest)\n")
+	for _, m := range msgs {
+		from, to := lane(m.Session), "S"
+		if m.Direction == FromServer {
+			from, to = to, from
+		}
+		id := ""
+		if m.ID != "" {
+			id = " [id " + m.ID + "]"
+		}
+		var arrow, text string
+		switch m.Kind {
+		case KindRequest:
+			arrow, text = "->>", m.Method+id
+		case KindNotification:
+			arrow, text = "-)", m.Method
+		case KindResult:
+			arrow, text = "-->>", "result"+id
+			if m.Method != "" {
+				text += " (" + m.Method + ")"
+			}
+		case KindError:
+			arrow, text = "--x", fmt.Sprintf("error %d%s", m.ErrorCode, id)
+			if m.Method != "" {
+				text += " (" + m.Method + ")"
+			}
+		default:
+			fmt.Fprintf(&b, "    Note over %s,S: ✗ invalid frame from %s: %s\n", lane(m.Session),
+				map[Direction]string{FromClient: "client", FromServer: "server"}[m.Direction], mermaidText(m.Problem))
+			continue
+		}
+		fmt.Fprintf(&b, "    %s%s%s: %s\n", from, arrow, to, mermaidText(text))
+	}
+	return b.String()
+}
+
+// mermaidText keeps a label from breaking the diagram's syntax.
+func mermaidText(s string) string {
+	return strings.NewReplacer(";", ",", "#", "", "\n", " ", "%", "pct").Replace(s)
+}

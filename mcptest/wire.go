@@ -1,0 +1,336 @@
+package mcptest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// Direction says which way a message crossed the wire.
+type Direction int
+
+const (
+	// FromClient marks a message the client under test sent to the mock.
+	FromClient Direction = iota + 1
+	// FromServer marks a message the mock sent to the client.
+	FromServer
+)
+
+// String returns "client→server" or "server→client".
+func (d Direction) String() string {
+	switch d {
+	case FromClient:
+		return "client→server"
+	case FromServer:
+		return "server→client"
+	}
+	return "Direction(" + strconv.Itoa(int(d)) + ")"
+}
+
+// Kind classifies a JSON-RPC message.
+type Kind int
+
+const (
+	// KindInvalid is a frame that is not a JSON-RPC 2.0 message: bad JSON, a
+	// batch, or an object that is neither request, notification nor response.
+	KindInvalid Kind = iota
+	// KindRequest has a method and an id.
+	KindRequest
+	// KindNotification has a method and no id.
+	KindNotification
+	// KindResult is a response with a result.
+	KindResult
+	// KindError is a response with an error.
+	KindError
+)
+
+// String returns the lower-case name of the kind.
+func (k Kind) String() string {
+	switch k {
+	case KindRequest:
+		return "request"
+	case KindNotification:
+		return "notification"
+	case KindResult:
+		return "result"
+	case KindError:
+		return "error"
+	}
+	return "invalid"
+}
+
+// Message is one frame as it crossed the wire, with the fields a test asks
+// about already read out. Messages are values: the journal hands out copies
+// and nothing a test does to one changes what the mock recorded.
+type Message struct {
+	// Seq is the message's position in the server's journal, from 1.
+	Seq int
+	// Session is the number of the session (connection) the message belongs
+	// to, from 1, in the order of Dial.
+	Session int
+	// Direction says who sent it.
+	Direction Direction
+	// Time is when the mock read or wrote the frame.
+	Time time.Time
+	// Kind classifies the message.
+	Kind Kind
+	// Method is the method of a request or notification. For a response it is
+	// the method of the request it answers, when the mock knows it.
+	Method string
+	// ID is the JSON text of the id ("1", `"abc"`, "null"), empty when the
+	// message has none.
+	ID string
+	// ErrorCode is the JSON-RPC error code of an error response, else 0.
+	ErrorCode int
+	// Problem says why the frame is Invalid, empty otherwise.
+	Problem string
+
+	raw string
+}
+
+// Raw returns the frame exactly as it crossed the wire, without the
+// newline that delimits it.
+func (m Message) Raw() string { return m.raw }
+
+// Bytes returns a copy of the frame's bytes, without the delimiting newline.
+func (m Message) Bytes() []byte { return []byte(m.raw) }
+
+// Get reads a value at a gjson path (https://github.com/tidwall/gjson#path-syntax)
+// from the raw message, e.g. Get("params.arguments.age").Int().
+func (m Message) Get(path string) gjson.Result { return gjson.Get(m.raw, path) }
+
+// IsRequest reports whether the message is a request (method and id).
+func (m Message) IsRequest() bool { return m.Kind == KindRequest }
+
+// IsNotification reports whether the message is a notification.
+func (m Message) IsNotification() bool { return m.Kind == KindNotification }
+
+// IsResponse reports whether the message is a response, result or error.
+func (m Message) IsResponse() bool { return m.Kind == KindResult || m.Kind == KindError }
+
+// String is a one-line summary: session, direction, kind, method, id and error.
+func (m Message) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#%d s%d %s %s", m.Seq, m.Session, m.Direction, m.Kind)
+	if m.Method != "" {
+		b.WriteString(" " + m.Method)
+	}
+	if m.ID != "" {
+		b.WriteString(" id=" + m.ID)
+	}
+	if m.Kind == KindError {
+		fmt.Fprintf(&b, " code=%d", m.ErrorCode)
+	}
+	if m.Problem != "" {
+		b.WriteString(" (" + m.Problem + ")")
+	}
+	return b.String()
+}
+
+// decoded holds what the session needs of an inbound frame beyond Message.
+type decoded struct {
+	msg        Message
+	jsonrpc    gjson.Result
+	id         gjson.Result
+	method     gjson.Result
+	params     gjson.Result
+	result     gjson.Result
+	err        gjson.Result
+	parseError bool
+}
+
+// decode reads a frame leniently: anything is a message, and what is wrong
+// with it is said in Problem rather than refused.
+func decode(line []byte) decoded {
+	d := decoded{msg: Message{raw: string(line)}}
+	raw := d.msg.raw
+	if !gjson.Valid(raw) {
+		d.parseError = true
+		d.msg.Problem = "not valid JSON"
+		return d
+	}
+	root := gjson.Parse(raw)
+	if root.IsArray() {
+		d.msg.Problem = "JSON-RPC batch"
+		return d
+	}
+	if !root.IsObject() {
+		d.msg.Problem = "not a JSON object"
+		return d
+	}
+	root.ForEach(func(key, value gjson.Result) bool {
+		switch key.Str {
+		case "jsonrpc":
+			d.jsonrpc = value
+		case "id":
+			d.id = value
+		case "method":
+			d.method = value
+		case "params":
+			d.params = value
+		case "result":
+			d.result = value
+		case "error":
+			d.err = value
+		}
+		return true
+	})
+	if d.id.Exists() {
+		d.msg.ID = d.id.Raw
+	}
+	switch {
+	case d.method.Exists():
+		if d.method.Type != gjson.String {
+			d.msg.Problem = "method is not a string"
+			return d
+		}
+		d.msg.Method = d.method.Str
+		if d.id.Exists() {
+			d.msg.Kind = KindRequest
+		} else {
+			d.msg.Kind = KindNotification
+		}
+	case d.err.Exists():
+		d.msg.Kind = KindError
+		d.msg.ErrorCode = int(d.err.Get("code").Int())
+		if d.result.Exists() {
+			d.msg.Problem = "response has both result and error"
+		}
+	case d.result.Exists():
+		d.msg.Kind = KindResult
+	default:
+		d.msg.Problem = "neither a request, a notification nor a response"
+	}
+	if d.msg.Problem != "" {
+		d.msg.Kind = KindInvalid
+	}
+	return d
+}
+
+// validID reports whether an id is a string or an integer, as JSON-RPC and
+// MCP require.
+func validID(id gjson.Result) bool {
+	switch id.Type {
+	case gjson.String:
+		return true
+	case gjson.Number:
+		return !strings.ContainsAny(id.Raw, ".eE")
+	}
+	return false
+}
+
+// rpcError is a JSON-RPC error object.
+type rpcError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// Standard JSON-RPC 2.0 and MCP error codes.
+const (
+	CodeParseError       = -32700
+	CodeInvalidRequest   = -32600
+	CodeMethodNotFound   = -32601
+	CodeInvalidParams    = -32602
+	CodeInternalError    = -32603
+	CodeResourceNotFound = -32002
+)
+
+// appendResult writes a result response frame.
+func appendResult(dst []byte, id string, result []byte) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = append(dst, id...)
+	dst = append(dst, `,"result":`...)
+	dst = append(dst, result...)
+	return append(dst, '}')
+}
+
+// appendError writes an error response frame; id "" is written as null.
+func appendError(dst []byte, id string, e *rpcError) []byte {
+	if id == "" {
+		id = "null"
+	}
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = append(dst, id...)
+	dst = append(dst, `,"error":{"code":`...)
+	dst = strconv.AppendInt(dst, int64(e.Code), 10)
+	dst = append(dst, `,"message":`...)
+	dst = appendJSONString(dst, e.Message)
+	if len(e.Data) > 0 {
+		dst = append(dst, `,"data":`...)
+		dst = append(dst, e.Data...)
+	}
+	return append(dst, `}}`...)
+}
+
+// appendRequest writes a request (id != "") or notification frame.
+func appendRequest(dst []byte, id, method string, params []byte) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0",`...)
+	if id != "" {
+		dst = append(dst, `"id":`...)
+		dst = append(dst, id...)
+		dst = append(dst, ',')
+	}
+	dst = append(dst, `"method":`...)
+	dst = appendJSONString(dst, method)
+	if len(params) > 0 {
+		dst = append(dst, `,"params":`...)
+		dst = append(dst, params...)
+	}
+	return append(dst, '}')
+}
+
+func appendJSONString(dst []byte, s string) []byte {
+	return gjson.AppendJSONString(dst, s)
+}
+
+// toJSON turns a Go value or a JSON text (string, []byte, json.RawMessage)
+// into compact JSON. A text must be valid JSON.
+func toJSON(v any) ([]byte, error) {
+	var text []byte
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		text = []byte(v)
+	case []byte:
+		text = v
+	case json.RawMessage:
+		text = v
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, text); err != nil {
+		return nil, fmt.Errorf("invalid JSON %q: %v", shorten(string(text), 80), err)
+	}
+	return buf.Bytes(), nil
+}
+
+// mustObject is toJSON for values that must be JSON objects.
+func toJSONObject(v any) ([]byte, error) {
+	b, err := toJSON(v)
+	if err != nil {
+		return nil, err
+	}
+	if b != nil && !gjson.ParseBytes(b).IsObject() {
+		return nil, fmt.Errorf("want a JSON object, got %s", shorten(string(b), 80))
+	}
+	return b, nil
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
