@@ -7,6 +7,7 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/stretchr/testify v1.12.1
 	github.com/tidwall/gjson v1.20.4
+	go.uber.org/goleak v1.3.0
 )
 
 require (

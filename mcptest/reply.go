@@ -23,7 +23,9 @@ type Reply struct {
 // String describes the reply, for failure messages.
 func (r Reply) String() string { return r.desc }
 
-func (r Reply) isZero() bool { return r.result == nil && r.rpcErr == nil && !r.noReply && r.problem == nil }
+func (r Reply) isZero() bool {
+	return r.result == nil && r.rpcErr == nil && !r.noReply && r.problem == nil
+}
 
 func brokenReply(what string, err error) Reply {
 	return Reply{problem: fmt.Errorf("%s: %w", what, err), desc: what + " (invalid)"}
@@ -206,7 +208,9 @@ type PromptMessage struct {
 }
 
 // UserText is a prompt message from the user with text content.
-func UserText(text string) PromptMessage { return PromptMessage{Role: "user", Content: TextContent(text)} }
+func UserText(text string) PromptMessage {
+	return PromptMessage{Role: "user", Content: TextContent(text)}
+}
 
 // AssistantText is a prompt message from the assistant with text content.
 func AssistantText(text string) PromptMessage {

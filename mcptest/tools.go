@@ -139,11 +139,11 @@ func renderObject(order []string, fields map[string]json.RawMessage) json.RawMes
 
 // entry is a registered item of a catalog: its definition and its script.
 type entry struct {
-	key    string // tool or prompt name, resource URI or template
-	def    json.RawMessage
-	script *script
-	tmpl   *uriTemplate // resource templates only
-	required []string   // prompts only: required argument names
+	key      string // tool or prompt name, resource URI or template
+	def      json.RawMessage
+	script   *script
+	tmpl     *uriTemplate // resource templates only
+	required []string     // prompts only: required argument names
 }
 
 func (t *Tool) entry() entry {
