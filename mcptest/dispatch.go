@@ -141,14 +141,28 @@ func (s *Session) answer(m Message, e entry, args gjson.Result, vars map[string]
 	}
 }
 
+// arguments reads params.arguments: an object, or absent; null is taken as
+// absent with a warning; anything else is invalid params.
+func (s *Session) arguments(m Message, d decoded) (gjson.Result, bool) {
+	args := d.params.Get("arguments")
+	switch {
+	case args.Type == gjson.Null && args.Exists():
+		s.violate(RuleArgumentsNull, m, "params.arguments is null; send an object or leave it out")
+		return gjson.Result{}, true
+	case args.Exists() && !args.IsObject():
+		s.invalidParams(m, "params.arguments is "+describe(args)+", want an object")
+		return args, false
+	}
+	return args, true
+}
+
 func (s *Session) callTool(m Message, d decoded) {
 	name, ok := s.stringParam(m, d, "name")
 	if !ok {
 		return
 	}
-	args := d.params.Get("arguments")
-	if args.Exists() && !args.IsObject() {
-		s.invalidParams(m, "params.arguments is "+describe(args)+", want an object")
+	args, ok := s.arguments(m, d)
+	if !ok {
 		return
 	}
 	s.srv.mu.Lock()
@@ -226,9 +240,8 @@ func (s *Session) getPrompt(m Message, d decoded) {
 	if !ok {
 		return
 	}
-	args := d.params.Get("arguments")
-	if args.Exists() && !args.IsObject() {
-		s.invalidParams(m, "params.arguments is "+describe(args)+", want an object")
+	args, ok := s.arguments(m, d)
+	if !ok {
 		return
 	}
 	s.srv.mu.Lock()

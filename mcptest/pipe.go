@@ -1,12 +1,19 @@
 package mcptest
 
 import (
+	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"sync"
 	"time"
 )
+
+// errClosed is what I/O on an end that was closed returns: it is both
+// net.ErrClosed, as for a closed net.Conn, and fs.ErrClosed, as for a
+// closed stdio pipe, so clients written for either see what they expect.
+var errClosed = fmt.Errorf("mcptest: use of closed connection: %w (%w)", net.ErrClosed, fs.ErrClosed)
 
 // newPipe returns the two ends of an in-memory, full-duplex connection.
 // Unlike net.Pipe, writes are buffered and never wait for the reader, so a
@@ -68,7 +75,7 @@ func (c *pipeConn) Read(b []byte) (int, error) {
 		if p.readerGone {
 			p.mu.Unlock()
 			p.signal()
-			return 0, io.ErrClosedPipe
+			return 0, errClosed
 		}
 		if len(p.buf) > 0 {
 			if len(b) == 0 {
@@ -110,7 +117,11 @@ func (c *pipeConn) Write(b []byte) (int, error) {
 	}
 	p := c.wr
 	p.mu.Lock()
-	if p.writerGone || p.readerGone {
+	if p.writerGone {
+		p.mu.Unlock()
+		return 0, errClosed
+	}
+	if p.readerGone {
 		p.mu.Unlock()
 		return 0, io.ErrClosedPipe
 	}

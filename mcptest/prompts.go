@@ -2,7 +2,6 @@ package mcptest
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 )
@@ -14,8 +13,7 @@ type ctxT = context.Context
 // register it with Server.WithPrompt or SetPrompts.
 type Prompt struct {
 	name     string
-	fields   map[string]json.RawMessage
-	order    []string
+	def      definition
 	args     []promptArg
 	required []string
 	script   script
@@ -29,13 +27,13 @@ type promptArg struct {
 
 // NewPrompt starts the definition of a prompt named name.
 func NewPrompt(name string) *Prompt {
-	p := &Prompt{name: name, fields: map[string]json.RawMessage{}}
-	setField(&p.order, p.fields, &p.script, "name", name, "NewPrompt")
+	p := &Prompt{name: name}
+	p.def.setValue("name", name, "NewPrompt")
 	return p
 }
 
 func (p *Prompt) set(key string, v any, call string) *Prompt {
-	setField(&p.order, p.fields, &p.script, key, v, call)
+	p.def.setValue(key, v, p.String()+"."+call)
 	return p
 }
 
@@ -60,7 +58,8 @@ func (p *Prompt) WithArgument(name, description string, required bool) *Prompt {
 	return p.set("arguments", p.args, "WithArgument")
 }
 
-// WithField sets any other field of the definition to a JSON text or Go value.
+// WithField sets any other field of the definition to a Go value (a
+// json.RawMessage for JSON text).
 func (p *Prompt) WithField(key string, value any) *Prompt {
 	return p.set(key, value, "WithField("+strconv.Quote(key)+")")
 }
@@ -93,6 +92,7 @@ func (p *Prompt) HandledBy(h Handler) *Prompt {
 func (p *Prompt) String() string { return fmt.Sprintf("NewPrompt(%q)", p.name) }
 
 func (p *Prompt) entry() entry {
-	return entry{key: p.name, def: renderObject(p.order, p.fields), script: p.script.clone(),
-		required: append([]string(nil), p.required...)}
+	e := newEntry(p.name, &p.def, &p.script)
+	e.required = append([]string(nil), p.required...)
+	return e
 }

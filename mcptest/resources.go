@@ -1,7 +1,6 @@
 package mcptest
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -13,33 +12,20 @@ import (
 // NewResource and register it with Server.WithResource or SetResources.
 type Resource struct {
 	uri, mimeType string
-	fields        map[string]json.RawMessage
-	order         []string
+	def           definition
 	script        script
 }
 
 // NewResource starts the definition of the resource at uri with the given name.
 func NewResource(uri, name string) *Resource {
-	r := &Resource{uri: uri, fields: map[string]json.RawMessage{}}
-	setField(&r.order, r.fields, &r.script, "uri", uri, "NewResource")
-	setField(&r.order, r.fields, &r.script, "name", name, "NewResource")
+	r := &Resource{uri: uri}
+	r.def.setValue("uri", uri, "NewResource")
+	r.def.setValue("name", name, "NewResource")
 	return r
 }
 
-func setField(order *[]string, fields map[string]json.RawMessage, s *script, key string, v any, call string) {
-	b, err := toJSON(v)
-	if err != nil {
-		s.problems = append(s.problems, call+": "+err.Error())
-		return
-	}
-	if _, ok := fields[key]; !ok {
-		*order = append(*order, key)
-	}
-	fields[key] = b
-}
-
 func (r *Resource) set(key string, v any, call string) *Resource {
-	setField(&r.order, r.fields, &r.script, key, v, call)
+	r.def.setValue(key, v, r.String()+"."+call)
 	return r
 }
 
@@ -64,7 +50,7 @@ func (r *Resource) WithMIMEType(mimeType string) *Resource {
 func (r *Resource) WithSize(n int64) *Resource { return r.set("size", n, "WithSize") }
 
 // WithField sets any other field of the definition (annotations, icons,
-// _meta, …) to a JSON text or Go value.
+// _meta, …) to a Go value (a json.RawMessage for JSON text).
 func (r *Resource) WithField(key string, value any) *Resource {
 	return r.set(key, value, "WithField("+strconv.Quote(key)+")")
 }
@@ -96,7 +82,7 @@ func (r *Resource) HandledBy(h Handler) *Resource {
 func (r *Resource) String() string { return fmt.Sprintf("NewResource(%q)", r.uri) }
 
 func (r *Resource) entry() entry {
-	return entry{key: r.uri, def: renderObject(r.order, r.fields), script: r.script.clone()}
+	return newEntry(r.uri, &r.def, &r.script)
 }
 
 // ResourceTemplate is a parameterised resource (RFC 6570 URI template) the
@@ -105,22 +91,21 @@ func (r *Resource) entry() entry {
 // Request.Vars.
 type ResourceTemplate struct {
 	template, mimeType string
-	fields             map[string]json.RawMessage
-	order              []string
+	def                definition
 	script             script
 }
 
 // NewResourceTemplate starts the definition of a resource template. The
 // template may use {name} (one path segment) and {+name} (any text) variables.
 func NewResourceTemplate(uriTemplate, name string) *ResourceTemplate {
-	r := &ResourceTemplate{template: uriTemplate, fields: map[string]json.RawMessage{}}
-	setField(&r.order, r.fields, &r.script, "uriTemplate", uriTemplate, "NewResourceTemplate")
-	setField(&r.order, r.fields, &r.script, "name", name, "NewResourceTemplate")
+	r := &ResourceTemplate{template: uriTemplate}
+	r.def.setValue("uriTemplate", uriTemplate, "NewResourceTemplate")
+	r.def.setValue("name", name, "NewResourceTemplate")
 	return r
 }
 
 func (r *ResourceTemplate) set(key string, v any, call string) *ResourceTemplate {
-	setField(&r.order, r.fields, &r.script, key, v, call)
+	r.def.setValue(key, v, r.String()+"."+call)
 	return r
 }
 
@@ -140,7 +125,8 @@ func (r *ResourceTemplate) WithMIMEType(mimeType string) *ResourceTemplate {
 	return r.set("mimeType", mimeType, "WithMIMEType")
 }
 
-// WithField sets any other field of the definition to a JSON text or Go value.
+// WithField sets any other field of the definition to a Go value (a
+// json.RawMessage for JSON text).
 func (r *ResourceTemplate) WithField(key string, value any) *ResourceTemplate {
 	return r.set(key, value, "WithField("+strconv.Quote(key)+")")
 }
@@ -176,10 +162,10 @@ func (r *ResourceTemplate) HandledBy(h Handler) *ResourceTemplate {
 func (r *ResourceTemplate) String() string { return fmt.Sprintf("NewResourceTemplate(%q)", r.template) }
 
 func (r *ResourceTemplate) entry() entry {
-	e := entry{key: r.template, def: renderObject(r.order, r.fields), script: r.script.clone()}
+	e := newEntry(r.template, &r.def, &r.script)
 	t, err := parseURITemplate(r.template)
 	if err != nil {
-		e.script.problems = append(e.script.problems, r.String()+": "+err.Error())
+		e.problems = append(e.problems, r.String()+": "+err.Error())
 	}
 	e.tmpl = t
 	return e

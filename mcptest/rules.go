@@ -45,11 +45,16 @@ const (
 	RuleUndeclaredMethod = "capabilities/undeclared-method"
 	// RuleInvalidCursor: a list cursor is one the server issued.
 	RuleInvalidCursor = "pagination/invalid-cursor"
+	// RuleArgumentsNull (a warning): tools/call and prompts/get send
+	// arguments as an object or leave them out, never null. The mock treats
+	// null as no arguments, as lenient servers do; strict ones reject it.
+	RuleArgumentsNull = "params/arguments-null"
 )
 
 // ruleSpec is where the spec states a rule, relative to
 // https://modelcontextprotocol.io/specification/<version>/.
 var ruleSpec = map[string]string{
+	RuleArgumentsNull:      "schema#calltoolrequest (params.arguments is an object)",
 	RuleParseError:         "basic#json-rpc-2-0 (JSON-RPC 2.0 §5.1)",
 	RuleInvalidRequest:     "basic#messages (JSON-RPC 2.0 §4, §5.1)",
 	RuleJSONRPCVersion:     "basic#messages",
@@ -122,6 +127,9 @@ func (v Violation) String() string {
 	return fmt.Sprintf("%s: %s [%s; spec %s %s]", v.Rule, v.Detail, v.Message, v.Spec, v.Section)
 }
 
+// warnings are the rules that state a SHOULD or a leniency: reported, never failing.
+var warnings = map[string]bool{RuleArgumentsNull: true}
+
 // violate records a violation of rule by message m.
 func (s *Session) violate(rule string, m Message, detail string) {
 	spec := s.ProtocolVersion()
@@ -129,6 +137,9 @@ func (s *Session) violate(rule string, m Message, detail string) {
 		spec = s.srv.versions[len(s.srv.versions)-1]
 	}
 	v := Violation{Rule: rule, Spec: spec, Section: ruleSpec[rule], Detail: detail, Message: m}
+	if warnings[rule] {
+		v.Severity = SeverityWarning
+	}
 	s.srv.mu.Lock()
 	s.srv.violations = append(s.srv.violations, v)
 	s.srv.mu.Unlock()

@@ -325,8 +325,8 @@ func addAll[T registrable](c *catalog, items []T, toEntry func(T) entry) error {
 	var errs []string
 	for _, it := range items {
 		e := toEntry(it)
-		if len(e.script.problems) > 0 {
-			errs = append(errs, e.script.problems...)
+		if len(e.problems) > 0 {
+			errs = append(errs, e.problems...)
 			continue
 		}
 		if !c.add(e) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"sort"
 	"strconv"
 	"sync"
@@ -266,7 +267,7 @@ func (s *Session) readLoop() {
 			s.receive(line)
 		}
 		if err != nil {
-			if err != io.EOF && !errors.Is(err, io.ErrClosedPipe) {
+			if err != io.EOF && !errors.Is(err, net.ErrClosed) {
 				s.srv.logf("mcptest: session %d: read: %v", s.n, err)
 			}
 			return

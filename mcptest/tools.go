@@ -12,75 +12,65 @@ import (
 // Changes to a Tool after it is registered have no effect on the server.
 type Tool struct {
 	name   string
-	fields map[string]json.RawMessage
-	order  []string
+	def    definition
 	script script
 }
 
 // NewTool starts the definition of a tool named name. Its inputSchema is
 // {"type":"object"} until WithInputSchema says otherwise.
 func NewTool(name string) *Tool {
-	t := &Tool{name: name, fields: map[string]json.RawMessage{}}
-	t.set("name", strconv.Quote(name), "NewTool")
-	t.set("inputSchema", `{"type":"object"}`, "NewTool")
+	t := &Tool{name: name}
+	t.def.setValue("name", name, "NewTool")
+	t.def.setJSON("inputSchema", `{"type":"object"}`, true, "NewTool")
 	return t
 }
 
 // Name returns the tool's name.
 func (t *Tool) Name() string { return t.name }
 
-func (t *Tool) set(key string, v any, call string) *Tool {
-	b, err := toJSON(v)
-	if err != nil {
-		t.script.problems = append(t.script.problems, call+": "+err.Error())
-		return t
-	}
-	if _, ok := t.fields[key]; !ok {
-		t.order = append(t.order, key)
-	}
-	t.fields[key] = b
+// WithTitle sets the human-readable title (protocol 2025-06-18 and later).
+func (t *Tool) WithTitle(title string) *Tool {
+	t.def.setValue("title", title, t.String()+".WithTitle")
 	return t
 }
 
-func (t *Tool) setObject(key string, v any, call string) *Tool {
-	b, err := toJSONObject(v)
-	if err != nil {
-		t.script.problems = append(t.script.problems, call+": "+err.Error())
-		return t
-	}
-	return t.set(key, json.RawMessage(b), call)
-}
-
-// WithTitle sets the human-readable title (protocol 2025-06-18 and later).
-func (t *Tool) WithTitle(title string) *Tool { return t.set("title", title, "WithTitle") }
-
 // WithDescription sets the description.
-func (t *Tool) WithDescription(d string) *Tool { return t.set("description", d, "WithDescription") }
+func (t *Tool) WithDescription(d string) *Tool {
+	t.def.setValue("description", d, t.String()+".WithDescription")
+	return t
+}
 
 // WithInputSchema sets the JSON Schema of the arguments: a JSON text or a
 // Go value that encodes to an object.
 func (t *Tool) WithInputSchema(schema any) *Tool {
-	return t.setObject("inputSchema", schema, "WithInputSchema")
+	t.def.setJSON("inputSchema", schema, true, t.String()+".WithInputSchema")
+	return t
 }
 
 // WithOutputSchema sets the JSON Schema of structuredContent (2025-06-18 and later).
 func (t *Tool) WithOutputSchema(schema any) *Tool {
-	return t.setObject("outputSchema", schema, "WithOutputSchema")
+	t.def.setJSON("outputSchema", schema, true, t.String()+".WithOutputSchema")
+	return t
 }
 
 // WithAnnotations sets the tool annotations (readOnlyHint, destructiveHint, …),
 // a JSON text or a Go value that encodes to an object.
 func (t *Tool) WithAnnotations(annotations any) *Tool {
-	return t.setObject("annotations", annotations, "WithAnnotations")
+	t.def.setJSON("annotations", annotations, true, t.String()+".WithAnnotations")
+	return t
 }
 
 // WithIcons sets the icons (2025-11-25 and later): a JSON array text or a Go slice.
-func (t *Tool) WithIcons(icons any) *Tool { return t.set("icons", icons, "WithIcons") }
+func (t *Tool) WithIcons(icons any) *Tool {
+	t.def.setJSON("icons", icons, false, t.String()+".WithIcons")
+	return t
+}
 
-// WithField sets any other field of the definition to a JSON text or Go
-// value, e.g. "_meta" or one the spec does not know.
+// WithField sets any other field of the definition, e.g. "_meta" or one
+// the spec does not know, to a Go value (a json.RawMessage for JSON text).
 func (t *Tool) WithField(key string, value any) *Tool {
-	return t.set(key, value, "WithField("+strconv.Quote(key)+")")
+	t.def.setValue(key, value, t.String()+".WithField("+strconv.Quote(key)+")")
+	return t
 }
 
 // Returns scripts the replies to tools/call: the first call gets the first
@@ -119,20 +109,59 @@ func (t *Tool) HandledBy(h Handler) *Tool {
 // String names the tool, for failure messages.
 func (t *Tool) String() string { return fmt.Sprintf("NewTool(%q)", t.name) }
 
-// definition renders the tool as tools/list shows it.
-func (t *Tool) definition() json.RawMessage {
-	return renderObject(t.order, t.fields)
+// definition is the JSON object a list method shows for an item, built
+// field by field in the order the fields were first set.
+type definition struct {
+	order    []string
+	fields   map[string]json.RawMessage
+	problems []string
 }
 
-func renderObject(order []string, fields map[string]json.RawMessage) json.RawMessage {
+func (d *definition) put(key string, b []byte, err error, call string) {
+	if err != nil {
+		d.problems = append(d.problems, call+": "+err.Error())
+		return
+	}
+	if d.fields == nil {
+		d.fields = map[string]json.RawMessage{}
+	}
+	if _, ok := d.fields[key]; !ok {
+		d.order = append(d.order, key)
+	}
+	d.fields[key] = b
+}
+
+// setValue sets key to the JSON encoding of a Go value.
+func (d *definition) setValue(key string, v any, call string) {
+	b, err := json.Marshal(v)
+	d.put(key, b, err, call)
+}
+
+// setJSON sets key to a JSON text (string, []byte, json.RawMessage) or
+// the encoding of a Go value; with object, it must be a JSON object.
+func (d *definition) setJSON(key string, v any, object bool, call string) {
+	var b []byte
+	var err error
+	if object {
+		b, err = toJSONObject(v)
+	} else {
+		b, err = toJSON(v)
+	}
+	if err == nil && b == nil {
+		err = fmt.Errorf("%s is nil", key)
+	}
+	d.put(key, b, err, call)
+}
+
+func (d *definition) render() json.RawMessage {
 	b := []byte{'{'}
-	for i, k := range order {
+	for i, k := range d.order {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendJSONString(b, k)
 		b = append(b, ':')
-		b = append(b, fields[k]...)
+		b = append(b, d.fields[k]...)
 	}
 	return append(b, '}')
 }
@@ -142,10 +171,16 @@ type entry struct {
 	key      string // tool or prompt name, resource URI or template
 	def      json.RawMessage
 	script   *script
+	problems []string     // what was wrong with the builder
 	tmpl     *uriTemplate // resource templates only
 	required []string     // prompts only: required argument names
 }
 
 func (t *Tool) entry() entry {
-	return entry{key: t.name, def: t.definition(), script: t.script.clone()}
+	return newEntry(t.name, &t.def, &t.script)
+}
+
+func newEntry(key string, d *definition, s *script) entry {
+	return entry{key: key, def: d.render(), script: s.clone(),
+		problems: append(append([]string(nil), d.problems...), s.problems...)}
 }

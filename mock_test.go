@@ -1,0 +1,720 @@
+package mcpmock_test
+
+// The integration suite: the two real Go MCP clients — the official SDK
+// (github.com/modelcontextprotocol/go-sdk) and mark3labs/mcp-go — talk to
+// the mock through Dial, and the mock's journal, checks and assertions are
+// held to what they did.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	m3client "github.com/mark3labs/mcp-go/client"
+	m3transport "github.com/mark3labs/mcp-go/client/transport"
+	m3 "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// connectGoSDK connects the official SDK client to a new session of srv.
+func connectGoSDK(t *testing.T, srv *mcptest.Server, opts *mcp.ClientOptions, sopts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
+	conn := srv.Dial()
+	c := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, opts)
+	cs, err := c.Connect(testContext(t), &mcp.IOTransport{Reader: conn, Writer: conn}, sopts)
+	require.NoError(t, err, "go-sdk Connect")
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// connectMark3 connects the mark3labs client to a new session of srv and initializes it.
+func connectMark3(t *testing.T, srv *mcptest.Server, opts ...m3client.ClientOption) (*m3client.Client, *m3.InitializeResult) {
+	t.Helper()
+	conn := srv.Dial()
+	c := m3client.NewClient(m3transport.NewIO(conn, conn, nil), opts...)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { _ = c.Close(); cancel() })
+	require.NoError(t, c.Start(ctx), "mark3labs Start")
+	res, err := c.Initialize(testContext(t), m3.InitializeRequest{Params: m3.InitializeParams{
+		ClientInfo: m3.Implementation{Name: "mark3-app", Version: "1.0.0"},
+	}})
+	require.NoError(t, err, "mark3labs Initialize")
+	return c, res
+}
+
+// giftServer is the GiftGen backend of the examples: a tool, a catalog of
+// resources and a template, a prompt, completions.
+func giftServer(t *testing.T) *mcptest.Server {
+	return mcptest.NewServer(t).
+		WithServerInfo("gift-genius-backend", "0.2.0").
+		WithInstructions("Suggest gifts.").
+		WithLogging().
+		WithTool(mcptest.NewTool("suggest_gifts").
+			WithTitle("Suggest gifts").
+			WithDescription("Suggests gift ideas for a recipient").
+			WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"},"budget":{"type":"number"}},"required":["age"]}`).
+			WithAnnotations(map[string]any{"readOnlyHint": true}).
+			WhenArgs(`{"age":8}`, mcptest.TextResult("a kite")).
+			WhenArgs(`{"age":25,"budget":10}`, mcptest.StructuredResult(`{"gift":"a book","price":9.5}`)).
+			Returns(mcptest.TextResult("a board game"), mcptest.TextResult("a puzzle"))).
+		WithTool(mcptest.NewTool("fail").ReturnsError("the gift shop is closed")).
+		WithTool(mcptest.NewTool("broken").Returns(mcptest.RPCError(-32000, "backend down"))).
+		WithTool(mcptest.NewTool("pictures").Returns(mcptest.ContentResult(
+			mcptest.ImageContent([]byte{0x89, 'P', 'N', 'G'}, "image/png"),
+			mcptest.ResourceLinkContent("gifts://catalog/1", "gift 1", "application/json"),
+			mcptest.EmbeddedResourceContent(mcptest.TextResourceContents("gifts://catalog/2", "text/plain", "a scarf"))))).
+		WithResource(mcptest.NewResource("gifts://catalog/1", "Gift 1").WithMIMEType("text/plain").ReturnsText("a kite"),
+			mcptest.NewResource("gifts://catalog/2", "Gift 2").WithMIMEType("text/plain").ReturnsText("a scarf")).
+		WithResourceTemplate(mcptest.NewResourceTemplate("gifts://person/{name}", "Person").
+			HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
+				return mcptest.ReadResult(mcptest.TextResourceContents(req.Params().Get("uri").String(), "text/plain", "likes for "+req.Vars["name"]))
+			})).
+		WithPrompt(mcptest.NewPrompt("gift_idea").WithDescription("Ask for a gift idea").
+			WithArgument("occasion", "what for", true).
+			WhenArgs(`{"occasion":"birthday"}`, mcptest.PromptResult("birthday", mcptest.UserText("Suggest a birthday gift"))).
+			ReturnsText("Suggest a gift")).
+		WithPromptCompletion("gift_idea", "occasion", "birthday", "wedding", "winter holidays")
+}
+
+func text(t *testing.T, c mcp.Content) string {
+	t.Helper()
+	tc, ok := c.(*mcp.TextContent)
+	require.True(t, ok, "want *mcp.TextContent, got %T", c)
+	return tc.Text
+}
+
+// TestGoSDKHandshakeVersions pins the official client to each handshake-era
+// version and checks the mock negotiates it.
+func TestGoSDKHandshakeVersions(t *testing.T) {
+	for _, v := range mcptest.HandshakeVersions {
+		t.Run(v, func(t *testing.T) {
+			t.Parallel()
+			srv := giftServer(t)
+			cs := connectGoSDK(t, srv, nil, &mcp.ClientSessionOptions{ProtocolVersion: v})
+			assert.Equal(t, v, cs.InitializeResult().ProtocolVersion)
+			assert.Equal(t, "gift-genius-backend", cs.InitializeResult().ServerInfo.Name)
+			assert.Equal(t, "Suggest gifts.", cs.InitializeResult().Instructions)
+			srv.AssertHandshakeCompleted(t, v)
+			srv.AssertNotCalled(t, "server/discover")
+			srv.AssertOrder(t, "initialize", "notifications/initialized")
+			assert.Equal(t, v, srv.Session(1).ProtocolVersion())
+		})
+	}
+}
+
+// TestGoSDKDiscoverFallback: with nil options the client probes with
+// server/discover, gets -32601 at once, and falls back to initialize.
+func TestGoSDKDiscoverFallback(t *testing.T) {
+	srv := giftServer(t)
+	cs := connectGoSDK(t, srv, nil, nil)
+	assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
+	srv.AssertHandshakeCompleted(t, "2025-11-25")
+	srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
+	resp := srv.Journal().Responses("server/discover")
+	require.Len(t, resp, 1)
+	assert.Equal(t, mcptest.CodeMethodNotFound, resp[0].ErrorCode)
+	srv.AssertNoViolations(t)
+}
+
+func TestGoSDKOlderVersionNegotiation(t *testing.T) {
+	// A server that only speaks 2025-03-26 answers a 2025-11-25 client with
+	// its own version; the official client accepts any version it knows.
+	srv := mcptest.NewServer(t).WithProtocolVersions("2025-03-26").WithTool(mcptest.NewTool("t").ReturnsText("x"))
+	cs := connectGoSDK(t, srv, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	assert.Equal(t, "2025-03-26", cs.InitializeResult().ProtocolVersion)
+	srv.AssertHandshakeCompleted(t, "2025-03-26")
+	init := srv.Journal().Requests("initialize")
+	require.Len(t, init, 1)
+	assert.Equal(t, "2025-11-25", init[0].Get("params.protocolVersion").String())
+}
+
+func TestGoSDKTools(t *testing.T) {
+	srv := giftServer(t)
+	cs := connectGoSDK(t, srv, nil, nil)
+	ctx := testContext(t)
+
+	list, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, list.Tools, 4)
+	assert.Equal(t, "suggest_gifts", list.Tools[0].Name)
+	assert.Equal(t, "Suggest gifts", list.Tools[0].Title)
+	assert.True(t, list.Tools[0].Annotations.ReadOnlyHint)
+
+	call := func(name string, args map[string]any) *mcp.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		require.NoError(t, err, "CallTool %s", name)
+		return res
+	}
+	assert.Equal(t, "a kite", text(t, call("suggest_gifts", map[string]any{"age": 8}).Content[0]))
+	structured := call("suggest_gifts", map[string]any{"age": 25, "budget": 10, "extra": true})
+	assert.Equal(t, map[string]any{"gift": "a book", "price": 9.5}, structured.StructuredContent)
+	// the default sequence: first a board game, then a puzzle, and the puzzle repeats
+	assert.Equal(t, "a board game", text(t, call("suggest_gifts", map[string]any{"age": 40}).Content[0]))
+	assert.Equal(t, "a puzzle", text(t, call("suggest_gifts", map[string]any{"age": 40}).Content[0]))
+	assert.Equal(t, "a puzzle", text(t, call("suggest_gifts", map[string]any{"age": 41}).Content[0]))
+
+	failed := call("fail", map[string]any{})
+	assert.True(t, failed.IsError)
+	assert.Equal(t, "the gift shop is closed", text(t, failed.Content[0]))
+
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "broken"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "backend down")
+
+	pics := call("pictures", nil)
+	require.Len(t, pics.Content, 3)
+	img, ok := pics.Content[0].(*mcp.ImageContent)
+	require.True(t, ok, "%T", pics.Content[0])
+	assert.Equal(t, "image/png", img.MIMEType)
+	assert.Equal(t, []byte{0x89, 'P', 'N', 'G'}, img.Data)
+	link, ok := pics.Content[1].(*mcp.ResourceLink)
+	require.True(t, ok, "%T", pics.Content[1])
+	assert.Equal(t, "gifts://catalog/1", link.URI)
+	emb, ok := pics.Content[2].(*mcp.EmbeddedResource)
+	require.True(t, ok, "%T", pics.Content[2])
+	assert.Equal(t, "a scarf", emb.Resource.Text)
+
+	// An unknown tool is a JSON-RPC error naming the closest tool.
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "suggest_gift"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `did you mean "suggest_gifts"?`)
+	require.Len(t, srv.Unmatched(), 1)
+
+	srv.AssertToolCalled(t, "suggest_gifts", `{"age":25}`)
+	srv.AssertToolCalled(t, "suggest_gifts", map[string]any{"budget": 10})
+	srv.AssertCalledTimes(t, "tools/call", 9)
+	assert.Len(t, srv.Journal().ToolCalls("suggest_gifts"), 5)
+	assert.Equal(t, int64(8), srv.Journal().ToolCalls("suggest_gifts")[0].Get("params.arguments.age").Int())
+
+	// go-sdk v1.8.0 sends "arguments":null when Arguments is a typed nil
+	// map (pictures, above), {} when it is untyped nil (broken): the mock
+	// accepts null, with a warning that does not fail the test.
+	vs := srv.Violations()
+	require.Len(t, vs, 1, "pictures was called with a nil map")
+	for _, v := range vs {
+		assert.Equal(t, mcptest.RuleArgumentsNull, v.Rule)
+		assert.Equal(t, mcptest.SeverityWarning, v.Severity)
+	}
+}
+
+func TestGoSDKResourcesPromptsCompletion(t *testing.T) {
+	srv := giftServer(t)
+	cs := connectGoSDK(t, srv, nil, nil)
+	ctx := testContext(t)
+
+	res, err := cs.ListResources(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, res.Resources, 2)
+	assert.Equal(t, "gifts://catalog/2", res.Resources[1].URI)
+	assert.Equal(t, "text/plain", res.Resources[1].MIMEType)
+
+	tmpls, err := cs.ListResourceTemplates(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, tmpls.ResourceTemplates, 1)
+	assert.Equal(t, "gifts://person/{name}", tmpls.ResourceTemplates[0].URITemplate)
+
+	read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "gifts://catalog/1"})
+	require.NoError(t, err)
+	assert.Equal(t, "a kite", read.Contents[0].Text)
+
+	read, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "gifts://person/ada"})
+	require.NoError(t, err)
+	assert.Equal(t, "likes for ada", read.Contents[0].Text)
+	assert.Equal(t, "gifts://person/ada", read.Contents[0].URI)
+
+	_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "gifts://nowhere"})
+	require.Error(t, err)
+	var rpcErr interface{ Error() string }
+	require.True(t, errors.As(err, &rpcErr))
+	assert.Contains(t, err.Error(), "Resource not found")
+
+	prompts, err := cs.ListPrompts(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, prompts.Prompts, 1)
+	require.Len(t, prompts.Prompts[0].Arguments, 1)
+	assert.True(t, prompts.Prompts[0].Arguments[0].Required)
+
+	got, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "gift_idea", Arguments: map[string]string{"occasion": "birthday"}})
+	require.NoError(t, err)
+	assert.Equal(t, "birthday", got.Description)
+	assert.Equal(t, "Suggest a birthday gift", text(t, got.Messages[0].Content))
+	got, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "gift_idea", Arguments: map[string]string{"occasion": "wedding"}})
+	require.NoError(t, err)
+	assert.Equal(t, "Suggest a gift", text(t, got.Messages[0].Content))
+	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "gift_idea"})
+	require.Error(t, err, "a missing required argument is invalid params")
+	assert.Contains(t, err.Error(), `missing required argument "occasion"`)
+
+	comp, err := cs.Complete(ctx, &mcp.CompleteParams{
+		Ref:      &mcp.CompleteReference{Type: "ref/prompt", Name: "gift_idea"},
+		Argument: mcp.CompleteParamsArgument{Name: "occasion", Value: "w"},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"wedding", "winter holidays"}, comp.Completion.Values)
+
+	require.NoError(t, cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"}))
+	assert.Equal(t, "warning", srv.Session(1).LogLevel())
+	require.NoError(t, cs.Ping(ctx, nil))
+	srv.AssertCalled(t, "ping")
+	srv.AssertNoViolations(t)
+}
+
+// TestGoSDKPagination pages through a 250-tool catalog, 40 a page.
+func TestGoSDKPagination(t *testing.T) {
+	var tools []*mcptest.Tool
+	for i := range 250 {
+		tools = append(tools, mcptest.NewTool(fmt.Sprintf("tool_%03d", i)).ReturnsText("ok"))
+	}
+	srv := mcptest.NewServer(t).WithPageSize(40).WithTool(tools...)
+	cs := connectGoSDK(t, srv, nil, nil)
+	ctx := testContext(t)
+
+	var names []string
+	for tool, err := range cs.Tools(ctx, nil) {
+		require.NoError(t, err)
+		names = append(names, tool.Name)
+	}
+	require.Len(t, names, 250)
+	assert.Equal(t, "tool_000", names[0])
+	assert.Equal(t, "tool_249", names[249])
+	srv.AssertCalledTimes(t, "tools/list", 7)
+	pages := srv.Journal().Responses("tools/list")
+	assert.False(t, pages[6].Get("result.nextCursor").Exists(), "the last page has no nextCursor")
+	assert.Len(t, pages[6].Get("result.tools").Array(), 10)
+
+	// A cursor the server never issued gets -32602 and is a violation.
+	srv.ExpectViolation(mcptest.RuleInvalidCursor)
+	_, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: "made-up"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "invalid cursor")
+}
+
+func TestMark3Pagination(t *testing.T) {
+	var tools []*mcptest.Tool
+	for i := range 250 {
+		tools = append(tools, mcptest.NewTool(fmt.Sprintf("tool_%03d", i)).ReturnsText("ok"))
+	}
+	srv := mcptest.NewServer(t).WithPageSize(100).WithTool(tools...)
+	c, _ := connectMark3(t, srv)
+	all, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
+	require.NoError(t, err)
+	assert.Len(t, all.Tools, 250)
+	srv.AssertCalledTimes(t, "tools/list", 3)
+}
+
+// TestGoSDKListChanged: SetTools sends tools/list_changed; the client's
+// handler fires, and the client lists again and sees the new set.
+func TestGoSDKListChanged(t *testing.T) {
+	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("old").ReturnsText("x"))
+	changed := make(chan struct{}, 1)
+	cs := connectGoSDK(t, srv, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	}, nil)
+	ctx := testContext(t)
+	list, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, list.Tools, 1)
+
+	srv.AssertHandshakeCompleted(t)
+	srv.SetTools(mcptest.NewTool("new_a").ReturnsText("a"), mcptest.NewTool("new_b").ReturnsText("b"))
+	select {
+	case <-changed:
+	case <-ctx.Done():
+		t.Fatal("the client never saw notifications/tools/list_changed")
+	}
+	list, err = cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, list.Tools, 2)
+	assert.Equal(t, "new_a", list.Tools[0].Name)
+	srv.AssertCalledTimes(t, "tools/list", 2)
+	assert.Len(t, srv.Journal().Notifications("notifications/tools/list_changed"), 1)
+
+	// Quietly: no notification, the client is not told.
+	srv.SetToolsQuietly(mcptest.NewTool("hidden").ReturnsText("h"))
+	assert.Len(t, srv.Journal().Notifications("notifications/tools/list_changed"), 1)
+}
+
+func TestMark3ListChanged(t *testing.T) {
+	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("old").ReturnsText("x"))
+	conn := srv.Dial()
+	c := m3client.NewClient(m3transport.NewIO(conn, conn, nil))
+	changed := make(chan string, 4)
+	c.OnNotification(func(n m3.JSONRPCNotification) { changed <- n.Method })
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { _ = c.Close(); cancel() })
+	require.NoError(t, c.Start(ctx))
+	_, err := c.Initialize(testContext(t), m3.InitializeRequest{Params: m3.InitializeParams{ClientInfo: m3.Implementation{Name: "m3", Version: "1"}}})
+	require.NoError(t, err)
+	srv.AssertHandshakeCompleted(t)
+	srv.SetTools(mcptest.NewTool("new").ReturnsText("n"))
+	select {
+	case m := <-changed:
+		assert.Equal(t, "notifications/tools/list_changed", m)
+	case <-testContext(t).Done():
+		t.Fatal("no list_changed delivered")
+	}
+	list, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
+	require.NoError(t, err)
+	require.Len(t, list.Tools, 1)
+	assert.Equal(t, "new", list.Tools[0].Name)
+}
+
+// TestGoSDKServerRequests: the test drives roots/list, elicitation/create,
+// sampling/createMessage and ping to the client; its replies come back.
+func TestGoSDKServerRequests(t *testing.T) {
+	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+	c := &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"age": 30}}, nil
+		},
+		CreateMessageHandler: func(_ context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Model: "test-model", Role: "assistant", Content: &mcp.TextContent{Text: "hello"}}, nil
+		},
+	}
+	conn := srv.Dial()
+	client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, c)
+	client.AddRoots(&mcp.Root{URI: "file:///home/ada", Name: "home"})
+	cs, err := client.Connect(testContext(t), &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	srv.AssertHandshakeCompleted(t)
+	ctx := testContext(t)
+
+	roots, err := srv.Request(ctx, "roots/list", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "file:///home/ada", roots.Get("result.roots.0.uri").String())
+	assert.Equal(t, "roots/list", roots.Method, "the reply is journaled with the method it answers")
+
+	elicit, err := srv.Request(ctx, "elicitation/create", map[string]any{
+		"message":         "How old is the recipient?",
+		"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"age": map[string]any{"type": "integer"}}},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "accept", elicit.Get("result.action").String())
+	assert.Equal(t, int64(30), elicit.Get("result.content.age").Int())
+
+	sample, err := srv.Request(ctx, "sampling/createMessage", map[string]any{
+		"messages":  []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "hi"}}},
+		"maxTokens": 10,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "hello", sample.Get("result.content.text").String())
+
+	ping, err := srv.Request(ctx, "ping", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "{}", ping.Get("result").Raw)
+
+	unknown, err := srv.Request(ctx, "no/such-method", nil)
+	require.NoError(t, err)
+	assert.Equal(t, mcptest.CodeMethodNotFound, unknown.ErrorCode)
+
+	assert.Len(t, srv.Journal().ServerRequests(""), 5)
+	assert.Len(t, srv.Journal().Responses("elicitation/create"), 1)
+	srv.AssertNoViolations(t)
+}
+
+// TestGoSDKElicitationDuringToolCall: a tool handler asks the client for
+// input in the middle of a call, as a real server does.
+func TestGoSDKElicitationDuringToolCall(t *testing.T) {
+	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("suggest_gifts").HandledBy(
+		func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
+			answer, err := req.Session.Request(ctx, "elicitation/create", map[string]any{
+				"message":         "Age?",
+				"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"age": map[string]any{"type": "integer"}}},
+			})
+			if err != nil {
+				return mcptest.ErrorResult(err.Error())
+			}
+			return mcptest.TextResult(fmt.Sprintf("a gift for a %d-year-old", answer.Get("result.content.age").Int()))
+		}))
+	cs := connectGoSDK(t, srv, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"age": 7}}, nil
+		},
+	}, nil)
+	res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "suggest_gifts"})
+	require.NoError(t, err)
+	assert.Equal(t, "a gift for a 7-year-old", text(t, res.Content[0]))
+	srv.AssertOrder(t, "tools/call")
+	assert.Len(t, srv.Journal().ServerRequests("elicitation/create"), 1)
+}
+
+func TestMark3ServerRequests(t *testing.T) {
+	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+	_, _ = connectMark3(t, srv, m3client.WithRootsHandler(rootsHandler{}), m3client.WithElicitationHandler(elicitHandler{}))
+	srv.AssertHandshakeCompleted(t)
+	ctx := testContext(t)
+	roots, err := srv.Request(ctx, "roots/list", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "file:///m3", roots.Get("result.roots.0.uri").String())
+	elicit, err := srv.Request(ctx, "elicitation/create", map[string]any{
+		"message": "Age?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"age": map[string]any{"type": "integer"}}},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "accept", elicit.Get("result.action").String())
+	ping, err := srv.Request(ctx, "ping", nil)
+	require.NoError(t, err)
+	assert.Equal(t, mcptest.KindResult, ping.Kind)
+}
+
+type rootsHandler struct{}
+
+func (rootsHandler) ListRoots(context.Context, m3.ListRootsRequest) (*m3.ListRootsResult, error) {
+	return &m3.ListRootsResult{Roots: []m3.Root{{URI: "file:///m3", Name: "m3"}}}, nil
+}
+
+type elicitHandler struct{}
+
+func (elicitHandler) Elicit(context.Context, m3.ElicitationRequest) (*m3.ElicitationResult, error) {
+	return &m3.ElicitationResult{ElicitationResponse: m3.ElicitationResponse{
+		Action: m3.ElicitationResponseActionAccept, Content: map[string]any{"age": 3}}}, nil
+}
+
+// blockingTool returns a tool whose handler blocks until its context ends,
+// and a channel that receives the context's error then.
+func blockingTool(name string) (*mcptest.Tool, chan error) {
+	ended := make(chan error, 1)
+	return mcptest.NewTool(name).HandledBy(func(ctx context.Context, _ *mcptest.Request) mcptest.Reply {
+		<-ctx.Done()
+		ended <- ctx.Err()
+		return mcptest.TextResult("too late")
+	}), ended
+}
+
+// TestGoSDKCancellation: the client gives up on a slow tool call; the mock
+// receives notifications/cancelled, cancels the handler and sends no reply.
+func TestGoSDKCancellation(t *testing.T) {
+	tool, ended := blockingTool("slow")
+	srv := mcptest.NewServer(t).WithTool(tool)
+	cs := connectGoSDK(t, srv, nil, nil)
+	ctx, cancel := context.WithCancel(testContext(t))
+	errc := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow"})
+		errc <- err
+	}()
+	srv.WaitFor(t, mcptest.ToolCall("slow", nil))
+	cancel()
+	require.ErrorIs(t, <-errc, context.Canceled)
+	srv.AssertCancelled(t, "tools/call")
+	select {
+	case err := <-ended:
+		assert.ErrorIs(t, err, context.Canceled)
+	case <-testContext(t).Done():
+		t.Fatal("the handler's context was never cancelled")
+	}
+	assert.Empty(t, srv.Journal().Responses("tools/call"), "a cancelled request gets no reply")
+}
+
+func TestMark3Cancellation(t *testing.T) {
+	tool, ended := blockingTool("slow")
+	srv := mcptest.NewServer(t).WithTool(tool)
+	c, _ := connectMark3(t, srv)
+	ctx, cancel := context.WithCancel(testContext(t))
+	errc := make(chan error, 1)
+	go func() {
+		req := m3.CallToolRequest{}
+		req.Params.Name = "slow"
+		_, err := c.CallTool(ctx, req)
+		errc <- err
+	}()
+	srv.WaitFor(t, mcptest.ToolCall("slow", nil))
+	cancel()
+	require.Error(t, <-errc)
+	srv.AssertCancelled(t, "tools/call")
+	select {
+	case <-ended:
+	case <-testContext(t).Done():
+		t.Fatal("the handler's context was never cancelled")
+	}
+}
+
+// TestCloseUnblocksHungCall: Close ends a handler that blocks and the
+// client's call fails with a closed connection.
+func TestCloseUnblocksHungCall(t *testing.T) {
+	tool, ended := blockingTool("hang")
+	srv := mcptest.NewServer(t).WithTool(tool)
+	cs := connectGoSDK(t, srv, nil, nil)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "hang"})
+		errc <- err
+	}()
+	srv.WaitFor(t, mcptest.ToolCall("hang", nil))
+	srv.Close()
+	srv.Close() // idempotent
+	require.Error(t, <-errc, "the call fails when the server goes away")
+	assert.ErrorIs(t, <-ended, context.Canceled)
+}
+
+func TestMark3Everything(t *testing.T) {
+	srv := giftServer(t)
+	c, init := connectMark3(t, srv)
+	ctx := testContext(t)
+	assert.Equal(t, "2025-11-25", init.ProtocolVersion)
+	assert.Equal(t, "gift-genius-backend", init.ServerInfo.Name)
+	srv.AssertHandshakeCompleted(t, "2025-11-25")
+	srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
+
+	tools, err := c.ListTools(ctx, m3.ListToolsRequest{})
+	require.NoError(t, err)
+	assert.Len(t, tools.Tools, 4)
+
+	req := m3.CallToolRequest{}
+	req.Params.Name = "suggest_gifts"
+	req.Params.Arguments = map[string]any{"age": 8}
+	res, err := c.CallTool(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, "a kite", m3.GetTextFromContent(res.Content[0]))
+
+	req.Params.Name = "fail"
+	res, err = c.CallTool(ctx, req)
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+
+	rr, err := c.ReadResource(ctx, m3.ReadResourceRequest{Params: m3.ReadResourceParams{URI: "gifts://person/bob"}})
+	require.NoError(t, err)
+	assert.Equal(t, "likes for bob", rr.Contents[0].(m3.TextResourceContents).Text)
+
+	tl, err := c.ListResourceTemplates(ctx, m3.ListResourceTemplatesRequest{})
+	require.NoError(t, err)
+	assert.Len(t, tl.ResourceTemplates, 1)
+
+	gp, err := c.GetPrompt(ctx, m3.GetPromptRequest{Params: m3.GetPromptParams{Name: "gift_idea", Arguments: map[string]string{"occasion": "birthday"}}})
+	require.NoError(t, err)
+	assert.Equal(t, "Suggest a birthday gift", m3.GetTextFromContent(gp.Messages[0].Content))
+
+	require.NoError(t, c.Subscribe(ctx, m3.SubscribeRequest{Params: m3.SubscribeParams{URI: "gifts://catalog/1"}}))
+	assert.Equal(t, []string{"gifts://catalog/1"}, srv.Session(1).Subscriptions())
+
+	srv.AssertToolCalled(t, "suggest_gifts", `{"age":8}`)
+	srv.AssertNoViolations(t)
+}
+
+// TestNotificationsToClient: log messages, progress and resource updates
+// sent by the test reach the official client's handlers.
+func TestNotificationsToClient(t *testing.T) {
+	srv := giftServer(t)
+	logs := make(chan string, 1)
+	updated := make(chan string, 1)
+	cs := connectGoSDK(t, srv, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			b, _ := json.Marshal(r.Params.Data)
+			logs <- "log " + string(r.Params.Level) + " " + string(b)
+		},
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI },
+	}, nil)
+	ctx := testContext(t)
+	require.NoError(t, cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "gifts://catalog/1"}))
+	assert.True(t, srv.Session(1).Subscribed("gifts://catalog/1"))
+
+	assert.Equal(t, 1, srv.NotifyResourceUpdated("gifts://catalog/1"))
+	assert.Equal(t, 0, srv.NotifyResourceUpdated("gifts://catalog/2"), "nobody subscribed to it")
+	select {
+	case uri := <-updated:
+		assert.Equal(t, "gifts://catalog/1", uri)
+	case <-ctx.Done():
+		t.Fatal("resources/updated never reached the client")
+	}
+	require.NoError(t, srv.Session(1).Notify("notifications/message", map[string]any{"level": "warning", "data": "low stock"}))
+	require.NoError(t, cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "gifts://catalog/1"}))
+	assert.False(t, srv.Session(1).Subscribed("gifts://catalog/1"))
+	select {
+	case got := <-logs:
+		assert.Equal(t, `log warning "low stock"`, got)
+	case <-ctx.Done():
+		t.Fatal("notifications/message never reached the client")
+	}
+}
+
+// TestProgressFromHandler: a tool reports progress with the client's token.
+func TestProgressFromHandler(t *testing.T) {
+	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("work").HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
+		for i := 1; i <= 3; i++ {
+			if err := req.Progress(float64(i), 3, "step"); err != nil {
+				return mcptest.ErrorResult(err.Error())
+			}
+		}
+		return mcptest.TextResult("done")
+	}))
+	progress := make(chan float64, 3)
+	cs := connectGoSDK(t, srv, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { progress <- r.Params.Progress },
+	}, nil)
+	p := &mcp.CallToolParams{Name: "work"}
+	p.SetProgressToken("tok-1")
+	res, err := cs.CallTool(testContext(t), p)
+	require.NoError(t, err)
+	assert.Equal(t, "done", text(t, res.Content[0]))
+	for want := 1.0; want <= 3; want++ {
+		select {
+		case got := <-progress:
+			assert.Equal(t, want, got)
+		case <-testContext(t).Done():
+			t.Fatal("progress notification missing")
+		}
+	}
+	assert.Len(t, srv.Journal().Where("params.progressToken", "tok-1"), 3)
+}
+
+// TestManySessions: sessions are independent, each with its own state.
+func TestManySessions(t *testing.T) {
+	srv := giftServer(t)
+	a := connectGoSDK(t, srv, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	b, _ := connectMark3(t, srv)
+	c := connectGoSDK(t, srv, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2024-11-05"})
+	ctx := testContext(t)
+	_, err := a.ListTools(ctx, nil)
+	require.NoError(t, err)
+	_, err = b.ListTools(ctx, m3.ListToolsRequest{})
+	require.NoError(t, err)
+	require.NoError(t, c.Ping(ctx, nil))
+	require.Len(t, srv.Sessions(), 3)
+	assert.Equal(t, "2025-06-18", srv.Session(1).ProtocolVersion())
+	assert.Equal(t, "2025-11-25", srv.Session(2).ProtocolVersion())
+	assert.Equal(t, "2024-11-05", srv.Session(3).ProtocolVersion())
+	assert.Len(t, srv.Journal().Session(3), 5, "initialize, its result, initialized, ping, its result")
+	for _, s := range srv.Sessions() {
+		assert.True(t, s.Ready())
+	}
+	assert.Equal(t, 3, srv.Notify("notifications/tools/list_changed", nil))
+}
+
+// TestClientNotCheckingCapabilities documents what the two SDKs do today
+// when a server declares no tools capability: both call tools/list anyway,
+// which the mock reports as capabilities/undeclared-method.
+func TestClientNotCheckingCapabilities(t *testing.T) {
+	t.Run("gosdk", func(t *testing.T) {
+		srv := mcptest.NewServer(t).WithCapabilities(`{}`).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
+		cs := connectGoSDK(t, srv, nil, nil)
+		_, err := cs.ListTools(testContext(t), nil)
+		require.NoError(t, err, "go-sdk v1.8.0 does not check the tools capability")
+		assert.Equal(t, mcptest.RuleUndeclaredMethod, srv.Violations()[0].Rule)
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := mcptest.NewServer(t).WithCapabilities(`{}`).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
+		c, _ := connectMark3(t, srv)
+		_, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
+		require.NoError(t, err, "mark3labs v1.2.1 does not check the tools capability")
+	})
+}
