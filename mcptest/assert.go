@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -82,7 +81,7 @@ func (s *Server) waitUntil(cond func([]Message) bool) ([]Message, bool) {
 
 // fail reports an assertion failure in the one format of the library:
 // the call, what was wanted, what happened, and the tail of the journal.
-func (s *Server) fail(t testing.TB, call, want, got string, msgs []Message) bool {
+func (s *Server) fail(t TB, call, want, got string, msgs []Message) bool {
 	t.Helper()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n  want: %s\n  got:  %s\n", call, want, got)
@@ -106,7 +105,7 @@ func journalTail(msgs []Message, n int) string {
 // WaitFor blocks until a message matching m is in the journal (it may
 // already be there) and returns it. After the server's wait timeout
 // (WithWaitTimeout) it fails the test and returns the zero Message.
-func (s *Server) WaitFor(t testing.TB, m Matcher) Message {
+func (s *Server) WaitFor(t TB, m Matcher) Message {
 	t.Helper()
 	var found Message
 	msgs, ok := s.waitUntil(func(msgs []Message) bool {
@@ -146,7 +145,7 @@ func handshakes(msgs []Message) (versions map[int]string, ready map[int]bool) {
 // version, that session must have negotiated it. It waits for the
 // handshake up to the wait timeout, so it can follow the client's Connect
 // directly.
-func (s *Server) AssertHandshakeCompleted(t testing.TB, version ...string) bool {
+func (s *Server) AssertHandshakeCompleted(t TB, version ...string) bool {
 	t.Helper()
 	want := "initialize answered, then notifications/initialized"
 	if len(version) > 0 {
@@ -194,7 +193,7 @@ func countClient(msgs []Message, method string) int {
 
 // AssertCalled checks that the client sent method (a request or a
 // notification), waiting for it up to the wait timeout.
-func (s *Server) AssertCalled(t testing.TB, method string) bool {
+func (s *Server) AssertCalled(t TB, method string) bool {
 	t.Helper()
 	msgs, ok := s.waitUntil(func(msgs []Message) bool { return countClient(msgs, method) > 0 })
 	if !ok {
@@ -205,7 +204,7 @@ func (s *Server) AssertCalled(t testing.TB, method string) bool {
 
 // AssertNotCalled checks that the client has not sent method so far. It
 // does not wait.
-func (s *Server) AssertNotCalled(t testing.TB, method string) bool {
+func (s *Server) AssertNotCalled(t TB, method string) bool {
 	t.Helper()
 	msgs := s.journal.All()
 	if n := countClient(msgs, method); n > 0 {
@@ -216,7 +215,7 @@ func (s *Server) AssertNotCalled(t testing.TB, method string) bool {
 
 // AssertCalledTimes checks that the client sent method exactly n times,
 // waiting up to the wait timeout for the count to reach n.
-func (s *Server) AssertCalledTimes(t testing.TB, method string, n int) bool {
+func (s *Server) AssertCalledTimes(t TB, method string, n int) bool {
 	t.Helper()
 	msgs, _ := s.waitUntil(func(msgs []Message) bool { return countClient(msgs, method) >= n })
 	if got := countClient(msgs, method); got != n {
@@ -230,7 +229,7 @@ func (s *Server) AssertCalledTimes(t testing.TB, method string, n int) bool {
 // key given must be there with an equal value, others may be there too).
 // It waits up to the wait timeout; on failure it shows each call of that
 // tool and how its arguments differed.
-func (s *Server) AssertToolCalled(t testing.TB, name string, argsSubset any) bool {
+func (s *Server) AssertToolCalled(t TB, name string, argsSubset any) bool {
 	t.Helper()
 	m := ToolCall(name, argsSubset)
 	msgs, ok := s.waitUntil(func(msgs []Message) bool { return slices.ContainsFunc(msgs, m.Match) })
@@ -257,7 +256,7 @@ func (s *Server) AssertToolCalled(t testing.TB, name string, argsSubset any) boo
 // AssertOrder checks that the client sent these methods (requests or
 // notifications) in this order, others possibly in between, waiting up to
 // the wait timeout.
-func (s *Server) AssertOrder(t testing.TB, methods ...string) bool {
+func (s *Server) AssertOrder(t TB, methods ...string) bool {
 	t.Helper()
 	sent := func(msgs []Message) []string {
 		var out []string
@@ -286,7 +285,7 @@ func (s *Server) AssertOrder(t testing.TB, methods ...string) bool {
 
 // AssertCancelled checks that the client cancelled (notifications/cancelled)
 // a request of the given method ("" for any), waiting up to the wait timeout.
-func (s *Server) AssertCancelled(t testing.TB, method string) bool {
+func (s *Server) AssertCancelled(t TB, method string) bool {
 	t.Helper()
 	cancelled := func(msgs []Message) bool {
 		for _, m := range msgs {
@@ -316,7 +315,7 @@ func (s *Server) AssertCancelled(t testing.TB, method string) bool {
 
 // AssertNoViolations checks that the client broke no protocol rule so far,
 // expected or not. It does not wait.
-func (s *Server) AssertNoViolations(t testing.TB) bool {
+func (s *Server) AssertNoViolations(t TB) bool {
 	t.Helper()
 	if vs := s.Violations(); len(vs) > 0 {
 		return s.fail(t, "AssertNoViolations", "no violations", fmt.Sprintf("%d violation(s):\n%s", len(vs), formatViolations(vs)), s.journal.All())

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"testing"
 )
 
 // Rule IDs of the client checks. They are stable: tests name them in
@@ -216,7 +215,7 @@ func (s *Server) unexpectedViolations() (unexpected []Violation, unmet []string)
 }
 
 // reportViolations fails t for unexpected violations and unmet expectations.
-func (s *Server) reportViolations(t testing.TB) {
+func (s *Server) reportViolations(t TB) {
 	t.Helper()
 	s.mu.Lock()
 	ignore := s.ignore

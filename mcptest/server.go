@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 )
 
@@ -21,7 +20,7 @@ import (
 // check what the client did with the journal, Violations and the Assert…
 // methods. NewServer registers Close with t.Cleanup.
 type Server struct {
-	t testing.TB
+	t TB
 
 	mu         sync.Mutex
 	started    bool
@@ -53,6 +52,19 @@ type Server struct {
 
 	scriptMu sync.Mutex // guards the counters of scripted sequences
 	journal  *Journal
+}
+
+// TB is the part of testing.TB a Server uses: *testing.T, *testing.B and
+// *testing.F satisfy it. It is an interface of its own so that a program
+// that is not a test (a teaching example, a standalone mock) can run a
+// Server too.
+type TB interface {
+	Helper()
+	Cleanup(func())
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+	Logf(format string, args ...any)
+	Failed() bool
 }
 
 // HandshakeVersions are the protocol versions of the handshake era that the
@@ -105,7 +117,7 @@ type completion struct {
 // "mcptest"/"0.0.0" and every handshake-era protocol version. Its Close,
 // the check of client violations, and the transcript on failure are
 // registered with t.Cleanup.
-func NewServer(t testing.TB) *Server {
+func NewServer(t TB) *Server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
