@@ -17,9 +17,12 @@ type exampleT struct {
 	failed   bool
 }
 
-func (t *exampleT) Helper()                           {}
-func (t *exampleT) Cleanup(f func())                  { t.cleanups = append(t.cleanups, f) }
-func (t *exampleT) Errorf(format string, args ...any) { t.failed = true; fmt.Printf("FAIL: "+format+"\n", args...) }
+func (t *exampleT) Helper()          {}
+func (t *exampleT) Cleanup(f func()) { t.cleanups = append(t.cleanups, f) }
+func (t *exampleT) Errorf(format string, args ...any) {
+	t.failed = true
+	fmt.Printf("FAIL: "+format+"\n", args...)
+}
 func (t *exampleT) Fatalf(format string, args ...any) { t.Errorf(format, args...) }
 func (t *exampleT) Logf(format string, args ...any)   {}
 func (t *exampleT) Failed() bool                      { return t.failed }
