@@ -127,13 +127,15 @@ func decodeCursor(list string, cur gjson.Result) (int, bool) {
 	return n, err == nil && n >= 0
 }
 
-// answer sends what a script picks for m, or reports a miss.
-func (s *Session) answer(m Message, e entry, args gjson.Result, vars map[string]string, what string) {
+// answer sends what a script picks for m, or reports a miss. kind and
+// name say what was called ("tool", "suggest_gifts").
+func (s *Session) answer(m Message, e entry, args gjson.Result, vars map[string]string, kind, name string) {
 	r, h, miss := e.script.pick(&s.srv.scriptMu, args)
 	switch {
 	case h != nil:
 		s.runHandler(m, h, vars)
 	case miss != "":
+		what := kind + " " + strconv.Quote(name)
 		s.srv.noteUnmatched(fmt.Sprintf("%s %s (session %d, id %s): %s", m.Method, what, s.n, m.ID, miss))
 		s.replyError(m.ID, m.Method, CodeInvalidParams, "mcptest: "+what+": "+miss, nil)
 	default:
@@ -173,7 +175,7 @@ func (s *Session) callTool(m Message, d decoded) {
 		s.unknown(m, "tool", name, names)
 		return
 	}
-	s.answer(m, e, args, nil, "tool "+strconv.Quote(name))
+	s.answer(m, e, args, nil, "tool", name)
 }
 
 // unknown answers a call of a tool or prompt that is not registered, naming
@@ -217,7 +219,7 @@ func (s *Session) readResource(m Message, d decoded) {
 		b, _ := toJSON(vars)
 		args = gjson.ParseBytes(b)
 	}
-	s.answer(m, e, args, vars, "resource "+strconv.Quote(uri))
+	s.answer(m, e, args, vars, "resource", uri)
 }
 
 func (s *Session) subscribe(m Message, d decoded) {
@@ -258,7 +260,7 @@ func (s *Session) getPrompt(m Message, d decoded) {
 			return
 		}
 	}
-	s.answer(m, e, args, nil, "prompt "+strconv.Quote(name))
+	s.answer(m, e, args, nil, "prompt", name)
 }
 
 func (s *Session) complete(m Message, d decoded) {

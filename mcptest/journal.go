@@ -12,21 +12,31 @@ import (
 // collection. Every query returns a fresh slice; Messages are values.
 type Journal struct {
 	mu      sync.Mutex
-	msgs    []Message
-	changed chan struct{} // closed and replaced on every append
+	chunks  [][]Message   // fixed-size chunks: appending never copies what is recorded
+	n       int           // messages recorded
+	changed chan struct{} // closed at the next append; nil while nobody waits
 }
 
-func newJournal() *Journal { return &Journal{changed: make(chan struct{})} }
+const journalChunk = 1024
+
+func newJournal() *Journal { return &Journal{} }
 
 // record appends m, giving it its sequence number, and returns it.
 func (j *Journal) record(m Message) Message {
 	j.mu.Lock()
-	m.Seq = len(j.msgs) + 1
-	j.msgs = append(j.msgs, m)
+	j.n++
+	m.Seq = j.n
+	if k := len(j.chunks); k == 0 || len(j.chunks[k-1]) == journalChunk {
+		j.chunks = append(j.chunks, make([]Message, 0, journalChunk))
+	}
+	last := &j.chunks[len(j.chunks)-1]
+	*last = append(*last, m)
 	ch := j.changed
-	j.changed = make(chan struct{})
+	j.changed = nil
 	j.mu.Unlock()
-	close(ch)
+	if ch != nil {
+		close(ch)
+	}
 	return m
 }
 
@@ -35,10 +45,18 @@ func (j *Journal) record(m Message) Message {
 func (j *Journal) since(i int) ([]Message, <-chan struct{}) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if i > len(j.msgs) {
-		i = len(j.msgs)
+	if j.changed == nil {
+		j.changed = make(chan struct{})
 	}
-	return append([]Message(nil), j.msgs[i:]...), j.changed
+	out := make([]Message, 0, max(0, j.n-i))
+	for c, chunk := range j.chunks {
+		start := c * journalChunk
+		if start+len(chunk) <= i {
+			continue
+		}
+		out = append(out, chunk[max(0, i-start):]...)
+	}
+	return out, j.changed
 }
 
 // All returns every message, in wire order.
@@ -51,15 +69,14 @@ func (j *Journal) All() []Message {
 func (j *Journal) Len() int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return len(j.msgs)
+	return j.n
 }
 
 // Filter returns the messages for which keep returns true, in wire order.
+// keep runs without the journal's lock held.
 func (j *Journal) Filter(keep func(Message) bool) []Message {
 	var out []Message
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	for _, m := range j.msgs {
+	for _, m := range j.All() {
 		if keep(m) {
 			out = append(out, m)
 		}

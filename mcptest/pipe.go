@@ -86,7 +86,7 @@ func (c *pipeConn) Read(b []byte) (int, error) {
 			p.buf = p.buf[n:]
 			more := len(p.buf) > 0
 			if !more {
-				p.buf = p.buf[:0:0]
+				p.buf = p.buf[:0] // keep the capacity for the next write
 			}
 			p.mu.Unlock()
 			if more {

@@ -57,7 +57,7 @@ type Session struct {
 	version       string
 	caps          gjson.Result // capabilities declared to this session
 	initID        string
-	seenIDs       map[string]bool
+	seenIDs       idSet
 	inflight      map[string]inflight
 	pending       map[string]pendingRequest
 	nextID        int
@@ -80,9 +80,41 @@ func newSession(s *Server, n int, conn *pipeConn) *Session {
 	return &Session{
 		srv: s, n: n, id: uuid.NewString(), conn: conn,
 		ctx: ctx, cancel: cancel, done: make(chan struct{}),
-		seenIDs: map[string]bool{}, inflight: map[string]inflight{},
-		pending: map[string]pendingRequest{}, subscriptions: map[string]bool{},
+		inflight: map[string]inflight{},
+		pending:  map[string]pendingRequest{}, subscriptions: map[string]bool{},
 	}
+}
+
+// idSet remembers the request ids of a session: small non-negative integer
+// ids, what clients send, in a bitset; anything else in a map.
+type idSet struct {
+	bits  []uint64
+	other map[string]bool
+}
+
+const idBitsMax = 1 << 24
+
+// add records id and reports whether it was new.
+func (s *idSet) add(id string) bool {
+	if n, err := strconv.Atoi(id); err == nil && n >= 0 && n < idBitsMax && strconv.Itoa(n) == id {
+		w, b := n/64, uint64(1)<<(n%64)
+		for len(s.bits) <= w {
+			s.bits = append(s.bits, 0)
+		}
+		if s.bits[w]&b != 0 {
+			return false
+		}
+		s.bits[w] |= b
+		return true
+	}
+	if s.other == nil {
+		s.other = map[string]bool{}
+	}
+	if s.other[id] {
+		return false
+	}
+	s.other[id] = true
+	return true
 }
 
 // Number returns the session's number, from 1 in Dial order, as in Message.Session.
@@ -240,9 +272,9 @@ func (s *Session) write(m Message, frame []byte) error {
 func (s *Session) readLoop() {
 	defer s.srv.wg.Done()
 	defer s.end()
-	r := bufio.NewReaderSize(s.conn, 64<<10)
-	var long []byte // a frame longer than the buffer, being gathered
-	oversized := 0  // bytes of a frame past maxFrame, being discarded
+	r := bufio.NewReaderSize(s.conn, 4<<10) // grows per frame, not per session: idle sessions stay small
+	var long []byte                         // a frame longer than the buffer, being gathered
+	oversized := 0                          // bytes of a frame past maxFrame, being discarded
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -361,8 +393,7 @@ func (s *Session) request(m Message, d decoded) {
 		return
 	}
 	s.mu.Lock()
-	dup := s.seenIDs[m.ID]
-	s.seenIDs[m.ID] = true
+	dup := !s.seenIDs.add(m.ID)
 	s.mu.Unlock()
 	if dup {
 		s.violate(RuleIDUnique, m, "id "+m.ID+" was already used by an earlier request of this session")

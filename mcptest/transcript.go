@@ -13,7 +13,8 @@ import (
 //	  2 ← {"jsonrpc":"2.0","id":1,"result":{…}}
 //
 // → is client to server, ← server to client; the number is the journal's
-// Seq. It is printed through t.Log when a test fails, and always when the
+// Seq. A frame longer than 2,000 bytes is cut, saying how much was left
+// out; the journal keeps every byte. It is printed through t.Log when a test fails, and always when the
 // environment variable MCPTEST_TRANSCRIPT is set.
 func (s *Server) Transcript() string {
 	return RenderTranscript(s.journal.All())
@@ -42,7 +43,7 @@ func RenderTranscript(msgs []Message) string {
 			if m.Direction == FromServer {
 				arrow = "←"
 			}
-			fmt.Fprintf(&b, "  %d %s %s", m.Seq, arrow, m.raw)
+			fmt.Fprintf(&b, "  %d %s %s", m.Seq, arrow, clip(m.raw))
 			if m.Problem != "" {
 				fmt.Fprintf(&b, "   ✗ %s", m.Problem)
 			}
@@ -129,4 +130,14 @@ func RenderSequenceDiagram(msgs []Message) string {
 // mermaidText keeps a label from breaking the diagram's syntax.
 func mermaidText(s string) string {
 	return strings.NewReplacer(";", ",", "#", "", "\n", " ", "%", "pct").Replace(s)
+}
+
+// maxTranscriptFrame is how much of one frame a transcript shows.
+const maxTranscriptFrame = 2000
+
+func clip(raw string) string {
+	if len(raw) <= maxTranscriptFrame {
+		return raw
+	}
+	return fmt.Sprintf("%s… (%d more bytes)", raw[:maxTranscriptFrame], len(raw)-maxTranscriptFrame)
 }
