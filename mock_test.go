@@ -93,6 +93,30 @@ func giftServer(t *testing.T) *mcptest.Server {
 		WithPromptCompletion("gift_idea", "occasion", "birthday", "wedding", "winter holidays")
 }
 
+// legacy narrows a server to the handshake era: server/discover gets
+// -32601 and probing clients fall back to initialize.
+func legacy(srv *mcptest.Server) *mcptest.Server {
+	return srv.WithProtocolVersions(mcptest.HandshakeVersions...)
+}
+
+// eraCase runs a test against a legacy-only mock (the clients fall back to
+// the handshake) and against the default mock (the clients go stateless).
+type eraCase struct {
+	name, era, version string
+	narrow             func(*mcptest.Server) *mcptest.Server
+}
+
+var bothEras = []eraCase{
+	{"handshake", mcptest.EraHandshake, "2025-11-25", legacy},
+	{"stateless", mcptest.EraStateless, "2026-07-28", func(s *mcptest.Server) *mcptest.Server { return s }},
+}
+
+func forEachEra(t *testing.T, f func(t *testing.T, e eraCase)) {
+	for _, e := range bothEras {
+		t.Run(e.name, func(t *testing.T) { f(t, e) })
+	}
+}
+
 func text(t *testing.T, c mcp.Content) string {
 	t.Helper()
 	tc, ok := c.(*mcp.TextContent)
@@ -122,7 +146,7 @@ func TestGoSDKHandshakeVersions(t *testing.T) {
 // TestGoSDKDiscoverFallback: with nil options the client probes with
 // server/discover, gets -32601 at once, and falls back to initialize.
 func TestGoSDKDiscoverFallback(t *testing.T) {
-	srv := giftServer(t)
+	srv := legacy(giftServer(t))
 	cs := connectGoSDK(t, srv, nil, nil)
 	assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
 	srv.AssertHandshakeCompleted(t, "2025-11-25")
@@ -145,9 +169,12 @@ func TestGoSDKOlderVersionNegotiation(t *testing.T) {
 	assert.Equal(t, "2025-11-25", init[0].Get("params.protocolVersion").String())
 }
 
-func TestGoSDKTools(t *testing.T) {
-	srv := giftServer(t)
+func TestGoSDKTools(t *testing.T) { forEachEra(t, testGoSDKTools) }
+
+func testGoSDKTools(t *testing.T, e eraCase) {
+	srv := e.narrow(giftServer(t))
 	cs := connectGoSDK(t, srv, nil, nil)
+	srv.AssertEra(t, e.era, e.version)
 	ctx := testContext(t)
 
 	list, err := cs.ListTools(ctx, nil)
@@ -209,14 +236,16 @@ func TestGoSDKTools(t *testing.T) {
 	// accepts null, with a warning that does not fail the test.
 	vs := srv.Violations()
 	require.Len(t, vs, 1, "pictures was called with a nil map")
-	for _, v := range vs {
-		assert.Equal(t, mcptest.RuleArgumentsNull, v.Rule)
-		assert.Equal(t, mcptest.SeverityWarning, v.Severity)
-	}
+	assert.Equal(t, mcptest.RuleArgumentsNull, vs[0].Rule)
+	assert.Equal(t, mcptest.SeverityWarning, vs[0].Severity)
 }
 
 func TestGoSDKResourcesPromptsCompletion(t *testing.T) {
-	srv := giftServer(t)
+	forEachEra(t, testGoSDKResourcesPromptsCompletion)
+}
+
+func testGoSDKResourcesPromptsCompletion(t *testing.T, e eraCase) {
+	srv := e.narrow(giftServer(t))
 	cs := connectGoSDK(t, srv, nil, nil)
 	ctx := testContext(t)
 
@@ -270,6 +299,15 @@ func TestGoSDKResourcesPromptsCompletion(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"wedding", "winter holidays"}, comp.Completion.Values)
 
+	if e.era == mcptest.EraStateless {
+		// go-sdk v1.8.0 still sends ping and logging/setLevel on a stateless
+		// session, where 2026-07-28 removed them: -32601, and violations.
+		srv.ExpectViolation(mcptest.RuleRemovedMethod)
+		require.Error(t, cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"}))
+		require.Error(t, cs.Ping(ctx, nil))
+		assert.Len(t, srv.Violations(), 2)
+		return
+	}
 	require.NoError(t, cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"}))
 	assert.Equal(t, "warning", srv.Session(1).LogLevel())
 	require.NoError(t, cs.Ping(ctx, nil))
@@ -278,12 +316,18 @@ func TestGoSDKResourcesPromptsCompletion(t *testing.T) {
 }
 
 // TestGoSDKPagination pages through a 250-tool catalog, 40 a page.
-func TestGoSDKPagination(t *testing.T) {
+func manyTools(n int) []*mcptest.Tool {
 	var tools []*mcptest.Tool
-	for i := range 250 {
+	for i := range n {
 		tools = append(tools, mcptest.NewTool(fmt.Sprintf("tool_%03d", i)).ReturnsText("ok"))
 	}
-	srv := mcptest.NewServer(t).WithPageSize(40).WithTool(tools...)
+	return tools
+}
+
+func TestGoSDKPagination(t *testing.T) { forEachEra(t, testGoSDKPagination) }
+
+func testGoSDKPagination(t *testing.T, e eraCase) {
+	srv := e.narrow(mcptest.NewServer(t).WithPageSize(40).WithTool(manyTools(250)...))
 	cs := connectGoSDK(t, srv, nil, nil)
 	ctx := testContext(t)
 
@@ -308,22 +352,23 @@ func TestGoSDKPagination(t *testing.T) {
 }
 
 func TestMark3Pagination(t *testing.T) {
-	var tools []*mcptest.Tool
-	for i := range 250 {
-		tools = append(tools, mcptest.NewTool(fmt.Sprintf("tool_%03d", i)).ReturnsText("ok"))
-	}
-	srv := mcptest.NewServer(t).WithPageSize(100).WithTool(tools...)
-	c, _ := connectMark3(t, srv)
-	all, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
-	require.NoError(t, err)
-	assert.Len(t, all.Tools, 250)
-	srv.AssertCalledTimes(t, "tools/list", 3)
+	forEachEra(t, func(t *testing.T, e eraCase) {
+		srv := e.narrow(mcptest.NewServer(t).WithPageSize(100).WithTool(manyTools(250)...))
+		c, _ := connectMark3(t, srv)
+		srv.AssertEra(t, e.era, e.version)
+		all, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
+		require.NoError(t, err)
+		assert.Len(t, all.Tools, 250)
+		srv.AssertCalledTimes(t, "tools/list", 3)
+	})
 }
 
 // TestGoSDKListChanged: SetTools sends tools/list_changed; the client's
 // handler fires, and the client lists again and sees the new set.
-func TestGoSDKListChanged(t *testing.T) {
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("old").ReturnsText("x"))
+func TestGoSDKListChanged(t *testing.T) { forEachEra(t, testGoSDKListChanged) }
+
+func testGoSDKListChanged(t *testing.T, e eraCase) {
+	srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("old").ReturnsText("x")))
 	changed := make(chan struct{}, 1)
 	cs := connectGoSDK(t, srv, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
@@ -333,7 +378,14 @@ func TestGoSDKListChanged(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, list.Tools, 1)
 
-	srv.AssertHandshakeCompleted(t)
+	if e.era == mcptest.EraStateless {
+		// go-sdk opens subscriptions/listen by itself when it has a
+		// ToolListChangedHandler and the server declares tools.listChanged.
+		ack := srv.WaitFor(t, mcptest.ServerSent("notifications/subscriptions/acknowledged"))
+		assert.True(t, ack.Get("params.notifications.toolsListChanged").Bool())
+	} else {
+		srv.AssertHandshakeCompleted(t)
+	}
 	srv.SetTools(mcptest.NewTool("new_a").ReturnsText("a"), mcptest.NewTool("new_b").ReturnsText("b"))
 	select {
 	case <-changed:
@@ -345,15 +397,24 @@ func TestGoSDKListChanged(t *testing.T) {
 	require.Len(t, list.Tools, 2)
 	assert.Equal(t, "new_a", list.Tools[0].Name)
 	srv.AssertCalledTimes(t, "tools/list", 2)
-	assert.Len(t, srv.Journal().Notifications("notifications/tools/list_changed"), 1)
+	changedMsgs := srv.Journal().Notifications("notifications/tools/list_changed")
+	require.Len(t, changedMsgs, 1)
+	if e.era == mcptest.EraStateless {
+		listen := srv.Journal().Requests("subscriptions/listen")
+		require.Len(t, listen, 1)
+		assert.Equal(t, listen[0].ID, changedMsgs[0].Get(`params._meta.io\.modelcontextprotocol/subscriptionId`).Raw,
+			"the notification carries the listen request's id")
+	}
 
 	// Quietly: no notification, the client is not told.
 	srv.SetToolsQuietly(mcptest.NewTool("hidden").ReturnsText("h"))
 	assert.Len(t, srv.Journal().Notifications("notifications/tools/list_changed"), 1)
 }
 
-func TestMark3ListChanged(t *testing.T) {
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("old").ReturnsText("x"))
+func TestMark3ListChanged(t *testing.T) { forEachEra(t, testMark3ListChanged) }
+
+func testMark3ListChanged(t *testing.T, e eraCase) {
+	srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("old").ReturnsText("x")))
 	conn := srv.Dial()
 	c := m3client.NewClient(m3transport.NewIO(conn, conn, nil))
 	changed := make(chan string, 4)
@@ -363,7 +424,20 @@ func TestMark3ListChanged(t *testing.T) {
 	require.NoError(t, c.Start(ctx))
 	_, err := c.Initialize(testContext(t), m3.InitializeRequest{Params: m3.InitializeParams{ClientInfo: m3.Implementation{Name: "m3", Version: "1"}}})
 	require.NoError(t, err)
-	srv.AssertHandshakeCompleted(t)
+	if e.era == mcptest.EraStateless {
+		// mark3labs listens only when asked to.
+		stop, err := c.ListenAsync(ctx, m3.SubscriptionFilter{ToolsListChanged: true}, func(error) {})
+		require.NoError(t, err)
+		t.Cleanup(stop)
+		select {
+		case m := <-changed:
+			assert.Equal(t, "notifications/subscriptions/acknowledged", m)
+		case <-testContext(t).Done():
+			t.Fatal("no acknowledgement of subscriptions/listen")
+		}
+	} else {
+		srv.AssertHandshakeCompleted(t)
+	}
 	srv.SetTools(mcptest.NewTool("new").ReturnsText("n"))
 	select {
 	case m := <-changed:
@@ -380,7 +454,7 @@ func TestMark3ListChanged(t *testing.T) {
 // TestGoSDKServerRequests: the test drives roots/list, elicitation/create,
 // sampling/createMessage and ping to the client; its replies come back.
 func TestGoSDKServerRequests(t *testing.T) {
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+	srv := legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x")))
 	c := &mcp.ClientOptions{
 		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"age": 30}}, nil
@@ -434,7 +508,7 @@ func TestGoSDKServerRequests(t *testing.T) {
 // TestGoSDKElicitationDuringToolCall: a tool handler asks the client for
 // input in the middle of a call, as a real server does.
 func TestGoSDKElicitationDuringToolCall(t *testing.T) {
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("suggest_gifts").HandledBy(
+	srv := legacy(mcptest.NewServer(t)).WithTool(mcptest.NewTool("suggest_gifts").HandledBy(
 		func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
 			answer, err := req.Session.Request(ctx, "elicitation/create", map[string]any{
 				"message":         "Age?",
@@ -458,7 +532,7 @@ func TestGoSDKElicitationDuringToolCall(t *testing.T) {
 }
 
 func TestMark3ServerRequests(t *testing.T) {
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+	srv := legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x")))
 	_, _ = connectMark3(t, srv, m3client.WithRootsHandler(rootsHandler{}), m3client.WithElicitationHandler(elicitHandler{}))
 	srv.AssertHandshakeCompleted(t)
 	ctx := testContext(t)
@@ -501,9 +575,11 @@ func blockingTool(name string) (*mcptest.Tool, chan error) {
 
 // TestGoSDKCancellation: the client gives up on a slow tool call; the mock
 // receives notifications/cancelled, cancels the handler and sends no reply.
-func TestGoSDKCancellation(t *testing.T) {
+func TestGoSDKCancellation(t *testing.T) { forEachEra(t, testGoSDKCancellation) }
+
+func testGoSDKCancellation(t *testing.T, e eraCase) {
 	tool, ended := blockingTool("slow")
-	srv := mcptest.NewServer(t).WithTool(tool)
+	srv := e.narrow(mcptest.NewServer(t).WithTool(tool))
 	cs := connectGoSDK(t, srv, nil, nil)
 	ctx, cancel := context.WithCancel(testContext(t))
 	errc := make(chan error, 1)
@@ -524,9 +600,11 @@ func TestGoSDKCancellation(t *testing.T) {
 	assert.Empty(t, srv.Journal().Responses("tools/call"), "a cancelled request gets no reply")
 }
 
-func TestMark3Cancellation(t *testing.T) {
+func TestMark3Cancellation(t *testing.T) { forEachEra(t, testMark3Cancellation) }
+
+func testMark3Cancellation(t *testing.T, e eraCase) {
 	tool, ended := blockingTool("slow")
-	srv := mcptest.NewServer(t).WithTool(tool)
+	srv := e.narrow(mcptest.NewServer(t).WithTool(tool))
 	c, _ := connectMark3(t, srv)
 	ctx, cancel := context.WithCancel(testContext(t))
 	errc := make(chan error, 1)
@@ -565,14 +643,19 @@ func TestCloseUnblocksHungCall(t *testing.T) {
 	assert.ErrorIs(t, <-ended, context.Canceled)
 }
 
-func TestMark3Everything(t *testing.T) {
-	srv := giftServer(t)
+func TestMark3Everything(t *testing.T) { forEachEra(t, testMark3Everything) }
+
+func testMark3Everything(t *testing.T, e eraCase) {
+	srv := e.narrow(giftServer(t))
 	c, init := connectMark3(t, srv)
 	ctx := testContext(t)
-	assert.Equal(t, "2025-11-25", init.ProtocolVersion)
+	assert.Equal(t, e.version, init.ProtocolVersion)
 	assert.Equal(t, "gift-genius-backend", init.ServerInfo.Name)
-	srv.AssertHandshakeCompleted(t, "2025-11-25")
-	srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
+	srv.AssertEra(t, e.era, e.version)
+	if e.era == mcptest.EraHandshake {
+		srv.AssertHandshakeCompleted(t, "2025-11-25")
+		srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
+	}
 
 	tools, err := c.ListTools(ctx, m3.ListToolsRequest{})
 	require.NoError(t, err)
@@ -603,7 +686,11 @@ func TestMark3Everything(t *testing.T) {
 	assert.Equal(t, "Suggest a birthday gift", m3.GetTextFromContent(gp.Messages[0].Content))
 
 	require.NoError(t, c.Subscribe(ctx, m3.SubscribeRequest{Params: m3.SubscribeParams{URI: "gifts://catalog/1"}}))
-	assert.Equal(t, []string{"gifts://catalog/1"}, srv.Session(1).Subscriptions())
+	if e.era == mcptest.EraHandshake {
+		assert.Equal(t, []string{"gifts://catalog/1"}, srv.Session(1).Subscriptions())
+	} else {
+		srv.AssertNotCalled(t, "resources/subscribe") // stateless: Subscribe only edits the next listen filter
+	}
 
 	srv.AssertToolCalled(t, "suggest_gifts", `{"age":8}`)
 	srv.AssertNoViolations(t)
@@ -612,7 +699,7 @@ func TestMark3Everything(t *testing.T) {
 // TestNotificationsToClient: log messages, progress and resource updates
 // sent by the test reach the official client's handlers.
 func TestNotificationsToClient(t *testing.T) {
-	srv := giftServer(t)
+	srv := legacy(giftServer(t))
 	logs := make(chan string, 1)
 	updated := make(chan string, 1)
 	cs := connectGoSDK(t, srv, &mcp.ClientOptions{
@@ -646,8 +733,10 @@ func TestNotificationsToClient(t *testing.T) {
 }
 
 // TestProgressFromHandler: a tool reports progress with the client's token.
-func TestProgressFromHandler(t *testing.T) {
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("work").HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
+func TestProgressFromHandler(t *testing.T) { forEachEra(t, testProgressFromHandler) }
+
+func testProgressFromHandler(t *testing.T, e eraCase) {
+	srv := e.narrow(mcptest.NewServer(t)).WithTool(mcptest.NewTool("work").HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 		for i := 1; i <= 3; i++ {
 			if err := req.Progress(float64(i), 3, "step"); err != nil {
 				return mcptest.ErrorResult(err.Error())
@@ -689,13 +778,14 @@ func TestManySessions(t *testing.T) {
 	require.NoError(t, c.Ping(ctx, nil))
 	require.Len(t, srv.Sessions(), 3)
 	assert.Equal(t, "2025-06-18", srv.Session(1).ProtocolVersion())
-	assert.Equal(t, "2025-11-25", srv.Session(2).ProtocolVersion())
+	assert.Equal(t, "2026-07-28", srv.Session(2).ProtocolVersion(), "mark3labs unpinned goes stateless")
+	assert.Equal(t, mcptest.EraStateless, srv.Session(2).Era())
 	assert.Equal(t, "2024-11-05", srv.Session(3).ProtocolVersion())
 	assert.Len(t, srv.Journal().Session(3), 5, "initialize, its result, initialized, ping, its result")
-	for _, s := range srv.Sessions() {
-		assert.True(t, s.Ready())
-	}
-	assert.Equal(t, 3, srv.Notify("notifications/tools/list_changed", nil))
+	assert.True(t, srv.Session(1).Ready())
+	assert.False(t, srv.Session(2).Ready(), "a stateless session has no handshake")
+	assert.True(t, srv.Session(3).Ready())
+	assert.Equal(t, 2, srv.Notify("notifications/tools/list_changed", nil), "session 2 has no listen stream")
 }
 
 // TestClientNotCheckingCapabilities documents what the two SDKs do today
@@ -703,7 +793,7 @@ func TestManySessions(t *testing.T) {
 // which the mock reports as capabilities/undeclared-method.
 func TestClientNotCheckingCapabilities(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithCapabilities(`{}`).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		srv := legacy(mcptest.NewServer(t)).WithCapabilities(`{}`).WithTool(mcptest.NewTool("t").ReturnsText("x"))
 		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
 		cs := connectGoSDK(t, srv, nil, nil)
 		_, err := cs.ListTools(testContext(t), nil)
@@ -711,10 +801,20 @@ func TestClientNotCheckingCapabilities(t *testing.T) {
 		assert.Equal(t, mcptest.RuleUndeclaredMethod, srv.Violations()[0].Rule)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithCapabilities(`{}`).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		srv := legacy(mcptest.NewServer(t)).WithCapabilities(`{}`).WithTool(mcptest.NewTool("t").ReturnsText("x"))
 		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
 		c, _ := connectMark3(t, srv)
 		_, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
 		require.NoError(t, err, "mark3labs v1.2.1 does not check the tools capability")
+	})
+	t.Run("stateless", func(t *testing.T) {
+		// In the stateless era the server answers an undeclared method with
+		// -32601, so the client's call fails.
+		srv := mcptest.NewServer(t).WithCapabilities(`{}`).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
+		cs := connectGoSDK(t, srv, nil, nil)
+		_, err := cs.ListTools(testContext(t), nil)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "does not declare the tools capability")
 	})
 }

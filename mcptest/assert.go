@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/tidwall/gjson"
 )
 
 // Matcher selects journal messages for WaitFor; its Description says what
@@ -22,6 +23,17 @@ func Method(method string) Matcher {
 		Description: "the client sends " + method,
 		Match: func(m Message) bool {
 			return m.Direction == FromClient && (m.IsRequest() || m.IsNotification()) && m.Method == method
+		},
+	}
+}
+
+// ServerSent matches a request or notification the mock sent with method,
+// e.g. ServerSent("notifications/subscriptions/acknowledged").
+func ServerSent(method string) Matcher {
+	return Matcher{
+		Description: "the server sends " + method,
+		Match: func(m Message) bool {
+			return m.Direction == FromServer && (m.IsRequest() || m.IsNotification()) && m.Method == method
 		},
 	}
 }
@@ -164,8 +176,13 @@ func (s *Server) AssertHandshakeCompleted(t TB, version ...string) bool {
 		return true
 	}
 	versions, ready := handshakes(msgs)
+	eras := erasOf(msgs)
 	var got []string
 	for _, n := range sessionsOf(msgs) {
+		if e := eras[n]; e.era == EraStateless {
+			got = append(got, fmt.Sprintf("session %d is in the stateless era (protocol %s), which has no handshake; pin the client to a handshake version or the server with WithProtocolVersions(HandshakeVersions...), or use AssertEra", n, e.version))
+			continue
+		}
 		switch v, answered := versions[n]; {
 		case ready[n]:
 			got = append(got, fmt.Sprintf("session %d completed it in %s", n, v))
@@ -179,6 +196,92 @@ func (s *Server) AssertHandshakeCompleted(t TB, version ...string) bool {
 		got = append(got, "no session")
 	}
 	return s.fail(t, "AssertHandshakeCompleted", want, strings.Join(got, "; "), msgs)
+}
+
+// eraInfo is where a session ended up, read from the journal.
+type eraInfo struct{ era, version string }
+
+// erasOf reads each session's era and version from the journal: the
+// handshake era when initialize was answered with a result (its version),
+// the stateless era when a request carrying the per-request _meta got a
+// result (the version of the latest one).
+func erasOf(msgs []Message) map[int]eraInfo {
+	out := map[int]eraInfo{}
+	asked := map[[2]string]string{} // (session, id) → _meta protocolVersion of a client request
+	key := func(m Message) [2]string { return [2]string{fmt.Sprint(m.Session), m.ID} }
+	for _, m := range msgs {
+		switch {
+		case m.Direction == FromClient && m.IsRequest():
+			if v := m.Get("params." + pathProtocolVersion); v.Type == gjson.String {
+				asked[key(m)] = v.Str
+			}
+		case m.Direction == FromServer && m.Kind == KindResult && m.Method == "initialize":
+			out[m.Session] = eraInfo{EraHandshake, m.Get("result.protocolVersion").String()}
+		case m.Direction == FromServer && m.Kind == KindResult:
+			if v, ok := asked[key(m)]; ok && out[m.Session].era != EraHandshake {
+				out[m.Session] = eraInfo{EraStateless, v}
+			}
+		}
+	}
+	return out
+}
+
+// AssertEra checks that a session ended up in era (EraHandshake or
+// EraStateless), and with a version, in that protocol version too: the one
+// initialize was answered with, or the one of the stateless requests the
+// mock accepted. It waits up to the wait timeout.
+func (s *Server) AssertEra(t TB, era string, version ...string) bool {
+	t.Helper()
+	want := "a session in the " + era + " era"
+	if len(version) > 0 {
+		want += ", protocol " + version[0]
+	}
+	msgs, ok := s.waitUntil(func(msgs []Message) bool {
+		for _, e := range erasOf(msgs) {
+			if e.era == era && (len(version) == 0 || e.version == version[0]) {
+				return true
+			}
+		}
+		return false
+	})
+	if ok {
+		return true
+	}
+	return s.fail(t, fmt.Sprintf("AssertEra(%q)", era), want, describeEras(msgs), msgs)
+}
+
+// AssertNegotiatedVersion checks that a session, in either era, settled on
+// version; it waits up to the wait timeout.
+func (s *Server) AssertNegotiatedVersion(t TB, version string) bool {
+	t.Helper()
+	msgs, ok := s.waitUntil(func(msgs []Message) bool {
+		for _, e := range erasOf(msgs) {
+			if e.version == version {
+				return true
+			}
+		}
+		return false
+	})
+	if ok {
+		return true
+	}
+	return s.fail(t, fmt.Sprintf("AssertNegotiatedVersion(%q)", version), "a session in protocol "+version, describeEras(msgs), msgs)
+}
+
+func describeEras(msgs []Message) string {
+	eras := erasOf(msgs)
+	var got []string
+	for _, n := range sessionsOf(msgs) {
+		if e, ok := eras[n]; ok {
+			got = append(got, fmt.Sprintf("session %d: %s era, protocol %s", n, e.era, e.version))
+		} else {
+			got = append(got, fmt.Sprintf("session %d: no era settled (no initialize result, no accepted stateless request)", n))
+		}
+	}
+	if len(got) == 0 {
+		return "no session"
+	}
+	return strings.Join(got, "; ")
 }
 
 func countClient(msgs []Message, method string) int {

@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"strconv"
@@ -66,8 +67,12 @@ func (s *Session) stringParam(m Message, d decoded, name string) (string, bool) 
 // list answers a list method, a page at a time when a page size is set.
 func (s *Session) list(m Message, d decoded, field string, c *catalog) {
 	start := 0
+	emptyCursor := m.modern && s.srv.emptyCursor && s.srv.pageSize > 0
 	if cur := d.params.Get("cursor"); cur.Exists() {
 		off, ok := decodeCursor(field, cur)
+		if emptyCursor && cur.Type == gjson.String && cur.Str == "" {
+			off, ok = s.srv.pageSize, true
+		}
 		if !ok {
 			s.violate(RuleInvalidCursor, m, "cursor "+shorten(cur.Raw, 60)+" was not issued by this server")
 			s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: invalid cursor", nil)
@@ -98,8 +103,12 @@ func (s *Session) list(m Message, d decoded, field string, c *catalog) {
 	b = append(b, ']')
 	s.srv.mu.Unlock()
 	if end < len(items) {
+		next := encodeCursor(field, end)
+		if emptyCursor && end == size {
+			next = "" // a valid cursor in 2026-07-28, not the end
+		}
 		b = append(b, `,"nextCursor":`...)
-		b = appendJSONString(b, encodeCursor(field, end))
+		b = appendJSONString(b, next)
 	}
 	b = append(b, '}')
 	s.replyResult(m, b)
@@ -129,18 +138,46 @@ func decodeCursor(list string, cur gjson.Result) (int, bool) {
 
 // answer sends what a script picks for m, or reports a miss. kind and
 // name say what was called ("tool", "suggest_gifts").
-func (s *Session) answer(m Message, e entry, args gjson.Result, vars map[string]string, kind, name string) {
+func (s *Session) answer(m Message, d decoded, e entry, args gjson.Result, vars map[string]string, kind, name string) {
+	if len(e.script.inputs) > 0 {
+		if m.modern {
+			if !s.askStateless(m, d, e.script.inputs) {
+				return
+			}
+		} else {
+			s.runAsync(m, func(ctx context.Context) Reply {
+				inputs, instead := s.askHandshake(ctx, m, e.script.inputs)
+				if instead != nil {
+					return *instead
+				}
+				r, h, miss := e.script.pick(&s.srv.scriptMu, args)
+				switch {
+				case h != nil:
+					return s.callHandler(ctx, h, &Request{Message: m, Session: s, Vars: vars, inputs: inputs})
+				case miss != "":
+					return s.miss(m, kind, name, miss)
+				}
+				return r
+			})
+			return
+		}
+	}
 	r, h, miss := e.script.pick(&s.srv.scriptMu, args)
 	switch {
 	case h != nil:
 		s.runHandler(m, h, vars)
 	case miss != "":
-		what := kind + " " + strconv.Quote(name)
-		s.srv.noteUnmatched(fmt.Sprintf("%s %s (session %d, id %s): %s", m.Method, what, s.n, m.ID, miss))
-		s.replyError(m.ID, m.Method, CodeInvalidParams, "mcptest: "+what+": "+miss, nil)
+		s.reply(m, s.miss(m, kind, name, miss))
 	default:
 		s.reply(m, r)
 	}
+}
+
+// miss notes a call no script answers and returns the error reply for it.
+func (s *Session) miss(m Message, kind, name, why string) Reply {
+	what := kind + " " + strconv.Quote(name)
+	s.srv.noteUnmatched(fmt.Sprintf("%s %s (session %d, id %s): %s", m.Method, what, s.n, m.ID, why))
+	return RPCError(CodeInvalidParams, "mcptest: "+what+": "+why)
 }
 
 // arguments reads params.arguments: an object, or absent; null is taken as
@@ -175,7 +212,7 @@ func (s *Session) callTool(m Message, d decoded) {
 		s.unknown(m, "tool", name, names)
 		return
 	}
-	s.answer(m, e, args, nil, "tool", name)
+	s.answer(m, d, e, args, nil, "tool", name)
 }
 
 // unknown answers a call of a tool or prompt that is not registered, naming
@@ -211,7 +248,11 @@ func (s *Session) readResource(m Message, d decoded) {
 	if !found {
 		s.srv.noteUnmatched(fmt.Sprintf("resources/read (session %d, id %s): no resource or template matches %q", s.n, m.ID, uri))
 		data, _ := toJSON(map[string]string{"uri": uri})
-		s.replyError(m.ID, m.Method, CodeResourceNotFound, "Resource not found", data)
+		code := CodeResourceNotFound
+		if m.modern {
+			code = CodeInvalidParams // 2026-07-28 must not send -32002
+		}
+		s.replyError(m.ID, m.Method, code, "Resource not found", data)
 		return
 	}
 	var args gjson.Result
@@ -219,7 +260,7 @@ func (s *Session) readResource(m Message, d decoded) {
 		b, _ := toJSON(vars)
 		args = gjson.ParseBytes(b)
 	}
-	s.answer(m, e, args, vars, "resource", uri)
+	s.answer(m, d, e, args, vars, "resource", uri)
 }
 
 func (s *Session) subscribe(m Message, d decoded) {
@@ -260,7 +301,7 @@ func (s *Session) getPrompt(m Message, d decoded) {
 			return
 		}
 	}
-	s.answer(m, e, args, nil, "prompt", name)
+	s.answer(m, d, e, args, nil, "prompt", name)
 }
 
 func (s *Session) complete(m Message, d decoded) {

@@ -66,7 +66,7 @@ func ExampleNewServer() {
 	fmt.Print(srv.Transcript())
 	// Output:
 	// a board game
-	// session 1 (protocol 2025-06-18)
+	// session 1 (handshake, protocol 2025-06-18)
 	//   1 → {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"gift-app","version":"1.0.0"},"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true}}}}
 	//   2 ← {"jsonrpc":"2.0","id":1,"result":{"capabilities":{"tools":{"listChanged":true}},"protocolVersion":"2025-06-18","serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}}}
 	//   3 → {"jsonrpc":"2.0","method":"notifications/initialized","params":{}}
@@ -101,7 +101,8 @@ func ExampleServer_Request() {
 	t := &exampleT{}
 	defer t.finish()
 
-	srv := mcptest.NewServer(t)
+	// Server-to-client requests exist in the handshake era only.
+	srv := mcptest.NewServer(t).WithProtocolVersions(mcptest.HandshakeVersions...)
 	client := mcp.NewClient(&mcp.Implementation{Name: "gift-app", Version: "1.0.0"}, nil)
 	client.AddRoots(&mcp.Root{URI: "file:///home/ada/gifts", Name: "gifts"})
 	conn := srv.Dial()
@@ -156,4 +157,48 @@ func ExampleServer_SequenceDiagram() {
 	//   C-)S: notifications/initialized
 	//   C->>S: tools/call [id 2]
 	//   S--xC: error -32602 [id 2] (tools/call)
+}
+
+// A tool that needs the user's confirmation. In the stateless era the mock
+// answers input_required and the client retries with its answer; in the
+// handshake era the same script sends elicitation/create to the client.
+func ExampleTool_RequiresInput() {
+	t := &exampleT{}
+	defer t.finish()
+
+	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("buy_gift").
+		RequiresInput(mcptest.ElicitInput("confirm", "Buy the kite for 12 EUR?",
+			`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`)).
+		HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
+			if req.InputResponse("confirm").Get("content.ok").Bool() {
+				return mcptest.TextResult("bought")
+			}
+			return mcptest.TextResult("not bought")
+		}))
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "gift-app", Version: "1.0.0"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}, nil
+		},
+	})
+	conn := srv.Dial()
+	cs, _ := client.Connect(context.Background(), &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+	defer cs.Close()
+	res, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "buy_gift", Arguments: map[string]any{}})
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+
+	srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
+	for _, m := range srv.Journal().ToolCalls("buy_gift") {
+		fmt.Printf("tools/call id=%s requestState=%s inputResponses=%s\n", m.ID,
+			m.Get("params.requestState").Raw, m.Get("params.inputResponses").Raw)
+	}
+	for _, m := range srv.Journal().Responses("tools/call") {
+		fmt.Printf("reply id=%s resultType=%s\n", m.ID, m.Get("result.resultType"))
+	}
+	// Output:
+	// bought
+	// tools/call id=2 requestState= inputResponses=
+	// tools/call id=3 requestState="mcptest-state-1" inputResponses={"confirm":{"action":"accept","content":{"ok":true}}}
+	// reply id=2 resultType=input_required
+	// reply id=3 resultType=complete
 }

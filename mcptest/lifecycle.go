@@ -111,19 +111,22 @@ func (s *Session) initialize(m Message, d decoded) {
 		s.phase = phaseInitializing
 	}
 	s.version = version
+	s.era = EraHandshake
 	s.caps = gjson.ParseBytes(caps)
+	s.initCaps = p.Get("capabilities")
 	s.initID = m.ID
 	s.mu.Unlock()
 	s.replyResult(m, b)
 }
 
-// negotiate applies the spec's rule: the client's version if supported,
-// else the newest the server supports.
+// negotiate applies the spec's rule to initialize: the client's version if
+// the server supports it, else the newest handshake version it supports.
 func (s *Server) negotiate(requested string) string {
-	if slices.Contains(s.versions, requested) {
+	legacy := s.legacyVersions()
+	if slices.Contains(legacy, requested) {
 		return requested
 	}
-	return s.versions[len(s.versions)-1]
+	return legacy[len(legacy)-1]
 }
 
 // setLevel answers logging/setLevel.

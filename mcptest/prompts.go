@@ -82,6 +82,13 @@ func (p *Prompt) WhenArgs(subset any, replies ...Reply) *Prompt {
 	return p
 }
 
+// RequiresInput makes every get ask the client for inputs first, as
+// Tool.RequiresInput does.
+func (p *Prompt) RequiresInput(inputs ...InputRequest) *Prompt {
+	p.script.requireInput(p.String()+".RequiresInput", inputs)
+	return p
+}
+
 // HandledBy sets a Handler for gets no WhenArgs case or Returns reply answers.
 func (p *Prompt) HandledBy(h Handler) *Prompt {
 	p.script.handle(fmt.Sprintf("NewPrompt(%q).HandledBy", p.name), h)

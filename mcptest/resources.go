@@ -72,6 +72,13 @@ func (r *Resource) ReturnsBlob(data []byte) *Resource {
 	return r.Returns(ReadResult(BlobResourceContents(r.uri, r.mimeType, data)))
 }
 
+// RequiresInput makes every read ask the client for inputs first, as
+// Tool.RequiresInput does.
+func (r *Resource) RequiresInput(inputs ...InputRequest) *Resource {
+	r.script.requireInput(r.String()+".RequiresInput", inputs)
+	return r
+}
+
 // HandledBy sets a Handler for reads no Returns reply answers.
 func (r *Resource) HandledBy(h Handler) *Resource {
 	r.script.handle(fmt.Sprintf("NewResource(%q).HandledBy", r.uri), h)

@@ -48,27 +48,67 @@ const (
 	// arguments as an object or leave them out, never null. The mock treats
 	// null as no arguments, as lenient servers do; strict ones reject it.
 	RuleArgumentsNull = "params/arguments-null"
+
+	// RuleMetaRequired: every stateless-era request carries params._meta with
+	// io.modelcontextprotocol/protocolVersion (a string) and
+	// io.modelcontextprotocol/clientCapabilities (an object) (answered with -32602).
+	RuleMetaRequired = "stateless/meta-required"
+	// RuleClientInfo (a warning): stateless-era requests SHOULD carry
+	// io.modelcontextprotocol/clientInfo. Reported once per session.
+	RuleClientInfo = "stateless/client-info"
+	// RuleMetaConsistent (a warning): the protocolVersion and clientInfo of a
+	// session's requests stay the same. Reported once per session.
+	RuleMetaConsistent = "stateless/meta-consistent"
+	// RuleRemovedMethod: a stateless session uses no method 2026-07-28
+	// removed (ping, logging/setLevel, resources/subscribe, …; answered with -32601).
+	RuleRemovedMethod = "stateless/removed-method"
+	// RuleRetrySupportedVersion: after -32022 the client retries with a
+	// version from the error's supported list.
+	RuleRetrySupportedVersion = "stateless/retry-supported-version"
+	// RuleInitializeAfterDiscover: a client does not send initialize to a
+	// modern-only server after server/discover succeeded.
+	RuleInitializeAfterDiscover = "stateless/no-initialize-after-discover"
+	// RuleDiscoverFirst (a warning): on stdio a client SHOULD probe with
+	// server/discover before other stateless requests. Reported once per session.
+	RuleDiscoverFirst = "stateless/discover-first"
+	// RuleMRTRRequestState: a retry after input_required echoes the
+	// server's requestState unchanged, and never invents one.
+	RuleMRTRRequestState = "mrtr/request-state-unchanged"
+	// RuleMRTRNewID: a retry after input_required has a new JSON-RPC id.
+	RuleMRTRNewID = "mrtr/new-id"
+	// RuleMRTRComplete: a retry carries a response for every input request.
+	RuleMRTRComplete = "mrtr/responses-complete"
 )
 
 // ruleSpec is where the spec states a rule, relative to
 // https://modelcontextprotocol.io/specification/<version>/.
 var ruleSpec = map[string]string{
-	RuleArgumentsNull:      "schema#calltoolrequest (params.arguments is an object)",
-	RuleParseError:         "basic#json-rpc-2-0 (JSON-RPC 2.0 §5.1)",
-	RuleInvalidRequest:     "basic#messages (JSON-RPC 2.0 §4, §5.1)",
-	RuleJSONRPCVersion:     "basic#messages",
-	RuleIDType:             "basic#requests",
-	RuleIDUnique:           "basic#requests",
-	RuleMethodNotFound:     "basic#messages (JSON-RPC 2.0 §5.1)",
-	RuleInvalidParams:      "basic#messages (JSON-RPC 2.0 §5.1)",
-	RuleUnexpectedResponse: "basic#responses",
-	RuleInitializeFirst:    "basic/lifecycle#initialization",
-	RuleInitializeParams:   "basic/lifecycle#initialization",
-	RuleInitializeOnce:     "basic/lifecycle#initialization",
-	RuleInitializedFirst:   "basic/lifecycle#initialization",
-	RuleCancelInitialize:   "basic/utilities/cancellation#cancellation-flow",
-	RuleUndeclaredMethod:   "basic/lifecycle#capability-negotiation",
-	RuleInvalidCursor:      "server/utilities/pagination#error-handling",
+	RuleArgumentsNull:           "schema#calltoolrequest (params.arguments is an object)",
+	RuleMetaRequired:            "basic#per-request-protocol-fields",
+	RuleClientInfo:              "basic#per-request-protocol-fields",
+	RuleMetaConsistent:          "basic#per-request-protocol-fields",
+	RuleRemovedMethod:           "changelog",
+	RuleRetrySupportedVersion:   "basic/versioning#version-negotiation",
+	RuleInitializeAfterDiscover: "basic/transports/stdio#protocol-version-detection",
+	RuleDiscoverFirst:           "basic/transports/stdio#protocol-version-detection",
+	RuleMRTRRequestState:        "basic/patterns/mrtr",
+	RuleMRTRNewID:               "basic/patterns/mrtr",
+	RuleMRTRComplete:            "basic/patterns/mrtr",
+	RuleParseError:              "basic#json-rpc-2-0 (JSON-RPC 2.0 §5.1)",
+	RuleInvalidRequest:          "basic#messages (JSON-RPC 2.0 §4, §5.1)",
+	RuleJSONRPCVersion:          "basic#messages",
+	RuleIDType:                  "basic#requests",
+	RuleIDUnique:                "basic#requests",
+	RuleMethodNotFound:          "basic#messages (JSON-RPC 2.0 §5.1)",
+	RuleInvalidParams:           "basic#messages (JSON-RPC 2.0 §5.1)",
+	RuleUnexpectedResponse:      "basic#responses",
+	RuleInitializeFirst:         "basic/lifecycle#initialization",
+	RuleInitializeParams:        "basic/lifecycle#initialization",
+	RuleInitializeOnce:          "basic/lifecycle#initialization",
+	RuleInitializedFirst:        "basic/lifecycle#initialization",
+	RuleCancelInitialize:        "basic/utilities/cancellation#cancellation-flow",
+	RuleUndeclaredMethod:        "basic/lifecycle#capability-negotiation",
+	RuleInvalidCursor:           "server/utilities/pagination#error-handling",
 }
 
 // Rules returns the IDs of every client check, sorted.
@@ -127,13 +167,16 @@ func (v Violation) String() string {
 }
 
 // warnings are the rules that state a SHOULD or a leniency: reported, never failing.
-var warnings = map[string]bool{RuleArgumentsNull: true}
+var warnings = map[string]bool{RuleArgumentsNull: true, RuleClientInfo: true, RuleMetaConsistent: true, RuleDiscoverFirst: true}
 
 // violate records a violation of rule by message m.
 func (s *Session) violate(rule string, m Message, detail string) {
 	spec := s.ProtocolVersion()
-	if spec == "" {
-		spec = s.srv.versions[len(s.srv.versions)-1]
+	switch {
+	case m.modern || strings.HasPrefix(rule, "stateless/") || strings.HasPrefix(rule, "mrtr/"):
+		spec = StatelessVersions[0]
+	case spec == "" || isStateless(spec):
+		spec = HandshakeVersions[len(HandshakeVersions)-1]
 	}
 	v := Violation{Rule: rule, Spec: spec, Section: ruleSpec[rule], Detail: detail, Message: m}
 	if warnings[rule] {

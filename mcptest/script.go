@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -28,6 +29,50 @@ type Request struct {
 	// Vars holds the variables a resource template matched in the URI of a
 	// resources/read request; nil otherwise.
 	Vars map[string]string
+
+	inputs map[string]json.RawMessage // handshake era: what RequiresInput gathered
+}
+
+// InputResponse returns the client's response to the input request named
+// key: in the stateless era from the retry's params.inputResponses, in the
+// handshake era the reply to the server-to-client request that
+// RequiresInput sent. It does not Exist when there is none.
+func (r *Request) InputResponse(key string) gjson.Result {
+	if raw, ok := r.inputs[key]; ok {
+		return gjson.ParseBytes(raw)
+	}
+	return r.Message.Get("params.inputResponses." + gjsonKey(key))
+}
+
+// RequestState returns the requestState a stateless-era retry echoed, "" if none.
+func (r *Request) RequestState() string { return r.Message.Get("params.requestState").String() }
+
+// Log sends notifications/message at level with data, if the client asked
+// for that level: in the handshake era, when the session's
+// logging/setLevel is at or below level (or was never set); in the
+// stateless era, only when this request's _meta carried
+// io.modelcontextprotocol/logLevel at or below level. It reports whether it
+// sent the message.
+func (r *Request) Log(level string, data any) (bool, error) {
+	at := slices.Index(logLevels, level)
+	if at < 0 {
+		return false, fmt.Errorf("mcptest: Log: unknown level %q; the levels are %s", level, strings.Join(logLevels, ", "))
+	}
+	want := r.Session.LogLevel()
+	if r.Message.modern {
+		lv := r.Message.Get("params." + pathLogLevel)
+		if !lv.Exists() {
+			return false, nil
+		}
+		want = lv.String()
+	}
+	if want != "" && at < slices.Index(logLevels, want) {
+		return false, nil
+	}
+	if err := r.Session.Notify("notifications/message", map[string]any{"level": level, "data": data}); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // Method returns the request's method.
@@ -69,6 +114,7 @@ func (r *Request) Progress(progress, total float64, message string) error {
 // script is the scripted behaviour of one tool, resource or prompt: cases
 // matched on the arguments, a default sequence, and a Handler fallback.
 type script struct {
+	inputs   []InputRequest // RequiresInput: asked for before any reply
 	cases    []*scriptCase
 	dflt     []Reply
 	dfltN    int
@@ -118,6 +164,23 @@ func (s *script) when(call string, subset any, replies []Reply) {
 	s.cases = append(s.cases, c)
 }
 
+func (s *script) requireInput(call string, inputs []InputRequest) {
+	if len(inputs) == 0 {
+		s.problems = append(s.problems, call+": no input requests given")
+	}
+	for _, in := range inputs {
+		if in.err != nil {
+			s.problems = append(s.problems, fmt.Sprintf("%s: input %q: %v", call, in.key, in.err))
+		}
+		for _, have := range s.inputs {
+			if have.key == in.key {
+				s.problems = append(s.problems, fmt.Sprintf("%s: two input requests named %q", call, in.key))
+			}
+		}
+		s.inputs = append(s.inputs, in)
+	}
+}
+
 func (s *script) handle(call string, h Handler) {
 	if h == nil {
 		s.problems = append(s.problems, call+": nil Handler")
@@ -128,7 +191,7 @@ func (s *script) handle(call string, h Handler) {
 // clone copies the script so the registered copy does not change when the
 // builder is used again.
 func (s *script) clone() *script {
-	c := &script{dflt: append([]Reply(nil), s.dflt...), handler: s.handler}
+	c := &script{dflt: append([]Reply(nil), s.dflt...), handler: s.handler, inputs: append([]InputRequest(nil), s.inputs...)}
 	for _, sc := range s.cases {
 		cp := *sc
 		cp.n = 0

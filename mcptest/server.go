@@ -38,7 +38,12 @@ type Server struct {
 	info         map[string]string
 	instructions string
 	versions     []string
+	legacy       []string // the handshake-era ones among versions, fixed at the first Dial
+	modern       []string // the stateless-era ones
 	capsOverride json.RawMessage
+	ttlMs        int64
+	cacheScope   string
+	emptyCursor  bool
 	logging      bool
 	pageSize     int
 	waitTimeout  time.Duration
@@ -67,9 +72,22 @@ type TB interface {
 	Failed() bool
 }
 
-// HandshakeVersions are the protocol versions of the handshake era that the
-// mock speaks, oldest first. A new Server supports all of them.
+// HandshakeVersions are the protocol versions of the handshake era
+// (initialize, then notifications/initialized) that the mock speaks, oldest
+// first.
 var HandshakeVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+
+// StatelessVersions are the protocol versions of the stateless era
+// (server/discover, per-request _meta) that the mock speaks.
+var StatelessVersions = []string{"2026-07-28"}
+
+// AllVersions are every protocol version the mock speaks, oldest first. A
+// new Server supports all of them: it answers server/discover as a modern
+// server, and an initialize selects the handshake era for that connection.
+var AllVersions = append(slices.Clone(HandshakeVersions), StatelessVersions...)
+
+// isStateless reports whether version belongs to the stateless era.
+func isStateless(version string) bool { return version >= StatelessVersions[0] }
 
 // DefaultWaitTimeout is how long WaitFor and the waiting assertions wait
 // unless WithWaitTimeout says otherwise.
@@ -125,7 +143,8 @@ func NewServer(t TB) *Server {
 		ctx:         ctx,
 		cancel:      cancel,
 		info:        map[string]string{"name": "mcptest", "version": "0.0.0"},
-		versions:    slices.Clone(HandshakeVersions),
+		versions:    slices.Clone(AllVersions),
+		cacheScope:  "public",
 		waitTimeout: DefaultWaitTimeout,
 		handlers:    map[string]Handler{},
 		journal:     newJournal(),
@@ -184,8 +203,13 @@ func (s *Server) WithInstructions(text string) *Server {
 }
 
 // WithProtocolVersions narrows the protocol versions the server supports.
-// An initialize asking for one of them gets it back; one asking for another
-// gets the newest of them, as the spec says a server must answer.
+// With only handshake-era versions it is a legacy server: server/discover
+// gets -32601 and the client must fall back to initialize. With only
+// stateless-era versions it is a modern-only server: initialize is
+// rejected, naming the supported versions. An initialize asking for a
+// supported version gets it back; one asking for another gets the newest
+// supported handshake version, as the spec says a server must answer. A
+// modern request asking for an unsupported version gets -32022.
 func (s *Server) WithProtocolVersions(versions ...string) *Server {
 	s.t.Helper()
 	return s.configure("WithProtocolVersions", func() error {
@@ -193,14 +217,51 @@ func (s *Server) WithProtocolVersions(versions ...string) *Server {
 			return fmt.Errorf("no versions given")
 		}
 		for _, v := range versions {
-			if !slices.Contains(HandshakeVersions, v) {
-				return fmt.Errorf("unknown protocol version %q; mcptest speaks %s", v, strings.Join(HandshakeVersions, ", "))
+			if !slices.Contains(AllVersions, v) {
+				return fmt.Errorf("unknown protocol version %q; mcptest speaks %s", v, strings.Join(AllVersions, ", "))
 			}
 		}
 		s.versions = slices.Clone(versions)
 		sort.Strings(s.versions)
+		s.versions = slices.Compact(s.versions)
 		return nil
 	})
+}
+
+// legacyVersions and modernVersions split the supported versions by era.
+func (s *Server) legacyVersions() []string {
+	return slices.DeleteFunc(slices.Clone(s.versions), isStateless)
+}
+
+func (s *Server) modernVersions() []string {
+	return slices.DeleteFunc(slices.Clone(s.versions), func(v string) bool { return !isStateless(v) })
+}
+
+// WithCacheHints sets the ttlMs and cacheScope ("public" or "private") of
+// stateless-era list, read and discover results. The default is 0 ms,
+// "public": results are stale at once, so a caching client asks again.
+func (s *Server) WithCacheHints(ttl time.Duration, scope string) *Server {
+	s.t.Helper()
+	return s.configure("WithCacheHints", func() error {
+		if ttl < 0 {
+			return fmt.Errorf("ttl %v is negative", ttl)
+		}
+		if scope != "public" && scope != "private" {
+			return fmt.Errorf("cacheScope %q: want \"public\" or \"private\"", scope)
+		}
+		s.ttlMs, s.cacheScope = ttl.Milliseconds(), scope
+		return nil
+	})
+}
+
+// WithEmptyStringCursor makes the cursor of every list's second page the
+// empty string in stateless sessions, as the 2026-07-28 spec allows ("an
+// empty string is a valid cursor and MUST NOT be treated as the end of
+// results"). A client that stops at nextCursor "" misses every page after
+// the first. It needs WithPageSize.
+func (s *Server) WithEmptyStringCursor() *Server {
+	s.t.Helper()
+	return s.configure("WithEmptyStringCursor", func() error { s.emptyCursor = true; return nil })
 }
 
 // WithCapabilities replaces the capabilities the server declares, which are
@@ -423,7 +484,10 @@ func (s *Server) Dial() net.Conn {
 		s.t.Fatalf("mcptest: Dial called after Close")
 		return nil
 	}
-	s.started = true
+	if !s.started {
+		s.started = true
+		s.legacy, s.modern = s.legacyVersions(), s.modernVersions()
+	}
 	n := len(s.sessions) + 1
 	client, server := newPipe(fmt.Sprintf("client-%d", n), fmt.Sprintf("mcptest-%d", n))
 	sess := newSession(s, n, server)
@@ -454,28 +518,39 @@ func (s *Server) Session(n int) *Session {
 // Journal returns the record of every frame of every session.
 func (s *Server) Journal() *Journal { return s.journal }
 
-// Notify sends a notification to every session that completed the
-// handshake (received notifications/initialized) and is still open, and
-// returns how many it was sent to. params is a JSON text or Go value (nil
-// for none).
+// Notify sends a notification to the clients that may receive it, and
+// returns how many notifications it sent: to every handshake-era session
+// that completed the handshake, and, for the list_changed notifications,
+// on every stateless-era subscriptions/listen stream that asked for them,
+// with its subscriptionId. params is a JSON text or Go value (nil for none).
+// To send exactly what you like to one session, use Session.Notify.
 func (s *Server) Notify(method string, params any) int {
 	n := 0
 	for _, sess := range s.Sessions() {
-		if sess.Ready() && sess.Notify(method, params) == nil {
-			n++
+		switch {
+		case sess.Ready():
+			if sess.Notify(method, params) == nil {
+				n++
+			}
+		case sess.Era() == EraStateless && listChangedKind[method] != "":
+			n += sess.notifyListeners(method, params, "")
 		}
 	}
 	return n
 }
 
 // NotifyResourceUpdated sends notifications/resources/updated for uri to
-// every session subscribed to it, and returns how many there were.
+// every handshake-era session subscribed to it with resources/subscribe,
+// and on every stateless-era listen stream whose resourceSubscriptions
+// name it; it returns how many notifications it sent.
 func (s *Server) NotifyResourceUpdated(uri string) int {
 	n := 0
+	params := map[string]string{"uri": uri}
 	for _, sess := range s.Sessions() {
-		if sess.Subscribed(uri) && sess.Notify("notifications/resources/updated", map[string]string{"uri": uri}) == nil {
+		if sess.Subscribed(uri) && sess.Notify("notifications/resources/updated", params) == nil {
 			n++
 		}
+		n += sess.notifyListeners("notifications/resources/updated", params, uri)
 	}
 	return n
 }

@@ -63,6 +63,17 @@ type Session struct {
 	nextID        int
 	subscriptions map[string]bool
 	logLevel      string
+
+	era           string       // "", EraHandshake or EraStateless
+	initCaps      gjson.Result // client capabilities from initialize
+	clientCaps    gjson.Result // client capabilities from the latest modern request
+	discovered    bool         // server/discover was answered with a result
+	toldSupported []string     // the supported list of the last -32022, if any
+	firstMeta     map[string]string
+	warned        map[string]bool
+	listeners     []*listener
+	rounds        []round
+	stateSeq      int
 }
 
 type inflight struct {
@@ -123,18 +134,19 @@ func (s *Session) Number() int { return s.n }
 // ID returns the session's unique id.
 func (s *Session) ID() string { return s.id }
 
-// Era returns "handshake" once the client sent initialize, "" before.
+// Era returns the era the session is in: EraHandshake once the mock
+// answered initialize, EraStateless once it accepted a request of the
+// stateless era (server/discover or one carrying the per-request _meta),
+// "" before either.
 func (s *Session) Era() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.version == "" {
-		return ""
-	}
-	return "handshake"
+	return s.era
 }
 
-// ProtocolVersion returns the version the mock answered initialize with,
-// "" before that.
+// ProtocolVersion returns the negotiated version: the one the mock
+// answered initialize with, or in the stateless era the one of the latest
+// request it accepted; "" before either.
 func (s *Session) ProtocolVersion() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -142,7 +154,8 @@ func (s *Session) ProtocolVersion() string {
 }
 
 // Ready reports whether the client completed the handshake: the mock
-// answered initialize and received notifications/initialized.
+// answered initialize and received notifications/initialized. A stateless
+// session has no handshake and is never Ready.
 func (s *Session) Ready() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -208,7 +221,9 @@ func (s *Session) Notify(method string, params any) error {
 // sampling/createMessage, elicitation/create, or anything else) and waits
 // for the reply, which it returns as journaled: inspect it with
 // Get("result…") or Get("error…"). It gives up when ctx is done (sending
-// notifications/cancelled) or the session ends.
+// notifications/cancelled) or the session ends. The stateless era has no
+// server-to-client requests: in a stateless session it returns an error;
+// script input_required results instead (InputRequired, RequiresInput).
 func (s *Session) Request(ctx context.Context, method string, params any) (Message, error) {
 	p, err := toJSON(params)
 	if err != nil {
@@ -218,6 +233,10 @@ func (s *Session) Request(ctx context.Context, method string, params any) (Messa
 	if s.closed {
 		s.mu.Unlock()
 		return Message{}, ErrSessionClosed
+	}
+	if s.era == EraStateless {
+		s.mu.Unlock()
+		return Message{}, fmt.Errorf("mcptest: Request(%q): session %d is in the stateless era, which has no server-to-client requests; script an input_required result instead (InputRequired, RequiresInput)", method, s.n)
 	}
 	s.nextID++
 	id := strconv.Itoa(s.nextID)
@@ -395,12 +414,19 @@ func (s *Session) request(m Message, d decoded) {
 	s.mu.Lock()
 	dup := !s.seenIDs.add(m.ID)
 	s.mu.Unlock()
-	if dup {
+	switch {
+	case dup && isRetry(d):
+		s.violate(RuleMRTRNewID, m, "the retry reuses id "+m.ID+"; a retry after input_required must have a new id")
+	case dup:
 		s.violate(RuleIDUnique, m, "id "+m.ID+" was already used by an earlier request of this session")
 	}
 	if d.params.Exists() && !d.params.IsObject() {
 		s.violate(RuleInvalidParams, m, "params is "+d.params.Type.String()+", want an object")
 		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: params must be an object", nil)
+		return
+	}
+	if s.modernRoute(d) {
+		s.statelessRequest(m, d)
 		return
 	}
 	s.checkLifecycle(m)
@@ -428,6 +454,10 @@ func (s *Session) notification(m Message, d decoded) {
 		return
 	case "notifications/cancelled":
 		s.cancelled(m, d)
+		return
+	}
+	if s.Era() == EraStateless {
+		s.violate(RuleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28; the only client notification is notifications/cancelled")
 		return
 	}
 	if s.currentPhase() == phaseNew {
@@ -459,11 +489,20 @@ func (s *Session) cancelled(m Message, d decoded) {
 	if running {
 		inf.cancel(errCancelledByClient)
 	}
+	s.dropListener(id.Raw) // a cancelled subscriptions/listen ends, with no reply
 }
 
 // runHandler runs h for m in its own goroutine, registered so that
 // notifications/cancelled and Close can cancel it.
 func (s *Session) runHandler(m Message, h Handler, vars map[string]string) {
+	s.runAsync(m, func(ctx context.Context) Reply {
+		return s.callHandler(ctx, h, &Request{Message: m, Session: s, Vars: vars})
+	})
+}
+
+// runAsync computes the reply to m in its own goroutine, registered so
+// that notifications/cancelled and Close can cancel it.
+func (s *Session) runAsync(m Message, work func(ctx context.Context) Reply) {
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	s.mu.Lock()
 	s.inflight[m.ID] = inflight{method: m.Method, cancel: cancel}
@@ -477,7 +516,7 @@ func (s *Session) runHandler(m Message, h Handler, vars map[string]string) {
 			s.mu.Unlock()
 			cancel(nil)
 		}()
-		r := s.callHandler(ctx, h, &Request{Message: m, Session: s, Vars: vars})
+		r := work(ctx)
 		if errors.Is(context.Cause(ctx), errCancelledByClient) {
 			return
 		}
@@ -524,6 +563,12 @@ func (s *Session) reply(m Message, r Reply) {
 }
 
 func (s *Session) replyResult(m Message, result []byte) {
+	if m.modern {
+		result = s.decorate(m.Method, result)
+		if r := gjson.ParseBytes(result); r.Get("resultType").String() == "input_required" {
+			s.noteRound(m, r)
+		}
+	}
 	frame := appendResult(make([]byte, 0, 48+len(result)), m.ID, result)
 	_ = s.write(Message{Kind: KindResult, Method: m.Method, ID: m.ID}, frame)
 }

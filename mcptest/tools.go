@@ -100,6 +100,18 @@ func (t *Tool) WhenArgs(subset any, replies ...Reply) *Tool {
 	return t
 }
 
+// RequiresInput makes every call ask the client for inputs before it is
+// answered: in the stateless era with an input_required result (the client
+// retries with inputResponses), in the handshake era with server-to-client
+// requests. A client that did not declare the capability an input needs
+// (elicitation, sampling, roots) gets -32021. The retry is then answered by
+// WhenArgs, Returns or HandledBy; a Handler reads the answers with
+// Request.InputResponse.
+func (t *Tool) RequiresInput(inputs ...InputRequest) *Tool {
+	t.script.requireInput(t.String()+".RequiresInput", inputs)
+	return t
+}
+
 // HandledBy sets a Handler for the calls no WhenArgs case or Returns reply answers.
 func (t *Tool) HandledBy(h Handler) *Tool {
 	t.script.handle(fmt.Sprintf("NewTool(%q).HandledBy", t.name), h)

@@ -8,7 +8,7 @@ import (
 // Transcript renders every session's wire log as text, one frame a line,
 // session by session:
 //
-//	session 1 (protocol 2025-11-25)
+//	session 1 (handshake, protocol 2025-11-25)
 //	  1 → {"jsonrpc":"2.0","id":1,"method":"initialize",…}
 //	  2 ← {"jsonrpc":"2.0","id":1,"result":{…}}
 //
@@ -23,16 +23,11 @@ func (s *Server) Transcript() string {
 // RenderTranscript renders messages as Server.Transcript does.
 func RenderTranscript(msgs []Message) string {
 	var b strings.Builder
+	eras := erasOf(msgs)
 	for _, n := range sessionsOf(msgs) {
-		version := ""
-		for _, m := range msgs {
-			if m.Session == n && m.Direction == FromServer && m.Method == "initialize" && m.Kind == KindResult {
-				version = m.Get("result.protocolVersion").String()
-			}
-		}
 		fmt.Fprintf(&b, "session %d", n)
-		if version != "" {
-			fmt.Fprintf(&b, " (protocol %s)", version)
+		if e, ok := eras[n]; ok {
+			fmt.Fprintf(&b, " (%s, protocol %s)", e.era, e.version)
 		}
 		b.WriteString("\n")
 		for _, m := range msgs {

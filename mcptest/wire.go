@@ -90,7 +90,8 @@ type Message struct {
 	// Problem says why the frame is Invalid, empty otherwise.
 	Problem string
 
-	raw string
+	raw    string
+	modern bool // a request served by the stateless era
 }
 
 // Raw returns the frame exactly as it crossed the wire, without the

@@ -1,0 +1,296 @@
+package mcptest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// InputRequest is one thing a server asks the client for in the middle of a
+// tools/call, prompts/get or resources/read: an elicitation, a sampling
+// call or the client's roots. In the stateless era it travels in an
+// input_required result (the multi-round-trip pattern, MRTR); in the
+// handshake era the mock sends it as a server-to-client request.
+type InputRequest struct {
+	key, method string
+	params      json.RawMessage
+	err         error
+}
+
+// Key returns the name that pairs the request with its response.
+func (r InputRequest) Key() string { return r.key }
+
+// Method returns the request's method, e.g. "elicitation/create".
+func (r InputRequest) Method() string { return r.method }
+
+// capability is the client capability the request needs.
+func (r InputRequest) capability() string {
+	switch r.method {
+	case "elicitation/create":
+		return "elicitation"
+	case "sampling/createMessage":
+		return "sampling"
+	case "roots/list":
+		return "roots"
+	}
+	return ""
+}
+
+// ElicitInput asks the user for structured input: an elicitation/create
+// (form mode) with message and requestedSchema (a JSON object text or Go value).
+func ElicitInput(key, message string, requestedSchema any) InputRequest {
+	schema, err := toJSONObject(requestedSchema)
+	if err == nil && schema == nil {
+		err = fmt.Errorf("requestedSchema is nil")
+	}
+	p, _ := json.Marshal(map[string]any{"mode": "form", "message": message, "requestedSchema": json.RawMessage(schema)})
+	if err != nil {
+		p = nil
+	}
+	return InputRequest{key: key, method: "elicitation/create", params: p, err: err}
+}
+
+// SamplingInput asks the client's model for a completion: a
+// sampling/createMessage with the given params (messages, maxTokens, …;
+// a JSON object text or Go value).
+func SamplingInput(key string, params any) InputRequest {
+	p, err := toJSONObject(params)
+	return InputRequest{key: key, method: "sampling/createMessage", params: p, err: err}
+}
+
+// RootsInput asks the client for its roots: a roots/list.
+func RootsInput(key string) InputRequest {
+	return InputRequest{key: key, method: "roots/list"}
+}
+
+func (r InputRequest) MarshalJSON() ([]byte, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	m := map[string]any{"method": r.method}
+	if r.params != nil {
+		m["params"] = r.params
+	}
+	return json.Marshal(m)
+}
+
+// InputRequired answers with a stateless-era input_required result: the
+// client must fulfil the input requests and retry the same request with a
+// new id, its inputResponses, and requestState echoed unchanged (omitted
+// when requestState is ""). Only tools/call, prompts/get and resources/read
+// may answer it. A Handler reads the retry's answers with
+// Request.InputResponse and Request.RequestState.
+func InputRequired(requestState string, inputs ...InputRequest) Reply {
+	res := map[string]any{"resultType": "input_required"}
+	if len(inputs) > 0 {
+		reqs := map[string]InputRequest{}
+		for _, in := range inputs {
+			if _, dup := reqs[in.key]; dup {
+				return brokenReply("InputRequired", fmt.Errorf("two input requests named %q", in.key))
+			}
+			reqs[in.key] = in
+		}
+		res["inputRequests"] = reqs
+	}
+	if requestState != "" {
+		res["requestState"] = requestState
+	}
+	if len(inputs) == 0 && requestState == "" {
+		return brokenReply("InputRequired", fmt.Errorf("give input requests, a requestState, or both"))
+	}
+	return resultOf(fmt.Sprintf("InputRequired(%q, %d inputs)", requestState, len(inputs)), res)
+}
+
+// inputKeys names the inputs, for messages.
+func inputKeys(inputs []InputRequest) string {
+	var ks []string
+	for _, in := range inputs {
+		ks = append(ks, strconv.Quote(in.key))
+	}
+	return strings.Join(ks, ", ")
+}
+
+// round is one input_required result the mock sent: what a retry must
+// echo and answer.
+type round struct {
+	id, method, target, state string
+	keys                      []string
+}
+
+// noteRound registers an input_required result sent in answer to m.
+func (s *Session) noteRound(m Message, result gjson.Result) {
+	r := round{id: m.ID, method: m.Method, target: mrtrTarget(m), state: result.Get("requestState").String()}
+	result.Get("inputRequests").ForEach(func(k, _ gjson.Result) bool {
+		r.keys = append(r.keys, k.String())
+		return true
+	})
+	sort.Strings(r.keys)
+	s.mu.Lock()
+	s.rounds = append(s.rounds, r)
+	s.mu.Unlock()
+}
+
+// mrtrTarget is what a request is about: the tool or prompt name, the URI.
+func mrtrTarget(m Message) string {
+	if m.Method == "resources/read" {
+		return m.Get("params.uri").String()
+	}
+	return m.Get("params.name").String()
+}
+
+// isRetry reports whether a request answers an input_required result.
+func isRetry(d decoded) bool {
+	return d.params.Get("inputResponses").Exists() || d.params.Get("requestState").Exists()
+}
+
+// checkRetry holds a retry to the MRTR rules: requestState echoed exactly
+// (never invented, never dropped) and a response for every input request.
+func (s *Session) checkRetry(m Message, d decoded) {
+	if m.Method != "tools/call" && m.Method != "prompts/get" && m.Method != "resources/read" {
+		return
+	}
+	state, responses := d.params.Get("requestState"), d.params.Get("inputResponses")
+	if !state.Exists() && !responses.Exists() {
+		return
+	}
+	target := mrtrTarget(m)
+	s.mu.Lock()
+	var latest, byState *round
+	for i := range s.rounds {
+		r := &s.rounds[i]
+		if r.method == m.Method && r.target == target {
+			latest = r
+		}
+		if state.Exists() && r.state != "" && r.state == state.String() {
+			byState = r
+		}
+	}
+	s.mu.Unlock()
+	switch {
+	case state.Exists() && byState == nil && latest != nil && latest.state != "":
+		s.violate(RuleMRTRRequestState, m, fmt.Sprintf("requestState %s is not the %q the server sent: it must be echoed unchanged", shorten(state.Raw, 60), latest.state))
+	case state.Exists() && byState == nil:
+		s.violate(RuleMRTRRequestState, m, fmt.Sprintf("requestState %s was never sent by the server: a client must not invent one", shorten(state.Raw, 60)))
+	case !state.Exists() && latest != nil && latest.state != "":
+		s.violate(RuleMRTRRequestState, m, fmt.Sprintf("the retry drops requestState %q: it must be echoed unchanged", latest.state))
+	}
+	r := byState
+	if r == nil {
+		r = latest
+	}
+	if r == nil {
+		return
+	}
+	var missing []string
+	for _, k := range r.keys {
+		if !responses.Get(gjsonKey(k)).Exists() {
+			missing = append(missing, strconv.Quote(k))
+		}
+	}
+	if len(missing) > 0 {
+		s.violate(RuleMRTRComplete, m, "the retry has no inputResponses for "+strings.Join(missing, ", "))
+	}
+}
+
+// gjsonKey escapes a key for use as a one-element gjson path.
+func gjsonKey(k string) string {
+	return strings.NewReplacer(`\`, `\\`, ".", `\.`, "*", `\*`, "?", `\?`, "|", `\|`, "#", `\#`, "@", `\@`).Replace(k)
+}
+
+// clientLacks returns the capabilities, as a requiredCapabilities object,
+// that the inputs need and caps does not declare; nil when none.
+func clientLacks(caps gjson.Result, inputs []InputRequest) map[string]any {
+	var need map[string]any
+	for _, in := range inputs {
+		c := in.capability()
+		if c != "" && !caps.Get(c).Exists() {
+			if need == nil {
+				need = map[string]any{}
+			}
+			need[c] = map[string]any{}
+		}
+	}
+	return need
+}
+
+func (s *Session) replyMissingCapability(m Message, need map[string]any) {
+	names := make([]string, 0, len(need))
+	for k := range need {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	data, _ := json.Marshal(map[string]any{"requiredCapabilities": need})
+	s.replyError(m.ID, m.Method, CodeMissingClientCapability,
+		"Missing required client capability: "+strings.Join(names, ", "), data)
+}
+
+// askStateless answers a request whose script RequiresInput in the
+// stateless era: until the retry carries a response for every input, it
+// answers input_required for the missing ones. It reports whether the
+// request may go on to its scripted reply.
+func (s *Session) askStateless(m Message, d decoded, inputs []InputRequest) bool {
+	responses := d.params.Get("inputResponses")
+	var missing []InputRequest
+	for _, in := range inputs {
+		if !responses.Get(gjsonKey(in.key)).Exists() {
+			missing = append(missing, in)
+		}
+	}
+	if len(missing) == 0 {
+		return true
+	}
+	s.mu.Lock()
+	caps := s.clientCaps
+	s.mu.Unlock()
+	if need := clientLacks(caps, missing); need != nil {
+		s.replyMissingCapability(m, need)
+		return false
+	}
+	state := d.params.Get("requestState").String()
+	if state == "" {
+		s.mu.Lock()
+		s.stateSeq++
+		state = fmt.Sprintf("mcptest-state-%d", s.stateSeq)
+		s.mu.Unlock()
+	}
+	s.reply(m, InputRequired(state, missing...))
+	return false
+}
+
+// askHandshake gathers the inputs of a request whose script RequiresInput
+// in the handshake era, as server-to-client requests, one after the other.
+// It returns the responses by key, or the reply to send instead.
+func (s *Session) askHandshake(ctx context.Context, m Message, inputs []InputRequest) (map[string]json.RawMessage, *Reply) {
+	s.mu.Lock()
+	caps := s.initCaps
+	s.mu.Unlock()
+	if need := clientLacks(caps, inputs); need != nil {
+		data, _ := json.Marshal(map[string]any{"requiredCapabilities": need})
+		r := RPCErrorWithData(CodeMissingClientCapability, "Missing required client capability", data)
+		return nil, &r
+	}
+	got := map[string]json.RawMessage{}
+	for _, in := range inputs {
+		var params any
+		if in.params != nil {
+			params = in.params
+		}
+		reply, err := s.Request(ctx, in.method, params)
+		if err != nil {
+			r := RPCError(CodeInternalError, fmt.Sprintf("mcptest: asking the client for %q: %v", in.key, err))
+			return nil, &r
+		}
+		if reply.Kind == KindError {
+			r := RPCError(CodeInternalError, fmt.Sprintf("mcptest: the client answered %s for %q with error %d: %s",
+				in.method, in.key, reply.ErrorCode, reply.Get("error.message").String()))
+			return nil, &r
+		}
+		got[in.key] = json.RawMessage(reply.Get("result").Raw)
+	}
+	return got, nil
+}

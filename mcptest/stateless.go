@@ -1,0 +1,350 @@
+package mcptest
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// The _meta keys of the stateless era.
+const (
+	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	MetaLogLevel           = "io.modelcontextprotocol/logLevel"
+	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
+	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
+)
+
+// Error codes of the stateless era.
+const (
+	CodeMissingClientCapability    = -32021
+	CodeUnsupportedProtocolVersion = -32022
+)
+
+// Eras a session can be in (Session.Era).
+const (
+	EraHandshake = "handshake"
+	EraStateless = "stateless"
+)
+
+// metaPath is a gjson path to a _meta key under params.
+func metaPath(key string) string { return "_meta." + strings.ReplaceAll(key, ".", `\.`) }
+
+var (
+	pathProtocolVersion = metaPath(MetaProtocolVersion)
+	pathClientCaps      = metaPath(MetaClientCapabilities)
+	pathClientInfo      = metaPath(MetaClientInfo)
+	pathLogLevel        = metaPath(MetaLogLevel)
+)
+
+// removedInStateless are the methods 2026-07-28 no longer has.
+var removedInStateless = map[string]bool{
+	"ping": true, "logging/setLevel": true, "resources/subscribe": true, "resources/unsubscribe": true,
+	"notifications/initialized": true, "notifications/roots/list_changed": true, "notifications/progress": true,
+}
+
+// cacheable are the results that carry ttlMs and cacheScope.
+var cacheable = map[string]bool{
+	"tools/list": true, "prompts/list": true, "resources/list": true, "resources/templates/list": true,
+	"resources/read": true, "server/discover": true,
+}
+
+// modernRoute reports whether a request is served by the stateless era:
+// the server speaks it, and the request carries the per-request _meta, or
+// is server/discover, or comes on a session already stateless, or the
+// server speaks nothing else.
+func (s *Session) modernRoute(d decoded) bool {
+	srv := s.srv
+	if len(srv.modern) == 0 {
+		return false
+	}
+	if d.msg.Method == "initialize" {
+		return len(srv.legacy) == 0
+	}
+	if len(srv.legacy) == 0 || d.msg.Method == "server/discover" || d.params.Get(pathProtocolVersion).Exists() {
+		return true
+	}
+	return s.Era() == EraStateless
+}
+
+// statelessRequest checks and dispatches a request of the stateless era.
+func (s *Session) statelessRequest(m Message, d decoded) {
+	m.modern = true
+	srv := s.srv
+	if removedInStateless[m.Method] {
+		s.violate(RuleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28")
+		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: "+m.Method+" is not part of protocol 2026-07-28", nil)
+		return
+	}
+	if m.Method == "initialize" { // only here on a modern-only server
+		s.mu.Lock()
+		discovered := s.discovered
+		s.mu.Unlock()
+		if discovered {
+			s.violate(RuleInitializeAfterDiscover, m, "initialize sent to a modern-only server after server/discover succeeded")
+		}
+		data, _ := json.Marshal(map[string]any{"supported": srv.versions, "requested": d.params.Get("protocolVersion").Value()})
+		s.replyError(m.ID, m.Method, CodeInvalidParams, "Unsupported protocol version: this server speaks only "+strings.Join(srv.versions, ", "), data)
+		return
+	}
+	pv, caps := d.params.Get(pathProtocolVersion), d.params.Get(pathClientCaps)
+	var missing []string
+	if pv.Type != gjson.String {
+		missing = append(missing, MetaProtocolVersion)
+	}
+	if !caps.IsObject() {
+		missing = append(missing, MetaClientCapabilities)
+	}
+	if len(missing) > 0 {
+		s.violate(RuleMetaRequired, m, "params._meta lacks "+strings.Join(missing, " and "))
+		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: missing or invalid _meta field "+strings.Join(missing, ", "), nil)
+		return
+	}
+	if !slices.Contains(srv.modern, pv.Str) {
+		s.mu.Lock()
+		told := s.toldSupported
+		s.toldSupported = srv.versions
+		s.mu.Unlock()
+		if told != nil {
+			s.violate(RuleRetrySupportedVersion, m, fmt.Sprintf("retried with %q after -32022 listed %s", pv.Str, strings.Join(told, ", ")))
+		}
+		data, _ := json.Marshal(map[string]any{"supported": srv.versions, "requested": pv.Str})
+		s.replyError(m.ID, m.Method, CodeUnsupportedProtocolVersion, "Unsupported protocol version", data)
+		return
+	}
+	if lvl := d.params.Get(pathLogLevel); lvl.Exists() && (lvl.Type != gjson.String || !slices.Contains(logLevels, lvl.Str)) {
+		s.invalidParams(m, "_meta "+MetaLogLevel+" is "+describe(lvl)+", want one of debug … emergency")
+		return
+	}
+	s.noteModernRequest(m, d, pv.Str, caps)
+	if path, ok := methodCapability[m.Method]; ok && !declared(srv.capabilities(), path) {
+		s.violate(RuleUndeclaredMethod, m, m.Method+" called, but the server did not declare the "+path+" capability")
+		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: the server does not declare the "+path+" capability", nil)
+		return
+	}
+	s.checkRetry(m, d)
+	if h, ok := srv.handlers[m.Method]; ok {
+		s.runHandler(m, h, nil)
+		return
+	}
+	switch m.Method {
+	case "server/discover":
+		s.discover(m)
+	case "subscriptions/listen":
+		s.listen(m, d)
+	default:
+		s.dispatch(m, d)
+	}
+}
+
+func declared(caps json.RawMessage, path string) bool {
+	v := gjson.GetBytes(caps, path)
+	return v.Exists() && v.Type != gjson.False && v.Type != gjson.Null
+}
+
+// noteModernRequest records the session's stateless state and the checks
+// that look across requests: clientInfo sent, _meta consistent,
+// server/discover first. Each warning is recorded once per session.
+func (s *Session) noteModernRequest(m Message, d decoded, version string, caps gjson.Result) {
+	info := d.params.Get(pathClientInfo)
+	s.mu.Lock()
+	first := s.era == ""
+	if s.era == "" {
+		s.era = EraStateless
+	}
+	if s.version == "" || s.era == EraStateless {
+		s.version = version
+	}
+	warnInfo := !info.Exists() && !s.warned[RuleClientInfo]
+	changed := ""
+	if s.firstMeta == nil {
+		s.firstMeta = map[string]string{"version": version, "clientInfo": info.Raw}
+	} else if s.firstMeta["version"] != version {
+		changed = "protocolVersion " + s.firstMeta["version"] + " → " + version
+	} else if info.Exists() && s.firstMeta["clientInfo"] != "" && s.firstMeta["clientInfo"] != info.Raw {
+		changed = "clientInfo " + s.firstMeta["clientInfo"] + " → " + info.Raw
+	}
+	warnChanged := changed != "" && !s.warned[RuleMetaConsistent]
+	warnDiscover := first && m.Method != "server/discover" && !s.warned[RuleDiscoverFirst]
+	for rule, on := range map[string]bool{RuleClientInfo: warnInfo, RuleMetaConsistent: warnChanged, RuleDiscoverFirst: warnDiscover} {
+		if on {
+			s.warned[rule] = true
+		}
+	}
+	s.clientCaps = caps
+	s.mu.Unlock()
+	if warnInfo {
+		s.violate(RuleClientInfo, m, "params._meta carries no "+MetaClientInfo)
+	}
+	if warnChanged {
+		s.violate(RuleMetaConsistent, m, "_meta changed within the session: "+changed)
+	}
+	if warnDiscover {
+		s.violate(RuleDiscoverFirst, m, m.Method+" sent before server/discover; a client should probe first")
+	}
+}
+
+// discover answers server/discover as a modern server.
+func (s *Session) discover(m Message) {
+	srv := s.srv
+	res := map[string]any{
+		"resultType":        "complete",
+		"supportedVersions": srv.versions,
+		"capabilities":      srv.capabilities(),
+	}
+	if srv.instructions != "" {
+		res["instructions"] = srv.instructions
+	}
+	b, _ := json.Marshal(res)
+	s.mu.Lock()
+	s.discovered = true
+	s.mu.Unlock()
+	s.replyResult(m, b)
+}
+
+// decorate adds what every stateless-era result carries and the result
+// does not have yet: resultType, serverInfo in _meta, and on list, read and
+// discover results the caching hints.
+func (s *Session) decorate(method string, result []byte) []byte {
+	r := gjson.ParseBytes(result)
+	if !r.IsObject() {
+		return result
+	}
+	srv := s.srv
+	set := func(path string, v any) {
+		if !r.Get(path).Exists() {
+			if out, err := sjson.SetBytes(result, path, v); err == nil {
+				result = out
+			}
+		}
+	}
+	set("resultType", "complete")
+	if r.Get("resultType").String() != "input_required" {
+		set(metaPath(MetaServerInfo), srv.serverInfo())
+		if cacheable[method] {
+			set("ttlMs", srv.ttlMs)
+			set("cacheScope", srv.cacheScope)
+		}
+	}
+	return result
+}
+
+// listen answers subscriptions/listen: it acknowledges the subset of the
+// filter the server honours and keeps the subscription until the client
+// cancels it or the test ends it (Session.EndListen).
+func (s *Session) listen(m Message, d decoded) {
+	f := d.params.Get("notifications")
+	if !f.IsObject() {
+		s.invalidParams(m, "params.notifications is "+describe(f)+", want an object")
+		return
+	}
+	caps := s.srv.capabilities()
+	agreed := map[string]any{}
+	sub := &listener{id: m.ID, uris: map[string]bool{}}
+	for key, capPath := range map[string]string{"toolsListChanged": "tools.listChanged", "promptsListChanged": "prompts.listChanged", "resourcesListChanged": "resources.listChanged"} {
+		if f.Get(key).Bool() && declared(caps, capPath) {
+			agreed[key] = true
+			sub.kinds = append(sub.kinds, key)
+		}
+	}
+	if uris := f.Get("resourceSubscriptions").Array(); len(uris) > 0 && declared(caps, "resources.subscribe") {
+		var list []string
+		for _, u := range uris {
+			list = append(list, u.String())
+			sub.uris[u.String()] = true
+		}
+		agreed["resourceSubscriptions"] = list
+	}
+	s.mu.Lock()
+	s.listeners = append(s.listeners, sub)
+	s.mu.Unlock()
+	params, _ := json.Marshal(map[string]any{"notifications": agreed})
+	params, _ = sjson.SetRawBytes(params, metaPath(MetaSubscriptionID), []byte(m.ID))
+	frame := appendRequest(nil, "", "notifications/subscriptions/acknowledged", params)
+	_ = s.write(Message{Kind: KindNotification, Method: "notifications/subscriptions/acknowledged"}, frame)
+}
+
+// listener is one subscriptions/listen stream of a session.
+type listener struct {
+	id    string // the listen request's id, JSON text
+	kinds []string
+	uris  map[string]bool
+}
+
+// listChangedKind maps a list_changed notification to its filter key.
+var listChangedKind = map[string]string{
+	"notifications/tools/list_changed":     "toolsListChanged",
+	"notifications/prompts/list_changed":   "promptsListChanged",
+	"notifications/resources/list_changed": "resourcesListChanged",
+}
+
+// notifyListeners sends a notification on every listen stream of the
+// session that asked for it, with its subscriptionId, and returns how many
+// were sent. uri is for notifications/resources/updated.
+func (s *Session) notifyListeners(method string, params any, uri string) int {
+	s.mu.Lock()
+	var ids []string
+	for _, l := range s.listeners {
+		if (uri != "" && l.uris[uri]) || (uri == "" && slices.Contains(l.kinds, listChangedKind[method])) {
+			ids = append(ids, l.id)
+		}
+	}
+	s.mu.Unlock()
+	p, err := toJSON(params)
+	if err != nil || p == nil {
+		p = []byte("{}")
+	}
+	n := 0
+	for _, id := range ids {
+		withID, err := sjson.SetRawBytes(p, metaPath(MetaSubscriptionID), []byte(id))
+		if err != nil {
+			continue
+		}
+		frame := appendRequest(nil, "", method, withID)
+		if s.write(Message{Kind: KindNotification, Method: method}, frame) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Listening returns the ids (JSON text) of the session's open
+// subscriptions/listen streams, in the order they were opened.
+func (s *Session) Listening() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ids []string
+	for _, l := range s.listeners {
+		ids = append(ids, l.id)
+	}
+	return ids
+}
+
+// EndListen ends the subscriptions/listen stream with the given id (JSON
+// text, e.g. "2" or `"listen-1"`) the way the spec says a server does: it
+// answers the listen request with a result carrying the subscriptionId.
+func (s *Session) EndListen(id string) error {
+	if !s.dropListener(id) {
+		return fmt.Errorf("mcptest: EndListen(%s): no open subscriptions/listen with that id; open: %v", id, s.Listening())
+	}
+	result, _ := sjson.SetRawBytes([]byte(`{"resultType":"complete"}`), metaPath(MetaSubscriptionID), []byte(id))
+	s.replyResult(Message{Method: "subscriptions/listen", ID: id}, result)
+	return nil
+}
+
+func (s *Session) dropListener(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, l := range s.listeners {
+		if l.id == id {
+			s.listeners = slices.Delete(s.listeners, i, i+1)
+			return true
+		}
+	}
+	return false
+}
