@@ -818,3 +818,197 @@ func TestClientNotCheckingCapabilities(t *testing.T) {
 		assert.Contains(t, err.Error(), "does not declare the tools capability")
 	})
 }
+
+// TestEraDetection: the probe-and-fallback dance of both SDKs against a
+// default (both eras), a legacy-only and a modern-only mock.
+func TestEraDetection(t *testing.T) {
+	t.Run("gosdk/default-goes-stateless", func(t *testing.T) {
+		srv := giftServer(t)
+		cs := connectGoSDK(t, srv, nil, nil)
+		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
+		_, err := cs.ListTools(testContext(t), nil)
+		require.NoError(t, err)
+		srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
+		srv.AssertNotCalled(t, "initialize")
+		list := srv.Journal().Requests("tools/list")
+		require.Len(t, list, 1)
+		assert.Equal(t, "2026-07-28", list[0].Get(`params._meta.io\.modelcontextprotocol/protocolVersion`).String(), "modern requests carry _meta")
+		assert.Equal(t, mcptest.EraStateless, srv.Session(1).Era())
+		srv.AssertNoViolations(t)
+	})
+	t.Run("gosdk/legacy-only-falls-back", func(t *testing.T) {
+		srv := legacy(giftServer(t))
+		cs := connectGoSDK(t, srv, nil, nil)
+		assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
+		srv.AssertEra(t, mcptest.EraHandshake, "2025-11-25")
+		srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
+	})
+	t.Run("gosdk/unsupported-version-retries-once", func(t *testing.T) {
+		// The client asks for a version the mock does not know; -32022 lists
+		// only 2026-07-28, and the client retries discover once with it.
+		srv := mcptest.NewServer(t).WithProtocolVersions("2026-07-28").WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		cs := connectGoSDK(t, srv, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2026-09-01"})
+		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
+		discover := srv.Journal().Requests("server/discover")
+		require.Len(t, discover, 2, "one probe, one retry")
+		replies := srv.Journal().Responses("server/discover")
+		require.Len(t, replies, 2)
+		assert.Equal(t, mcptest.CodeUnsupportedProtocolVersion, replies[0].ErrorCode)
+		assert.Equal(t, `["2026-07-28"]`, replies[0].Get("error.data.supported").Raw)
+		assert.Equal(t, "2026-09-01", replies[0].Get("error.data.requested").String())
+		assert.Equal(t, mcptest.KindResult, replies[1].Kind)
+		srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
+		srv.AssertNotCalled(t, "initialize")
+	})
+	t.Run("gosdk/modern-only-rejects-initialize", func(t *testing.T) {
+		srv := mcptest.NewServer(t).WithProtocolVersions("2026-07-28")
+		conn := srv.Dial()
+		c := mcp.NewClient(&mcp.Implementation{Name: "old-app", Version: "1"}, nil)
+		_, err := c.Connect(testContext(t), &mcp.IOTransport{Reader: conn, Writer: conn}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+		require.Error(t, err, "a legacy-only client cannot talk to a modern-only server")
+		assert.Contains(t, err.Error(), "2026-07-28", "the error names the versions the server speaks")
+	})
+	t.Run("mark3labs/default-goes-stateless", func(t *testing.T) {
+		srv := giftServer(t)
+		c, init := connectMark3(t, srv)
+		assert.Equal(t, "2026-07-28", init.ProtocolVersion)
+		_, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
+		require.NoError(t, err)
+		srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
+		srv.AssertNotCalled(t, "initialize")
+		srv.AssertNoViolations(t)
+	})
+	t.Run("mark3labs/legacy-only-falls-back", func(t *testing.T) {
+		srv := legacy(giftServer(t))
+		_, init := connectMark3(t, srv)
+		assert.Equal(t, "2025-11-25", init.ProtocolVersion)
+		srv.AssertEra(t, mcptest.EraHandshake, "2025-11-25")
+		srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
+	})
+	t.Run("mark3labs/unsupported-version-retries-once", func(t *testing.T) {
+		srv := mcptest.NewServer(t).WithProtocolVersions("2026-07-28").WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		_, init := connectMark3(t, srv, m3client.WithProtocolVersion("2026-09-01"))
+		assert.Equal(t, "2026-07-28", init.ProtocolVersion)
+		require.Len(t, srv.Journal().Requests("server/discover"), 2, "one probe, one retry")
+		assert.Equal(t, mcptest.CodeUnsupportedProtocolVersion, srv.Journal().Responses("server/discover")[0].ErrorCode)
+		srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
+	})
+}
+
+// TestMultiRoundTrip: a tool that asks for the user's confirmation, with
+// both SDKs, in both eras — input_required and a retry in the stateless
+// era, an elicitation/create request in the handshake era.
+func TestMultiRoundTrip(t *testing.T) {
+	newServer := func(t *testing.T, e eraCase) *mcptest.Server {
+		return e.narrow(mcptest.NewServer(t)).WithTool(mcptest.NewTool("buy_gift").
+			RequiresInput(mcptest.ElicitInput("confirm", "Buy it?", `{"type":"object","properties":{"ok":{"type":"boolean"}}}`)).
+			HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
+				return mcptest.TextResult(fmt.Sprintf("ok=%v", req.InputResponse("confirm").Get("content.ok").Bool()))
+			}))
+	}
+	checkWire := func(t *testing.T, srv *mcptest.Server, e eraCase) {
+		t.Helper()
+		if e.era == mcptest.EraStateless {
+			calls := srv.Journal().ToolCalls("buy_gift")
+			require.Len(t, calls, 2, "the call and its retry")
+			assert.NotEqual(t, calls[0].ID, calls[1].ID, "the retry has a new id")
+			first := srv.Journal().Responses("tools/call")[0]
+			assert.Equal(t, "input_required", first.Get("result.resultType").String())
+			assert.Equal(t, first.Get("result.requestState").String(), calls[1].Get("params.requestState").String(), "requestState echoed")
+		} else {
+			require.Len(t, srv.Journal().ServerRequests("elicitation/create"), 1)
+		}
+		srv.AssertNoViolations(t)
+	}
+	forEachEra(t, func(t *testing.T, e eraCase) {
+		t.Run("gosdk", func(t *testing.T) {
+			srv := newServer(t, e)
+			cs := connectGoSDK(t, srv, &mcp.ClientOptions{
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}, nil
+				},
+			}, nil)
+			res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "buy_gift", Arguments: map[string]any{}})
+			require.NoError(t, err)
+			assert.Equal(t, "ok=true", text(t, res.Content[0]))
+			checkWire(t, srv, e)
+		})
+		t.Run("mark3labs", func(t *testing.T) {
+			srv := newServer(t, e)
+			c, _ := connectMark3(t, srv, m3client.WithElicitationHandler(okHandler{}))
+			req := m3.CallToolRequest{}
+			req.Params.Name = "buy_gift"
+			res, err := c.CallTool(testContext(t), req)
+			require.NoError(t, err)
+			assert.Equal(t, "ok=true", m3.GetTextFromContent(res.Content[0]))
+			checkWire(t, srv, e)
+		})
+		t.Run("no-elicitation-capability", func(t *testing.T) {
+			// A client without the capability gets -32021 naming it.
+			srv := newServer(t, e)
+			cs := connectGoSDK(t, srv, nil, nil)
+			_, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "buy_gift", Arguments: map[string]any{}})
+			require.Error(t, err)
+			reply := srv.Journal().Responses("tools/call")[0]
+			assert.Equal(t, mcptest.CodeMissingClientCapability, reply.ErrorCode)
+			assert.True(t, reply.Get("error.data.requiredCapabilities.elicitation").Exists())
+		})
+	})
+}
+
+type okHandler struct{}
+
+func (okHandler) Elicit(context.Context, m3.ElicitationRequest) (*m3.ElicitationResult, error) {
+	return &m3.ElicitationResult{ElicitationResponse: m3.ElicitationResponse{
+		Action: m3.ElicitationResponseActionAccept, Content: map[string]any{"ok": true}}}, nil
+}
+
+// TestStatelessResourceSubscription: go-sdk's Subscribe opens a listen
+// stream naming the URI; NotifyResourceUpdated reaches it with its
+// subscription id; Unsubscribe cancels the stream.
+func TestStatelessResourceSubscription(t *testing.T) {
+	srv := giftServer(t)
+	updated := make(chan string, 1)
+	cs := connectGoSDK(t, srv, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI },
+	}, nil)
+	ctx := testContext(t)
+	require.NoError(t, cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "gifts://catalog/1"}))
+	ack := srv.WaitFor(t, mcptest.ServerSent("notifications/subscriptions/acknowledged"))
+	assert.Equal(t, `["gifts://catalog/1"]`, ack.Get("params.notifications.resourceSubscriptions").Raw)
+	require.Len(t, srv.Session(1).Listening(), 1)
+
+	assert.Equal(t, 1, srv.NotifyResourceUpdated("gifts://catalog/1"))
+	select {
+	case uri := <-updated:
+		assert.Equal(t, "gifts://catalog/1", uri)
+	case <-ctx.Done():
+		t.Fatal("resources/updated never reached the client")
+	}
+	note := srv.Journal().Notifications("notifications/resources/updated")[0]
+	assert.Equal(t, srv.Session(1).Listening()[0], note.Get(`params._meta.io\.modelcontextprotocol/subscriptionId`).Raw)
+
+	require.NoError(t, cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "gifts://catalog/1"}))
+	srv.AssertCancelled(t, "subscriptions/listen")
+	srv.WaitFor(t, mcptest.MatchFunc("the listen stream closed", func(mcptest.Message) bool { return len(srv.Session(1).Listening()) == 0 }))
+	assert.Equal(t, 0, srv.NotifyResourceUpdated("gifts://catalog/1"), "nobody listens any more")
+}
+
+// TestEndListen: the test ends a listen stream the way a server does; the
+// mark3labs Listen call returns.
+func TestEndListen(t *testing.T) {
+	srv := giftServer(t)
+	c, _ := connectMark3(t, srv)
+	done := make(chan error, 1)
+	go func() { done <- c.Listen(testContext(t), m3.SubscriptionFilter{ToolsListChanged: true}) }()
+	ack := srv.WaitFor(t, mcptest.ServerSent("notifications/subscriptions/acknowledged"))
+	id := ack.Get(`params._meta.io\.modelcontextprotocol/subscriptionId`).Raw
+	require.NoError(t, srv.Session(1).EndListen(id))
+	select {
+	case err := <-done:
+		assert.NoError(t, err, "Listen returns when the server ends the stream")
+	case <-testContext(t).Done():
+		t.Fatal("Listen never returned")
+	}
+	assert.Error(t, srv.Session(1).EndListen(id), "the stream is gone")
+}
