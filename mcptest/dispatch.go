@@ -297,7 +297,7 @@ func (s *Session) getPrompt(m Message, d decoded) {
 	}
 	for _, req := range e.required {
 		if _, ok := args.Map()[req]; !ok {
-			s.replyError(m.ID, m.Method, CodeInvalidParams, fmt.Sprintf("Invalid params: missing required argument %q of prompt %q", req, name), nil)
+			s.invalidParams(m, fmt.Sprintf("missing required argument %q of prompt %q", req, name))
 			return
 		}
 	}

@@ -140,6 +140,9 @@ func (j *Journal) Invalid() []Message {
 // wrapped in json.RawMessage. Messages without the path do not match.
 func (j *Journal) Where(path string, want any) []Message {
 	wantJSON, err := toJSON(want)
+	if want == nil {
+		wantJSON = []byte("null")
+	}
 	if s, ok := want.(string); ok {
 		wantJSON, err = json.Marshal(s) // a plain string is a string value, not JSON text
 	}

@@ -106,17 +106,24 @@ func (s *Session) initialize(m Message, d decoded) {
 		res["instructions"] = s.srv.instructions
 	}
 	b, _ := json.Marshal(res)
+	s.replyResult(m, b)
+}
+
+// initialized records what an initialize result (built in, or from a
+// Handler) settles for the session: the handshake era, the version and the
+// capabilities the client was told, and the client's own.
+func (s *Session) initialized(m Message, result []byte) {
+	r := gjson.ParseBytes(result)
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.phase == phaseNew {
 		s.phase = phaseInitializing
 	}
-	s.version = version
+	s.version = r.Get("protocolVersion").String()
 	s.era = EraHandshake
-	s.caps = gjson.ParseBytes(caps)
-	s.initCaps = p.Get("capabilities")
+	s.caps = r.Get("capabilities")
+	s.initCaps = m.Get("params.capabilities")
 	s.initID = m.ID
-	s.mu.Unlock()
-	s.replyResult(m, b)
 }
 
 // negotiate applies the spec's rule to initialize: the client's version if

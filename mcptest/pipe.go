@@ -77,6 +77,10 @@ func (c *pipeConn) Read(b []byte) (int, error) {
 			p.signal()
 			return 0, errClosed
 		}
+		if c.readDL.expired() {
+			p.mu.Unlock()
+			return 0, os.ErrDeadlineExceeded
+		}
 		if len(p.buf) > 0 {
 			if len(b) == 0 {
 				p.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"sync"
@@ -74,6 +75,7 @@ type Session struct {
 	listeners     []*listener
 	rounds        []round
 	stateSeq      int
+	gaveUp        map[string]bool // ids of server requests the mock stopped waiting for
 }
 
 type inflight struct {
@@ -91,8 +93,8 @@ func newSession(s *Server, n int, conn *pipeConn) *Session {
 	return &Session{
 		srv: s, n: n, id: uuid.NewString(), conn: conn,
 		ctx: ctx, cancel: cancel, done: make(chan struct{}),
-		inflight: map[string]inflight{},
-		pending:  map[string]pendingRequest{}, subscriptions: map[string]bool{},
+		inflight: map[string]inflight{}, pending: map[string]pendingRequest{},
+		subscriptions: map[string]bool{}, warned: map[string]bool{}, gaveUp: map[string]bool{},
 	}
 }
 
@@ -258,6 +260,9 @@ func (s *Session) Request(ctx context.Context, method string, params any) (Messa
 		return m, nil
 	case <-ctx.Done():
 		forget()
+		s.mu.Lock()
+		s.gaveUp[id] = true // an answer already on its way is not a violation
+		s.mu.Unlock()
 		_ = s.Notify("notifications/cancelled", map[string]any{"requestId": s.nextIDValue(id), "reason": ctx.Err().Error()})
 		return Message{}, ctx.Err()
 	case <-s.done:
@@ -310,12 +315,18 @@ func (s *Session) readLoop() {
 		case oversized > 0:
 			s.receiveOversized(oversized + len(chunk))
 			oversized, line = 0, nil
+		case long != nil && len(long)+len(chunk) > maxFrame:
+			s.receiveOversized(len(long) + len(chunk))
+			line, long = nil, nil
 		case long != nil:
 			line, long = append(long, chunk...), nil
 		}
+		if err != nil && err != io.EOF {
+			line = nil // a frame cut by Close is not the client's
+		}
 		line = bytes.TrimRight(line, "\r\n")
 		if len(bytes.TrimSpace(line)) > 0 {
-			s.receive(line)
+			s.receiveSafely(line)
 		}
 		if err != nil {
 			if err != io.EOF && !errors.Is(err, net.ErrClosed) {
@@ -324,6 +335,17 @@ func (s *Session) readLoop() {
 			return
 		}
 	}
+}
+
+// receiveSafely is receive, turning a panic of the mock into a test
+// failure instead of a crash or a hung session.
+func (s *Session) receiveSafely(line []byte) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.srv.t.Errorf("mcptest: internal error handling %q in session %d: %v\n%s", shorten(string(line), 200), s.n, p, debug.Stack())
+		}
+	}()
+	s.receive(line)
 }
 
 // receiveOversized journals a frame too long to keep (its first bytes are
@@ -396,9 +418,18 @@ func (s *Session) receive(line []byte) {
 	case KindNotification:
 		s.notification(m, d)
 	default:
-		if answered {
+		s.mu.Lock()
+		late := s.gaveUp[m.ID]
+		delete(s.gaveUp, m.ID)
+		s.mu.Unlock()
+		switch {
+		case answered:
 			pend.reply <- m
-		} else {
+		case late:
+			// the answer to a request the mock cancelled: journaled, no violation
+		case m.Kind == KindError && m.ID == "null":
+			// the client could not parse something the mock sent: JSON-RPC asks for exactly this
+		default:
 			s.violate(RuleUnexpectedResponse, m, "no request of the server has id "+m.ID+" (or it was already answered)")
 		}
 	}
@@ -440,6 +471,10 @@ func (s *Session) request(m Message, d decoded) {
 
 // notification handles a notification from the client.
 func (s *Session) notification(m Message, d decoded) {
+	if d.params.Exists() && !d.params.IsObject() {
+		s.violate(RuleInvalidParams, m, "params is "+d.params.Type.String()+", want an object")
+		return
+	}
 	switch m.Method {
 	case "notifications/initialized":
 		s.mu.Lock()
@@ -563,6 +598,9 @@ func (s *Session) reply(m Message, r Reply) {
 }
 
 func (s *Session) replyResult(m Message, result []byte) {
+	if m.Method == "initialize" && !m.modern {
+		s.initialized(m, result)
+	}
 	if m.modern {
 		result = s.decorate(m.Method, result)
 		if r := gjson.ParseBytes(result); r.Get("resultType").String() == "input_required" {

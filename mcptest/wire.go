@@ -209,6 +209,7 @@ func decode(line []byte) decoded {
 	}
 	if d.msg.Problem != "" {
 		d.msg.Kind = KindInvalid
+		d.msg.ErrorCode = 0
 	}
 	return d
 }

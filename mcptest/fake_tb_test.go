@@ -1,0 +1,343 @@
+package mcptest_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+)
+
+// fakeTB is a testing.TB that records what the library reports (Errorf,
+// Fatalf, Logf) and collects Cleanup funcs, so a test can end the fake test
+// when it wants (finish) and inspect the verdict. Like the testing package,
+// Fatalf and FailNow stop the calling goroutine with runtime.Goexit: run the
+// code that may call them with run. Methods the library does not use are
+// those of the embedded nil TB, and panic: a new call is noticed at once.
+type fakeTB struct {
+	testing.TB
+
+	mu       sync.Mutex
+	errs     []string
+	fatals   []string
+	logs     []string
+	cleanups []func()
+	failed   bool
+}
+
+// newFakeTB returns a fake whose cleanups, if the test does not run them
+// with finish, run when t ends, so that no Server outlives the test.
+func newFakeTB(t *testing.T) *fakeTB {
+	f := &fakeTB{}
+	t.Cleanup(f.finish)
+	return f
+}
+
+func (f *fakeTB) Helper()      {}
+func (f *fakeTB) Name() string { return "FakeTest" }
+
+func (f *fakeTB) Errorf(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.errs = append(f.errs, fmt.Sprintf(format, args...))
+	f.failed = true
+}
+
+func (f *fakeTB) Error(args ...any) { f.Errorf("%s", fmt.Sprint(args...)) }
+
+func (f *fakeTB) Fatalf(format string, args ...any) {
+	f.mu.Lock()
+	f.fatals = append(f.fatals, fmt.Sprintf(format, args...))
+	f.failed = true
+	f.mu.Unlock()
+	runtime.Goexit()
+}
+
+func (f *fakeTB) Fatal(args ...any) { f.Fatalf("%s", fmt.Sprint(args...)) }
+
+func (f *fakeTB) Fail() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.failed = true
+}
+
+func (f *fakeTB) FailNow() {
+	f.Fail()
+	runtime.Goexit()
+}
+
+func (f *fakeTB) Failed() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.failed
+}
+
+func (f *fakeTB) Logf(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.logs = append(f.logs, fmt.Sprintf(format, args...))
+}
+
+func (f *fakeTB) Log(args ...any) { f.Logf("%s", fmt.Sprint(args...)) }
+
+func (f *fakeTB) Cleanup(fn func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cleanups = append(f.cleanups, fn)
+}
+
+// run calls fn in its own goroutine, as the testing package runs a test,
+// and reports whether fn returned (false when it called Fatalf or FailNow).
+func (f *fakeTB) run(fn func()) (returned bool) {
+	done := make(chan bool)
+	go func() {
+		ok := false
+		defer func() { done <- ok }()
+		fn()
+		ok = true
+	}()
+	return <-done
+}
+
+// finish ends the fake test: it runs the registered cleanups, last first,
+// each in its own goroutine so that one calling Fatalf stops only itself.
+// It may be called more than once; each cleanup runs once.
+func (f *fakeTB) finish() {
+	for {
+		f.mu.Lock()
+		n := len(f.cleanups)
+		if n == 0 {
+			f.mu.Unlock()
+			return
+		}
+		fn := f.cleanups[n-1]
+		f.cleanups = f.cleanups[:n-1]
+		f.mu.Unlock()
+		f.run(fn)
+	}
+}
+
+// errors returns what Errorf recorded.
+func (f *fakeTB) errors() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.errs...)
+}
+
+// fatal returns what Fatalf recorded, one message a line.
+func (f *fakeTB) fatal() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return strings.Join(f.fatals, "\n")
+}
+
+// logged returns what Logf recorded, one message a line.
+func (f *fakeTB) logged() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return strings.Join(f.logs, "\n")
+}
+
+// report returns everything recorded, for failure messages.
+func (f *fakeTB) report() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return fmt.Sprintf("errors: %q\nfatals: %q\nlogs: %q", f.errs, f.fatals, f.logs)
+}
+
+// TestFakeTB checks the fake itself: Fatalf stops only the goroutine run
+// started, cleanups run last first and once.
+func TestFakeTB(t *testing.T) {
+	f := newFakeTB(t)
+	var order []int
+	f.Cleanup(func() { order = append(order, 1) })
+	f.Cleanup(func() { order = append(order, 2); f.Fatalf("stop") })
+	if f.run(func() { f.Logf("a %d", 1) }) != true {
+		t.Errorf("run: want true for a func that returns")
+	}
+	reached := false
+	if f.run(func() { f.Fatalf("boom %d", 2); reached = true }) {
+		t.Errorf("run: want false for a func that calls Fatalf")
+	}
+	if reached {
+		t.Errorf("Fatalf: want the goroutine stopped, but the code after it ran")
+	}
+	if !f.Failed() || f.fatal() != "boom 2" || f.logged() != "a 1" {
+		t.Errorf("want Failed, fatal %q and log %q recorded; got %s", "boom 2", "a 1", f.report())
+	}
+	f.finish()
+	f.finish()
+	if fmt.Sprint(order) != "[2 1]" {
+		t.Errorf("finish: want cleanups run last first and once, [2 1], got %v", order)
+	}
+}
+
+// Configuration mistakes fail the test at once, with a message naming the
+// call, and never panic.
+
+func TestConfigurationMistakes(t *testing.T) {
+	okHandler := func(context.Context, *mcptest.Request) mcptest.Reply { return mcptest.Result(`{}`) }
+	tests := []struct {
+		name      string
+		afterDial bool                  // Dial before the mistake
+		mistake   func(*mcptest.Server) // the call that must fail
+		want      []string              // what the failure must say
+	}{
+		{name: "WithTool after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("late")) },
+			want:    []string{"WithTool called after the first Dial"}},
+		{name: "WithTools after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithTools() },
+			want:    []string{"WithTools called after the first Dial"}},
+		{name: "WithServerInfo after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithServerInfo("x", "1") },
+			want:    []string{"WithServerInfo called after the first Dial"}},
+		{name: "WithServerTitle after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithServerTitle("X") },
+			want:    []string{"WithServerTitle called after the first Dial"}},
+		{name: "WithInstructions after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithInstructions("be nice") },
+			want:    []string{"WithInstructions called after the first Dial"}},
+		{name: "WithProtocolVersions after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithProtocolVersions("2025-06-18") },
+			want:    []string{"WithProtocolVersions called after the first Dial"}},
+		{name: "WithCapabilities after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithCapabilities(`{}`) },
+			want:    []string{"WithCapabilities called after the first Dial"}},
+		{name: "WithLogging after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithLogging() },
+			want:    []string{"WithLogging called after the first Dial"}},
+		{name: "WithPageSize after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithPageSize(2) },
+			want:    []string{"WithPageSize called after the first Dial"}},
+		{name: "WithWaitTimeout after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithWaitTimeout(time.Second) },
+			want:    []string{"WithWaitTimeout called after the first Dial"}},
+		{name: "WithResource after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithResource(mcptest.NewResource("file:///a", "a")) },
+			want:    []string{"WithResource called after the first Dial"}},
+		{name: "WithResourceTemplate after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithResourceTemplate(mcptest.NewResourceTemplate("file:///{a}", "a")) },
+			want:    []string{"WithResourceTemplate called after the first Dial"}},
+		{name: "WithPrompt after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithPrompt(mcptest.NewPrompt("p")) },
+			want:    []string{"WithPrompt called after the first Dial"}},
+		{name: "WithPromptCompletion after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithPromptCompletion("p", "a", "x") },
+			want:    []string{"WithPromptCompletion called after the first Dial"}},
+		{name: "WithResourceCompletion after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithResourceCompletion("file:///{a}", "a", "x") },
+			want:    []string{"WithResourceCompletion called after the first Dial"}},
+		{name: "Handle after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.Handle("x/y", okHandler) },
+			want:    []string{`Handle("x/y") called after the first Dial`}},
+		{name: "invalid input schema",
+			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("x").WithInputSchema(`{not json`)) },
+			want:    []string{"WithTool", "WithInputSchema", "{not json"}},
+		{name: "input schema not an object",
+			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("x").WithInputSchema(`["a"]`)) },
+			want:    []string{"WithTool", "WithInputSchema", "object"}},
+		{name: "duplicate tool in one call",
+			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("x"), mcptest.NewTool("x")) },
+			want:    []string{"WithTool", `NewTool("x")`, "registered twice"}},
+		{name: "duplicate tool in two calls",
+			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("x")).WithTool(mcptest.NewTool("x")) },
+			want:    []string{"WithTool", `NewTool("x")`, "registered twice"}},
+		{name: "duplicate resource",
+			mistake: func(s *mcptest.Server) {
+				s.WithResource(mcptest.NewResource("file:///a", "a"), mcptest.NewResource("file:///a", "b"))
+			},
+			want: []string{"WithResource", `NewResource("file:///a")`, "registered twice"}},
+		{name: "duplicate prompt",
+			mistake: func(s *mcptest.Server) { s.WithPrompt(mcptest.NewPrompt("p"), mcptest.NewPrompt("p")) },
+			want:    []string{"WithPrompt", `NewPrompt("p")`, "registered twice"}},
+		{name: "unknown rule",
+			mistake: func(s *mcptest.Server) { s.ExpectViolation("no/such-rule") },
+			want:    append([]string{`ExpectViolation("no/such-rule")`, "no such rule"}, mcptest.Rules()...)},
+		{name: "unknown protocol version",
+			mistake: func(s *mcptest.Server) { s.WithProtocolVersions("2025-11-25", "1999-01-01") },
+			want:    []string{"WithProtocolVersions", `"1999-01-01"`, "2024-11-05"}},
+		{name: "no protocol version",
+			mistake: func(s *mcptest.Server) { s.WithProtocolVersions() },
+			want:    []string{"WithProtocolVersions", "no versions"}},
+		{name: "negative page size",
+			mistake: func(s *mcptest.Server) { s.WithPageSize(-1) },
+			want:    []string{"WithPageSize", "-1"}},
+		{name: "zero wait timeout",
+			mistake: func(s *mcptest.Server) { s.WithWaitTimeout(0) },
+			want:    []string{"WithWaitTimeout", "not positive"}},
+		{name: "nil handler",
+			mistake: func(s *mcptest.Server) { s.Handle("x/y", nil) },
+			want:    []string{`Handle("x/y")`, "nil Handler"}},
+		{name: "capabilities not an object",
+			mistake: func(s *mcptest.Server) { s.WithCapabilities(`["tools"]`) },
+			want:    []string{"WithCapabilities", "object"}},
+		{name: "invalid JSON in a Result",
+			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("x").Returns(mcptest.Result(`{bad`))) },
+			want:    []string{"WithTool", `NewTool("x").Returns`, "Result"}},
+		{name: "Returns without replies",
+			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("x").Returns()) },
+			want:    []string{"WithTool", `NewTool("x").Returns`, "no replies"}},
+		{name: "unbalanced URI template",
+			mistake: func(s *mcptest.Server) { s.WithResourceTemplate(mcptest.NewResourceTemplate("file:///{id", "t")) },
+			want:    []string{"WithResourceTemplate", `NewResourceTemplate("file:///{id")`, "unbalanced"}},
+		{name: "Dial after Close",
+			mistake: func(s *mcptest.Server) { s.Close(); s.Dial() },
+			want:    []string{"Dial called after Close"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := newFakeTB(t)
+			srv := mcptest.NewServer(fake)
+			if tc.afterDial {
+				_ = dialRaw(t, srv)
+			}
+			if fake.run(func() { tc.mistake(srv) }) {
+				t.Fatalf("want the mistake to stop the test with Fatalf, it returned; got %s", fake.report())
+			}
+			msg := fake.fatal()
+			if !strings.HasPrefix(msg, "mcptest: ") {
+				t.Errorf("want the failure to start with %q, got %q", "mcptest: ", msg)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("want the failure to say %q, got %q", w, msg)
+				}
+			}
+			fake.finish()
+			if errs := fake.errors(); len(errs) != 0 {
+				t.Errorf("want nothing more reported at cleanup, got %q", errs)
+			}
+		})
+	}
+}
+
+// TestRuntimeChangesAfterDial: the runtime controls are not builder
+// methods and are fine while connected.
+func TestRuntimeChangesAfterDial(t *testing.T) {
+	fake := newFakeTB(t)
+	srv := mcptest.NewServer(fake).WithTool(mcptest.NewTool("a").ReturnsText("a"))
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	if !fake.run(func() {
+		srv.ExpectViolation(mcptest.RuleIDUnique)
+		srv.IgnoreViolations()
+		srv.SetToolsQuietly(mcptest.NewTool("b").ReturnsText("b"))
+	}) {
+		t.Fatalf("want runtime controls to work after Dial, got %s", fake.report())
+	}
+	if got := c.result(t, "1", "tools/list", "").Get("tools.0.name").String(); got != "b" {
+		t.Errorf("want tools/list to show the replaced tool b, got %q", got)
+	}
+	if fake.run(func() { srv.SetTools(mcptest.NewTool("b"), mcptest.NewTool("b")) }) {
+		t.Errorf("SetTools: want a duplicate tool to fail the test")
+	}
+	if msg := fake.fatal(); !strings.Contains(msg, "SetTools") || !strings.Contains(msg, "registered twice") {
+		t.Errorf("SetTools: want the failure to name the call and the duplicate, got %q", msg)
+	}
+	fake.finish()
+}

@@ -1,0 +1,1106 @@
+package mcptest_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/tidwall/gjson"
+)
+
+// ruleServer is the server most rule cases run against: every capability
+// declared, two tools listed one a page, so that cursors exist.
+func ruleServer(t testing.TB) *mcptest.Server {
+	return mcptest.NewServer(t).
+		WithTool(
+			mcptest.NewTool("echo").ReturnsText("echoed"),
+			mcptest.NewTool("add").ReturnsText("3"),
+		).
+		WithResource(mcptest.NewResource("file:///notes.txt", "notes").WithMIMEType("text/plain").ReturnsText("remember the milk")).
+		WithResourceTemplate(mcptest.NewResourceTemplate("file:///users/{id}", "user").ReturnsText("a user")).
+		WithPrompt(mcptest.NewPrompt("greet").WithArgument("name", "who to greet", true).ReturnsText("Hello!"),
+			mcptest.NewPrompt("plain").ReturnsText("Hi.")).
+		WithPromptCompletion("greet", "name", "alice", "bob").
+		WithLogging().
+		WithPageSize(1)
+}
+
+// mrtrServer has a tool that asks the client to confirm before it answers.
+func mrtrServer(t testing.TB) *mcptest.Server {
+	return mcptest.NewServer(t).WithTool(
+		mcptest.NewTool("book").
+			RequiresInput(mcptest.ElicitInput("confirm", "Book it?", `{"type":"object","properties":{"ok":{"type":"boolean"}}}`)).
+			ReturnsText("booked"),
+		mcptest.NewTool("echo").ReturnsText("echoed"))
+}
+
+// modernOnlyServer speaks only the stateless era.
+func modernOnlyServer(t testing.TB) *mcptest.Server {
+	return ruleServer(t).WithProtocolVersions(statelessVersion)
+}
+
+// bookFirstRound calls the book tool (id "b1") in a stateless session and
+// returns the requestState of its input_required result.
+func bookFirstRound(t testing.TB, c *rawClient) string {
+	res := c.result(t, `"b1"`, "tools/call", modernParams(`"name":"book","arguments":{}`))
+	if res.Get("resultType").String() != "input_required" || !res.Get("inputRequests.confirm").Exists() || res.Get("requestState").String() == "" {
+		t.Fatalf("want an input_required result asking for confirm, with a requestState, got %s", res.Raw)
+	}
+	return res.Get("requestState").String()
+}
+
+// bareServer declares no capability at all.
+func bareServer(t testing.TB) *mcptest.Server { return mcptest.NewServer(t) }
+
+// What the client does before it breaks the rule.
+var (
+	ruleFresh        = func(t testing.TB, c *rawClient) {}
+	ruleHandshaken   = func(t testing.TB, c *rawClient) { c.handshake(t, "2025-11-25") }
+	ruleDiscovered   = func(t testing.TB, c *rawClient) { c.discover(t, `"discover"`) }
+	ruleInitializing = func(t testing.TB, c *rawClient) { c.initialize(t, "2025-11-25") } // no notifications/initialized
+)
+
+// wantReply is how the mock must answer the offending frame.
+type wantReply struct {
+	kind mcptest.Kind // KindResult, KindError, or KindInvalid for no reply at all
+	code int          // the error code, for KindError
+	id   string       // the JSON text of the reply's id
+}
+
+func wantNoReply() wantReply         { return wantReply{kind: mcptest.KindInvalid} }
+func wantResult(id string) wantReply { return wantReply{kind: mcptest.KindResult, id: id} }
+func wantError(code int, id string) wantReply {
+	return wantReply{kind: mcptest.KindError, code: code, id: id}
+}
+
+// ruleCase is a client that breaks exactly one rule with one frame.
+type ruleCase struct {
+	name   string
+	rule   string
+	server func(testing.TB) *mcptest.Server // nil: ruleServer
+	before func(testing.TB, *rawClient)     // nil: handshaken
+	frame  string                           // the offending frame
+	// makeFrame builds the frame from what the client learnt in before,
+	// when frame cannot be written in advance.
+	makeFrame func(testing.TB, *rawClient) string
+	kind      mcptest.Kind // how the journal classifies the frame
+	reply     wantReply
+	severity  mcptest.Severity // of the violation: an error unless said
+}
+
+// initRequest is an initialize request (id "init") with the given params.
+func initRequest(params string) string { return rawRequest(rawInitID, "initialize", params) }
+
+var ruleCases = []ruleCase{
+	// jsonrpc/parse-error: -32700 with id null.
+	{name: "truncated object", rule: mcptest.RuleParseError,
+		frame: `{"jsonrpc":"2.0","id":1,"method":"ping"`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeParseError, "null")},
+	{name: "plain text", rule: mcptest.RuleParseError, before: ruleFresh,
+		frame: `hello, server`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeParseError, "null")},
+	{name: "two messages on one line", rule: mcptest.RuleParseError,
+		frame: `{"jsonrpc":"2.0","id":1,"method":"ping"}{"jsonrpc":"2.0","id":2,"method":"ping"}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeParseError, "null")},
+	{name: "single quotes", rule: mcptest.RuleParseError,
+		frame: `{'jsonrpc':'2.0','id':1,'method':'ping'}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeParseError, "null")},
+
+	// jsonrpc/invalid-request: -32600, with the id when it can be read.
+	{name: "batch", rule: mcptest.RuleInvalidRequest,
+		frame: `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+	{name: "empty batch", rule: mcptest.RuleInvalidRequest,
+		frame: `[]`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+	{name: "number", rule: mcptest.RuleInvalidRequest, before: ruleFresh,
+		frame: `42`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+	{name: "string", rule: mcptest.RuleInvalidRequest,
+		frame: `"ping"`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+	{name: "null", rule: mcptest.RuleInvalidRequest,
+		frame: `null`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+	{name: "empty object", rule: mcptest.RuleInvalidRequest,
+		frame: `{}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+	{name: "method is not a string", rule: mcptest.RuleInvalidRequest,
+		frame: `{"jsonrpc":"2.0","id":3,"method":42}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "3")},
+	{name: "method is not a string and id is null", rule: mcptest.RuleInvalidRequest,
+		frame: `{"jsonrpc":"2.0","id":null,"method":["ping"]}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+	{name: "neither request nor response", rule: mcptest.RuleInvalidRequest,
+		frame: `{"jsonrpc":"2.0","id":"four"}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, `"four"`)},
+	{name: "response with result and error", rule: mcptest.RuleInvalidRequest,
+		frame: `{"jsonrpc":"2.0","id":5,"result":{},"error":{"code":-32603,"message":"both"}}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "5")},
+
+	// jsonrpc/version: a request is refused with -32600; a notification is
+	// handled anyway.
+	{name: "request without jsonrpc", rule: mcptest.RuleJSONRPCVersion,
+		frame: `{"id":6,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "6")},
+	{name: "jsonrpc 1.0", rule: mcptest.RuleJSONRPCVersion,
+		frame: `{"jsonrpc":"1.0","id":7,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "7")},
+	{name: "jsonrpc as a number", rule: mcptest.RuleJSONRPCVersion, before: ruleFresh,
+		frame: `{"jsonrpc":2.0,"id":8,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "8")},
+	{name: "request without jsonrpc and with a null id", rule: mcptest.RuleJSONRPCVersion,
+		frame: `{"id":null,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+	{name: "notification without jsonrpc", rule: mcptest.RuleJSONRPCVersion,
+		frame: `{"method":"notifications/roots/list_changed"}`, kind: mcptest.KindNotification, reply: wantNoReply()},
+
+	// jsonrpc/id-type: -32600 with id null.
+	{name: "null id", rule: mcptest.RuleIDType,
+		frame: `{"jsonrpc":"2.0","id":null,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+	{name: "fractional id", rule: mcptest.RuleIDType,
+		frame: `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+	{name: "boolean id", rule: mcptest.RuleIDType, before: ruleFresh,
+		frame: `{"jsonrpc":"2.0","id":true,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+	{name: "object id", rule: mcptest.RuleIDType,
+		frame: `{"jsonrpc":"2.0","id":{"n":1},"method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+	{name: "array id", rule: mcptest.RuleIDType,
+		frame: `{"jsonrpc":"2.0","id":[1],"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+
+	// jsonrpc/id-unique: the request is still answered.
+	{name: "id of an earlier request", rule: mcptest.RuleIDUnique,
+		before: func(t testing.TB, c *rawClient) { ruleHandshaken(t, c); c.ping(t, "20") },
+		frame:  `{"jsonrpc":"2.0","id":20,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantResult("20")},
+	{name: "id of the initialize request", rule: mcptest.RuleIDUnique,
+		frame: `{"jsonrpc":"2.0","id":"init","method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantResult(`"init"`)},
+
+	// jsonrpc/method-not-found: -32601.
+	{name: "unknown method", rule: mcptest.RuleMethodNotFound,
+		frame: `{"jsonrpc":"2.0","id":30,"method":"tools/frobnicate"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "30")},
+	{name: "a method of the client sent to the server", rule: mcptest.RuleMethodNotFound,
+		frame: `{"jsonrpc":"2.0","id":31,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "31")},
+	{name: "method names are case-sensitive", rule: mcptest.RuleMethodNotFound,
+		frame: `{"jsonrpc":"2.0","id":"P","method":"Ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, `"P"`)},
+
+	// jsonrpc/invalid-params: -32602 for requests; notifications get no reply.
+	{name: "params is an array", rule: mcptest.RuleInvalidParams,
+		frame: `{"jsonrpc":"2.0","id":40,"method":"tools/list","params":[]}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "40")},
+	{name: "params is a string", rule: mcptest.RuleInvalidParams, before: ruleFresh,
+		frame: `{"jsonrpc":"2.0","id":41,"method":"ping","params":"now"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "41")},
+	{name: "tools/call without name", rule: mcptest.RuleInvalidParams,
+		frame: `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"arguments":{}}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "42")},
+	{name: "tools/call arguments not an object", rule: mcptest.RuleInvalidParams,
+		frame: `{"jsonrpc":"2.0","id":43,"method":"tools/call","params":{"name":"echo","arguments":["x"]}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "43")},
+	{name: "resources/read without uri", rule: mcptest.RuleInvalidParams,
+		frame: `{"jsonrpc":"2.0","id":44,"method":"resources/read","params":{}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "44")},
+	{name: "resources/subscribe uri not a string", rule: mcptest.RuleInvalidParams,
+		frame: `{"jsonrpc":"2.0","id":45,"method":"resources/subscribe","params":{"uri":7}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "45")},
+	{name: "prompts/get without name", rule: mcptest.RuleInvalidParams,
+		frame: `{"jsonrpc":"2.0","id":46,"method":"prompts/get","params":{"arguments":{"name":"x"}}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "46")},
+	{name: "prompts/get arguments not an object", rule: mcptest.RuleInvalidParams,
+		frame: `{"jsonrpc":"2.0","id":47,"method":"prompts/get","params":{"name":"greet","arguments":"x"}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "47")},
+	{name: "logging/setLevel unknown level", rule: mcptest.RuleInvalidParams,
+		frame: `{"jsonrpc":"2.0","id":48,"method":"logging/setLevel","params":{"level":"verbose"}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "48")},
+	{name: "completion/complete without ref", rule: mcptest.RuleInvalidParams,
+		frame: `{"jsonrpc":"2.0","id":49,"method":"completion/complete","params":{"argument":{"name":"name","value":"a"}}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "49")},
+	{name: "notifications/cancelled without requestId", rule: mcptest.RuleInvalidParams,
+		frame: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"bored"}}`, kind: mcptest.KindNotification, reply: wantNoReply()},
+
+	// jsonrpc/unexpected-response: no reply.
+	{name: "result for no request", rule: mcptest.RuleUnexpectedResponse,
+		frame: `{"jsonrpc":"2.0","id":50,"result":{}}`, kind: mcptest.KindResult, reply: wantNoReply()},
+	{name: "error for no request", rule: mcptest.RuleUnexpectedResponse, before: ruleFresh,
+		frame: `{"jsonrpc":"2.0","id":"s1","error":{"code":-32601,"message":"Method not found"}}`, kind: mcptest.KindError, reply: wantNoReply()},
+
+	// lifecycle/initialize-first: requests are still answered.
+	{name: "request before initialize", rule: mcptest.RuleInitializeFirst, before: ruleFresh,
+		frame: `{"jsonrpc":"2.0","id":60,"method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantResult("60")},
+	{name: "tools/call before initialize", rule: mcptest.RuleInitializeFirst, before: ruleFresh,
+		frame: `{"jsonrpc":"2.0","id":61,"method":"tools/call","params":{"name":"echo","arguments":{}}}`, kind: mcptest.KindRequest, reply: wantResult("61")},
+	{name: "notifications/initialized before initialize", rule: mcptest.RuleInitializeFirst, before: ruleFresh,
+		frame: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, kind: mcptest.KindNotification, reply: wantNoReply()},
+	{name: "other notification before initialize", rule: mcptest.RuleInitializeFirst, before: ruleFresh,
+		frame: `{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`, kind: mcptest.KindNotification, reply: wantNoReply()},
+
+	// lifecycle/initialize-params: without a string protocolVersion the
+	// mock refuses with -32602; otherwise it answers.
+	{name: "protocolVersion missing", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+		frame: initRequest(`{"capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
+	{name: "protocolVersion a number", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+		frame: initRequest(`{"protocolVersion":20251125,"capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
+	{name: "no params at all", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+		frame: initRequest(""), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
+	{name: "capabilities missing", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+		frame: initRequest(`{"protocolVersion":"2025-11-25","clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
+	{name: "capabilities an array", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+		frame: initRequest(`{"protocolVersion":"2025-11-25","capabilities":[],"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
+	{name: "clientInfo missing", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+		frame: initRequest(`{"protocolVersion":"2025-06-18","capabilities":{}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
+	{name: "clientInfo.version missing", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+		frame: initRequest(`{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c"}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
+	{name: "clientInfo.name a number", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+		frame: initRequest(`{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":1,"version":"1"}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
+
+	// lifecycle/initialize-once: the second initialize is still answered.
+	{name: "initialize after the handshake", rule: mcptest.RuleInitializeOnce,
+		frame: rawRequest(`"again"`, "initialize", initializeParams("2025-11-25")), kind: mcptest.KindRequest, reply: wantResult(`"again"`)},
+	{name: "initialize before notifications/initialized", rule: mcptest.RuleInitializeOnce, before: ruleInitializing,
+		frame: rawRequest(`"again"`, "initialize", initializeParams("2025-06-18")), kind: mcptest.KindRequest, reply: wantResult(`"again"`)},
+
+	// lifecycle/initialized-before-requests: requests are still answered.
+	{name: "tools/list before notifications/initialized", rule: mcptest.RuleInitializedFirst, before: ruleInitializing,
+		frame: `{"jsonrpc":"2.0","id":70,"method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantResult("70")},
+	{name: "resources/read before notifications/initialized", rule: mcptest.RuleInitializedFirst, before: ruleInitializing,
+		frame: `{"jsonrpc":"2.0","id":71,"method":"resources/read","params":{"uri":"file:///notes.txt"}}`, kind: mcptest.KindRequest, reply: wantResult("71")},
+
+	// lifecycle/initialize-not-cancelled: no reply.
+	{name: "cancel initialize after the handshake", rule: mcptest.RuleCancelInitialize,
+		frame: rawNotification("notifications/cancelled", `{"requestId":"init","reason":"too slow"}`), kind: mcptest.KindNotification, reply: wantNoReply()},
+	{name: "cancel initialize before notifications/initialized", rule: mcptest.RuleCancelInitialize, before: ruleInitializing,
+		frame: rawNotification("notifications/cancelled", `{"requestId":"init"}`), kind: mcptest.KindNotification, reply: wantNoReply()},
+
+	// capabilities/undeclared-method: the call is still answered.
+	{name: "tools/list without tools", rule: mcptest.RuleUndeclaredMethod, server: bareServer,
+		frame: `{"jsonrpc":"2.0","id":80,"method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantResult("80")},
+	{name: "prompts/list without prompts", rule: mcptest.RuleUndeclaredMethod, server: bareServer,
+		frame: `{"jsonrpc":"2.0","id":81,"method":"prompts/list"}`, kind: mcptest.KindRequest, reply: wantResult("81")},
+	{name: "resources/templates/list without resources", rule: mcptest.RuleUndeclaredMethod, server: bareServer,
+		frame: `{"jsonrpc":"2.0","id":82,"method":"resources/templates/list"}`, kind: mcptest.KindRequest, reply: wantResult("82")},
+	{name: "logging/setLevel without logging", rule: mcptest.RuleUndeclaredMethod, server: bareServer,
+		frame: `{"jsonrpc":"2.0","id":83,"method":"logging/setLevel","params":{"level":"info"}}`, kind: mcptest.KindRequest, reply: wantResult("83")},
+	{name: "completion/complete without completions", rule: mcptest.RuleUndeclaredMethod, server: bareServer,
+		frame: `{"jsonrpc":"2.0","id":84,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"name","value":"a"}}}`,
+		kind:  mcptest.KindRequest, reply: wantResult("84")},
+	{name: "resources/subscribe without resources.subscribe", rule: mcptest.RuleUndeclaredMethod,
+		server: func(t testing.TB) *mcptest.Server {
+			return mcptest.NewServer(t).
+				WithResource(mcptest.NewResource("file:///notes.txt", "notes").ReturnsText("x")).
+				WithCapabilities(`{"resources":{"listChanged":true}}`)
+		},
+		frame: `{"jsonrpc":"2.0","id":85,"method":"resources/subscribe","params":{"uri":"file:///notes.txt"}}`, kind: mcptest.KindRequest, reply: wantResult("85")},
+	{name: "tools/call with tools declared false", rule: mcptest.RuleUndeclaredMethod,
+		server: func(t testing.TB) *mcptest.Server {
+			return mcptest.NewServer(t).WithTool(mcptest.NewTool("echo").ReturnsText("x")).WithCapabilities(`{"tools":false}`)
+		},
+		frame: `{"jsonrpc":"2.0","id":86,"method":"tools/call","params":{"name":"echo"}}`, kind: mcptest.KindRequest, reply: wantResult("86")},
+
+	// pagination/invalid-cursor: -32602.
+	{name: "made-up cursor", rule: mcptest.RuleInvalidCursor,
+		frame: `{"jsonrpc":"2.0","id":90,"method":"tools/list","params":{"cursor":"page-2"}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "90")},
+	{name: "cursor is a number", rule: mcptest.RuleInvalidCursor,
+		frame: `{"jsonrpc":"2.0","id":91,"method":"resources/list","params":{"cursor":2}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "91")},
+	{name: "empty cursor", rule: mcptest.RuleInvalidCursor,
+		frame: `{"jsonrpc":"2.0","id":92,"method":"prompts/list","params":{"cursor":""}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "92")},
+	{name: "cursor of another list", rule: mcptest.RuleInvalidCursor,
+		makeFrame: func(t testing.TB, c *rawClient) string {
+			cursor := c.result(t, "93", "tools/list", "").Get("nextCursor")
+			if cursor.Type != gjson.String {
+				t.Fatalf("want a nextCursor in the first page of tools/list, got %s", cursor.Raw)
+			}
+			return rawRequest("94", "prompts/list", `{"cursor":`+cursor.Raw+`}`)
+		},
+		kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "94")},
+
+	// params/arguments-null (a warning): null is taken as no arguments.
+	{name: "tools/call arguments null", rule: mcptest.RuleArgumentsNull, severity: mcptest.SeverityWarning,
+		frame: `{"jsonrpc":"2.0","id":100,"method":"tools/call","params":{"name":"echo","arguments":null}}`, kind: mcptest.KindRequest, reply: wantResult("100")},
+	{name: "prompts/get arguments null", rule: mcptest.RuleArgumentsNull, severity: mcptest.SeverityWarning,
+		frame: `{"jsonrpc":"2.0","id":101,"method":"prompts/get","params":{"name":"plain","arguments":null}}`, kind: mcptest.KindRequest,
+		reply: wantResult("101")},
+
+	// stateless/meta-required: -32602.
+	{name: "server/discover without _meta", rule: mcptest.RuleMetaRequired, before: ruleFresh,
+		frame: `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "1")},
+	{name: "clientCapabilities missing", rule: mcptest.RuleMetaRequired, before: ruleDiscovered,
+		frame: rawRequest("2", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"rawclient","version":"1.0.0"}}}`),
+		kind:  mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "2")},
+	{name: "protocolVersion not a string", rule: mcptest.RuleMetaRequired, before: ruleDiscovered,
+		frame: rawRequest("3", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":20260728,"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"rawclient","version":"1.0.0"}}}`),
+		kind:  mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "3")},
+
+	// stateless/client-info (a warning): answered.
+	{name: "no clientInfo", rule: mcptest.RuleClientInfo, severity: mcptest.SeverityWarning, before: ruleFresh,
+		frame: rawRequest("1", "server/discover", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`),
+		kind:  mcptest.KindRequest, reply: wantResult("1")},
+
+	// stateless/meta-consistent (a warning): answered.
+	{name: "clientInfo changes", rule: mcptest.RuleMetaConsistent, severity: mcptest.SeverityWarning, before: ruleDiscovered,
+		frame: rawRequest("1", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"someone-else","version":"9"}}}`),
+		kind:  mcptest.KindRequest, reply: wantResult("1")},
+
+	// stateless/removed-method: -32601.
+	{name: "ping with _meta", rule: mcptest.RuleRemovedMethod, before: ruleDiscovered,
+		frame: rawRequest("1", "ping", modernParams("")), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "1")},
+	{name: "ping in a stateless session", rule: mcptest.RuleRemovedMethod, before: ruleDiscovered,
+		frame: rawRequest("2", "ping", ""), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "2")},
+	{name: "logging/setLevel", rule: mcptest.RuleRemovedMethod, before: ruleDiscovered,
+		frame: rawRequest("3", "logging/setLevel", modernParams(`"level":"info"`)), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "3")},
+	{name: "resources/subscribe", rule: mcptest.RuleRemovedMethod, before: ruleDiscovered,
+		frame: rawRequest("4", "resources/subscribe", modernParams(`"uri":"file:///notes.txt"`)), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "4")},
+
+	// stateless/retry-supported-version: -32022 again.
+	{name: "retry with another unsupported version", rule: mcptest.RuleRetrySupportedVersion, before: ruleDiscovered,
+		makeFrame: func(t testing.TB, c *rawClient) string {
+			meta := `{"_meta":{"io.modelcontextprotocol/protocolVersion":"%s","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"rawclient","version":"1.0.0"}}}`
+			first := c.call(t, "1", "tools/list", fmt.Sprintf(meta, "2030-01-01"))
+			if first.Get("error.code").Int() != mcptest.CodeUnsupportedProtocolVersion || !strings.Contains(first.Get("error.data.supported").Raw, statelessVersion) {
+				t.Fatalf("want -32022 listing the supported versions for 2030-01-01, got %s", first.Raw)
+			}
+			return rawRequest("2", "tools/list", fmt.Sprintf(meta, "2031-01-01"))
+		},
+		kind: mcptest.KindRequest, reply: wantError(mcptest.CodeUnsupportedProtocolVersion, "2")},
+
+	// stateless/no-initialize-after-discover: refused with -32602.
+	{name: "initialize after discover, modern-only server", rule: mcptest.RuleInitializeAfterDiscover, server: modernOnlyServer, before: ruleDiscovered,
+		frame: rawRequest(rawInitID, "initialize", initializeParams("2025-11-25")), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
+
+	// stateless/discover-first (a warning): answered.
+	{name: "tools/list before server/discover", rule: mcptest.RuleDiscoverFirst, severity: mcptest.SeverityWarning, before: ruleFresh,
+		frame: rawRequest("1", "tools/list", modernParams("")), kind: mcptest.KindRequest, reply: wantResult("1")},
+
+	// mrtr/request-state-unchanged: the retry is still answered.
+	{name: "requestState changed", rule: mcptest.RuleMRTRRequestState, server: mrtrServer, before: ruleDiscovered,
+		makeFrame: func(t testing.TB, c *rawClient) string {
+			state := bookFirstRound(t, c)
+			return rawRequest(`"b2"`, "tools/call", modernParams(`"name":"book","arguments":{},"inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}},"requestState":`+strconv.Quote(state+"-edited")))
+		},
+		kind: mcptest.KindRequest, reply: wantResult(`"b2"`)},
+	{name: "requestState dropped", rule: mcptest.RuleMRTRRequestState, server: mrtrServer, before: ruleDiscovered,
+		makeFrame: func(t testing.TB, c *rawClient) string {
+			bookFirstRound(t, c)
+			return rawRequest(`"b2"`, "tools/call", modernParams(`"name":"book","arguments":{},"inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}}`))
+		},
+		kind: mcptest.KindRequest, reply: wantResult(`"b2"`)},
+	{name: "requestState invented", rule: mcptest.RuleMRTRRequestState, server: mrtrServer, before: ruleDiscovered,
+		frame: rawRequest(`"e1"`, "tools/call", modernParams(`"name":"echo","arguments":{},"requestState":"made-up"`)),
+		kind:  mcptest.KindRequest, reply: wantResult(`"e1"`)},
+
+	// mrtr/responses-complete: answered with input_required again.
+	{name: "retry without the response", rule: mcptest.RuleMRTRComplete, server: mrtrServer, before: ruleDiscovered,
+		makeFrame: func(t testing.TB, c *rawClient) string {
+			state := bookFirstRound(t, c)
+			return rawRequest(`"b2"`, "tools/call", modernParams(`"name":"book","arguments":{},"inputResponses":{},"requestState":`+strconv.Quote(state)))
+		},
+		kind: mcptest.KindRequest, reply: wantResult(`"b2"`)},
+
+	// mrtr/new-id: the retry is still answered.
+	{name: "retry reuses the id", rule: mcptest.RuleMRTRNewID, server: mrtrServer, before: ruleDiscovered,
+		makeFrame: func(t testing.TB, c *rawClient) string {
+			state := bookFirstRound(t, c)
+			return rawRequest(`"b1"`, "tools/call", modernParams(`"name":"book","arguments":{},"inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}},"requestState":`+strconv.Quote(state)))
+		},
+		kind: mcptest.KindRequest, reply: wantResult(`"b1"`)},
+}
+
+// TestRuleCases runs a client that breaks exactly one rule with one frame,
+// for every case of ruleCases, and checks the whole contract: the
+// violation names the rule and carries the frame, the reply is the one the
+// spec asks for, the frame is journaled, and the session keeps serving.
+func TestRuleCases(t *testing.T) {
+	for _, tc := range ruleCases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			newServer := tc.server
+			if newServer == nil {
+				newServer = ruleServer
+			}
+			srv := newServer(t).ExpectViolation(tc.rule)
+			c := dialRaw(t, srv)
+			before := tc.before
+			if before == nil {
+				before = ruleHandshaken
+			}
+			before(t, c)
+			frame := tc.frame
+			if tc.makeFrame != nil {
+				frame = tc.makeFrame(t, c)
+			}
+			if vs := srv.Violations(); len(vs) > 0 {
+				t.Fatalf("want no violation before the offending frame, got %v", vs)
+			}
+			c.send(frame)
+
+			// (b) the reply the spec asks for, or none.
+			if tc.reply.kind != mcptest.KindInvalid {
+				reply := c.recvJSON(t)
+				checkReply(t, reply, tc.reply)
+			}
+			// (d) the session keeps serving; as the probe's answer is the
+			// next line, the mock also sent nothing else.
+			stillServing(t, srv, c)
+			if srv.Session(1).Closed() {
+				t.Errorf("want session 1 open after the offending frame, it is closed")
+			}
+
+			// (c) the frame is journaled as it was sent.
+			var offending mcptest.Message
+			for _, m := range srv.Journal().All() {
+				if m.Direction == mcptest.FromClient && m.Raw() == frame {
+					offending = m
+				}
+			}
+			if offending.Seq == 0 {
+				t.Fatalf("want the frame %s in the journal, got:\n%s", frame, srv.Transcript())
+			}
+			if offending.Kind != tc.kind {
+				t.Errorf("want the frame journaled as %v, got %v (%s)", tc.kind, offending.Kind, offending)
+			}
+			if tc.kind == mcptest.KindInvalid && offending.Problem == "" {
+				t.Errorf("want an invalid frame journaled with its Problem, got none: %s", offending)
+			}
+			if tc.reply.kind != mcptest.KindInvalid {
+				checkReplyJournaled(t, srv, offending, tc.reply)
+			}
+
+			// (a) the violation names the rule and carries the frame, and
+			// no other rule was broken.
+			vs := srv.Violations()
+			if len(vs) == 0 {
+				t.Fatalf("want a %s violation, got none; journal:\n%s", tc.rule, srv.Transcript())
+			}
+			for _, v := range vs {
+				if v.Rule != tc.rule {
+					t.Errorf("want only %s violations, got %s", tc.rule, v)
+					continue
+				}
+				checkViolation(t, v, offending)
+				if v.Severity != tc.severity {
+					t.Errorf("want severity %v, got %v", tc.severity, v.Severity)
+				}
+			}
+		})
+	}
+}
+
+// stillServing checks that session 1 answers a request, asked the way its
+// era asks: ping in the handshake era, server/discover in the stateless era.
+func stillServing(t *testing.T, srv *mcptest.Server, c *rawClient) {
+	t.Helper()
+	if srv.Session(1).Era() == mcptest.EraStateless {
+		c.discover(t, `"still-serving"`)
+		return
+	}
+	c.ping(t, `"still-serving"`)
+}
+
+// checkReply checks the mock's answer to the offending frame.
+func checkReply(t *testing.T, reply gjson.Result, want wantReply) {
+	t.Helper()
+	if got := reply.Get("id").Raw; got != want.id {
+		t.Errorf("want a reply with id %s, got %s", want.id, reply.Raw)
+	}
+	switch want.kind {
+	case mcptest.KindError:
+		if got := reply.Get("error.code").Int(); got != int64(want.code) {
+			t.Errorf("want error code %d, got %s", want.code, reply.Raw)
+		}
+		if reply.Get("error.message").String() == "" {
+			t.Errorf("want an error message, got %s", reply.Raw)
+		}
+		if reply.Get("result").Exists() {
+			t.Errorf("want no result beside the error, got %s", reply.Raw)
+		}
+	case mcptest.KindResult:
+		if !reply.Get("result").IsObject() || reply.Get("error").Exists() {
+			t.Errorf("want a result object and no error, got %s", reply.Raw)
+		}
+	}
+}
+
+// checkReplyJournaled checks that the reply to offending is journaled after it.
+func checkReplyJournaled(t *testing.T, srv *mcptest.Server, offending mcptest.Message, want wantReply) {
+	t.Helper()
+	for _, m := range srv.Journal().All() {
+		if m.Seq > offending.Seq && m.Direction == mcptest.FromServer && m.ID == want.id && m.Kind == want.kind {
+			if want.kind == mcptest.KindError && m.ErrorCode != want.code {
+				t.Errorf("want the reply journaled with ErrorCode %d, got %s", want.code, m)
+			}
+			if offending.Kind == mcptest.KindRequest && m.Method != offending.Method {
+				t.Errorf("want the reply journaled with the request's method %q, got %s", offending.Method, m)
+			}
+			return
+		}
+	}
+	t.Errorf("want the reply (%v, id %s) journaled after #%d, got:\n%s", want.kind, want.id, offending.Seq, srv.Transcript())
+}
+
+var specVersion = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// checkViolation checks the fields of a violation caused by offending.
+func checkViolation(t *testing.T, v mcptest.Violation, offending mcptest.Message) {
+	t.Helper()
+	if v.Message.Raw() != offending.Raw() || v.Message.Seq != offending.Seq {
+		t.Errorf("want the violation to carry the offending frame #%d %s, got #%d %s", offending.Seq, offending.Raw(), v.Message.Seq, v.Message.Raw())
+	}
+	if v.Message.Direction != mcptest.FromClient {
+		t.Errorf("want the offending message from the client, got %v", v.Message.Direction)
+	}
+	if v.Detail == "" || v.Section == "" {
+		t.Errorf("want a Detail and a spec Section, got %+v", v)
+	}
+	if !specVersion.MatchString(v.Spec) {
+		t.Errorf("want Spec to be a protocol version (YYYY-MM-DD), got %q", v.Spec)
+	}
+	if want := "https://modelcontextprotocol.io/specification/" + v.Spec + "/"; !strings.HasPrefix(v.URL(), want) || strings.Contains(v.URL(), " ") {
+		t.Errorf("want URL() to start with %s and hold no space, got %q", want, v.URL())
+	}
+	if s := v.String(); !strings.Contains(s, v.Rule) || !strings.Contains(s, v.Detail) {
+		t.Errorf("want String() to name the rule and the detail, got %q", s)
+	}
+}
+
+// TestEveryRuleHasACase fails when a rule is added without a case in
+// ruleCases, or a case names a rule that does not exist.
+func TestEveryRuleHasACase(t *testing.T) {
+	covered := map[string]int{}
+	for _, tc := range ruleCases {
+		covered[tc.rule]++
+	}
+	rules := mcptest.Rules()
+	if len(rules) == 0 {
+		t.Fatal("want Rules() to list the rules, got none")
+	}
+	if !slices.IsSorted(rules) {
+		t.Errorf("want Rules() sorted, got %v", rules)
+	}
+	for _, r := range rules {
+		if covered[r] == 0 {
+			t.Errorf("rule %s has no case in ruleCases: add a client that breaks it", r)
+		}
+	}
+	for r := range covered {
+		if !slices.Contains(rules, r) {
+			t.Errorf("ruleCases names %q, which Rules() does not list", r)
+		}
+	}
+	names := map[string]bool{}
+	for _, tc := range ruleCases {
+		key := tc.rule + "/" + tc.name
+		if names[key] {
+			t.Errorf("two cases are named %s", key)
+		}
+		names[key] = true
+	}
+}
+
+// TestCorrectRawSession runs a client that does everything by the book, in
+// each handshake version, and checks that no rule fires.
+func TestCorrectRawSession(t *testing.T) {
+	for _, version := range mcptest.HandshakeVersions {
+		t.Run(version, func(t *testing.T) {
+			srv := ruleServer(t)
+			c := dialRaw(t, srv)
+
+			// A client pinned to a handshake version does not probe; a ping
+			// may come before initialize.
+			c.ping(t, "1")
+			c.ping(t, "2")
+			initRes := c.handshake(t, version)
+			for _, capName := range []string{"tools", "resources", "prompts", "logging", "completions"} {
+				if !initRes.Get("capabilities." + capName).Exists() {
+					t.Errorf("initialize: want the %s capability declared, got %s", capName, initRes.Get("capabilities").Raw)
+				}
+			}
+
+			page1 := c.result(t, "3", "tools/list", "")
+			if page1.Get("tools.#").Int() != 1 || page1.Get("nextCursor").Type != gjson.String {
+				t.Fatalf("tools/list: want one tool and a nextCursor (page size 1), got %s", page1.Raw)
+			}
+			page2 := c.result(t, "4", "tools/list", `{"cursor":`+page1.Get("nextCursor").Raw+`}`)
+			if page2.Get("tools.0.name").String() != "add" || page2.Get("nextCursor").Exists() {
+				t.Errorf("tools/list page 2: want tool add and no nextCursor, got %s", page2.Raw)
+			}
+			call := c.result(t, "5", "tools/call", `{"name":"echo","arguments":{"text":"hi"},"_meta":{"progressToken":"p1"}}`)
+			if call.Get("content.0.text").String() != "echoed" {
+				t.Errorf("tools/call: want text echoed, got %s", call.Raw)
+			}
+			c.ping(t, `"six"`)
+			c.result(t, "7", "resources/list", "")
+			c.result(t, "8", "resources/templates/list", "")
+			read := c.result(t, "9", "resources/read", `{"uri":"file:///notes.txt"}`)
+			if read.Get("contents.0.text").String() != "remember the milk" {
+				t.Errorf("resources/read: want the notes, got %s", read.Raw)
+			}
+			c.result(t, "10", "resources/read", `{"uri":"file:///users/42"}`)
+			c.result(t, "11", "resources/subscribe", `{"uri":"file:///notes.txt"}`)
+			c.result(t, "12", "resources/unsubscribe", `{"uri":"file:///notes.txt"}`)
+			c.result(t, "13", "prompts/list", "")
+			prompt := c.result(t, "14", "prompts/get", `{"name":"greet","arguments":{"name":"Ada"}}`)
+			if prompt.Get("messages.0.content.text").String() != "Hello!" {
+				t.Errorf("prompts/get: want Hello!, got %s", prompt.Raw)
+			}
+			c.result(t, "15", "logging/setLevel", `{"level":"warning"}`)
+			comp := c.result(t, "16", "completion/complete", `{"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"name","value":"a"}}`)
+			if got := comp.Get("completion.values").Raw; got != `["alice"]` {
+				t.Errorf("completion/complete: want [\"alice\"], got %s", got)
+			}
+			// Notifications a client may send at any time after the handshake.
+			c.notify("notifications/roots/list_changed", "")
+			c.notify("notifications/cancelled", `{"requestId":16,"reason":"already answered: ignored"}`)
+			c.notify("notifications/progress", `{"progressToken":"p1","progress":1}`)
+			// Ids of different JSON types are different ids.
+			c.ping(t, `"2"`)
+			// The client answers a request of the server.
+			answerServerPing(t, srv, c)
+			c.ping(t, "17")
+
+			if got := srv.Session(1).LogLevel(); got != "warning" {
+				t.Errorf("want log level warning kept for the session, got %q", got)
+			}
+			if vs := srv.Violations(); len(vs) != 0 {
+				t.Errorf("want no violation from a correct client, got:\n%v", vs)
+			}
+			srv.AssertNoViolations(t)
+			srv.AssertHandshakeCompleted(t, version)
+		})
+	}
+}
+
+// TestCorrectStatelessSession runs a client that does everything by the
+// book in the stateless era, including a multi-round-trip tools/call, and
+// checks that no rule fires.
+func TestCorrectStatelessSession(t *testing.T) {
+	srv := ruleServer(t).WithTool(mcptest.NewTool("book").
+		RequiresInput(mcptest.ElicitInput("confirm", "Book it?", `{"type":"object"}`)).
+		ReturnsText("booked"))
+	c := dialRaw(t, srv)
+	disc := c.discover(t, "1")
+	if !disc.Get("capabilities.tools").Exists() {
+		t.Errorf("server/discover: want the tools capability, got %s", disc.Raw)
+	}
+	page1 := c.result(t, "2", "tools/list", modernParams(""))
+	if page1.Get("resultType").String() != "complete" || page1.Get("nextCursor").Type != gjson.String {
+		t.Fatalf("tools/list: want a complete first page with a nextCursor, got %s", page1.Raw)
+	}
+	c.result(t, "3", "tools/list", modernParams(`"cursor":`+page1.Get("nextCursor").Raw))
+	if got := c.result(t, "4", "tools/call", modernParams(`"name":"echo","arguments":{"text":"hi"}`)).Get("content.0.text").String(); got != "echoed" {
+		t.Errorf("tools/call: want echoed, got %q", got)
+	}
+	if got := c.result(t, "5", "resources/read", modernParams(`"uri":"file:///notes.txt"`)).Get("contents.0.text").String(); got != "remember the milk" {
+		t.Errorf("resources/read: want the notes, got %q", got)
+	}
+	c.result(t, "6", "prompts/get", modernParams(`"name":"greet","arguments":{"name":"Ada"}`))
+	c.result(t, "7", "completion/complete", modernParams(`"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"name","value":"b"}`))
+	// The multi-round-trip pattern: input_required, then a retry with a new
+	// id, the requestState echoed and every input answered.
+	round := c.result(t, "8", "tools/call", modernParams(`"name":"book","arguments":{}`))
+	state := round.Get("requestState")
+	if round.Get("resultType").String() != "input_required" || state.Type != gjson.String {
+		t.Fatalf("tools/call book: want input_required with a requestState, got %s", round.Raw)
+	}
+	done := c.result(t, "9", "tools/call", modernParams(`"name":"book","arguments":{},"inputResponses":{"confirm":{"action":"accept","content":{}}},"requestState":`+state.Raw))
+	if done.Get("content.0.text").String() != "booked" {
+		t.Errorf("tools/call book retry: want booked, got %s", done.Raw)
+	}
+	if srv.Session(1).Era() != mcptest.EraStateless {
+		t.Errorf("want session 1 in the stateless era, got %q", srv.Session(1).Era())
+	}
+	if vs := srv.Violations(); len(vs) != 0 {
+		t.Errorf("want no violation from a correct stateless client, got:\n%v", vs)
+	}
+}
+
+// answerServerPing has the server ping the client and the client answer it.
+func answerServerPing(t *testing.T, srv *mcptest.Server, c *rawClient) {
+	t.Helper()
+	type answer struct {
+		m   mcptest.Message
+		err error
+	}
+	got := make(chan answer, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), rawReadTimeout)
+	defer cancel()
+	go func() {
+		m, err := srv.Request(ctx, "ping", nil)
+		got <- answer{m, err}
+	}()
+	req := c.recvJSON(t)
+	if req.Get("method").String() != "ping" || !req.Get("id").Exists() {
+		t.Fatalf("want a ping request from the server, got %s", req.Raw)
+	}
+	c.send(`{"jsonrpc":"2.0","id":` + req.Get("id").Raw + `,"result":{}}`)
+	a := <-got
+	if a.err != nil || a.m.Kind != mcptest.KindResult || a.m.Method != "ping" {
+		t.Fatalf("Server.Request: want the client's ping result journaled with Method ping, got %v, %v", a.m, a.err)
+	}
+}
+
+// TestAnswerTwice: a second answer to the same server request is a
+// response to no pending request.
+func TestAnswerTwice(t *testing.T) {
+	srv := ruleServer(t).ExpectViolation(mcptest.RuleUnexpectedResponse)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	answerServerPing(t, srv, c)
+	again := `{"jsonrpc":"2.0","id":1,"result":{}}`
+	c.send(again)
+	c.ping(t, "2")
+	vs := srv.Violations()
+	if len(vs) != 1 || vs[0].Rule != mcptest.RuleUnexpectedResponse || vs[0].Message.Raw() != again {
+		t.Fatalf("want one %s violation for %s, got %v", mcptest.RuleUnexpectedResponse, again, vs)
+	}
+}
+
+// TestLateAnswerToCancelledRequest: the server gives up on its request and
+// sends notifications/cancelled, but the client's answer was already on the
+// wire. The spec says the sender of the cancellation ignores such an
+// answer; it is not the client's fault.
+func TestLateAnswerToCancelledRequest(t *testing.T) {
+	srv := ruleServer(t)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := srv.Request(ctx, "roots/list", nil)
+		done <- err
+	}()
+	req := c.recvJSON(t)
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatalf("Server.Request: want the context's error once cancelled, got nil")
+	}
+	// The client answers without having read the cancellation yet.
+	c.send(`{"jsonrpc":"2.0","id":` + req.Get("id").Raw + `,"result":{"roots":[]}}`)
+	if got := c.recvJSON(t).Get("method").String(); got != "notifications/cancelled" {
+		t.Fatalf("want notifications/cancelled from the server, got %s", got)
+	}
+	c.ping(t, "1")
+	if vs := srv.Violations(); len(vs) != 0 {
+		t.Errorf("want no violation for an answer that crossed the cancellation, got %v", vs)
+	}
+}
+
+// TestHandleInitializeKeepsLifecycle: a test that takes over initialize
+// with Handle still gets a session that leaves the handshake phase.
+func TestHandleInitializeKeepsLifecycle(t *testing.T) {
+	srv := ruleServer(t).Handle("initialize", func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
+		return mcptest.Result(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"custom","version":"1"}}`)
+	})
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-06-18")
+	c.result(t, "1", "tools/list", "")
+	if vs := srv.Violations(); len(vs) != 0 {
+		t.Errorf("want no violation for a correct client of a custom initialize, got %v", vs)
+	}
+}
+
+// TestMissingRequiredPromptArgument: prompts/get without a required
+// argument is answered -32602, and like every other -32602 it is a
+// jsonrpc/invalid-params violation.
+func TestMissingRequiredPromptArgument(t *testing.T) {
+	srv := ruleServer(t).ExpectViolation(mcptest.RuleInvalidParams)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	reply := c.call(t, "1", "prompts/get", `{"name":"greet","arguments":{}}`)
+	if reply.Get("error.code").Int() != mcptest.CodeInvalidParams {
+		t.Errorf("want -32602, got %s", reply.Raw)
+	}
+}
+
+// TestNotificationParamsNotAnObject: MCP params are objects, in
+// notifications as in requests.
+func TestNotificationParamsNotAnObject(t *testing.T) {
+	srv := ruleServer(t).ExpectViolation(mcptest.RuleInvalidParams)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	c.notify("notifications/progress", `["t",1]`)
+	c.ping(t, "1")
+}
+
+// TestCloseCutsAFrame: when the server closes while a frame is half read,
+// the half is not the client's mistake.
+func TestCloseCutsAFrame(t *testing.T) {
+	fake := newFakeTB(t)
+	srv := ruleServer(fake)
+	c := dialRaw(t, srv)
+	// One write: a whole ping, then the start of a second request; the
+	// mock reads both at once, answers the ping, and waits for the rest.
+	if _, err := io.WriteString(c.conn, rawRequest("1", "ping", "")+"\n"+`{"jsonrpc":"2.0","id":2,"method":"tools/li`); err != nil {
+		t.Fatal(err)
+	}
+	c.recvJSON(t)
+	srv.Close()
+	fake.finish()
+	if vs := srv.Violations(); len(vs) != 0 || fake.Failed() {
+		t.Fatalf("want no violation for a frame the server's Close cut, got %v; %s", vs, fake.report())
+	}
+}
+
+// TestBadInputNeverCrashes throws frames no client should send at the mock,
+// each followed by a ping: every ping is answered, nothing but error
+// replies comes before it, and the session stays open.
+func TestBadInputNeverCrashes(t *testing.T) {
+	srv := ruleServer(t).IgnoreViolations()
+	c := dialRaw(t, srv)
+	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
+	frames := []string{
+		"\x00\x01\x02",
+		"\xff\xfe{}",
+		`{"jsonrpc":"2.0","id":1,"method":"\xff"}`,
+		deep,
+		strings.Repeat("{", 100000),
+		`{"jsonrpc":"2.0","id":1e999,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":-0,"method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo"}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":` + deep + `}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":["x"],"capabilities":1,"clientInfo":"me"}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":{"page":2}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"completion/complete","params":{"ref":{"type":"ref/resource"},"argument":{"name":"id"}}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":null}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{"x":[1]}}}`,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":"x"}}`,
+		`{"jsonrpc":"2.0","id":8,"error":null}`,
+		`{"jsonrpc":"2.0","id":9,"result":null}`,
+		`{"jsonrpc":"2.0","id":10,"method":"","params":{}}`,
+		"{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"ping\"}\r",
+		"\r",
+		`{"jsonrpc":"2.0","id":"` + strings.Repeat("x", 1<<20) + `","method":"ping"}`,
+	}
+	for i, f := range frames {
+		c.send(f)
+		pingID := fmt.Sprintf(`"ping-%d"`, i)
+		c.send(rawRequest(pingID, "ping", ""))
+		for {
+			reply := c.recvJSON(t)
+			if reply.Get("id").Raw == pingID {
+				if reply.Get("result").Raw != "{}" {
+					t.Errorf("frame %d: want ping answered with {}, got %s", i, shortLine(reply.Raw))
+				}
+				break
+			}
+			if reply.Get("method").Exists() {
+				t.Errorf("frame %d: want only replies from the mock, got %s", i, shortLine(reply.Raw))
+			}
+		}
+	}
+	if srv.Session(1).Closed() {
+		t.Fatalf("want the session open after bad input, it is closed")
+	}
+	if len(srv.Violations()) == 0 {
+		t.Errorf("want violations recorded for bad input, got none")
+	}
+}
+
+func shortLine(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}
+
+// mockMaxFrame is the longest line the mock reads (session.go).
+const mockMaxFrame = 64 << 20
+
+// TestOversizedFrame: a frame longer than the mock reads is discarded,
+// journaled as invalid without its bytes, answered -32600 with id null,
+// and the session keeps serving.
+func TestOversizedFrame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 64 MiB frame")
+	}
+	srv := ruleServer(t).ExpectViolation(mcptest.RuleInvalidRequest)
+	c := dialRaw(t, srv)
+	c.timeout = time.Minute // the race detector makes reading 64 MiB slow
+	c.handshake(t, "2025-11-25")
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"blob":"` + strings.Repeat("a", mockMaxFrame+128<<10) + `"}}`)
+	checkReply(t, c.recvJSON(t), wantError(mcptest.CodeInvalidRequest, "null"))
+	c.ping(t, "2")
+	inv := srv.Journal().Invalid()
+	if len(inv) != 1 || !strings.Contains(inv[0].Problem, "longer than") || inv[0].Raw() != "" {
+		t.Fatalf("want one invalid message for the long frame, with a Problem and no bytes kept, got %v", inv)
+	}
+	vs := srv.Violations()
+	if len(vs) != 1 || vs[0].Rule != mcptest.RuleInvalidRequest || vs[0].Message.Seq != inv[0].Seq {
+		t.Fatalf("want one %s violation for the long frame, got %v", mcptest.RuleInvalidRequest, vs)
+	}
+}
+
+// TestFrameJustOverTheLimit: a frame a few bytes longer than the limit is
+// refused like any longer one.
+func TestFrameJustOverTheLimit(t *testing.T) {
+	srv := ruleServer(t).ExpectViolation(mcptest.RuleInvalidRequest)
+	c := dialRaw(t, srv)
+	c.timeout = time.Minute
+	prefix, suffix := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"blob":"`, `"}}`
+	c.send(prefix + strings.Repeat("a", mockMaxFrame-len(prefix)-len(suffix)+100) + suffix)
+	checkReply(t, c.recvJSON(t), wantError(mcptest.CodeInvalidRequest, "null"))
+}
+
+// TestBlankLinesAreIgnored: empty and whitespace-only lines between frames
+// are not messages; CRLF framing is accepted.
+func TestBlankLinesAreIgnored(t *testing.T) {
+	srv := ruleServer(t)
+	c := dialRaw(t, srv)
+	c.send("")
+	c.send("   \t")
+	c.handshake(t, "2025-11-25")
+	c.send(rawRequest("1", "ping", "") + "\r")
+	if got := c.recvJSON(t).Get("id").Raw; got != "1" {
+		t.Fatalf("want the CRLF-framed ping answered, got id %s", got)
+	}
+	for _, m := range srv.Journal().All() {
+		if strings.TrimSpace(m.Raw()) == "" || strings.HasSuffix(m.Raw(), "\r") {
+			t.Errorf("want no blank frame and no trailing CR in the journal, got %q (%s)", m.Raw(), m)
+		}
+	}
+	srv.AssertNoViolations(t)
+}
+
+// TestViolationsOfEverySession: violations carry their session; a client
+// that misbehaves on one connection does not taint another.
+func TestViolationsOfEverySession(t *testing.T) {
+	srv := ruleServer(t).ExpectViolation(mcptest.RuleInitializeFirst)
+	good, bad := dialRaw(t, srv), dialRaw(t, srv)
+	good.handshake(t, "2025-11-25")
+	bad.result(t, "1", "tools/list", "")
+	good.result(t, "1", "tools/list", "")
+	vs := srv.Violations()
+	if len(vs) != 1 || vs[0].Message.Session != 2 {
+		t.Fatalf("want one violation, of session 2, got %v", vs)
+	}
+	if got := srv.Session(1).ProtocolVersion(); got != "2025-11-25" {
+		t.Errorf("want session 1 at 2025-11-25, got %q", got)
+	}
+	if got := srv.Session(2).ProtocolVersion(); got != "" {
+		t.Errorf("want session 2 without a version, got %q", got)
+	}
+}
+
+// The verdict at the end of a test, seen through a fake TB.
+
+// brokenRuleClient breaks lifecycle/initialize-first once on srv.
+func brokenRuleClient(t *testing.T, srv *mcptest.Server) string {
+	c := dialRaw(t, srv)
+	frame := rawRequest("1", "tools/list", "")
+	c.send(frame)
+	c.recvJSON(t)
+	return frame
+}
+
+func TestUnexpectedViolationFailsAtCleanup(t *testing.T) {
+	t.Setenv("MCPTEST_TRANSCRIPT", "")
+	fake := newFakeTB(t)
+	srv := ruleServer(fake)
+	frame := brokenRuleClient(t, srv)
+	if fake.Failed() {
+		t.Fatalf("want the verdict at cleanup, not before; got %s", fake.report())
+	}
+	fake.finish()
+	errs := fake.errors()
+	if len(errs) != 1 {
+		t.Fatalf("want one error at cleanup, got %s", fake.report())
+	}
+	for _, want := range []string{mcptest.RuleInitializeFirst, frame, "ExpectViolation", "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle"} {
+		if !strings.Contains(errs[0], want) {
+			t.Errorf("want the failure to name %q, got:\n%s", want, errs[0])
+		}
+	}
+	// (h) the transcript is logged because the test failed.
+	if logs := fake.logged(); !strings.Contains(logs, "mcptest transcript:") || !strings.Contains(logs, frame) {
+		t.Errorf("want the transcript with the offending frame logged when the test failed, got logs:\n%s", logs)
+	}
+}
+
+func TestUnmetExpectationFailsAtCleanup(t *testing.T) {
+	fake := newFakeTB(t)
+	srv := ruleServer(fake).ExpectViolation(mcptest.RuleIDUnique, mcptest.RuleIDUnique)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	c.ping(t, "1")
+	fake.finish()
+	errs := fake.errors()
+	if len(errs) != 1 || !strings.Contains(errs[0], `ExpectViolation("jsonrpc/id-unique")`) || !strings.Contains(errs[0], "never broke it") {
+		t.Fatalf(`want one failure naming ExpectViolation("jsonrpc/id-unique") as never broken, got %s`, fake.report())
+	}
+}
+
+func TestExpectedViolationPasses(t *testing.T) {
+	t.Setenv("MCPTEST_TRANSCRIPT", "")
+	fake := newFakeTB(t)
+	srv := ruleServer(fake).ExpectViolation(mcptest.RuleInitializeFirst)
+	brokenRuleClient(t, srv)
+	fake.finish()
+	if fake.Failed() {
+		t.Fatalf("want an expected violation to pass, got %s", fake.report())
+	}
+	if strings.Contains(fake.logged(), "mcptest transcript:") {
+		t.Errorf("want no transcript logged for a passing test, got:\n%s", fake.logged())
+	}
+}
+
+func TestWarningDoesNotFail(t *testing.T) {
+	fake := newFakeTB(t)
+	srv := ruleServer(fake)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	c.result(t, "1", "tools/call", `{"name":"echo","arguments":null}`)
+	fake.finish()
+	if fake.Failed() {
+		t.Fatalf("want a warning reported but not failing the test, got %s", fake.report())
+	}
+	if vs := srv.Violations(); len(vs) != 1 || vs[0].Severity != mcptest.SeverityWarning || vs[0].Severity.String() != "warning" {
+		t.Errorf("want one warning recorded, got %v", vs)
+	}
+}
+
+func TestIgnoreViolations(t *testing.T) {
+	fake := newFakeTB(t)
+	srv := ruleServer(fake).IgnoreViolations().ExpectViolation(mcptest.RuleIDUnique)
+	brokenRuleClient(t, srv)
+	fake.finish()
+	if fake.Failed() {
+		t.Fatalf("want IgnoreViolations to keep the test passing, got %s", fake.report())
+	}
+	if vs := srv.Violations(); len(vs) != 1 || vs[0].Rule != mcptest.RuleInitializeFirst {
+		t.Errorf("want the violation still recorded under IgnoreViolations, got %v", vs)
+	}
+}
+
+func TestAssertNoViolationsFails(t *testing.T) {
+	fake := newFakeTB(t)
+	srv := ruleServer(fake).IgnoreViolations()
+	frame := brokenRuleClient(t, srv)
+	if srv.AssertNoViolations(fake) {
+		t.Errorf("AssertNoViolations: want false after a violation")
+	}
+	if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], mcptest.RuleInitializeFirst) || !strings.Contains(errs[0], frame) {
+		t.Errorf("want AssertNoViolations to name the rule and the frame, got %s", fake.report())
+	}
+	fake.finish()
+}
+
+func TestTranscriptOnRequest(t *testing.T) {
+	t.Setenv("MCPTEST_TRANSCRIPT", "1")
+	fake := newFakeTB(t)
+	srv := ruleServer(fake)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	fake.finish()
+	if fake.Failed() || !strings.Contains(fake.logged(), "mcptest transcript:") || !strings.Contains(fake.logged(), `"method":"initialize"`) {
+		t.Fatalf("want a passing test to log its transcript when MCPTEST_TRANSCRIPT is set, got %s", fake.report())
+	}
+}
+
+// TestViolationsAreACopy: changing what Violations returns changes nothing.
+func TestViolationsAreACopy(t *testing.T) {
+	srv := ruleServer(t).ExpectViolation(mcptest.RuleInitializeFirst)
+	brokenRuleClient(t, srv)
+	vs := srv.Violations()
+	vs[0].Rule = "changed"
+	_ = append(vs, mcptest.Violation{Rule: "added"})
+	if got := srv.Violations(); len(got) != 1 || got[0].Rule != mcptest.RuleInitializeFirst {
+		t.Fatalf("want Violations() to return a copy, got %v", got)
+	}
+}
+
+// waitClosed waits for a session to end, failing after rawReadTimeout.
+func waitClosed(t *testing.T, s *mcptest.Session) {
+	t.Helper()
+	select {
+	case <-s.Done():
+	case <-time.After(rawReadTimeout):
+		t.Fatalf("want session %d ended within %v", s.Number(), rawReadTimeout)
+	}
+}
+
+// TestClientCloseEndsSession: closing the client's end ends the session
+// without any violation.
+func TestClientCloseEndsSession(t *testing.T) {
+	srv := ruleServer(t)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	c.send(rawRequest("1", "ping", "")) // unread answer: closing must not block on it
+	c.close()
+	waitClosed(t, srv.Session(1))
+	srv.AssertNoViolations(t)
+}
