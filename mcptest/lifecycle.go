@@ -60,7 +60,7 @@ func (s *Session) checkCapability(m Message) {
 	if !declared {
 		return // before initialize: RuleInitializeFirst says it
 	}
-	if v := caps.Get(path); !v.Exists() || v.Type == gjson.False || v.Type == gjson.Null {
+	if !declaredIn(caps, path) {
 		s.violate(RuleUndeclaredMethod, m, m.Method+" called, but the server did not declare the "+path+" capability")
 	}
 }

@@ -57,6 +57,7 @@ type Server struct {
 
 	scriptMu sync.Mutex // guards the counters of scripted sequences
 	journal  *Journal
+	faults   faultSet
 }
 
 // TB is the part of testing.TB a Server uses: *testing.T, *testing.B and

@@ -68,6 +68,7 @@ type Session struct {
 	era           string       // "", EraHandshake or EraStateless
 	initCaps      gjson.Result // client capabilities from initialize
 	clientCaps    gjson.Result // client capabilities from the latest modern request
+	wireCaps      gjson.Result // server capabilities the last server/discover result told the client
 	discovered    bool         // server/discover was answered with a result
 	toldSupported []string     // the supported list of the last -32022, if any
 	firstMeta     map[string]string
@@ -278,6 +279,9 @@ func (s *Session) nextIDValue(id string) int {
 // write journals a message the mock sends and writes it, in one step so
 // that the journal's order is the wire's order.
 func (s *Session) write(m Message, frame []byte) error {
+	if faults := s.srv.faults.snapshot(false); len(faults) > 0 {
+		return s.writeFaulty(m, frame, faults)
+	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	if s.Closed() {
@@ -462,11 +466,13 @@ func (s *Session) request(m Message, d decoded) {
 	}
 	s.checkLifecycle(m)
 	s.checkCapability(m)
-	if h, ok := s.srv.handlers[m.Method]; ok {
-		s.runHandler(m, h, nil)
-		return
-	}
-	s.dispatch(m, d)
+	s.serve(m, func() {
+		if h, ok := s.srv.handlers[m.Method]; ok {
+			s.runHandler(m, h, nil)
+			return
+		}
+		s.dispatch(m, d)
+	})
 }
 
 // notification handles a notification from the client.

@@ -122,28 +122,42 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		return
 	}
 	s.noteModernRequest(m, d, pv.Str, caps)
-	if path, ok := methodCapability[m.Method]; ok && !declared(srv.capabilities(), path) {
-		s.violate(RuleUndeclaredMethod, m, m.Method+" called, but the server did not declare the "+path+" capability")
-		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: the server does not declare the "+path+" capability", nil)
-		return
+	if path, ok := methodCapability[m.Method]; ok {
+		real := srv.capabilities()
+		s.mu.Lock()
+		told := s.wireCaps
+		s.mu.Unlock()
+		if told.Exists() && !declaredIn(told, path) || !told.Exists() && !declared(real, path) {
+			s.violate(RuleUndeclaredMethod, m, m.Method+" called, but the server did not declare the "+path+" capability")
+		}
+		if !declared(real, path) {
+			s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: the server does not declare the "+path+" capability", nil)
+			return
+		}
 	}
 	s.checkRetry(m, d)
-	if h, ok := srv.handlers[m.Method]; ok {
-		s.runHandler(m, h, nil)
-		return
-	}
-	switch m.Method {
-	case "server/discover":
-		s.discover(m)
-	case "subscriptions/listen":
-		s.listen(m, d)
-	default:
-		s.dispatch(m, d)
-	}
+	s.serve(m, func() {
+		if h, ok := srv.handlers[m.Method]; ok {
+			s.runHandler(m, h, nil)
+			return
+		}
+		switch m.Method {
+		case "server/discover":
+			s.discover(m)
+		case "subscriptions/listen":
+			s.listen(m, d)
+		default:
+			s.dispatch(m, d)
+		}
+	})
 }
 
 func declared(caps json.RawMessage, path string) bool {
-	v := gjson.GetBytes(caps, path)
+	return declaredIn(gjson.ParseBytes(caps), path)
+}
+
+func declaredIn(caps gjson.Result, path string) bool {
+	v := caps.Get(path)
 	return v.Exists() && v.Type != gjson.False && v.Type != gjson.Null
 }
 
@@ -203,6 +217,7 @@ func (s *Session) discover(m Message) {
 	b, _ := json.Marshal(res)
 	s.mu.Lock()
 	s.discovered = true
+	s.wireCaps = gjson.ParseBytes(jsonValue(res["capabilities"]))
 	s.mu.Unlock()
 	s.replyResult(m, b)
 }

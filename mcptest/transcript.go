@@ -14,10 +14,15 @@ import (
 //
 // → is client to server, ← server to client; the number is the journal's
 // Seq. A frame longer than 2,000 bytes is cut, saying how much was left
-// out; the journal keeps every byte. It is printed through t.Log when a test fails, and always when the
+// out; the journal keeps every byte. When faults are on, a first line
+// names them. It is printed through t.Log when a test fails, and always when the
 // environment variable MCPTEST_TRANSCRIPT is set.
 func (s *Server) Transcript() string {
-	return RenderTranscript(s.journal.All())
+	tr := RenderTranscript(s.journal.All())
+	if names := s.faultNames(); names != "" && tr != "" {
+		tr = "faults on: " + names + "\n" + tr
+	}
+	return tr
 }
 
 // RenderTranscript renders messages as Server.Transcript does.

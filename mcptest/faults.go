@@ -1,0 +1,605 @@
+package mcptest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// This file is the fault catalog: each constructor is one way real MCP
+// servers break clients, and its doc names the symptom it reproduces.
+
+// inbound makes a fault that acts on the client's requests of method
+// ("" for any) before the mock serves them.
+func inbound(name, method string, act func(s *Session, m Message, serve func()) bool) Fault {
+	return inboundF(name, method, func(_ *fault, s *Session, m Message, serve func()) bool { return act(s, m, serve) })
+}
+
+// inboundF is inbound for actions that need the fault's own state.
+func inboundF(name, method string, act func(f *fault, s *Session, m Message, serve func()) bool) Fault {
+	f := newFault(name, method)
+	f.inbound = act
+	return Fault{f}
+}
+
+// outbound makes a fault that acts on the messages of the given kinds
+// (nil: results and errors) the mock sends with method ("" for any).
+func outbound(name, method string, kinds []Kind, act func(s *Session, e *emission)) Fault {
+	f := newFault(name, method)
+	f.kinds = kinds
+	f.out = act
+	return Fault{f}
+}
+
+// edit makes an outbound fault that rewrites the message's JSON.
+func edit(name, method string, change func(s *Session, data []byte) []byte) Fault {
+	return outbound(name, method, nil, func(s *Session, e *emission) {
+		fr := e.first()
+		fr.data, fr.changed = change(s, fr.data), true
+	})
+}
+
+func q(s string) string { return strconv.Quote(s) }
+
+func jsonValue(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return []byte("null")
+	}
+	return b
+}
+
+func setRaw(data []byte, path string, raw []byte) []byte {
+	out, err := sjson.SetRawBytes(data, path, raw)
+	if err != nil {
+		return data
+	}
+	return out
+}
+
+func del(data []byte, path string) []byte {
+	out, err := sjson.DeleteBytes(data, path)
+	if err != nil {
+		return data
+	}
+	return out
+}
+
+// ---- Handshake and capabilities ----
+
+// RespondProtocolVersion answers initialize with protocolVersion set to v
+// (any JSON value: an unknown, older or newer version, "", a number…).
+// Reproduces: a server that ignores the client's version, or one the
+// client does not know — a correct client disconnects (the official Go
+// SDK fails Connect with "unsupported protocol version").
+func RespondProtocolVersion(v any) Fault {
+	return edit(fmt.Sprintf("RespondProtocolVersion(%s)", jsonValue(v)), "initialize", func(_ *Session, d []byte) []byte {
+		return setRaw(d, "result.protocolVersion", jsonValue(v))
+	})
+}
+
+// RespondSupportedVersions answers server/discover with supportedVersions
+// set to versions. Reproduces: a modern server whose versions the client
+// does not share — the client must fall back, or give up cleanly.
+func RespondSupportedVersions(versions ...string) Fault {
+	return edit(fmt.Sprintf("RespondSupportedVersions(%s)", quoteAll(versions)), "server/discover", func(_ *Session, d []byte) []byte {
+		if versions == nil {
+			versions = []string{}
+		}
+		return setRaw(d, "result.supportedVersions", jsonValue(versions))
+	})
+}
+
+// RejectProtocolVersion answers initialize with the error the 2025 spec
+// shows for a version the server does not support: -32602 "Unsupported
+// protocol version", data {supported, requested}. Reproduces: a server
+// that will not speak the client's version at all.
+func RejectProtocolVersion() Fault {
+	return inbound("RejectProtocolVersion()", "initialize", func(s *Session, m Message, _ func()) bool {
+		data := jsonValue(map[string]any{"supported": s.srv.legacy, "requested": m.Get("params.protocolVersion").Value()})
+		s.replyError(m.ID, m.Method, CodeInvalidParams, "Unsupported protocol version", data)
+		return true
+	})
+}
+
+// RejectProtocolVersionModern answers server/discover and every
+// stateless-era request with -32022 "Unsupported protocol version", data
+// {supported: versions, requested}. Reproduces: a modern server on a
+// version the client does not ask for — the client should retry once
+// with a listed version, or fall back when none is modern.
+func RejectProtocolVersionModern(versions ...string) Fault {
+	return inbound(fmt.Sprintf("RejectProtocolVersionModern(%s)", quoteAll(versions)), "", func(s *Session, m Message, _ func()) bool {
+		if !m.modern {
+			return false
+		}
+		if versions == nil {
+			versions = []string{}
+		}
+		data := jsonValue(map[string]any{"supported": versions, "requested": m.Get("params." + pathProtocolVersion).Value()})
+		s.replyError(m.ID, m.Method, CodeUnsupportedProtocolVersion, "Unsupported protocol version", data)
+		return true
+	})
+}
+
+// capabilityResults are the replies that declare capabilities.
+func capabilityEdit(name string, change func(d []byte) []byte) Fault {
+	return edit(name, "", func(_ *Session, d []byte) []byte {
+		if !gjson.GetBytes(d, "result.capabilities").Exists() {
+			return d
+		}
+		return change(d)
+	})
+}
+
+// OmitCapability leaves a capability (tools, resources, prompts, logging,
+// completions) out of the initialize and server/discover results although
+// the server serves it. Reproduces the classic "the app shows no tools":
+// a correct client never calls tools/list then; the official Go SDK and
+// mark3labs call it anyway.
+func OmitCapability(name string) Fault {
+	return capabilityEdit(fmt.Sprintf("OmitCapability(%q)", name), func(d []byte) []byte {
+		return del(d, "result.capabilities."+gjsonKey(name))
+	})
+}
+
+// DeclareUnservedCapability declares a capability the server does not
+// serve: it is in the initialize and server/discover results, and every
+// method behind it is answered -32601. Reproduces: capabilities that lie —
+// the client lists, gets an error, and must cope.
+func DeclareUnservedCapability(name string) Fault {
+	f := capabilityEdit(fmt.Sprintf("DeclareUnservedCapability(%q)", name), func(d []byte) []byte {
+		return setRaw(d, "result.capabilities."+gjsonKey(name), []byte("{}"))
+	})
+	f.f.inbound = func(_ *fault, s *Session, m Message, _ func()) bool {
+		if c, ok := methodCapability[m.Method]; !ok || strings.Split(c, ".")[0] != name {
+			return false
+		}
+		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: "+m.Method, nil)
+		return true
+	}
+	return f
+}
+
+// CapabilitiesAs replaces the whole capabilities value of the initialize
+// and server/discover results with raw JSON, e.g. `true` or `[]`.
+// Reproduces: a malformed initialize result the client must reject
+// instead of crashing.
+func CapabilitiesAs(rawJSON string) Fault {
+	return capabilityEdit(fmt.Sprintf("CapabilitiesAs(%s)", rawJSON), func(d []byte) []byte {
+		return setRaw(d, "result.capabilities", []byte(rawJSON))
+	})
+}
+
+// OmitServerInfo drops serverInfo from the initialize result and from the
+// _meta of stateless-era results. Reproduces: a server that forgets to
+// say who it is; clients that print or log the server name must not crash.
+func OmitServerInfo() Fault {
+	return edit("OmitServerInfo()", "", func(_ *Session, d []byte) []byte {
+		d = del(d, "result.serverInfo")
+		return del(d, "result."+metaPath(MetaServerInfo))
+	})
+}
+
+// CorruptServerInfo replaces serverInfo (in the initialize result, and in
+// the _meta of stateless-era results) with raw JSON, e.g. `"x"` or
+// `{"name":42}`. Reproduces: a malformed serverInfo the client must reject
+// or tolerate without crashing.
+func CorruptServerInfo(rawJSON string) Fault {
+	return edit(fmt.Sprintf("CorruptServerInfo(%s)", rawJSON), "", func(_ *Session, d []byte) []byte {
+		if gjson.GetBytes(d, "result.serverInfo").Exists() {
+			d = setRaw(d, "result.serverInfo", []byte(rawJSON))
+		}
+		if gjson.GetBytes(d, "result."+metaPath(MetaServerInfo)).Exists() {
+			d = setRaw(d, "result."+metaPath(MetaServerInfo), []byte(rawJSON))
+		}
+		return d
+	})
+}
+
+// SetField sets the value at a JSON path (sjson syntax, e.g.
+// "result.tools.0.inputSchema") of every reply to method to value, a JSON
+// text or Go value — a different type too. Reproduces whatever malformed
+// reply a bug report shows.
+func SetField(method, path string, value any) Fault {
+	raw, err := toJSON(value)
+	if s, ok := value.(string); ok && err != nil {
+		raw = jsonValue(s) // a plain string that is not JSON text is a string value
+	}
+	return edit(fmt.Sprintf("SetField(%q, %q, %s)", method, path, raw), method, func(_ *Session, d []byte) []byte {
+		return setRaw(d, path, raw)
+	})
+}
+
+// DeleteField deletes the value at a JSON path of every reply to method,
+// e.g. DeleteField("tools/list", "result.tools.0.name"). Reproduces: a
+// result missing a required field.
+func DeleteField(method, path string) Fault {
+	return edit(fmt.Sprintf("DeleteField(%q, %q)", method, path), method, func(_ *Session, d []byte) []byte {
+		return del(d, path)
+	})
+}
+
+// frameOf builds a notification or request frame.
+func notificationFrame(method string, params any) []byte {
+	p, err := toJSON(params)
+	if err != nil {
+		p = nil
+	}
+	return appendRequest(nil, "", method, p)
+}
+
+// NotifyBeforeInitializeResult sends a notification (e.g.
+// notifications/message or notifications/tools/list_changed) before the
+// initialize result. Reproduces: a server that talks before the handshake;
+// a correct client ignores it or copes, and does not deadlock.
+func NotifyBeforeInitializeResult(method string, params any) Fault {
+	return outbound(fmt.Sprintf("NotifyBeforeInitializeResult(%q)", method), "initialize", []Kind{KindResult}, func(_ *Session, e *emission) {
+		e.frames = append([]outFrame{{data: notificationFrame(method, params), changed: true}}, e.frames...)
+	})
+}
+
+// NotifyBeforeInitialized sends a notification right after the initialize
+// result, before the client can have sent notifications/initialized.
+// Reproduces: logging or list_changed that arrives while the client is
+// still in its handshake.
+func NotifyBeforeInitialized(method string, params any) Fault {
+	return outbound(fmt.Sprintf("NotifyBeforeInitialized(%q)", method), "initialize", []Kind{KindResult}, func(_ *Session, e *emission) {
+		e.frames = append(e.frames, outFrame{data: notificationFrame(method, params), changed: true})
+	})
+}
+
+// RequestBeforeInitialized sends a server-to-client request (e.g.
+// roots/list) right after the initialize result, before
+// notifications/initialized. Reproduces: a server that asks for roots
+// during the handshake; the client's answer is journaled.
+func RequestBeforeInitialized(method string, params any) Fault {
+	return outbound(fmt.Sprintf("RequestBeforeInitialized(%q)", method), "initialize", []Kind{KindResult}, func(s *Session, e *emission) {
+		p, _ := toJSON(params)
+		s.mu.Lock()
+		s.nextID++
+		id := strconv.Itoa(s.nextID)
+		s.pending[id] = pendingRequest{method: method, reply: make(chan Message, 1)}
+		s.mu.Unlock()
+		e.frames = append(e.frames, outFrame{data: appendRequest(nil, id, method, p), changed: true})
+	})
+}
+
+// ---- server/discover and initialize that never come ----
+
+// Hang never answers requests of method until the test calls Release on
+// the fault (they are then served) or the Server closes. Reproduces: a
+// server that never answers — Hang("server/discover") is the legacy server
+// a probing client must time out on and fall back; Hang("tools/call") the
+// slow tool a client must time out and cancel.
+func Hang(method string) Fault {
+	return inboundF(fmt.Sprintf("Hang(%q)", method), method, func(f *fault, s *Session, m Message, serve func()) bool {
+		release := f.state.release
+		select {
+		case <-release:
+			return false // released: serve as usual
+		default:
+		}
+		s.later(func(ctx context.Context) {
+			select {
+			case <-release:
+				serve()
+			case <-ctx.Done():
+			}
+		})
+		return true
+	})
+}
+
+// Delay serves requests of method after d. Reproduces: a slow server —
+// Delay("initialize", …) a late handshake, Delay("tools/call", …) a tool
+// slower than the client's timeout.
+func Delay(method string, d time.Duration) Fault {
+	return delayed(fmt.Sprintf("Delay(%q, %v)", method, d), method, func(*Server) time.Duration { return d })
+}
+
+// Jitter serves requests of method after a delay drawn from [lo, hi) by
+// the server's seeded source (WithFaultSeed). Reproduces: a server whose
+// latency varies, so replies can overtake each other.
+func Jitter(method string, lo, hi time.Duration) Fault {
+	return delayed(fmt.Sprintf("Jitter(%q, %v, %v)", method, lo, hi), method, func(s *Server) time.Duration { return s.draw(lo, hi) })
+}
+
+func delayed(name, method string, wait func(*Server) time.Duration) Fault {
+	return inbound(name, method, func(s *Session, _ Message, serve func()) bool {
+		d := wait(s.srv)
+		s.later(func(ctx context.Context) {
+			if sleep(ctx, d) {
+				serve()
+			}
+		})
+		return true
+	})
+}
+
+// ErrorReply answers requests of method with a JSON-RPC error instead of
+// serving them; data is a JSON text or Go value, nil for none.
+// ErrorReply("server/discover", -32000, "boom") is a discover that fails
+// with an error a client must not rely on the code of.
+func ErrorReply(method string, code int, message string, data any) Fault {
+	r := RPCErrorWithData(code, message, data)
+	if data == nil {
+		r = RPCError(code, message)
+	}
+	return inbound(fmt.Sprintf("ErrorReply(%q, %d, %q)", method, code, message), method, func(s *Session, m Message, _ func()) bool {
+		s.reply(m, r)
+		return true
+	})
+}
+
+// ---- JSON-RPC ----
+
+func idEdit(name, method string, change func(id gjson.Result) []byte) Fault {
+	return edit(name, method, func(_ *Session, d []byte) []byte {
+		id := gjson.GetBytes(d, "id")
+		if raw := change(id); raw != nil {
+			return setRaw(d, "id", raw)
+		}
+		return del(d, "id")
+	})
+}
+
+// WrongID answers requests of method with an id the client never used.
+// Reproduces: a reply the client cannot match — the official Go SDK drops
+// it silently and the call hangs until its context ends.
+func WrongID(method string) Fault {
+	return idEdit(fmt.Sprintf("WrongID(%q)", method), method, func(id gjson.Result) []byte {
+		if id.Type == gjson.Number {
+			return []byte(strconv.FormatInt(id.Int()+1000, 10))
+		}
+		return jsonValue(id.String() + "-wrong")
+	})
+}
+
+// FlipIDType answers with the same id in the other type: "1" for 1, and 1
+// for "1". Reproduces: a server that stringifies ids — clients that match
+// by typed id (both Go SDKs) never see the reply.
+func FlipIDType(method string) Fault {
+	return idEdit(fmt.Sprintf("FlipIDType(%q)", method), method, func(id gjson.Result) []byte {
+		if id.Type == gjson.Number {
+			return jsonValue(id.Raw)
+		}
+		if n, err := strconv.ParseInt(id.String(), 10, 64); err == nil {
+			return []byte(strconv.FormatInt(n, 10))
+		}
+		return []byte("0")
+	})
+}
+
+// NullID answers with "id": null. Reproduces: a server that loses the id.
+func NullID(method string) Fault {
+	return idEdit(fmt.Sprintf("NullID(%q)", method), method, func(gjson.Result) []byte { return []byte("null") })
+}
+
+// OmitID answers without an id, which makes the reply look like neither a
+// response nor a notification.
+func OmitID(method string) Fault {
+	return idEdit(fmt.Sprintf("OmitID(%q)", method), method, func(gjson.Result) []byte { return nil })
+}
+
+// ReplyTwice sends every reply to method twice. Reproduces: a server that
+// answers twice (a retry bug); the second reply has no pending request.
+func ReplyTwice(method string) Fault {
+	return outbound(fmt.Sprintf("ReplyTwice(%q)", method), method, nil, func(_ *Session, e *emission) {
+		e.frames = append(e.frames, outFrame{data: append([]byte(nil), e.first().data...), changed: true})
+	})
+}
+
+// UnsolicitedResponse sends, after every reply to method, a response to a
+// request the client never sent. Reproduces: stray responses from a
+// confused server.
+func UnsolicitedResponse(method string) Fault {
+	return outbound(fmt.Sprintf("UnsolicitedResponse(%q)", method), method, nil, func(_ *Session, e *emission) {
+		e.frames = append(e.frames, outFrame{data: []byte(`{"jsonrpc":"2.0","id":987654321,"result":{}}`), changed: true})
+	})
+}
+
+// ResultAndError answers with both result and error, which JSON-RPC forbids.
+func ResultAndError(method string) Fault {
+	return edit(fmt.Sprintf("ResultAndError(%q)", method), method, func(_ *Session, d []byte) []byte {
+		if !gjson.GetBytes(d, "result").Exists() {
+			d = setRaw(d, "result", []byte("{}"))
+		}
+		if !gjson.GetBytes(d, "error").Exists() {
+			d = setRaw(d, "error", []byte(`{"code":-32603,"message":"and an error"}`))
+		}
+		return d
+	})
+}
+
+// JSONRPCVersion sets "jsonrpc" of every reply to method to v (any JSON
+// value, e.g. "1.0" or 2); nil leaves the field out. Reproduces: a server
+// that is not quite JSON-RPC 2.0 — the official Go SDK drops the connection.
+func JSONRPCVersion(method string, v any) Fault {
+	name := fmt.Sprintf("JSONRPCVersion(%q, %s)", method, jsonValue(v))
+	return edit(name, method, func(_ *Session, d []byte) []byte {
+		if v == nil {
+			return del(d, "jsonrpc")
+		}
+		return setRaw(d, "jsonrpc", jsonValue(v))
+	})
+}
+
+// ---- Timing and connection ----
+
+// Drop never sends the mock's messages with method (replies to it, or
+// notifications of it), although the request was served. Reproduces: a
+// lost reply — the client waits until its own timeout.
+func Drop(method string) Fault {
+	return outbound(fmt.Sprintf("Drop(%q)", method), method, []Kind{KindResult, KindError, KindNotification, KindRequest}, func(_ *Session, e *emission) {
+		e.frames = nil
+	})
+}
+
+// CloseAfter closes the connection right after the mock sent its reply to
+// method. Reproduces: a server that exits after answering — the client's
+// next call fails with EOF.
+func CloseAfter(method string) Fault {
+	return outbound(fmt.Sprintf("CloseAfter(%q)", method), method, nil, func(_ *Session, e *emission) { e.closeAfter = true })
+}
+
+// CloseBefore closes the connection when a request of method arrives,
+// without answering it. Reproduces: a server that crashes mid-call — the
+// client's pending call fails with EOF instead of hanging.
+func CloseBefore(method string) Fault {
+	return inbound(fmt.Sprintf("CloseBefore(%q)", method), method, func(s *Session, _ Message, _ func()) bool {
+		s.close()
+		return true
+	})
+}
+
+// Truncate writes only the first n bytes of the reply to method, then
+// closes the connection. Reproduces: a server killed in the middle of
+// writing a frame.
+func Truncate(method string, n int) Fault {
+	return outbound(fmt.Sprintf("Truncate(%q, %d)", method, n), method, nil, func(_ *Session, e *emission) {
+		e.first().truncate = max(n, 1)
+	})
+}
+
+// ---- Framing (stdio) ----
+
+// Banner writes a non-JSON line (e.g. "Server started on stdio") before
+// the first message the mock sends. Reproduces: a server that prints a
+// banner or logs to stdout — mark3labs skips the line, the official Go SDK
+// drops the connection.
+func Banner(text string) Fault {
+	f := outbound(fmt.Sprintf("Banner(%q)", text), "", []Kind{KindResult, KindError, KindNotification, KindRequest}, func(_ *Session, e *emission) {
+		e.frames = append([]outFrame{{data: []byte(text), changed: true}}, e.frames...)
+	})
+	return f.Nth(1)
+}
+
+// NonJSONLine writes a non-JSON line before every reply to method.
+// Reproduces: log output interleaved with protocol messages on stdout.
+func NonJSONLine(method, text string) Fault {
+	return outbound(fmt.Sprintf("NonJSONLine(%q, %q)", method, text), method, nil, func(_ *Session, e *emission) {
+		e.frames = append([]outFrame{{data: []byte(text), changed: true}}, e.frames...)
+	})
+}
+
+// Dribble writes the reply to method in pieces of chunk bytes with a pause
+// between them. Reproduces: a slow pipe or a server that flushes in small
+// writes — a client must assemble the frame, not parse each read.
+func Dribble(method string, chunk int, pause time.Duration) Fault {
+	return outbound(fmt.Sprintf("Dribble(%q, %d, %v)", method, chunk, pause), method, nil, func(_ *Session, e *emission) {
+		fr := e.first()
+		fr.chunk, fr.pause = max(chunk, 1), pause
+	})
+}
+
+// PrettyPrint writes the reply to method as indented, multi-line JSON.
+// Reproduces: a server that breaks the one-message-per-line rule of stdio;
+// the official Go SDK's streaming decoder copes, line-based clients do not.
+func PrettyPrint(method string) Fault {
+	return edit(fmt.Sprintf("PrettyPrint(%q)", method), method, func(_ *Session, d []byte) []byte {
+		var b bytes.Buffer
+		if json.Indent(&b, d, "", "  ") != nil {
+			return d
+		}
+		return b.Bytes()
+	})
+}
+
+// TwoOnOneLine writes the reply to method and a notifications/message on
+// the same line. Reproduces: a server that forgets a newline between two
+// messages — the official Go SDK fails with "invalid trailing data".
+func TwoOnOneLine(method string) Fault {
+	return edit(fmt.Sprintf("TwoOnOneLine(%q)", method), method, func(_ *Session, d []byte) []byte {
+		return append(append([]byte(nil), d...), notificationFrame("notifications/message", map[string]any{"level": "info", "data": "on the same line"})...)
+	})
+}
+
+// NoFinalNewline writes the reply to method without its newline, so it
+// runs into whatever the mock writes next. Reproduces: a server that
+// forgets to terminate its frames.
+func NoFinalNewline(method string) Fault {
+	return outbound(fmt.Sprintf("NoFinalNewline(%q)", method), method, nil, func(_ *Session, e *emission) {
+		e.first().noNewline = true
+	})
+}
+
+// Oversized pads the reply to method with n bytes of text in
+// result._meta["mcptest/padding"], e.g. past the official Go SDK's 16 MiB
+// frame limit. Reproduces: a huge tool result or resource.
+func Oversized(method string, n int) Fault {
+	return edit(fmt.Sprintf("Oversized(%q, %d)", method, n), method, func(_ *Session, d []byte) []byte {
+		if !gjson.GetBytes(d, "result").IsObject() {
+			return d
+		}
+		return setRaw(d, "result._meta.mcptest/padding", jsonValue(strings.Repeat("x", max(n, 0))))
+	})
+}
+
+// InvalidUTF8 puts bytes that are not UTF-8 into a string of the reply to
+// method (result._meta["mcptest/bytes"]). Reproduces: a server that writes
+// raw bytes of a binary file into text.
+func InvalidUTF8(method string) Fault {
+	return edit(fmt.Sprintf("InvalidUTF8(%q)", method), method, func(_ *Session, d []byte) []byte {
+		if !gjson.GetBytes(d, "result").IsObject() {
+			return d
+		}
+		return setRaw(d, "result._meta.mcptest/bytes", []byte("\"caf\xe9 \xff\xfe\""))
+	})
+}
+
+// ---- Tools and lists ----
+
+// listField is the array a list method returns.
+var listField = map[string]string{
+	"tools/list": "tools", "prompts/list": "prompts", "resources/list": "resources", "resources/templates/list": "resourceTemplates",
+}
+
+// LoopingCursor makes every page of the list method (tools/list,
+// prompts/list, resources/list, resources/templates/list) point its
+// nextCursor back at the first page. Reproduces: a pagination loop — a
+// client must notice the repeated cursor (mark3labs does) instead of
+// looping forever.
+func LoopingCursor(method string) Fault {
+	return edit(fmt.Sprintf("LoopingCursor(%q)", method), method, func(_ *Session, d []byte) []byte {
+		if !gjson.GetBytes(d, "result").IsObject() {
+			return d
+		}
+		return setRaw(d, "result.nextCursor", jsonValue(encodeCursor(listField[method], 0)))
+	})
+}
+
+// EmptyPageWithCursor answers the first page of the list method with no
+// items but a nextCursor to the rest. Reproduces: a server whose first
+// page is empty — a client must keep paging, not stop at the empty page.
+func EmptyPageWithCursor(method string) Fault {
+	f := edit(fmt.Sprintf("EmptyPageWithCursor(%q)", method), method, func(_ *Session, d []byte) []byte {
+		field := listField[method]
+		if !gjson.GetBytes(d, "result."+field).IsArray() {
+			return d
+		}
+		if !gjson.GetBytes(d, "result.nextCursor").Exists() {
+			d = setRaw(d, "result.nextCursor", jsonValue(encodeCursor(field, 0)))
+		}
+		return setRaw(d, "result."+field, []byte("[]"))
+	})
+	return f.Nth(1)
+}
+
+// ListChangedAfter sends notification (e.g.
+// notifications/tools/list_changed) after the first reply to method,
+// although nothing changed. Reproduces: spurious list_changed — the client
+// re-lists and must not loop or lose state. On a stateless session it is
+// sent as written, without a subscriptionId.
+func ListChangedAfter(method, notification string) Fault {
+	f := outbound(fmt.Sprintf("ListChangedAfter(%q, %q)", method, notification), method, []Kind{KindResult}, func(_ *Session, e *emission) {
+		e.frames = append(e.frames, outFrame{data: notificationFrame(notification, nil), changed: true})
+	})
+	return f.Nth(1)
+}
