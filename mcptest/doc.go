@@ -27,13 +27,25 @@
 //
 // # Protocol
 //
-// The mock speaks the handshake era of MCP (2024-11-05, 2025-03-26,
-// 2025-06-18, 2025-11-25): initialize, the version negotiation of the spec,
-// notifications/initialized, ping both ways, logging/setLevel, cancellation
-// and progress, pagination with opaque cursors, resource subscriptions. It
-// answers server/discover as a legacy server does (-32601, at once), so
-// clients that probe for the 2026-07-28 stateless era fall back to
-// initialize without waiting.
+// The mock speaks both eras of MCP at once, as the spec allows. The
+// handshake era (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25):
+// initialize with the spec's version negotiation, notifications/initialized,
+// ping both ways, logging/setLevel, server-to-client requests, resource
+// subscriptions. The stateless era (2026-07-28): server/discover,
+// per-request _meta checked on every request, -32022 and -32021,
+// resultType and caching hints on results, subscriptions/listen, and
+// multi-round-trip input_required results (RequiresInput, InputRequired).
+// Both: cancellation, progress, pagination with opaque cursors.
+// WithProtocolVersions narrows the server to a legacy-only or a
+// modern-only one; AssertEra says where a session ended up.
+//
+// # Faults
+//
+// A Fault is one way a real server breaks clients, as a value: a trigger
+// and an action (RespondProtocolVersion, OmitCapability, Hang, WrongID,
+// Banner, Truncate, …). Server.WithFault turns faults on, before or while
+// clients are connected; the journal records exactly what went on the
+// wire.
 //
 // # What the client did
 //
@@ -49,6 +61,7 @@
 //
 // # Limits
 //
-// JSON-RPC batches are answered with -32600. The stateless era
-// (2026-07-28), the fault catalog and the HTTP transport are not there yet.
+// JSON-RPC batches are answered with -32600. URI templates support {name}
+// and {+name} only. The transport is the in-memory stdio-style pipe of
+// Dial; Streamable HTTP is not there yet.
 package mcptest
