@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // logLevels are the syslog levels logging/setLevel accepts.
@@ -60,6 +61,9 @@ func (s *Session) checkCapability(m Message) {
 	if !declared {
 		return // before initialize: RuleInitializeFirst says it
 	}
+	if path == "completions" && s.ProtocolVersion() < "2025-03-26" {
+		return // 2024-11-05 has completion/complete but no completions capability
+	}
 	if !declaredIn(caps, path) {
 		s.violate(RuleUndeclaredMethod, m, m.Method+" called, but the server did not declare the "+path+" capability")
 	}
@@ -97,6 +101,9 @@ func (s *Session) initialize(m Message, d decoded) {
 	}
 	version := s.srv.negotiate(pv.Str)
 	caps := s.srv.capabilities()
+	if version < "2025-03-26" && gjson.GetBytes(caps, "completions").Exists() {
+		caps, _ = sjson.DeleteBytes(caps, "completions") // completions came with 2025-03-26
+	}
 	res := map[string]any{
 		"protocolVersion": version,
 		"capabilities":    caps,

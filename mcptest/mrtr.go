@@ -63,9 +63,12 @@ func SamplingInput(key string, params any) InputRequest {
 	return InputRequest{key: key, method: "sampling/createMessage", params: p, err: err}
 }
 
-// RootsInput asks the client for its roots: a roots/list.
+// RootsInput asks the client for its roots: a roots/list, with empty
+// params (the schema allows leaving them out, but the official Go SDK
+// v1.8.0 cannot decode a roots/list input request without params; send
+// InputRequired with a raw request to reproduce that).
 func RootsInput(key string) InputRequest {
-	return InputRequest{key: key, method: "roots/list"}
+	return InputRequest{key: key, method: "roots/list", params: json.RawMessage("{}")}
 }
 
 func (r InputRequest) MarshalJSON() ([]byte, error) {
