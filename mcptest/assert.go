@@ -217,7 +217,7 @@ func erasOf(msgs []Message) map[int]eraInfo {
 			}
 		case m.Direction == FromServer && m.Kind == KindResult && m.Method == "initialize":
 			out[m.Session] = eraInfo{EraHandshake, m.Get("result.protocolVersion").String()}
-		case m.Direction == FromServer && m.Kind == KindResult:
+		case m.Direction == FromServer && m.Kind == KindResult && m.Get("result.resultType").Exists():
 			if v, ok := asked[key(m)]; ok && out[m.Session].era != EraHandshake {
 				out[m.Session] = eraInfo{EraStateless, v}
 			}

@@ -481,6 +481,10 @@ func (s *Session) notification(m Message, d decoded) {
 		s.violate(RuleInvalidParams, m, "params is "+d.params.Type.String()+", want an object")
 		return
 	}
+	if m.Method != "notifications/cancelled" && s.Era() == EraStateless {
+		s.violate(RuleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28; the only client notification is notifications/cancelled")
+		return
+	}
 	switch m.Method {
 	case "notifications/initialized":
 		s.mu.Lock()
@@ -495,10 +499,6 @@ func (s *Session) notification(m Message, d decoded) {
 		return
 	case "notifications/cancelled":
 		s.cancelled(m, d)
-		return
-	}
-	if s.Era() == EraStateless {
-		s.violate(RuleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28; the only client notification is notifications/cancelled")
 		return
 	}
 	if s.currentPhase() == phaseNew {

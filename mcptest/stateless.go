@@ -66,6 +66,9 @@ func (s *Session) modernRoute(d decoded) bool {
 	if d.msg.Method == "initialize" {
 		return len(srv.legacy) == 0
 	}
+	if s.Era() == EraHandshake {
+		return false // an initialize selected the handshake era for this connection
+	}
 	if len(srv.legacy) == 0 || d.msg.Method == "server/discover" || d.params.Get(pathProtocolVersion).Exists() {
 		return true
 	}
@@ -110,7 +113,7 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		told := s.toldSupported
 		s.toldSupported = srv.versions
 		s.mu.Unlock()
-		if told != nil {
+		if told != nil && !slices.Contains(told, pv.Str) {
 			s.violate(RuleRetrySupportedVersion, m, fmt.Sprintf("retried with %q after -32022 listed %s", pv.Str, strings.Join(told, ", ")))
 		}
 		data, _ := json.Marshal(map[string]any{"supported": srv.versions, "requested": pv.Str})
@@ -180,7 +183,7 @@ func (s *Session) noteModernRequest(m Message, d decoded, version string, caps g
 		s.firstMeta = map[string]string{"version": version, "clientInfo": info.Raw}
 	} else if s.firstMeta["version"] != version {
 		changed = "protocolVersion " + s.firstMeta["version"] + " → " + version
-	} else if info.Exists() && s.firstMeta["clientInfo"] != "" && s.firstMeta["clientInfo"] != info.Raw {
+	} else if info.Exists() && s.firstMeta["clientInfo"] != "" && !sameJSON(s.firstMeta["clientInfo"], info.Raw) {
 		changed = "clientInfo " + s.firstMeta["clientInfo"] + " → " + info.Raw
 	}
 	warnChanged := changed != "" && !s.warned[RuleMetaConsistent]
@@ -191,6 +194,7 @@ func (s *Session) noteModernRequest(m Message, d decoded, version string, caps g
 		}
 	}
 	s.clientCaps = caps
+	s.toldSupported = nil // a supported version was accepted: the -32022 episode is over
 	s.mu.Unlock()
 	if warnInfo {
 		s.violate(RuleClientInfo, m, "params._meta carries no "+MetaClientInfo)
@@ -348,7 +352,7 @@ func (s *Session) EndListen(id string) error {
 		return fmt.Errorf("mcptest: EndListen(%s): no open subscriptions/listen with that id; open: %v", id, s.Listening())
 	}
 	result, _ := sjson.SetRawBytes([]byte(`{"resultType":"complete"}`), metaPath(MetaSubscriptionID), []byte(id))
-	s.replyResult(Message{Method: "subscriptions/listen", ID: id}, result)
+	s.replyResult(Message{Method: "subscriptions/listen", ID: id, modern: true}, result)
 	return nil
 }
 
@@ -362,4 +366,16 @@ func (s *Session) dropListener(id string) bool {
 		}
 	}
 	return false
+}
+
+// sameJSON reports whether two JSON texts hold equal values, whatever
+// their key order and spacing.
+func sameJSON(a, b string) bool {
+	va, errA := parseJSONValue([]byte(a))
+	vb, errB := parseJSONValue([]byte(b))
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	ok, _ := subsetDiff(va, vb, "", true)
+	return ok
 }
