@@ -195,24 +195,30 @@ func (s *Session) arguments(m Message, d decoded) (gjson.Result, bool) {
 	return args, true
 }
 
-func (s *Session) callTool(m Message, d decoded) {
-	name, ok := s.stringParam(m, d, "name")
-	if !ok {
-		return
+// named reads the name and arguments of a tools/call or prompts/get and
+// finds the entry, answering the request itself when it cannot.
+func (s *Session) named(m Message, d decoded, c *catalog, kind string) (e entry, name string, args gjson.Result, ok bool) {
+	if name, ok = s.stringParam(m, d, "name"); !ok {
+		return e, name, args, false
 	}
-	args, ok := s.arguments(m, d)
-	if !ok {
-		return
+	if args, ok = s.arguments(m, d); !ok {
+		return e, name, args, false
 	}
 	s.srv.mu.Lock()
-	e, found := s.srv.tools.get(name)
-	names := s.srv.tools.keys()
+	e, found := c.get(name)
+	names := c.keys()
 	s.srv.mu.Unlock()
 	if !found {
-		s.unknown(m, "tool", name, names)
-		return
+		s.unknown(m, kind, name, names)
+		return e, name, args, false
 	}
-	s.answer(m, d, e, args, nil, "tool", name)
+	return e, name, args, true
+}
+
+func (s *Session) callTool(m Message, d decoded) {
+	if e, name, args, ok := s.named(m, d, &s.srv.tools, "tool"); ok {
+		s.answer(m, d, e, args, nil, "tool", name)
+	}
 }
 
 // unknown answers a call of a tool or prompt that is not registered, naming
@@ -279,20 +285,8 @@ func (s *Session) subscribe(m Message, d decoded) {
 }
 
 func (s *Session) getPrompt(m Message, d decoded) {
-	name, ok := s.stringParam(m, d, "name")
+	e, name, args, ok := s.named(m, d, &s.srv.prompts, "prompt")
 	if !ok {
-		return
-	}
-	args, ok := s.arguments(m, d)
-	if !ok {
-		return
-	}
-	s.srv.mu.Lock()
-	e, found := s.srv.prompts.get(name)
-	names := s.srv.prompts.keys()
-	s.srv.mu.Unlock()
-	if !found {
-		s.unknown(m, "prompt", name, names)
 		return
 	}
 	for _, req := range e.required {
