@@ -227,6 +227,26 @@ func (s *Session) serve(m Message, dispatch func()) {
 	dispatch()
 }
 
+// hold keeps a request back until wait returns true, then serves it. The
+// request is in flight meanwhile: notifications/cancelled or the end of
+// the session abort it, and it is then never answered.
+func (s *Session) hold(m Message, wait func(ctx context.Context) bool, serve func()) {
+	ctx, cancel := context.WithCancelCause(s.ctx)
+	s.mu.Lock()
+	s.inflight[m.ID] = inflight{method: m.Method, cancel: cancel}
+	s.mu.Unlock()
+	s.later(func(context.Context) {
+		ok := wait(ctx) && ctx.Err() == nil
+		s.mu.Lock()
+		delete(s.inflight, m.ID)
+		s.mu.Unlock()
+		cancel(nil)
+		if ok {
+			serve()
+		}
+	})
+}
+
 // later runs f in its own goroutine, tracked by the server so Close waits
 // for it; ctx ends with the session.
 func (s *Session) later(f func(ctx context.Context)) {
@@ -328,29 +348,38 @@ func (s *Session) writeFrames(e *emission) error {
 		case fr.noNewline:
 			rec.Problem = strings.TrimPrefix(rec.Problem+"; no final newline", "; ")
 		}
-		s.srv.journal.record(rec)
-		if err := s.writeChunks(out, fr.chunk, fr.pause); err != nil {
+		rec = s.srv.journal.record(rec)
+		if n, err := s.writeChunks(out, fr.chunk, fr.pause); err != nil {
+			if n < len(out) {
+				s.srv.journal.amend(rec.Seq, func(m *Message) {
+					m.raw = strings.TrimSuffix(string(out[:n]), "\n")
+					m.Kind, m.Problem = KindInvalid, fmt.Sprintf("cut after %d of %d bytes: the connection closed", n, len(out))
+				})
+			}
 			return err
 		}
 	}
 	return nil
 }
 
-func (s *Session) writeChunks(out []byte, chunk int, pause time.Duration) error {
+// writeChunks writes out in pieces of chunk bytes with pauses between
+// them, and returns how many bytes went out.
+func (s *Session) writeChunks(out []byte, chunk int, pause time.Duration) (int, error) {
 	if chunk <= 0 {
 		chunk = len(out)
 	}
-	for len(out) > 0 {
-		n := min(chunk, len(out))
-		if _, err := s.conn.Write(out[:n]); err != nil {
-			return ErrSessionClosed
+	written := 0
+	for written < len(out) {
+		n := min(chunk, len(out)-written)
+		if _, err := s.conn.Write(out[written : written+n]); err != nil {
+			return written, ErrSessionClosed
 		}
-		out = out[n:]
-		if len(out) > 0 && !sleep(s.ctx, pause) {
-			return ErrSessionClosed
+		written += n
+		if written < len(out) && !sleep(s.ctx, pause) {
+			return written, ErrSessionClosed
 		}
 	}
-	return nil
+	return written, nil
 }
 
 // faultNames lists the faults that are on, for the transcript.

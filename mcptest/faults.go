@@ -274,7 +274,8 @@ func RequestBeforeInitialized(method string, params any) Fault {
 // ---- server/discover and initialize that never come ----
 
 // Hang never answers requests of method until the test calls Release on
-// the fault (they are then served) or the Server closes. Reproduces: a
+// the fault (they are then served) or the Server closes; a request the
+// client cancels meanwhile is never answered. Reproduces: a
 // server that never answers — Hang("server/discover") is the legacy server
 // a probing client must time out on and fall back; Hang("tools/call") the
 // slow tool a client must time out and cancel.
@@ -286,13 +287,14 @@ func Hang(method string) Fault {
 			return false // released: serve as usual
 		default:
 		}
-		s.later(func(ctx context.Context) {
+		s.hold(m, func(ctx context.Context) bool {
 			select {
 			case <-release:
-				serve()
+				return true
 			case <-ctx.Done():
+				return false
 			}
-		})
+		}, serve)
 		return true
 	})
 }
@@ -312,13 +314,9 @@ func Jitter(method string, lo, hi time.Duration) Fault {
 }
 
 func delayed(name, method string, wait func(*Server) time.Duration) Fault {
-	return inbound(name, method, func(s *Session, _ Message, serve func()) bool {
+	return inbound(name, method, func(s *Session, m Message, serve func()) bool {
 		d := wait(s.srv)
-		s.later(func(ctx context.Context) {
-			if sleep(ctx, d) {
-				serve()
-			}
-		})
+		s.hold(m, func(ctx context.Context) bool { return sleep(ctx, d) }, serve)
 		return true
 	})
 }

@@ -40,6 +40,18 @@ func (j *Journal) record(m Message) Message {
 	return m
 }
 
+// amend changes a message already recorded, for a frame whose writing
+// was cut short after it was journaled: the journal says what went on the wire.
+func (j *Journal) amend(seq int, change func(*Message)) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	i := seq - 1
+	if i < 0 || i >= j.n {
+		return
+	}
+	change(&j.chunks[i/journalChunk][i%journalChunk])
+}
+
 // since returns the messages from index i on, and a channel closed at the
 // next append.
 func (j *Journal) since(i int) ([]Message, <-chan struct{}) {

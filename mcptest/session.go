@@ -385,6 +385,12 @@ func (s *Session) receive(line []byte) {
 		s.mu.Unlock()
 		d.msg.Method = pend.method
 	}
+	prior := phaseReady
+	if d.msg.Kind == KindNotification && d.msg.Method == "notifications/initialized" {
+		// Ready before the notification is in the journal, so that a test
+		// that saw it there (AssertHandshakeCompleted) finds the session ready.
+		prior = s.markInitialized()
+	}
 	m := s.srv.journal.record(d.msg)
 
 	if d.parseError {
@@ -420,7 +426,7 @@ func (s *Session) receive(line []byte) {
 	case KindRequest:
 		s.request(m, d)
 	case KindNotification:
-		s.notification(m, d)
+		s.notification(m, d, prior)
 	default:
 		s.mu.Lock()
 		late := s.gaveUp[m.ID]
@@ -475,8 +481,21 @@ func (s *Session) request(m Message, d decoded) {
 	})
 }
 
-// notification handles a notification from the client.
-func (s *Session) notification(m Message, d decoded) {
+// markInitialized moves the session to ready if it was waiting for
+// notifications/initialized, and returns the phase it was in.
+func (s *Session) markInitialized() phase {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ph := s.phase
+	if ph == phaseInitializing && s.era == EraHandshake {
+		s.phase = phaseReady
+	}
+	return ph
+}
+
+// notification handles a notification from the client; prior is the phase
+// the session was in before a notifications/initialized.
+func (s *Session) notification(m Message, d decoded, prior phase) {
 	if d.params.Exists() && !d.params.IsObject() {
 		s.violate(RuleInvalidParams, m, "params is "+d.params.Type.String()+", want an object")
 		return
@@ -487,13 +506,7 @@ func (s *Session) notification(m Message, d decoded) {
 	}
 	switch m.Method {
 	case "notifications/initialized":
-		s.mu.Lock()
-		ph := s.phase
-		if ph == phaseInitializing {
-			s.phase = phaseReady
-		}
-		s.mu.Unlock()
-		if ph == phaseNew {
+		if prior == phaseNew {
 			s.violate(RuleInitializeFirst, m, "notifications/initialized sent before the initialize result")
 		}
 		return

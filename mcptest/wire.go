@@ -196,6 +196,8 @@ func decode(line []byte) decoded {
 		} else {
 			d.msg.Kind = KindNotification
 		}
+	case (d.err.Exists() || d.result.Exists()) && !d.id.Exists():
+		d.msg.Problem = "response without an id"
 	case d.err.Exists():
 		d.msg.Kind = KindError
 		d.msg.ErrorCode = int(d.err.Get("code").Int())

@@ -1,0 +1,1053 @@
+package mcpmock_test
+
+// Faults against real clients: for the JSON-RPC, timing and connection
+// faults of mcptest, what the official Go SDK (v1.8.0) and mark3labs/mcp-go
+// (v1.2.1) do when the mock misbehaves — the client's error, its hang
+// ended by a context deadline, its silent acceptance — asserted as it is
+// today, so that an SDK upgrade that changes it is noticed. Where a client
+// mishandles a fault, the comment says so and the test pins the behaviour.
+//
+// Every blocked call is ended by a short context deadline (wfShort);
+// every call expected to return by itself gets testContext, so that a
+// hang shows up as context.DeadlineExceeded, which the tests rule out.
+//
+// Three tests assert what the library should do and fail today (library
+// bugs, see their comments): TestWireFaultOmitID/journal-says-invalid,
+// TestWireFaultDelay/cancelled-while-delayed-is-not-answered and
+// TestWireFaultDribbleCutByClose.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	m3client "github.com/mark3labs/mcp-go/client"
+	m3transport "github.com/mark3labs/mcp-go/client/transport"
+	m3 "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// wfShort ends a call that is expected to hang.
+const wfShort = 200 * time.Millisecond
+
+func wfShortContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(testContext(t), wfShort)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// wfServer is a handshake-era mock with one tool, "gift", answering
+// "a kite", and the faults.
+func wfServer(t *testing.T, faults ...mcptest.Fault) *mcptest.Server {
+	return legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("gift").ReturnsText("a kite"))).WithFault(faults...)
+}
+
+// wfTap is the client's end of a Dial that keeps every byte the client
+// read, to hold the journal to what really went on the wire.
+type wfTap struct {
+	net.Conn
+	mu      sync.Mutex
+	read    bytes.Buffer
+	changed chan struct{} // a token after every read
+}
+
+func newWFTap(conn net.Conn) *wfTap {
+	return &wfTap{Conn: conn, changed: make(chan struct{}, 1)}
+}
+
+func (w *wfTap) Read(p []byte) (int, error) {
+	n, err := w.Conn.Read(p)
+	w.mu.Lock()
+	w.read.Write(p[:n])
+	w.mu.Unlock()
+	select {
+	case w.changed <- struct{}{}:
+	default:
+	}
+	return n, err
+}
+
+// waitLonger waits until the client has read more than n bytes.
+func (w *wfTap) waitLonger(t *testing.T, n int) {
+	t.Helper()
+	ctx := testContext(t)
+	for len(w.received()) <= n {
+		select {
+		case <-w.changed:
+		case <-ctx.Done():
+			t.Fatalf("the client never read more than %d bytes", n)
+		}
+	}
+}
+
+func (w *wfTap) received() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.read.String()
+}
+
+// wfGoSDK connects the official client through a wfTap.
+func wfGoSDK(t *testing.T, srv *mcptest.Server) (*mcp.ClientSession, *wfTap) {
+	t.Helper()
+	tap := newWFTap(srv.Dial())
+	c := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, nil)
+	cs, err := c.Connect(testContext(t), &mcp.IOTransport{Reader: tap, Writer: tap}, nil)
+	require.NoError(t, err, "go-sdk Connect")
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs, tap
+}
+
+// wfMark3 connects and initializes the mark3labs client through a wfTap.
+func wfMark3(t *testing.T, srv *mcptest.Server) (*m3client.Client, *wfTap) {
+	t.Helper()
+	tap := newWFTap(srv.Dial())
+	c := m3client.NewClient(m3transport.NewIO(tap, tap, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { _ = c.Close(); cancel() })
+	require.NoError(t, c.Start(ctx), "mark3labs Start")
+	_, err := c.Initialize(testContext(t), m3.InitializeRequest{Params: m3.InitializeParams{
+		ClientInfo: m3.Implementation{Name: "mark3-app", Version: "1.0.0"},
+	}})
+	require.NoError(t, err, "mark3labs Initialize")
+	return c, tap
+}
+
+func wfGoSDKCall(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
+	return cs.CallTool(ctx, &mcp.CallToolParams{Name: "gift", Arguments: map[string]any{}})
+}
+
+func wfMark3Call(ctx context.Context, c *m3client.Client) (*m3.CallToolResult, error) {
+	req := m3.CallToolRequest{}
+	req.Params.Name = "gift"
+	return c.CallTool(ctx, req)
+}
+
+// wfSent rebuilds, from the journal, the bytes the mock wrote to the
+// client of one session.
+func wfSent(srv *mcptest.Server, session int) string {
+	return wfSentBefore(srv, session, int(^uint(0)>>1))
+}
+
+// wfSentBefore is wfSent up to the journal message seq (excluded).
+func wfSentBefore(srv *mcptest.Server, session, seq int) string {
+	var b strings.Builder
+	for _, m := range srv.Journal().Session(session) {
+		if m.Direction != mcptest.FromServer || m.Seq >= seq {
+			continue
+		}
+		b.WriteString(m.Raw())
+		if !strings.Contains(m.Problem, "truncated") && !strings.Contains(m.Problem, "no final newline") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// wfAssertJournalIsWire checks that the journal holds exactly the bytes the
+// client read: call it once the client has read everything the mock sent
+// (after a later round trip, or once the connection is gone).
+func wfAssertJournalIsWire(t *testing.T, srv *mcptest.Server, session int, tap *wfTap) {
+	t.Helper()
+	assert.Equal(t, tap.received(), wfSent(srv, session), "the journal must hold exactly what went on the wire")
+}
+
+// wfRepliesToCall returns what the mock sent after the client's first
+// tools/call of the session, up to the next client request.
+func wfRepliesToCall(t *testing.T, srv *mcptest.Server) (call mcptest.Message, replies []mcptest.Message) {
+	t.Helper()
+	calls := srv.Journal().Requests("tools/call")
+	require.NotEmpty(t, calls, "the client sent tools/call")
+	call = calls[0]
+	for _, m := range srv.Journal().Session(call.Session) {
+		if m.Seq <= call.Seq {
+			continue
+		}
+		if m.Direction == mcptest.FromClient && m.IsRequest() {
+			break
+		}
+		if m.Direction == mcptest.FromServer {
+			replies = append(replies, m)
+		}
+	}
+	return call, replies
+}
+
+func wfText(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	require.NotNil(t, res)
+	require.Len(t, res.Content, 1)
+	return text(t, res.Content[0])
+}
+
+func wfMark3Text(t *testing.T, res *m3.CallToolResult) string {
+	t.Helper()
+	require.NotNil(t, res)
+	require.Len(t, res.Content, 1)
+	return m3.GetTextFromContent(res.Content[0])
+}
+
+// ---- JSON-RPC ----
+
+// TestWireFaultWrongID: a reply with an id the client never used is
+// dropped by both clients without a word; the call hangs until its
+// deadline, the client cancels it, and the session goes on.
+func TestWireFaultWrongID(t *testing.T) {
+	check := func(t *testing.T, srv *mcptest.Server) {
+		call, replies := wfRepliesToCall(t, srv)
+		require.Len(t, replies, 1)
+		assert.Equal(t, mcptest.KindResult, replies[0].Kind)
+		assert.Equal(t, fmt.Sprint(replies[0].Get("id").Int()), fmt.Sprint(call.Get("id").Int()+1000), "id+1000 on the wire")
+		srv.AssertCancelled(t, "tools/call")
+	}
+	t.Run("gosdk", func(t *testing.T) {
+		srv := wfServer(t, mcptest.WrongID("tools/call"))
+		cs, tap := wfGoSDK(t, srv)
+		_, err := wfGoSDKCall(wfShortContext(t), cs)
+		require.ErrorIs(t, err, context.DeadlineExceeded, "go-sdk v1.8.0 drops the unmatched reply silently")
+		check(t, srv)
+		require.NoError(t, cs.Ping(testContext(t), nil), "the session survives")
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := wfServer(t, mcptest.WrongID("tools/call"))
+		c, tap := wfMark3(t, srv)
+		_, err := wfMark3Call(wfShortContext(t), c)
+		require.ErrorIs(t, err, context.DeadlineExceeded, "mark3labs v1.2.1 drops the unmatched reply silently")
+		check(t, srv)
+		require.NoError(t, c.Ping(testContext(t)), "the session survives")
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+}
+
+// TestWireFaultFlipIDType: "3" for 3. Both clients match ids by type and
+// value, so neither sees the reply: the call hangs until its deadline.
+func TestWireFaultFlipIDType(t *testing.T) {
+	check := func(t *testing.T, srv *mcptest.Server) {
+		call, replies := wfRepliesToCall(t, srv)
+		require.Len(t, replies, 1)
+		assert.Equal(t, `"`+call.ID+`"`, replies[0].ID, "the integer id comes back as a string")
+		assert.Equal(t, mcptest.KindResult, replies[0].Kind)
+		assert.Empty(t, srv.Journal().Responses("tools/call"), "the journal does not pretend it answers tools/call")
+		srv.AssertCancelled(t, "tools/call")
+	}
+	t.Run("gosdk", func(t *testing.T) {
+		srv := wfServer(t, mcptest.FlipIDType("tools/call"))
+		cs, tap := wfGoSDK(t, srv)
+		_, err := wfGoSDKCall(wfShortContext(t), cs)
+		// go-sdk v1.8.0: jsonrpc2 keys pending calls by typed ID and drops
+		// a response it cannot match ("TODO: How should we report
+		// unexpected responses?"): the call hangs until its deadline.
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		check(t, srv)
+		require.NoError(t, cs.Ping(testContext(t), nil), "the session survives")
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := wfServer(t, mcptest.FlipIDType("tools/call"))
+		c, tap := wfMark3(t, srv)
+		_, err := wfMark3Call(wfShortContext(t), c)
+		// mark3labs v1.2.1 keys pending calls by "int64:3" / "string:3":
+		// the string id matches nothing, the call hangs until its deadline.
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		check(t, srv)
+		require.NoError(t, c.Ping(testContext(t)), "the session survives")
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+}
+
+// wfFatalToGoSDK asserts what go-sdk v1.8.0 does with a frame its
+// decoder rejects: the read loop ends, the pending call fails with the
+// decode error, and the connection is gone for every later call.
+func wfFatalToGoSDK(t *testing.T, fault mcptest.Fault, check func(t *testing.T, err error)) {
+	srv := wfServer(t, fault)
+	cs, tap := wfGoSDK(t, srv)
+	_, err := wfGoSDKCall(testContext(t), cs)
+	require.Error(t, err)
+	require.NotErrorIs(t, err, context.DeadlineExceeded, "it fails at once")
+	check(t, err)
+	err = cs.Ping(testContext(t), nil)
+	require.ErrorIs(t, err, mcp.ErrConnectionClosed, "the bad frame was fatal to the connection")
+	wfAssertJournalIsWire(t, srv, 1, tap)
+	srv.AssertNoViolations(t)
+}
+
+// TestWireFaultNullID: "id": null. go-sdk rejects the frame as an invalid
+// request and drops the connection; mark3labs ignores it and hangs.
+func TestWireFaultNullID(t *testing.T) {
+	t.Run("gosdk", func(t *testing.T) {
+		wfFatalToGoSDK(t, mcptest.NullID("tools/call"), func(t *testing.T, err error) {
+			var rpcErr *jsonrpc.Error
+			require.ErrorAs(t, err, &rpcErr)
+			assert.Equal(t, int64(jsonrpc.CodeInvalidRequest), rpcErr.Code)
+			assert.Equal(t, "invalid request", rpcErr.Message)
+		})
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := wfServer(t, mcptest.NullID("tools/call"))
+		c, tap := wfMark3(t, srv)
+		_, err := wfMark3Call(wfShortContext(t), c)
+		// mark3labs v1.2.1 looks the null id up ("<nil>"), finds nothing,
+		// and drops the reply: the call hangs until its deadline.
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		_, replies := wfRepliesToCall(t, srv)
+		require.Len(t, replies, 1)
+		assert.Equal(t, "null", replies[0].ID)
+		srv.AssertCancelled(t, "tools/call")
+		require.NoError(t, c.Ping(testContext(t)), "the session survives")
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+}
+
+// TestWireFaultOmitID: a reply without an id. The same as NullID: fatal
+// to go-sdk, a silent hang for mark3labs.
+func TestWireFaultOmitID(t *testing.T) {
+	check := func(t *testing.T, srv *mcptest.Server) {
+		_, replies := wfRepliesToCall(t, srv)
+		require.Len(t, replies, 1)
+		assert.False(t, replies[0].Get("id").Exists())
+		assert.True(t, replies[0].Get("result.content").Exists())
+	}
+	t.Run("journal-says-invalid", func(t *testing.T) {
+		// A response must have an id (JSON-RPC 2.0 §5); OmitID's doc says
+		// the reply then looks like "neither a response nor a
+		// notification", which the journal's KindInvalid is for.
+		// Fails today: mcptest/wire.go decode classifies an object with
+		// "result" and no "id" as KindResult with ID "".
+		srv := wfServer(t, mcptest.OmitID("tools/call"))
+		cs := connectGoSDK(t, srv, nil, nil)
+		_, err := wfGoSDKCall(testContext(t), cs)
+		require.Error(t, err)
+		_, replies := wfRepliesToCall(t, srv)
+		require.Len(t, replies, 1)
+		assert.Equal(t, mcptest.KindInvalid, replies[0].Kind, "journaled as %s", replies[0])
+		assert.NotEmpty(t, replies[0].Problem, "the journal says what is wrong with it")
+	})
+	t.Run("gosdk", func(t *testing.T) {
+		wfFatalToGoSDK(t, mcptest.OmitID("tools/call"), func(t *testing.T, err error) {
+			var rpcErr *jsonrpc.Error
+			require.ErrorAs(t, err, &rpcErr)
+			assert.Equal(t, int64(jsonrpc.CodeInvalidRequest), rpcErr.Code)
+		})
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := wfServer(t, mcptest.OmitID("tools/call"))
+		c, tap := wfMark3(t, srv)
+		_, err := wfMark3Call(wfShortContext(t), c)
+		require.ErrorIs(t, err, context.DeadlineExceeded, "mark3labs v1.2.1 drops a reply without an id")
+		check(t, srv)
+		srv.AssertCancelled(t, "tools/call")
+		require.NoError(t, c.Ping(testContext(t)), "the session survives")
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+}
+
+// TestWireFaultReplyTwice: both clients take the first reply and ignore
+// the second; the call succeeds and the session goes on.
+func TestWireFaultReplyTwice(t *testing.T) {
+	check := func(t *testing.T, srv *mcptest.Server) {
+		call, replies := wfRepliesToCall(t, srv)
+		require.Len(t, replies, 2)
+		assert.Equal(t, replies[0].Raw(), replies[1].Raw(), "the same frame twice")
+		assert.Equal(t, call.ID, replies[1].ID)
+		srv.AssertNoViolations(t)
+	}
+	t.Run("gosdk", func(t *testing.T) {
+		srv := wfServer(t, mcptest.ReplyTwice("tools/call"))
+		cs, tap := wfGoSDK(t, srv)
+		res, err := wfGoSDKCall(testContext(t), cs)
+		require.NoError(t, err)
+		assert.Equal(t, "a kite", wfText(t, res))
+		require.NoError(t, cs.Ping(testContext(t), nil))
+		check(t, srv)
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := wfServer(t, mcptest.ReplyTwice("tools/call"))
+		c, tap := wfMark3(t, srv)
+		res, err := wfMark3Call(testContext(t), c)
+		require.NoError(t, err)
+		assert.Equal(t, "a kite", wfMark3Text(t, res))
+		require.NoError(t, c.Ping(testContext(t)))
+		check(t, srv)
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+}
+
+// TestWireFaultUnsolicitedResponse: a response to a request nobody sent
+// is ignored by both clients.
+func TestWireFaultUnsolicitedResponse(t *testing.T) {
+	check := func(t *testing.T, srv *mcptest.Server) {
+		_, replies := wfRepliesToCall(t, srv)
+		require.Len(t, replies, 2)
+		assert.Equal(t, "987654321", replies[1].ID)
+		assert.Equal(t, mcptest.KindResult, replies[1].Kind)
+		srv.AssertNoViolations(t)
+	}
+	t.Run("gosdk", func(t *testing.T) {
+		srv := wfServer(t, mcptest.UnsolicitedResponse("tools/call"))
+		cs, tap := wfGoSDK(t, srv)
+		res, err := wfGoSDKCall(testContext(t), cs)
+		require.NoError(t, err)
+		assert.Equal(t, "a kite", wfText(t, res))
+		require.NoError(t, cs.Ping(testContext(t), nil))
+		check(t, srv)
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := wfServer(t, mcptest.UnsolicitedResponse("tools/call"))
+		c, tap := wfMark3(t, srv)
+		res, err := wfMark3Call(testContext(t), c)
+		require.NoError(t, err)
+		assert.Equal(t, "a kite", wfMark3Text(t, res))
+		require.NoError(t, c.Ping(testContext(t)))
+		check(t, srv)
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+}
+
+// TestWireFaultResultAndError: both clients believe the error and drop
+// the result; the session goes on.
+func TestWireFaultResultAndError(t *testing.T) {
+	check := func(t *testing.T, srv *mcptest.Server) {
+		_, replies := wfRepliesToCall(t, srv)
+		require.Len(t, replies, 1)
+		assert.Equal(t, mcptest.KindInvalid, replies[0].Kind)
+		assert.Equal(t, "response has both result and error", replies[0].Problem)
+		assert.True(t, replies[0].Get("result.content").Exists())
+	}
+	t.Run("gosdk", func(t *testing.T) {
+		srv := wfServer(t, mcptest.ResultAndError("tools/call"))
+		cs, tap := wfGoSDK(t, srv)
+		_, err := wfGoSDKCall(testContext(t), cs)
+		var rpcErr *jsonrpc.Error
+		require.ErrorAs(t, err, &rpcErr)
+		assert.Equal(t, int64(jsonrpc.CodeInternalError), rpcErr.Code)
+		assert.Equal(t, "and an error", rpcErr.Message)
+		require.NoError(t, cs.Ping(testContext(t), nil), "the session survives")
+		check(t, srv)
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := wfServer(t, mcptest.ResultAndError("tools/call"))
+		c, tap := wfMark3(t, srv)
+		_, err := wfMark3Call(testContext(t), c)
+		require.ErrorIs(t, err, m3.ErrInternalError, "mark3labs maps -32603 to its sentinel")
+		assert.Contains(t, err.Error(), "and an error")
+		require.NoError(t, c.Ping(testContext(t)), "the session survives")
+		check(t, srv)
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+}
+
+// TestWireFaultJSONRPCVersion: "jsonrpc":"1.0" or no "jsonrpc". go-sdk
+// v1.8.0 refuses the frame and drops the connection; mark3labs v1.2.1
+// never looks at the field and takes the result.
+func TestWireFaultJSONRPCVersion(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		version any
+		tag     string
+	}{{"1.0", "1.0", `"1.0"`}, {"missing", nil, `""`}} {
+		t.Run(c.name, func(t *testing.T) {
+			check := func(t *testing.T, srv *mcptest.Server) {
+				_, replies := wfRepliesToCall(t, srv)
+				require.Len(t, replies, 1)
+				if c.version == nil {
+					assert.False(t, replies[0].Get("jsonrpc").Exists())
+				} else {
+					assert.Equal(t, "1.0", replies[0].Get("jsonrpc").String())
+				}
+			}
+			t.Run("gosdk", func(t *testing.T) {
+				wfFatalToGoSDK(t, mcptest.JSONRPCVersion("tools/call", c.version), func(t *testing.T, err error) {
+					assert.Contains(t, err.Error(), "invalid message version tag "+c.tag+`; expected "2.0"`)
+				})
+			})
+			t.Run("mark3labs", func(t *testing.T) {
+				srv := wfServer(t, mcptest.JSONRPCVersion("tools/call", c.version))
+				cl, tap := wfMark3(t, srv)
+				res, err := wfMark3Call(testContext(t), cl)
+				require.NoError(t, err, "mark3labs v1.2.1 accepts a reply that is not JSON-RPC 2.0")
+				assert.Equal(t, "a kite", wfMark3Text(t, res))
+				require.NoError(t, cl.Ping(testContext(t)))
+				check(t, srv)
+				wfAssertJournalIsWire(t, srv, 1, tap)
+			})
+		})
+	}
+}
+
+// TestWireFaultErrorReply: the JSON-RPC error reaches go-sdk intact, as a
+// *jsonrpc.Error with code, message and data; mark3labs keeps only the
+// message of a code it does not know.
+func TestWireFaultErrorReply(t *testing.T) {
+	fault := func() mcptest.Fault {
+		return mcptest.ErrorReply("tools/call", -32000, "backend down", map[string]any{"retry": true})
+	}
+	check := func(t *testing.T, srv *mcptest.Server) {
+		resp := srv.Journal().Responses("tools/call")
+		require.Len(t, resp, 1)
+		assert.Equal(t, -32000, resp[0].ErrorCode)
+		assert.JSONEq(t, `{"retry":true}`, resp[0].Get("error.data").Raw)
+		srv.AssertNoViolations(t)
+	}
+	t.Run("gosdk", func(t *testing.T) {
+		srv := wfServer(t, fault())
+		cs, tap := wfGoSDK(t, srv)
+		_, err := wfGoSDKCall(testContext(t), cs)
+		var rpcErr *jsonrpc.Error
+		require.ErrorAs(t, err, &rpcErr)
+		assert.Equal(t, int64(-32000), rpcErr.Code)
+		assert.Equal(t, "backend down", rpcErr.Message)
+		assert.JSONEq(t, `{"retry":true}`, string(rpcErr.Data))
+		require.NoError(t, cs.Ping(testContext(t), nil))
+		check(t, srv)
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := wfServer(t, fault())
+		c, tap := wfMark3(t, srv)
+		_, err := wfMark3Call(testContext(t), c)
+		// mark3labs v1.2.1 (JSONRPCErrorDetails.AsError) turns a code it
+		// has no sentinel for into errors.New(message): code and data are lost.
+		require.EqualError(t, err, "backend down")
+		require.NoError(t, c.Ping(testContext(t)))
+		check(t, srv)
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+}
+
+// TestWireFaultDeleteContent: a tools/call result without its required
+// "content". go-sdk v1.8.0 accepts it as empty content; mark3labs v1.2.1
+// rejects it.
+func TestWireFaultDeleteContent(t *testing.T) {
+	check := func(t *testing.T, srv *mcptest.Server) {
+		resp := srv.Journal().Responses("tools/call")
+		require.Len(t, resp, 1)
+		assert.True(t, resp[0].Get("result").Exists())
+		assert.False(t, resp[0].Get("result.content").Exists())
+		srv.AssertNoViolations(t)
+	}
+	t.Run("gosdk", func(t *testing.T) {
+		srv := wfServer(t, mcptest.DeleteField("tools/call", "result.content"))
+		cs, tap := wfGoSDK(t, srv)
+		res, err := wfGoSDKCall(testContext(t), cs)
+		require.NoError(t, err, "go-sdk v1.8.0 does not require content")
+		assert.Empty(t, res.Content)
+		assert.False(t, res.IsError)
+		check(t, srv)
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := wfServer(t, mcptest.DeleteField("tools/call", "result.content"))
+		c, tap := wfMark3(t, srv)
+		_, err := wfMark3Call(testContext(t), c)
+		require.EqualError(t, err, "content is missing")
+		require.NoError(t, c.Ping(testContext(t)), "the session survives")
+		check(t, srv)
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+}
+
+// ---- Timing and connection ----
+
+func wfReplyDelay(t *testing.T, srv *mcptest.Server, call mcptest.Message) time.Duration {
+	t.Helper()
+	for _, r := range srv.Journal().Responses("tools/call") {
+		if r.Session == call.Session && r.ID == call.ID {
+			return r.Time.Sub(call.Time)
+		}
+	}
+	t.Fatalf("no reply to tools/call id=%s", call.ID)
+	return 0
+}
+
+// TestWireFaultDelay: a deadline longer than the delay gets the result,
+// a shorter one ends the call, and the client cancels it.
+func TestWireFaultDelay(t *testing.T) {
+	t.Run("longer-deadline-gets-the-result", func(t *testing.T) {
+		const d = 150 * time.Millisecond
+		srv := wfServer(t, mcptest.Delay("tools/call", d))
+		cs := connectGoSDK(t, srv, nil, nil)
+		res, err := wfGoSDKCall(testContext(t), cs)
+		require.NoError(t, err)
+		assert.Equal(t, "a kite", wfText(t, res))
+		calls := srv.Journal().Requests("tools/call")
+		require.Len(t, calls, 1)
+		assert.GreaterOrEqual(t, wfReplyDelay(t, srv, calls[0]), d)
+	})
+	t.Run("shorter-deadline-cancels", func(t *testing.T) {
+		srv := wfServer(t, mcptest.Delay("tools/call", time.Hour))
+		cs := connectGoSDK(t, srv, nil, nil)
+		_, err := wfGoSDKCall(wfShortContext(t), cs)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		srv.AssertCancelled(t, "tools/call")
+	})
+	t.Run("cancelled-while-delayed-is-not-answered", func(t *testing.T) {
+		// The spec says a server SHOULD NOT answer a request the client
+		// cancelled, and the mock cancels its handlers so; a request held
+		// by Delay when notifications/cancelled arrives must not be served
+		// and answered once the delay is over.
+		// Fails today: mcptest/faults.go delayed serves the request when
+		// the delay ends; Session.cancelled only cancels running handlers
+		// (s.inflight), and a delayed request is not one yet.
+		const d = 300 * time.Millisecond
+		srv := wfServer(t, mcptest.Delay("tools/call", d))
+		cs := connectGoSDK(t, srv, nil, nil)
+		_, err := wfGoSDKCall(wfShortContext(t), cs) // 200 ms < 300 ms
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		srv.AssertCancelled(t, "tools/call")
+		// A second call, delayed as long, starts after the cancellation: its
+		// reply comes after the moment the first one's delay was over.
+		res, err := wfGoSDKCall(testContext(t), cs)
+		require.NoError(t, err)
+		assert.Equal(t, "a kite", wfText(t, res))
+		calls := srv.Journal().Requests("tools/call")
+		require.Len(t, calls, 2)
+		var answered []string
+		for _, r := range srv.Journal().Responses("tools/call") {
+			answered = append(answered, r.ID)
+		}
+		assert.Equal(t, []string{calls[1].ID}, answered, "only the call that was not cancelled is answered")
+	})
+}
+
+// TestWireFaultJitter: Jitter draws each delay from [lo, hi) with the
+// server's seeded source; two servers with the same seed delay the same
+// sequence of calls alike, so the replies to concurrent calls overtake
+// each other in the same order.
+func TestWireFaultJitter(t *testing.T) {
+	const (
+		lo, hi = 20 * time.Millisecond, 420 * time.Millisecond
+		calls  = 4
+		// With seed 27 the four delays are far apart (at least 90 ms), so
+		// the order of the replies does not depend on scheduling noise.
+		seed = 27
+	)
+	run := func(t *testing.T) []int64 {
+		srv := legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("echo").HandledBy(
+			func(_ context.Context, req *mcptest.Request) mcptest.Reply {
+				return mcptest.TextResult(req.Params().Get("arguments.n").String())
+			}))).WithFaultSeed(seed).WithFault(mcptest.Jitter("tools/call", lo, hi))
+		cs := connectGoSDK(t, srv, nil, nil)
+		errc := make(chan error, calls)
+		for i := range calls {
+			go func() {
+				res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"n": i}})
+				if err == nil {
+					if tc, ok := res.Content[0].(*mcp.TextContent); !ok || tc.Text != fmt.Sprint(i) {
+						err = fmt.Errorf("call %d: wrong result %+v", i, res.Content)
+					}
+				}
+				errc <- err
+			}()
+			// the next call starts once this one reached the mock: the
+			// delays are drawn in call order
+			srv.WaitFor(t, mcptest.ToolCall("echo", map[string]any{"n": i}))
+		}
+		for range calls {
+			require.NoError(t, <-errc)
+		}
+		var order []int64
+		for _, r := range srv.Journal().Responses("tools/call") {
+			order = append(order, r.Get("result.content.0.text").Int())
+		}
+		for _, c := range srv.Journal().Requests("tools/call") {
+			d := wfReplyDelay(t, srv, c)
+			assert.GreaterOrEqual(t, d, lo, "call %s", c.ID)
+			assert.Less(t, d, hi+150*time.Millisecond, "call %s (hi plus slack for scheduling)", c.ID)
+		}
+		return order
+	}
+	a := run(t)
+	b := run(t)
+	t.Logf("reply order with seed %d: %v", seed, a)
+	require.Len(t, a, calls)
+	assert.Equal(t, a, b, "the same seed, the same delays, the same order")
+	assert.NotEqual(t, []int64{0, 1, 2, 3}, a, "with this seed, replies overtake each other")
+}
+
+// TestWireFaultHangRelease: a held call completes once the test releases
+// the fault, and later calls pass straight through.
+func TestWireFaultHangRelease(t *testing.T) {
+	h := mcptest.Hang("tools/call")
+	srv := wfServer(t, h)
+	cs := connectGoSDK(t, srv, nil, nil)
+	type result struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := wfGoSDKCall(testContext(t), cs)
+		done <- result{res, err}
+	}()
+	srv.WaitFor(t, mcptest.ToolCall("gift", nil))
+	assert.Empty(t, srv.Journal().Responses("tools/call"), "held: no reply yet")
+	h.Release()
+	h.Release() // idempotent
+	r := <-done
+	require.NoError(t, r.err)
+	assert.Equal(t, "a kite", wfText(t, r.res))
+	assert.Len(t, srv.Journal().Responses("tools/call"), 1)
+
+	res, err := wfGoSDKCall(testContext(t), cs)
+	require.NoError(t, err, "after Release every call passes")
+	assert.Equal(t, "a kite", wfText(t, res))
+}
+
+// TestWireFaultDrop: the reply is never sent; the request was journaled
+// and served, the call hangs until its deadline.
+func TestWireFaultDrop(t *testing.T) {
+	served := make(chan struct{}, 1)
+	srv := legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("gift").HandledBy(
+		func(context.Context, *mcptest.Request) mcptest.Reply {
+			served <- struct{}{}
+			return mcptest.TextResult("a kite")
+		}))).WithFault(mcptest.Drop("tools/call"))
+	cs, tap := wfGoSDK(t, srv)
+	_, err := wfGoSDKCall(wfShortContext(t), cs)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	select {
+	case <-served:
+	case <-testContext(t).Done():
+		t.Fatal("the request was never served")
+	}
+	srv.AssertCalledTimes(t, "tools/call", 1)
+	_, replies := wfRepliesToCall(t, srv)
+	assert.Empty(t, replies, "nothing was sent, nothing journaled")
+	assert.Empty(t, srv.Journal().Responses("tools/call"))
+	srv.AssertCancelled(t, "tools/call")
+	require.NoError(t, cs.Ping(testContext(t), nil))
+	wfAssertJournalIsWire(t, srv, 1, tap)
+}
+
+// TestWireFaultDropNotification: a dropped tools/list_changed never
+// reaches the client's handler.
+func TestWireFaultDropNotification(t *testing.T) {
+	srv := wfServer(t, mcptest.Drop("notifications/tools/list_changed"))
+	changed := make(chan struct{}, 1)
+	logged := make(chan struct{}, 1)
+	cs := connectGoSDK(t, srv, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+		LoggingMessageHandler:  func(context.Context, *mcp.LoggingMessageRequest) { logged <- struct{}{} },
+	}, nil)
+	// A round trip first: once it is answered the mock has processed
+	// notifications/initialized, so the session is Ready and SetTools does
+	// send the notification (to the fault).
+	_, err := cs.ListTools(testContext(t), nil)
+	require.NoError(t, err)
+	require.True(t, srv.Session(1).Ready())
+	srv.SetTools(mcptest.NewTool("new").ReturnsText("n"))
+	// go-sdk handles notifications one at a time, in order: once the next
+	// notification's handler ran, a list_changed before it would have too.
+	require.NoError(t, srv.Session(1).Notify("notifications/message", map[string]any{"level": "info", "data": "after"}))
+	select {
+	case <-logged:
+	case <-testContext(t).Done():
+		t.Fatal("notifications/message never reached the client")
+	}
+	select {
+	case <-changed:
+		t.Fatal("a dropped tools/list_changed reached the client")
+	default:
+	}
+	assert.Empty(t, srv.Journal().Notifications("notifications/tools/list_changed"), "nothing went on the wire")
+	list, err := cs.ListTools(testContext(t), nil)
+	require.NoError(t, err)
+	require.Len(t, list.Tools, 1)
+	assert.Equal(t, "new", list.Tools[0].Name, "the change itself happened")
+
+	// The control: without the fault the same change reaches the handler.
+	srv.RemoveFault(srv.Faults()[0])
+	srv.SetTools(mcptest.NewTool("newer").ReturnsText("n"))
+	select {
+	case <-changed:
+	case <-testContext(t).Done():
+		t.Fatal("tools/list_changed never reached the client")
+	}
+	assert.Len(t, srv.Journal().Notifications("notifications/tools/list_changed"), 1)
+}
+
+// TestWireFaultCloseAfter: the reply to tools/list arrives, then the
+// connection closes; the next call fails instead of hanging.
+func TestWireFaultCloseAfter(t *testing.T) {
+	t.Run("gosdk", func(t *testing.T) {
+		srv := wfServer(t, mcptest.CloseAfter("tools/list"))
+		cs, tap := wfGoSDK(t, srv)
+		list, err := cs.ListTools(testContext(t), nil)
+		require.NoError(t, err, "the reply went out before the close")
+		require.Len(t, list.Tools, 1)
+		wfSessionEnded(t, srv)
+		_, err = wfGoSDKCall(testContext(t), cs)
+		require.Error(t, err)
+		require.NotErrorIs(t, err, context.DeadlineExceeded)
+		// go-sdk v1.8.0: `connection closed: calling "tools/call": client is
+		// closing: EOF` — or the write error, should the call be written
+		// before the client's reader saw the EOF.
+		assert.True(t, wfClosedError(err), "%v", err)
+		srv.AssertNotCalled(t, "tools/call")
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := wfServer(t, mcptest.CloseAfter("tools/list"))
+		c, tap := wfMark3(t, srv)
+		list, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
+		require.NoError(t, err)
+		require.Len(t, list.Tools, 1)
+		wfSessionEnded(t, srv)
+		_, err = wfMark3Call(testContext(t), c)
+		require.Error(t, err)
+		require.NotErrorIs(t, err, context.DeadlineExceeded)
+		// mark3labs v1.2.1: "transport error: transport closed" — or the
+		// write error, should it write before its reader saw the EOF.
+		assert.True(t, errors.Is(err, m3transport.ErrTransportClosed) || wfClosedError(err), "%v", err)
+		srv.AssertNotCalled(t, "tools/call")
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+}
+
+func wfSessionEnded(t *testing.T, srv *mcptest.Server) {
+	t.Helper()
+	select {
+	case <-srv.Session(1).Done():
+	case <-testContext(t).Done():
+		t.Fatal("the session never ended")
+	}
+}
+
+// wfClosedError reports whether err says the connection is gone.
+func wfClosedError(err error) bool {
+	return errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrClosedPipe) || errors.Is(err, net.ErrClosed)
+}
+
+// TestWireFaultCloseBefore: the connection closes instead of the reply;
+// the pending call fails at once, it does not hang.
+func TestWireFaultCloseBefore(t *testing.T) {
+	t.Run("gosdk", func(t *testing.T) {
+		srv := wfServer(t, mcptest.CloseBefore("tools/call"))
+		cs, tap := wfGoSDK(t, srv)
+		_, err := wfGoSDKCall(testContext(t), cs)
+		require.ErrorIs(t, err, io.EOF, `go-sdk v1.8.0: calling "tools/call": EOF`)
+		require.ErrorIs(t, cs.Ping(testContext(t), nil), mcp.ErrConnectionClosed)
+		srv.AssertCalledTimes(t, "tools/call", 1)
+		assert.Empty(t, srv.Journal().Responses("tools/call"))
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := wfServer(t, mcptest.CloseBefore("tools/call"))
+		c, tap := wfMark3(t, srv)
+		_, err := wfMark3Call(testContext(t), c)
+		require.ErrorIs(t, err, m3transport.ErrTransportClosed, "mark3labs v1.2.1")
+		srv.AssertCalledTimes(t, "tools/call", 1)
+		assert.Empty(t, srv.Journal().Responses("tools/call"))
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+}
+
+// TestWireFaultTruncate: 25 bytes of the reply, then the close. The
+// journal holds exactly those 25 bytes; the clients' calls fail.
+func TestWireFaultTruncate(t *testing.T) {
+	check := func(t *testing.T, srv *mcptest.Server) {
+		call, replies := wfRepliesToCall(t, srv)
+		require.Len(t, replies, 1)
+		cut := replies[0]
+		assert.Len(t, cut.Raw(), 25)
+		full := `{"jsonrpc":"2.0","id":` + call.ID + `,"result":{`
+		assert.Equal(t, full[:25], cut.Raw())
+		assert.Contains(t, cut.Problem, "truncated after 25 bytes")
+		assert.Equal(t, mcptest.KindInvalid, cut.Kind)
+		assert.Empty(t, srv.Journal().Responses("tools/call"), "no complete reply went out")
+	}
+	t.Run("gosdk", func(t *testing.T) {
+		srv := wfServer(t, mcptest.Truncate("tools/call", 25))
+		cs, tap := wfGoSDK(t, srv)
+		_, err := wfGoSDKCall(testContext(t), cs)
+		require.ErrorIs(t, err, io.ErrUnexpectedEOF, "go-sdk v1.8.0 reports the cut frame")
+		check(t, srv)
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := wfServer(t, mcptest.Truncate("tools/call", 25))
+		c, tap := wfMark3(t, srv)
+		_, err := wfMark3Call(testContext(t), c)
+		// mark3labs v1.2.1 drops the partial line and reports only the close.
+		require.ErrorIs(t, err, m3transport.ErrTransportClosed)
+		check(t, srv)
+		wfAssertJournalIsWire(t, srv, 1, tap)
+	})
+}
+
+// ---- Triggers ----
+
+func wfFailed(t *testing.T, cs *mcp.ClientSession, n int) []int {
+	t.Helper()
+	var failed []int
+	for i := 1; i <= n; i++ {
+		_, err := wfGoSDKCall(testContext(t), cs)
+		if err != nil {
+			var rpcErr *jsonrpc.Error
+			require.ErrorAs(t, err, &rpcErr, "call %d", i)
+			require.Equal(t, int64(-32000), rpcErr.Code, "call %d", i)
+			failed = append(failed, i)
+		}
+	}
+	return failed
+}
+
+// TestWireFaultNth: only the second call is faulted.
+func TestWireFaultNth(t *testing.T) {
+	srv := wfServer(t, mcptest.ErrorReply("tools/call", -32000, "second", nil).Nth(2))
+	cs := connectGoSDK(t, srv, nil, nil)
+	assert.Equal(t, []int{2}, wfFailed(t, cs, 4))
+}
+
+// TestWireFaultInSession: only the second Dial is faulted.
+func TestWireFaultInSession(t *testing.T) {
+	srv := wfServer(t, mcptest.ErrorReply("tools/call", -32000, "session two", nil).InSession(2))
+	first := connectGoSDK(t, srv, nil, nil)
+	second := connectGoSDK(t, srv, nil, nil)
+	assert.Empty(t, wfFailed(t, first, 2))
+	assert.Equal(t, []int{1, 2}, wfFailed(t, second, 2))
+	assert.Empty(t, wfFailed(t, first, 1), "session 1 stays clean")
+}
+
+// TestWireFaultProbability: the calls a WithProbability fault hits are
+// drawn from the seeded source: the same seed, the same calls.
+func TestWireFaultProbability(t *testing.T) {
+	run := func(t *testing.T, seed int64) []int {
+		srv := wfServer(t).WithFaultSeed(seed).
+			WithFault(mcptest.ErrorReply("tools/call", -32000, "unlucky", nil).WithProbability(0.5))
+		cs := connectGoSDK(t, srv, nil, nil)
+		return wfFailed(t, cs, 20)
+	}
+	a, b := run(t, 7), run(t, 7)
+	t.Logf("seed 7 faults calls %v", a)
+	assert.Equal(t, a, b, "the same seed, the same faulted calls")
+	assert.NotEmpty(t, a)
+	assert.Less(t, len(a), 20)
+	assert.NotEqual(t, a, run(t, 8), "another seed, other calls")
+}
+
+// TestWireFaultRemoveWhileConnected: after RemoveFault the next call is clean.
+func TestWireFaultRemoveWhileConnected(t *testing.T) {
+	f := mcptest.WrongID("tools/call")
+	srv := wfServer(t, f)
+	cs := connectGoSDK(t, srv, nil, nil)
+	_, err := wfGoSDKCall(wfShortContext(t), cs)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	srv.RemoveFault(f)
+	assert.Empty(t, srv.Faults())
+	res, err := wfGoSDKCall(testContext(t), cs)
+	require.NoError(t, err)
+	assert.Equal(t, "a kite", wfText(t, res))
+	resp := srv.Journal().Responses("tools/call")
+	require.Len(t, resp, 1)
+	assert.Equal(t, srv.Journal().Requests("tools/call")[1].ID, resp[0].ID, "the reply carries the right id again")
+}
+
+// ---- Close never hangs ----
+
+// TestWireFaultCloseNeverHangs: with a client blocked on a fault that
+// holds, delays, drops or dribbles the reply, Close returns (if it hung,
+// the test would time out) and the client's call fails.
+func TestWireFaultCloseNeverHangs(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		fault func() mcptest.Fault
+		// waitReply: wait until the mock is writing the reply
+		waitReply bool
+	}{
+		{"Hang", func() mcptest.Fault { return mcptest.Hang("tools/call") }, false},
+		{"Delay", func() mcptest.Fault { return mcptest.Delay("tools/call", time.Hour) }, false},
+		{"Jitter", func() mcptest.Fault { return mcptest.Jitter("tools/call", time.Hour, 2*time.Hour) }, false},
+		{"Drop", func() mcptest.Fault { return mcptest.Drop("tools/call") }, false},
+		{"Dribble", func() mcptest.Fault { return mcptest.Dribble("tools/call", 1, time.Second) }, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Run("gosdk", func(t *testing.T) {
+				srv := wfServer(t, c.fault())
+				cs := connectGoSDK(t, srv, nil, nil)
+				errc := make(chan error, 1)
+				go func() {
+					_, err := wfGoSDKCall(testContext(t), cs)
+					errc <- err
+				}()
+				wfCloseWhileBlocked(t, srv, c.waitReply, errc)
+			})
+			t.Run("mark3labs", func(t *testing.T) {
+				srv := wfServer(t, c.fault())
+				cl, _ := connectMark3(t, srv)
+				errc := make(chan error, 1)
+				go func() {
+					_, err := wfMark3Call(testContext(t), cl)
+					errc <- err
+				}()
+				wfCloseWhileBlocked(t, srv, c.waitReply, errc)
+			})
+		})
+	}
+}
+
+func wfCloseWhileBlocked(t *testing.T, srv *mcptest.Server, waitReply bool, errc <-chan error) {
+	t.Helper()
+	srv.WaitFor(t, mcptest.ToolCall("gift", nil))
+	if waitReply {
+		srv.WaitFor(t, mcptest.MatchFunc("the mock starts writing the reply", func(m mcptest.Message) bool {
+			return m.Direction == mcptest.FromServer && m.IsResponse() && m.Method == "tools/call"
+		}))
+	}
+	srv.Close()
+	select {
+	case err := <-errc:
+		require.Error(t, err, "the call fails when the server goes away")
+		require.NotErrorIs(t, err, context.DeadlineExceeded)
+	case <-testContext(t).Done():
+		t.Fatal("the client's call still hangs after Close")
+	}
+}
+
+// TestWireFaultDribbleCutByClose: a reply that Close cuts in the middle of
+// a Dribble did not go on the wire whole; the journal must hold the bytes
+// that did, as it does for Truncate.
+//
+// Fails today: mcptest/fault.go writeFrames journals the whole frame
+// before writeChunks writes it, and nothing corrects the record when
+// Close stops the dribble.
+func TestWireFaultDribbleCutByClose(t *testing.T) {
+	srv := wfServer(t, mcptest.Dribble("tools/call", 1, time.Second))
+	cs, tap := wfGoSDK(t, srv)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := wfGoSDKCall(testContext(t), cs)
+		errc <- err
+	}()
+	call := srv.WaitFor(t, mcptest.ToolCall("gift", nil))
+	before := len(wfSentBefore(srv, 1, call.Seq)) // what the client had before the reply
+	tap.waitLonger(t, before)                     // the reply's first byte went out; the next comes in a second
+	srv.Close()
+	select {
+	case err := <-errc:
+		require.ErrorIs(t, err, io.ErrUnexpectedEOF, "go-sdk v1.8.0 reports the cut frame")
+	case <-testContext(t).Done():
+		t.Fatal("the client's call still hangs after Close")
+	}
+	got := tap.received()[before:]
+	require.NotEmpty(t, got)
+	_, replies := wfRepliesToCall(t, srv)
+	require.Len(t, replies, 1)
+	assert.Equal(t, got, replies[0].Raw(), "the journal holds the bytes that went on the wire, not the whole frame")
+	assert.NotEmpty(t, replies[0].Problem, "the journal says the frame was cut")
+}
