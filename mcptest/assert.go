@@ -1,10 +1,10 @@
 package mcptest
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/tidwall/gjson"
@@ -73,10 +73,15 @@ func MatchFunc(description string, match func(Message) bool) Matcher {
 }
 
 // waitUntil re-evaluates cond over the journal after every new message
-// until it holds or the server's wait timeout passes. It never sleeps.
+// until it holds, the server's wait timeout passes, or the server closes.
+// It never sleeps.
 func (s *Server) waitUntil(cond func([]Message) bool) ([]Message, bool) {
-	deadline := time.NewTimer(s.waitTimeout)
-	defer deadline.Stop()
+	ctx, cancel := context.WithTimeout(s.ctx, s.waitTimeout)
+	defer cancel()
+	return s.journalWait(ctx, cond)
+}
+
+func (s *Server) journalWait(ctx context.Context, cond func([]Message) bool) ([]Message, bool) {
 	for {
 		msgs, changed := s.journal.since(0)
 		if cond(msgs) {
@@ -84,11 +89,38 @@ func (s *Server) waitUntil(cond func([]Message) bool) ([]Message, bool) {
 		}
 		select {
 		case <-changed:
-		case <-deadline.C:
+		case <-ctx.Done():
 			msgs, _ := s.journal.since(0)
 			return msgs, cond(msgs)
 		}
 	}
+}
+
+// Await is WaitFor without a test to fail: it returns the first message
+// matching m, or an error when ctx ends or the server closes first. It is
+// safe in any goroutine, e.g. to act when the client does something.
+func (s *Server) Await(ctx context.Context, m Matcher) (Message, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(s.ctx, cancel)
+	defer stop()
+	var found Message
+	_, ok := s.journalWait(ctx, func(msgs []Message) bool {
+		for _, msg := range msgs {
+			if m.Match(msg) {
+				found = msg
+				return true
+			}
+		}
+		return false
+	})
+	if !ok {
+		if s.ctx.Err() != nil {
+			return Message{}, fmt.Errorf("mcptest: Await(%s): the server closed first", m.Description)
+		}
+		return Message{}, fmt.Errorf("mcptest: Await(%s): %w", m.Description, ctx.Err())
+	}
+	return found, nil
 }
 
 // fail reports an assertion failure in the one format of the library:

@@ -72,7 +72,7 @@ func (c *pipeConn) Read(b []byte) (int, error) {
 	p := c.rd
 	for {
 		p.mu.Lock()
-		if p.readerGone {
+		if p.readerGone && len(p.buf) == 0 {
 			p.mu.Unlock()
 			p.signal()
 			return 0, errClosed
@@ -136,7 +136,9 @@ func (c *pipeConn) Write(b []byte) (int, error) {
 }
 
 // Close closes this end: the other end reads what is left, then io.EOF,
-// and its writes fail. Close is idempotent.
+// and its writes fail. This end's reads return what had already arrived,
+// then an error, so nothing the other end wrote is lost. Close is
+// idempotent.
 func (c *pipeConn) Close() error {
 	c.closeOnce.Do(func() {
 		c.wr.mu.Lock()
@@ -144,8 +146,7 @@ func (c *pipeConn) Close() error {
 		c.wr.mu.Unlock()
 		c.wr.signal()
 		c.rd.mu.Lock()
-		c.rd.readerGone = true
-		c.rd.buf = nil
+		c.rd.readerGone = true // what was written before stays readable, then errClosed
 		c.rd.mu.Unlock()
 		c.rd.signal()
 	})

@@ -150,13 +150,17 @@ func TestPipeCloseDrainsThenEOF(t *testing.T) {
 	}
 }
 
-func TestPipeCloseDiscardsWhatThisEndDidNotRead(t *testing.T) {
+func TestPipeCloseKeepsWhatThisEndDidNotRead(t *testing.T) {
 	client, server := newPipe("c", "s")
 	defer server.Close()
 	mustWrite(t, server, "unread")
 	client.Close()
-	if n, err := client.Read(make([]byte, 8)); n != 0 || !errors.Is(err, net.ErrClosed) {
-		t.Fatalf("Read after Close: want 0, net.ErrClosed (unread data dropped); got %d, %v", n, err)
+	buf := make([]byte, 8)
+	if n, err := client.Read(buf); err != nil || string(buf[:n]) != "unread" {
+		t.Fatalf("Read after Close: want what had arrived (\"unread\"), got %q, %v", buf[:n], err)
+	}
+	if n, err := client.Read(buf); n != 0 || !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("Read after Close, drained: want 0, net.ErrClosed; got %d, %v", n, err)
 	}
 	if _, err := server.Write([]byte("more")); !errors.Is(err, io.ErrClosedPipe) {
 		t.Errorf("Write towards a closed reader: want io.ErrClosedPipe, got %v", err)

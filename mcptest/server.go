@@ -133,7 +133,7 @@ type completion struct {
 }
 
 // NewServer returns a Server for the test t, with server info
-// "mcptest"/"0.0.0" and every handshake-era protocol version. Its Close,
+// "mcptest"/"0.0.0" and every protocol version of both eras (AllVersions). Its Close,
 // the check of client violations, and the transcript on failure are
 // registered with t.Cleanup.
 func NewServer(t TB) *Server {

@@ -205,6 +205,9 @@ func (s *Session) Subscriptions() []string {
 func (s *Session) Close() { s.close() }
 
 func (s *Session) close() {
+	s.mu.Lock()
+	s.closed = true // nothing more is written; what the client sent is still read and journaled
+	s.mu.Unlock()
 	s.cancel()
 	_ = s.conn.Close()
 }

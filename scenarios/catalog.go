@@ -1,0 +1,774 @@
+package scenarios
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+)
+
+// spec is the address of a section of a version of the specification.
+func spec(version, section string) string {
+	return "https://modelcontextprotocol.io/specification/" + version + "/" + section
+}
+
+const (
+	latestHandshake = "2025-11-25"
+	latestStateless = "2026-07-28"
+	// unknownVersion is a protocol version no client knows.
+	unknownVersion = "2099-01-01"
+	// bogusVersion is a protocol version that never existed.
+	bogusVersion = "1999-01-01"
+)
+
+// GiftGen returns the healthy server most scenarios start from, for the
+// test t: the GiftGen backend ("gift-genius-backend" 0.2.0) with the tool
+// suggest_gifts ({"age": integer}, answered "a board game"), a gift
+// catalog of five resources listed two a page, and the prompt gift_idea. It
+// speaks both eras, as a new mcptest.Server does; callers add faults and
+// narrow it.
+func GiftGen(t mcptest.TB) *mcptest.Server { return giftGen(t, suggestGifts()) }
+
+// giftGen is GiftGen with another suggest_gifts.
+func giftGen(t mcptest.TB, tool *mcptest.Tool) *mcptest.Server {
+	return mcptest.NewServer(t).
+		WithServerInfo("gift-genius-backend", "0.2.0").
+		WithInstructions("Suggest gifts.").
+		WithPageSize(2).
+		WithTool(tool).
+		WithResource(giftCatalog()...).
+		WithPrompt(mcptest.NewPrompt("gift_idea").
+			WithDescription("Ask for a gift idea").
+			WithArgument("occasion", "what the gift is for", false).
+			ReturnsText("Suggest a gift"))
+}
+
+// ageSchema is suggest_gifts' input schema.
+const ageSchema = `{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]}`
+
+func suggestGifts() *mcptest.Tool {
+	return mcptest.NewTool("suggest_gifts").
+		WithDescription("Suggests gift ideas for a recipient").
+		WithInputSchema(ageSchema).
+		WhenArgs(`{"age":8}`, mcptest.TextResult("a kite")).
+		ReturnsText("a board game")
+}
+
+func giftCatalog() []*mcptest.Resource {
+	gifts := []string{"a kite", "a scarf", "a board game", "a book", "a puzzle"}
+	out := make([]*mcptest.Resource, len(gifts))
+	for i, g := range gifts {
+		uri := fmt.Sprintf("gifts://catalog/%d", i+1)
+		out[i] = mcptest.NewResource(uri, fmt.Sprintf("Gift %d", i+1)).WithMIMEType("text/plain").ReturnsText(g)
+	}
+	return out
+}
+
+// legacy narrows a server to the handshake era: server/discover gets
+// -32601 and probing clients fall back to initialize.
+func legacy(srv *mcptest.Server) *mcptest.Server {
+	return srv.WithProtocolVersions(mcptest.HandshakeVersions...)
+}
+
+// All returns the catalog, in a stable order: the healthy servers first,
+// then the handshake and capability mistakes, version negotiation, era
+// detection, framing, and failures in the middle of a call. Each call
+// returns fresh values.
+func All() []Scenario {
+	return []Scenario{
+		giftgenHandshake(),
+		giftgenStateless(),
+		initializeResultMalformed(),
+		protocolVersionUnknown(),
+		toolsCapabilityMissing(),
+		undeclaredMethods(),
+		notifyBeforeInitialized(),
+		toolsSchemaChangedQuietly(),
+		capabilitiesLie(),
+		toolsListChanged(),
+		negotiateOlderVersion(),
+		negotiateUnknownVersion(),
+		discoverNeverAnswered(),
+		modernOnly(),
+		stdoutBanner(),
+		wrongIDType(),
+		disconnectMidCall(),
+		slowToolTimeout(),
+		elicitationRoundTrip(),
+		loopingCursor(),
+	}
+}
+
+// Names returns the names of the catalog's scenarios, in catalog order.
+func Names() []string {
+	var out []string
+	for _, s := range All() {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// Lookup returns the scenario with the given name.
+func Lookup(name string) (Scenario, bool) {
+	i := slices.IndexFunc(All(), func(s Scenario) bool { return s.Name == name })
+	if i < 0 {
+		return Scenario{}, false
+	}
+	return All()[i], true
+}
+
+// ---- checks shared by several scenarios ----
+
+// gotf is the error a check returns: what the client did instead.
+func gotf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// sessionProceeds checks that connect returned nil, that tools/list was
+// answered with a result, and that the client broke no rule.
+func sessionProceeds(o Outcome) error {
+	var problems []string
+	if o.Err != nil {
+		problems = append(problems, "connect returned "+errText(o.Err))
+	}
+	if !answered(o, "tools/list") {
+		problems = append(problems, "no tools/list was answered with a result")
+	}
+	if vs := errorViolations(o); len(vs) > 0 {
+		problems = append(problems, "the client broke "+violationList(vs))
+	}
+	if len(problems) > 0 {
+		return gotf("%s; the client sent %s", strings.Join(problems, "; "), methods(fromClient(o)))
+	}
+	return nil
+}
+
+// handshakeProceeds is sessionProceeds after a completed handshake.
+func handshakeProceeds(o Outcome) error {
+	if !handshakeDone(o) {
+		if _, ok := initializeResult(o); ok {
+			return gotf("the client did not send notifications/initialized after the initialize result; connect returned %s; the client sent %s", errText(o.Err), methods(fromClient(o)))
+		}
+		return gotf("no handshake: initialize was never answered with a result; connect returned %s; the client sent %s", errText(o.Err), methods(fromClient(o)))
+	}
+	return sessionProceeds(o)
+}
+
+// rejectsInitializeResult checks that connect failed and the client sent
+// nothing after the initialize result. mention, if not empty, is a word
+// one of which the error must contain.
+func rejectsInitializeResult(o Outcome, mention ...string) error {
+	res, ok := initializeResult(o)
+	if !ok {
+		return gotf("the client never got an initialize result (it sent %s); connect returned %s", methods(fromClient(o)), errText(o.Err))
+	}
+	var problems []string
+	if later := after(fromClient(o), res.Seq); len(later) > 0 {
+		problems = append(problems, "after the initialize result the client sent "+methods(later))
+	}
+	switch {
+	case o.Err == nil:
+		problems = append(problems, "connect returned nil")
+	case len(mention) > 0 && !containsAny(strings.ToLower(o.Err.Error()), mention):
+		problems = append(problems, fmt.Sprintf("connect returned %s, which does not mention %s", errText(o.Err), strings.Join(mention, " or ")))
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// toolCalls returns the client's tools/call requests of suggest_gifts, or
+// an error saying the scenario was not exercised.
+func toolCalls(o Outcome) ([]mcptest.Message, error) {
+	var calls []mcptest.Message
+	for _, m := range requests(o, "tools/call") {
+		if m.Get("params.name").String() == "suggest_gifts" {
+			calls = append(calls, m)
+		}
+	}
+	if len(calls) == 0 {
+		return nil, gotf("the client never called suggest_gifts, so the scenario was not exercised (the connect function should call it); it sent %s; connect returned %s", methods(fromClient(o)), errText(o.Err))
+	}
+	return calls, nil
+}
+
+// ---- the healthy server in each era ----
+
+func giftgenHandshake() Scenario {
+	return Scenario{
+		Name: "giftgen-handshake",
+		Mistake: "None: a healthy GiftGen server that speaks only the handshake era (2024-11-05 to 2025-11-25), so server/discover is answered -32601. " +
+			"It catches clients that cannot fall back from the stateless probe, or that get the handshake wrong (no notifications/initialized, requests before it).",
+		Spec:   spec(latestHandshake, "basic/lifecycle#initialization"),
+		Server: func(t mcptest.TB) *mcptest.Server { return legacy(GiftGen(t)) },
+		Expect: Expectation{
+			Description: "the client completes the handshake (initialize, then notifications/initialized), lists the tools, breaks no protocol rule, and connect returns nil",
+			Check:       handshakeProceeds,
+		},
+	}
+}
+
+func giftgenStateless() Scenario {
+	return Scenario{
+		Name: "giftgen-stateless",
+		Mistake: "None: a healthy GiftGen server that speaks both eras and answers server/discover as a 2026-07-28 server. " +
+			"It catches clients that do not speak the current, stateless protocol: no discover, no per-request _meta, or an initialize after a successful discover.",
+		Spec:   spec(latestStateless, "basic/transports/stdio#protocol-version-detection"),
+		Server: GiftGen,
+		Expect: Expectation{
+			Description: "the client goes stateless: every request carries the per-request _meta (no initialize), tools/list is answered, no rule is broken, and connect returns nil",
+			Check: func(o Outcome) error {
+				if init := requests(o, "initialize"); len(init) > 0 {
+					return gotf("the client sent initialize, so the session is in the handshake era, not the stateless one; it sent %s", methods(fromClient(o)))
+				}
+				var plain []string
+				for _, m := range requests(o, "") {
+					if !stateless(m) && m.Method != "server/discover" {
+						plain = append(plain, m.Method+" id "+m.ID)
+					}
+				}
+				if len(plain) > 0 {
+					return gotf("requests without the per-request protocol version in _meta: %s", strings.Join(plain, ", "))
+				}
+				return sessionProceeds(o)
+			},
+		},
+	}
+}
+
+// ---- the classic handshake and capability mistakes ----
+
+func initializeResultMalformed() Scenario {
+	return Scenario{
+		Name: "initialize-result-malformed",
+		Mistake: "The initialize result is malformed: its capabilities are the JSON value true instead of an object. " +
+			"It catches clients that accept any result (and then guess what the server can do) or that crash decoding it.",
+		Spec: spec(latestHandshake, "basic/lifecycle#initialization"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return legacy(GiftGen(t)).WithFault(mcptest.CapabilitiesAs(`true`))
+		},
+		Expect: Expectation{
+			Description: "connect fails with an error and nothing else is sent after the malformed initialize result (no notifications/initialized, no tools/list)",
+			Check:       func(o Outcome) error { return rejectsInitializeResult(o) },
+		},
+	}
+}
+
+func protocolVersionUnknown() Scenario {
+	return Scenario{
+		Name: "protocol-version-unknown",
+		Mistake: "The server ignores the protocolVersion the client asked for and answers initialize with " + bogusVersion + ", a version that never existed. " +
+			"It catches clients that do not check the negotiated version and go on talking a protocol the server may not speak.",
+		Spec: spec(latestHandshake, "basic/lifecycle#version-negotiation"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return legacy(GiftGen(t)).WithFault(mcptest.RespondProtocolVersion(bogusVersion))
+		},
+		Expect: Expectation{
+			Description: "connect fails with an unsupported-version error (mentioning the version) and nothing else is sent after the initialize result",
+			Check:       func(o Outcome) error { return rejectsInitializeResult(o, "version", bogusVersion) },
+		},
+	}
+}
+
+func toolsCapabilityMissing() Scenario {
+	return Scenario{
+		Name: "tools-capability-missing",
+		Mistake: "The server forgets to declare the tools capability (in the initialize and server/discover results) although it serves tools. " +
+			"It catches clients that call tools/list without checking the capability: the classic \"the app shows no tools\", seen from the client's side.",
+		Spec:   spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
+		Server: func(t mcptest.TB) *mcptest.Server { return GiftGen(t).WithFault(mcptest.OmitCapability("tools")) },
+		Expect: Expectation{
+			Description: "tools/list and tools/call are never called, since the server did not declare tools",
+			Check: func(o Outcome) error {
+				if calls := append(requests(o, "tools/list"), requests(o, "tools/call")...); len(calls) > 0 {
+					return gotf("the client sent %s although the server declared no tools capability", methods(calls))
+				}
+				return nil
+			},
+		},
+	}
+}
+
+func undeclaredMethods() Scenario {
+	return Scenario{
+		Name: "undeclared-methods",
+		Mistake: "This one checks the client: the server declares only the tools capability, although it also serves resources and prompts. " +
+			"It catches clients that call methods of capabilities the server never declared (resources/list, prompts/list, logging/setLevel, completion/complete).",
+		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return GiftGen(t).WithCapabilities(`{"tools":{"listChanged":true}}`)
+		},
+		Expect: Expectation{
+			Description: "the client calls only methods of the capabilities the server declared (here tools): no resources/*, prompts/*, logging/setLevel or completion/complete",
+			Check: func(o Outcome) error {
+				var bad []string
+				for _, v := range o.Violations {
+					if v.Rule == mcptest.RuleUndeclaredMethod {
+						bad = append(bad, v.Detail)
+					}
+				}
+				if len(bad) > 0 {
+					return gotf("%s", strings.Join(bad, "; "))
+				}
+				return nil
+			},
+		},
+	}
+}
+
+func notifyBeforeInitialized() Scenario {
+	return Scenario{
+		Name: "notify-before-initialized",
+		Mistake: "The server talks before the handshake is over: right after its initialize result, before the client can have sent notifications/initialized, it sends notifications/tools/list_changed. " +
+			"It catches clients that treat an early notification as fatal, or deadlock on it.",
+		Spec: spec(latestHandshake, "basic/lifecycle#initialization"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return legacy(GiftGen(t)).WithFault(mcptest.NotifyBeforeInitialized("notifications/tools/list_changed", nil))
+		},
+		Expect: Expectation{
+			Description: "the early notification is tolerated and the session proceeds: notifications/initialized is sent, the tools are listed, and connect returns nil",
+			Check:       handshakeProceeds,
+		},
+	}
+}
+
+func toolsSchemaChangedQuietly() Scenario {
+	return Scenario{
+		Name: "tools-schema-changed-quietly",
+		Mistake: "The server changes suggest_gifts' input schema while the client is connected (budget becomes required) and sends no notifications/tools/list_changed, so the first call with the listed schema is rejected with -32602. " +
+			"It catches clients that trust a stale tool list forever and repeat the rejected call instead of refreshing it.",
+		Spec: spec(latestHandshake, "server/tools#list-changed-notification"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			var srv *mcptest.Server
+			changed := mcptest.NewTool("suggest_gifts").
+				WithDescription("Suggests gift ideas for a recipient within a budget").
+				WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"},"budget":{"type":"number"}},"required":["age","budget"]}`).
+				HandledBy(needsBudget)
+			old := mcptest.NewTool("suggest_gifts").
+				WithDescription("Suggests gift ideas for a recipient").
+				WithInputSchema(ageSchema).
+				HandledBy(func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
+					srv.SetToolsQuietly(changed)
+					return needsBudget(ctx, req)
+				})
+			srv = giftGen(t, old)
+			return srv
+		},
+		Expect: Expectation{
+			Description: "after tools/call is rejected with -32602 (the schema changed and nobody said so), the client lists the tools again instead of repeating the call with its stale arguments",
+			Check: func(o Outcome) error {
+				calls, err := toolCalls(o)
+				if err != nil {
+					return err
+				}
+				var rejected mcptest.Message
+				for _, c := range calls {
+					if res, ok := responseTo(o, c); ok && res.ErrorCode == mcptest.CodeInvalidParams {
+						rejected = c
+						break
+					}
+				}
+				if rejected.Seq == 0 {
+					return gotf("no call of suggest_gifts was rejected with -32602; the client sent %s", methods(fromClient(o)))
+				}
+				relist := after(requests(o, "tools/list"), rejected.Seq)
+				args := rejected.Get("params.arguments").Raw
+				for _, c := range after(calls, rejected.Seq) {
+					if len(relist) > 0 && relist[0].Seq < c.Seq {
+						break
+					}
+					if c.Get("params.arguments").Raw == args {
+						return gotf("the client called suggest_gifts again with the same arguments %s (id %s) without listing the tools first", args, c.ID)
+					}
+				}
+				if len(relist) == 0 {
+					return gotf("the client never listed the tools again after its call (id %s) was rejected with -32602; it sent %s", rejected.ID, methods(fromClient(o)))
+				}
+				return nil
+			},
+		},
+	}
+}
+
+// needsBudget answers suggest_gifts under the changed schema.
+func needsBudget(_ context.Context, req *mcptest.Request) mcptest.Reply {
+	if !req.Arguments().Get("budget").Exists() {
+		return mcptest.RPCError(mcptest.CodeInvalidParams, "Invalid params: budget is required")
+	}
+	return mcptest.TextResult("a book")
+}
+
+func capabilitiesLie() Scenario {
+	return Scenario{
+		Name: "capabilities-lie",
+		Mistake: "The server's capabilities lie: it declares tools but has none behind them, so tools/list is answered -32601 (method not found). " +
+			"It catches clients that crash on the error, retry it in a loop, or call a tool they could not list.",
+		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return mcptest.NewServer(t).
+				WithServerInfo("gift-genius-backend", "0.2.0").
+				WithResource(giftCatalog()...).
+				WithFault(mcptest.DeclareUnservedCapability("tools"))
+		},
+		Expect: Expectation{
+			Description: "the client copes with the -32601 to tools/list: it calls no tool it could not list, sends tools/list at most twice, and returns",
+			Check: func(o Outcome) error {
+				if calls := requests(o, "tools/call"); len(calls) > 0 {
+					return gotf("the client called tools (%s) although tools/list failed", ids(calls))
+				}
+				if lists := requests(o, "tools/list"); len(lists) > 2 {
+					return gotf("the client sent tools/list %d times", len(lists))
+				}
+				return nil
+			},
+		},
+	}
+}
+
+func toolsListChanged() Scenario {
+	return Scenario{
+		Name: "tools-list-changed",
+		Mistake: "None: right after answering the first tools/list, the server sends notifications/tools/list_changed, as it must when its tools change (it declared tools.listChanged). " +
+			"It catches clients that ignore the notification and keep using a tool list the server said is out of date.",
+		Spec: spec(latestHandshake, "server/tools#list-changed-notification"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return legacy(GiftGen(t)).WithFault(mcptest.ListChangedAfter("tools/list", "notifications/tools/list_changed"))
+		},
+		Expect: Expectation{
+			Description: "the client lists the tools again after notifications/tools/list_changed",
+			Check: func(o Outcome) error {
+				notes := serverSent(o, "notifications/tools/list_changed")
+				if len(notes) == 0 {
+					return gotf("the client never listed tools, so the notification was never sent; it sent %s", methods(fromClient(o)))
+				}
+				if len(after(requests(o, "tools/list"), notes[0].Seq)) == 0 {
+					return gotf("after notifications/tools/list_changed the client sent %s, but no tools/list", methods(after(fromClient(o), notes[0].Seq)))
+				}
+				return nil
+			},
+		},
+	}
+}
+
+// ---- version negotiation and era detection ----
+
+func negotiateOlderVersion() Scenario {
+	return Scenario{
+		Name: "negotiate-older-version",
+		Mistake: "None: the server speaks only 2025-03-26 and, as the spec says, answers initialize with that version although the client asked for a newer one. " +
+			"It catches clients that insist on getting the version they asked for, although they support the older one.",
+		Spec:   spec(latestHandshake, "basic/lifecycle#version-negotiation"),
+		Server: func(t mcptest.TB) *mcptest.Server { return GiftGen(t).WithProtocolVersions("2025-03-26") },
+		Expect: Expectation{
+			Description: "the client accepts 2025-03-26, completes the handshake in it, lists the tools, and connect returns nil",
+			Check: func(o Outcome) error {
+				if res, ok := initializeResult(o); ok && res.Get("result.protocolVersion").String() != "2025-03-26" {
+					return gotf("initialize was answered with %s, not 2025-03-26", res.Get("result.protocolVersion").Raw)
+				}
+				return handshakeProceeds(o)
+			},
+		},
+	}
+}
+
+func negotiateUnknownVersion() Scenario {
+	return Scenario{
+		Name: "negotiate-unknown-version",
+		Mistake: "The server's stateless side speaks only " + unknownVersion + ", a version the client cannot know: server/discover and every request with per-request _meta get -32022 listing only that version. Its handshake side still works. " +
+			"It catches clients that ignore -32022 and go on in their own version, or retry with a version the server did not list.",
+		Spec: spec(latestStateless, "basic/versioning#version-negotiation"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return GiftGen(t).WithFault(mcptest.RejectProtocolVersionModern(unknownVersion))
+		},
+		Expect: Expectation{
+			Description: "after -32022 the client sends no stateless request in a version the server did not list; it falls back to initialize and completes the handshake, or gives up with an error",
+			Check: func(o Outcome) error {
+				first := 0
+				for _, m := range o.Journal {
+					if m.Direction == mcptest.FromServer && m.ErrorCode == mcptest.CodeUnsupportedProtocolVersion {
+						first = m.Seq
+						break
+					}
+				}
+				if first > 0 {
+					var bad []string
+					for _, m := range after(requests(o, ""), first) {
+						if v := m.Get(metaVersionPath).String(); stateless(m) && v != unknownVersion {
+							bad = append(bad, fmt.Sprintf("%s id %s in %s", m.Method, m.ID, v))
+						}
+					}
+					if len(bad) > 0 {
+						return gotf("after -32022 listed only %s the client sent %s", unknownVersion, strings.Join(bad, ", "))
+					}
+				}
+				if handshakeDone(o) || o.Err != nil {
+					return nil
+				}
+				return gotf("no handshake, and connect returned nil; the client sent %s", methods(fromClient(o)))
+			},
+		},
+	}
+}
+
+func discoverNeverAnswered() Scenario {
+	return Scenario{
+		Name: "discover-never-answered",
+		Mistake: "A legacy server that never answers server/discover (older servers ignore methods they do not know instead of answering -32601). " +
+			"It catches probing clients that wait for the probe forever instead of timing out and falling back to initialize, as the stdio transport says.",
+		Spec: spec(latestStateless, "basic/transports/stdio#protocol-version-detection"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return legacy(GiftGen(t)).WithFault(mcptest.Hang("server/discover"))
+		},
+		Expect: Expectation{
+			Description: "the client gives up on server/discover after a reasonable wait, falls back to initialize, completes the handshake and lists the tools within its deadline; connect returns nil",
+			Check:       handshakeProceeds,
+		},
+		Deadline: 10 * time.Second,
+	}
+}
+
+func modernOnly() Scenario {
+	return Scenario{
+		Name: "modern-only",
+		Mistake: "A server that speaks only 2026-07-28: server/discover succeeds, initialize is rejected naming the supported versions. " +
+			"It catches clients that initialize anyway after a successful discover, and handshake-only clients that carry on after the rejection.",
+		Spec: spec(latestStateless, "basic/transports/stdio#protocol-version-detection"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return GiftGen(t).WithProtocolVersions(mcptest.StatelessVersions...)
+		},
+		Expect: Expectation{
+			Description: "the client goes stateless and lists the tools without ever sending initialize after discover succeeded; a handshake-only client instead fails with an error after initialize is rejected and sends nothing more",
+			Check: func(o Outcome) error {
+				for _, v := range o.Violations {
+					if v.Rule == mcptest.RuleInitializeAfterDiscover {
+						return gotf("%s (id %s); the client sent %s", v.Detail, v.Message.ID, methods(fromClient(o)))
+					}
+				}
+				if init := requests(o, "initialize"); len(init) > 0 {
+					res, _ := responseTo(o, init[0])
+					later := after(fromClient(o), res.Seq)
+					switch {
+					case res.Seq == 0:
+						return gotf("initialize (id %s) was never answered", init[0].ID)
+					case len(later) > 0 && !answered(o, "tools/list"):
+						return gotf("after initialize was rejected the client sent %s", methods(later))
+					case len(later) == 0 && o.Err == nil:
+						return gotf("initialize was rejected, and connect returned nil")
+					case len(later) == 0:
+						return nil
+					}
+				}
+				return sessionProceeds(o)
+			},
+		},
+	}
+}
+
+// ---- framing and failures in the middle of a call ----
+
+func stdoutBanner() Scenario {
+	return Scenario{
+		Name: "stdout-banner",
+		Mistake: "The server prints a banner line that is not JSON (\"gift-genius-backend 0.2.0 listening on stdio\") on stdout before its first message. " +
+			"It catches clients that drop the connection on one bad line instead of skipping it.",
+		Spec: spec(latestHandshake, "basic/transports#stdio"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return GiftGen(t).WithFault(mcptest.Banner("gift-genius-backend 0.2.0 listening on stdio"))
+		},
+		Expect: Expectation{
+			Description: "the client skips the non-JSON line and the session proceeds: the tools are listed and connect returns nil",
+			Check:       sessionProceeds,
+		},
+	}
+}
+
+func wrongIDType() Scenario {
+	return Scenario{
+		Name: "wrong-id-type",
+		Mistake: "The server answers tools/call with the right id in the wrong type (the string \"3\" for the integer 3, or the reverse), which JSON-RPC does not treat as the same id. " +
+			"It catches clients that take the stray reply for theirs, and clients that hang forever waiting for a reply that will never match.",
+		Spec: spec(latestHandshake, "basic#responses"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return GiftGen(t).WithFault(mcptest.FlipIDType("tools/call"))
+		},
+		Expect: Expectation{
+			Description: "the reply with the mistyped id is not taken for the call's reply: the call fails when the client's deadline ends, and connect returns an error",
+			Check: func(o Outcome) error {
+				if _, err := toolCalls(o); err != nil {
+					return err
+				}
+				if o.Err == nil {
+					return gotf("connect returned nil: the client took the reply with the mistyped id for the reply to its call")
+				}
+				return nil
+			},
+		},
+		Deadline: time.Second,
+	}
+}
+
+func disconnectMidCall() Scenario {
+	return Scenario{
+		Name: "disconnect-mid-call",
+		Mistake: "The server closes the connection when tools/call arrives, without answering: a crash in the middle of a call. " +
+			"It catches clients whose pending call never notices the closed connection and waits for a reply until its own timeout, or forever.",
+		Spec: spec(latestHandshake, "basic/lifecycle#shutdown"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return GiftGen(t).WithFault(mcptest.CloseBefore("tools/call"))
+		},
+		Expect: Expectation{
+			Description: "the pending call fails at once with an error (end of file), and connect returns well before its deadline",
+			Check: func(o Outcome) error {
+				if _, err := toolCalls(o); err != nil {
+					return err
+				}
+				if o.Err == nil {
+					return gotf("connect returned nil although the connection closed in the middle of the call")
+				}
+				if o.Elapsed >= o.Deadline/2 {
+					return gotf("connect returned %s only after %v, with a deadline of %v: the client waited for its timeout instead of noticing the closed connection", errText(o.Err), o.Elapsed.Round(time.Millisecond), o.Deadline)
+				}
+				return nil
+			},
+		},
+		Deadline: 4 * time.Second,
+	}
+}
+
+func slowToolTimeout() Scenario {
+	return Scenario{
+		Name: "slow-tool-timeout",
+		Mistake: "The server takes an hour to answer tools/call, far longer than the client is willing to wait. " +
+			"It catches clients that give up without telling the server (no notifications/cancelled), leaving it to work for nothing, and clients that never give up.",
+		Spec: spec(latestHandshake, "basic/utilities/cancellation"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return GiftGen(t).WithFault(mcptest.Delay("tools/call", time.Hour))
+		},
+		Expect: Expectation{
+			Description: "when its deadline ends the client gives up on the call, sends notifications/cancelled with the call's requestId, and connect returns an error",
+			Check: func(o Outcome) error {
+				calls, err := toolCalls(o)
+				if err != nil {
+					return err
+				}
+				cancelled := map[string]bool{}
+				for _, n := range notifications(o, "notifications/cancelled") {
+					cancelled[n.Get("params.requestId").Raw] = true
+				}
+				var problems []string
+				for _, c := range calls {
+					if !cancelled[c.ID] {
+						problems = append(problems, fmt.Sprintf("no notifications/cancelled for tools/call id %s", c.ID))
+					}
+				}
+				if o.Err == nil {
+					problems = append(problems, "connect returned nil")
+				}
+				if len(problems) > 0 {
+					return gotf("%s; the client sent %s", strings.Join(problems, "; "), methods(fromClient(o)))
+				}
+				return nil
+			},
+		},
+		Deadline: time.Second,
+	}
+}
+
+func elicitationRoundTrip() Scenario {
+	return Scenario{
+		Name: "elicitation-round-trip",
+		Mistake: "suggest_gifts needs the user to confirm the age before it answers: in the stateless era the first call gets an input_required result with an elicitation and a requestState; in the handshake era the server sends elicitation/create in the middle of the call. " +
+			"It catches clients that mishandle the multi-round-trip retry (same id, requestState changed or dropped, an input left unanswered) or never finish the call.",
+		Spec: spec(latestStateless, "basic/patterns/mrtr"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return giftGen(t, mcptest.NewTool("suggest_gifts").
+				WithDescription("Suggests gift ideas for a recipient, after the user confirms").
+				WithInputSchema(ageSchema).
+				RequiresInput(mcptest.ElicitInput("confirm", "Is the recipient really that age?",
+					`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`)).
+				HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
+					if req.InputResponse("confirm").Get("action").String() != "accept" {
+						return mcptest.ErrorResult("not confirmed")
+					}
+					return mcptest.TextResult("a board game")
+				}))
+		},
+		Expect: Expectation{
+			Description: "the client answers the elicitation and the call completes: in the stateless era it retries with a new id, requestState echoed unchanged and a response for every input (handshake era: it answers elicitation/create); a client without the elicitation capability gets -32021 and reports it",
+			Check: func(o Outcome) error {
+				calls, err := toolCalls(o)
+				if err != nil {
+					return err
+				}
+				var mrtr []mcptest.Violation
+				for _, v := range o.Violations {
+					if strings.HasPrefix(v.Rule, "mrtr/") || v.Rule == mcptest.RuleIDUnique {
+						mrtr = append(mrtr, v)
+					}
+				}
+				if len(mrtr) > 0 {
+					return gotf("the retry broke %s", violationList(mrtr))
+				}
+				for _, c := range calls {
+					res, ok := responseTo(o, c)
+					switch {
+					case !ok:
+					case res.Kind == mcptest.KindResult && res.Get("result.resultType").String() != "input_required":
+						return nil
+					case res.ErrorCode == mcptest.CodeMissingClientCapability:
+						if o.Err == nil {
+							return gotf("the call got -32021 (the client lacks the elicitation capability), but connect returned nil")
+						}
+						return nil
+					}
+				}
+				for _, r := range serverSent(o, "elicitation/create") {
+					for _, m := range o.Journal {
+						if m.Direction == mcptest.FromClient && m.IsResponse() && m.ID == r.ID && m.Kind == mcptest.KindError {
+							return gotf("the client answered elicitation/create with error %d %q", m.ErrorCode, m.Get("error.message").String())
+						}
+					}
+				}
+				return gotf("the call of suggest_gifts never completed; the client sent %s; connect returned %s", methods(fromClient(o)), errText(o.Err))
+			},
+		},
+	}
+}
+
+func loopingCursor() Scenario {
+	return Scenario{
+		Name: "looping-cursor",
+		Mistake: "The server's paginated lists loop: every page of tools/list and resources/list (the gift catalog) has a nextCursor pointing back at the first page. " +
+			"It catches clients that follow nextCursor blindly and page forever.",
+		Spec: spec(latestHandshake, "server/utilities/pagination"),
+		Server: func(t mcptest.TB) *mcptest.Server {
+			return GiftGen(t).WithFault(mcptest.LoopingCursor("tools/list"), mcptest.LoopingCursor("resources/list"))
+		},
+		Expect: Expectation{
+			Description: "the client notices the repeated cursor and stops paging (at most 10 requests of each list), and connect returns before its deadline",
+			Check: func(o Outcome) error {
+				for _, method := range []string{"tools/list", "resources/list"} {
+					if n := len(requests(o, method)); n > 10 {
+						return gotf("the client sent %s %d times in %v, following the looping cursor", method, n, o.Elapsed.Round(time.Millisecond))
+					}
+				}
+				if o.Elapsed >= o.Deadline {
+					return gotf("connect returned %s only when its deadline ended (after %v)", errText(o.Err), o.Elapsed.Round(time.Millisecond))
+				}
+				return nil
+			},
+		},
+	}
+}

@@ -1,0 +1,181 @@
+package scenarios_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpmock/mcpmock/scenarios"
+)
+
+// TestRunCorrectClient runs the whole catalog with the correct raw client:
+// every subtest passes, and the report says so in JSON and as a table.
+func TestRunCorrectClient(t *testing.T) {
+	rep := scenarios.Run(t, correct)
+	all := scenarios.All()
+	if len(rep.Results) != len(all) {
+		t.Fatalf("want %d results, got %d", len(all), len(rep.Results))
+	}
+	for i, r := range rep.Results {
+		if r.Scenario != all[i].Name || r.Status != scenarios.Pass || r.Expected != all[i].Expect.Description || r.Spec != all[i].Spec {
+			t.Errorf("result %d: want %s passing, got %+v", i, all[i].Name, r)
+		}
+		if !strings.HasPrefix(r.Observed, "connect returned ") || r.Transcript != "" {
+			t.Errorf("result %s: want a summary as Observed and no transcript, got %+v", r.Scenario, r)
+		}
+	}
+
+	b, err := rep.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Results []map[string]any `json:"results"`
+		Summary map[string]int   `json:"summary"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("JSON: %v\n%s", err, b)
+	}
+	if len(doc.Results) != len(all) || doc.Summary["pass"] != len(all) || doc.Summary["fail"] != 0 || doc.Summary["known-deviation"] != 0 {
+		t.Errorf("JSON: want %d results all passing, got %d results, summary %v", len(all), len(doc.Results), doc.Summary)
+	}
+	for _, key := range []string{"scenario", "spec", "expected", "observed", "status", "elapsed_ms"} {
+		if _, ok := doc.Results[0][key]; !ok {
+			t.Errorf("JSON result has no %q: %v", key, doc.Results[0])
+		}
+	}
+
+	lines := strings.Split(strings.TrimSuffix(rep.Table(), "\n"), "\n")
+	if len(lines) != len(all)+2 {
+		t.Fatalf("Table: want a header, %d rows and a summary, got %d lines:\n%s", len(all), len(lines), rep.Table())
+	}
+	if f := strings.Fields(lines[0]); strings.Join(f, " ") != "SCENARIO EXPECTED OBSERVED STATUS" {
+		t.Errorf("Table header = %q", lines[0])
+	}
+	for i, s := range all {
+		if row := lines[i+1]; !strings.HasPrefix(row, s.Name+" ") || !strings.HasSuffix(row, " pass") {
+			t.Errorf("Table row %d = %q: want %s … pass", i+1, row, s.Name)
+		}
+	}
+	if want := "20 scenarios: 20 pass, 0 known deviations, 0 fail"; lines[len(lines)-1] != want {
+		t.Errorf("Table summary = %q, want %q", lines[len(lines)-1], want)
+	}
+}
+
+// TestRunKnownDeviation runs a client with a bug under Only and
+// KnownDeviation: the deviating subtests pass, and the report names the
+// deviation, what the client did and the transcript.
+func TestRunKnownDeviation(t *testing.T) {
+	const why = "lists whatever the server has, declared or not"
+	rep := scenarios.Run(t, connectWith(bugs{ignoreCaps: true}),
+		scenarios.Only("giftgen-stateless", "tools-capability-missing", "undeclared-methods"),
+		scenarios.KnownDeviation("tools-capability-missing", why),
+		scenarios.KnownDeviation("undeclared-methods", why))
+	want := map[string]scenarios.Status{
+		"giftgen-stateless":        scenarios.Pass,
+		"tools-capability-missing": scenarios.Deviation,
+		"undeclared-methods":       scenarios.Deviation,
+	}
+	if len(rep.Results) != len(want) {
+		t.Fatalf("want %d results, got %+v", len(want), rep.Results)
+	}
+	for _, r := range rep.Results {
+		if r.Status != want[r.Scenario] {
+			t.Errorf("%s: want %s, got %s (%s)", r.Scenario, want[r.Scenario], r.Status, r.Observed)
+		}
+		if r.Status != scenarios.Deviation {
+			continue
+		}
+		if r.Why != why || r.Transcript == "" || !strings.Contains(r.Observed, "tools/list") && !strings.Contains(r.Observed, "resources/list called") {
+			t.Errorf("%s: want the reason, the transcript and what the client did, got %+v", r.Scenario, r)
+		}
+	}
+	if tab := rep.Table(); !strings.Contains(tab, "known-deviation") || !strings.Contains(tab, "3 scenarios: 1 pass, 2 known deviations, 0 fail") {
+		t.Errorf("Table:\n%s", tab)
+	}
+}
+
+// TestEvaluate covers the verdicts Run gives, without a *testing.T to
+// fail: pass, fail, known deviation, and a known deviation that no longer
+// happens, which fails.
+func TestEvaluate(t *testing.T) {
+	s, _ := scenarios.Lookup("tools-capability-missing")
+	good := s.Play(t, correct)
+	bad := s.Play(t, connectWith(bugs{ignoreCaps: true}))
+	dev := scenarios.KnownDeviation(s.Name, "calls tools/list anyway")
+
+	if r := s.Evaluate(good); r.Status != scenarios.Pass || r.Why != "" {
+		t.Errorf("correct client: want pass, got %+v", r)
+	}
+	r := s.Evaluate(bad)
+	if r.Status != scenarios.Fail || !strings.Contains(r.Observed, "the client sent tools/list") || r.Transcript == "" {
+		t.Errorf("buggy client: want fail saying what it did, with the transcript, got %+v", r)
+	}
+	msg := s.Failure(r)
+	for _, part := range []string{"scenario tools-capability-missing failed", "mistake: " + s.Mistake, "spec:    " + s.Spec, "want:    " + s.Expect.Description, "got:     the client sent tools/list"} {
+		if !strings.Contains(msg, part) {
+			t.Errorf("Failure does not contain %q:\n%s", part, msg)
+		}
+	}
+	if r := s.Evaluate(bad, dev); r.Status != scenarios.Deviation || r.Why != "calls tools/list anyway" {
+		t.Errorf("buggy client, known deviation: want known-deviation, got %+v", r)
+	}
+	r = s.Evaluate(good, dev)
+	if r.Status != scenarios.Fail || !strings.Contains(r.Why, "no longer") && !strings.Contains(r.Why, "now does what a correct client does") {
+		t.Errorf("correct client, known deviation declared: want fail saying the deviation is gone, got %+v", r)
+	}
+	if !strings.Contains(s.Failure(r), "remove the declaration") {
+		t.Errorf("Failure does not say to remove the declaration:\n%s", s.Failure(r))
+	}
+	if err := s.Check(bad); err == nil || !strings.HasPrefix(err.Error(), "want: "+s.Expect.Description+"; got: ") {
+		t.Errorf("Check: want an error in the form want: …; got: …, got %v", err)
+	}
+}
+
+// TestPlayNeverHangs: a connect function that ignores its context gets its
+// connection closed after the deadline; one that ignores that too is
+// abandoned. Either fails every scenario, and Play returns.
+func TestPlayNeverHangs(t *testing.T) {
+	s, _ := scenarios.Lookup("giftgen-stateless")
+	s.Deadline = 50 * time.Millisecond
+
+	t.Run("ignores ctx", func(t *testing.T) {
+		t.Parallel()
+		o := s.Play(t, func(_ context.Context, conn net.Conn) error {
+			_, err := conn.Read(make([]byte, 1)) // nothing comes: blocks until Play closes conn
+			return err
+		})
+		if !o.Hung || o.Err == nil {
+			t.Fatalf("want a hung outcome with the read's error, got Hung=%v Err=%v", o.Hung, o.Err)
+		}
+		if err := s.Check(o); err == nil || !strings.Contains(err.Error(), "did not return within") {
+			t.Errorf("want the check to say the client did not return, got %v", err)
+		}
+	})
+	t.Run("ignores everything", func(t *testing.T) {
+		t.Parallel()
+		release := make(chan struct{})
+		o := s.Play(t, func(context.Context, net.Conn) error {
+			<-release
+			return nil
+		})
+		close(release) // let the goroutine go, for goleak
+		if !o.Hung || !errors.Is(o.Err, scenarios.ErrStillRunning) {
+			t.Fatalf("want ErrStillRunning, got Hung=%v Err=%v", o.Hung, o.Err)
+		}
+	})
+	t.Run("panics", func(t *testing.T) {
+		t.Parallel()
+		o := s.Play(t, func(context.Context, net.Conn) error { panic("boom") })
+		if o.Hung || o.Err == nil || !strings.Contains(o.Err.Error(), "panicked: boom") {
+			t.Fatalf("want the panic as Err, got Hung=%v Err=%v", o.Hung, o.Err)
+		}
+		if err := s.Check(o); err == nil || !strings.Contains(err.Error(), "panicked: boom") {
+			t.Errorf("want the check to report the panic, got %v", err)
+		}
+	})
+}

@@ -1,0 +1,132 @@
+package scenarios_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpmock/mcpmock/scenarios"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// buggy is, per scenario, a client with exactly the bug the scenario
+// catches, and what the check's message must say about it.
+var buggy = map[string]struct {
+	bug     bugs
+	mention []string
+	// deadline, if set, shortens the scenario's deadline: the buggy client
+	// waits for it.
+	deadline time.Duration
+}{
+	"giftgen-handshake":            {bug: bugs{skipInitialized: true}, mention: []string{"did not send notifications/initialized"}},
+	"giftgen-stateless":            {bug: bugs{noMeta: true}, mention: []string{"requests without the per-request protocol version", "tools/list id 2"}},
+	"initialize-result-malformed":  {bug: bugs{acceptAnyResult: true}, mention: []string{"after the initialize result the client sent notifications/initialized", "connect returned nil"}},
+	"protocol-version-unknown":     {bug: bugs{acceptAnyResult: true}, mention: []string{"after the initialize result the client sent notifications/initialized, tools/list"}},
+	"tools-capability-missing":     {bug: bugs{ignoreCaps: true}, mention: []string{"the client sent tools/list", "declared no tools capability"}},
+	"undeclared-methods":           {bug: bugs{ignoreCaps: true}, mention: []string{"resources/list called", "resources capability", "prompts/list called"}},
+	"notify-before-initialized":    {bug: bugs{strictHandshake: true}, mention: []string{"did not send notifications/initialized", "unexpected message before notifications/initialized"}},
+	"tools-schema-changed-quietly": {bug: bugs{retryStale: true}, mention: []string{`called suggest_gifts again with the same arguments {"age":25}`, "without listing the tools first"}},
+	"capabilities-lie":             {bug: bugs{callDespiteListError: true}, mention: []string{"called tools", "although tools/list failed"}},
+	"tools-list-changed":           {bug: bugs{ignoreListChanged: true}, mention: []string{"after notifications/tools/list_changed the client sent", "but no tools/list"}},
+	"negotiate-older-version":      {bug: bugs{exactVersion: true}, mention: []string{"did not send notifications/initialized", `unsupported protocol version \"2025-03-26\"`}},
+	"negotiate-unknown-version":    {bug: bugs{ignore32022: true}, mention: []string{"after -32022 listed only 2099-01-01 the client sent tools/list id 2 in 2026-07-28"}},
+	"discover-never-answered":      {bug: bugs{noProbeTimeout: true}, mention: []string{"no handshake", "context deadline exceeded", "server/discover"}, deadline: time.Second},
+	"modern-only":                  {bug: bugs{initAfterDiscover: true}, mention: []string{"initialize sent to a modern-only server after server/discover succeeded"}},
+	"stdout-banner":                {bug: bugs{strictLines: true}, mention: []string{"invalid JSON from the server", "no tools/list was answered"}},
+	"wrong-id-type":                {bug: bugs{looseIDs: true}, mention: []string{"connect returned nil", "mistyped id"}},
+	"disconnect-mid-call":          {bug: bugs{waitOnEOF: true}, mention: []string{"waited for its timeout", "context deadline exceeded"}, deadline: time.Second},
+	"slow-tool-timeout":            {bug: bugs{noCancel: true}, mention: []string{"no notifications/cancelled for tools/call id"}},
+	"elicitation-round-trip":       {bug: bugs{reuseRetryID: true}, mention: []string{"the retry broke", "mrtr/new-id"}},
+	"looping-cursor":               {bug: bugs{followCursorsBlindly: true}, mention: []string{"following the looping cursor"}, deadline: 500 * time.Millisecond},
+}
+
+// TestCatalogBothWays plays every scenario with the correct raw client,
+// whose check must pass, and with the client that has exactly the bug the
+// scenario catches, whose check must fail saying what it did.
+func TestCatalogBothWays(t *testing.T) {
+	for _, s := range scenarios.All() {
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			b, ok := buggy[s.Name]
+			if !ok {
+				t.Fatalf("no buggy client for scenario %s: add one to the table", s.Name)
+			}
+			t.Run("correct", func(t *testing.T) {
+				t.Parallel()
+				o := s.Play(t, correct)
+				if err := s.Check(o); err != nil {
+					t.Errorf("the correct client fails %s:\n%v\ntranscript:\n%s", s.Name, err, o.Server.Transcript())
+				}
+			})
+			t.Run("buggy", func(t *testing.T) {
+				t.Parallel()
+				s := s // a copy: the correct subtest reads s concurrently
+				if b.deadline > 0 {
+					s.Deadline = b.deadline
+				}
+				o := s.Play(t, connectWith(b.bug))
+				err := s.Check(o)
+				if err == nil {
+					t.Fatalf("the buggy client (%+v) passes %s; transcript:\n%s", b.bug, s.Name, o.Server.Transcript())
+				}
+				msg := err.Error()
+				if want := "want: " + s.Expect.Description + "; got: "; !strings.HasPrefix(msg, want) {
+					t.Errorf("message does not start with %q:\n%s", want, msg)
+				}
+				for _, m := range b.mention {
+					if !strings.Contains(msg, m) {
+						t.Errorf("message does not mention %q:\n%s", m, msg)
+					}
+				}
+				t.Logf("%s", msg)
+			})
+		})
+	}
+}
+
+// TestCatalog checks every scenario is complete and the names are unique
+// and stable in form.
+func TestCatalog(t *testing.T) {
+	all := scenarios.All()
+	if len(all) < 20 {
+		t.Errorf("want at least 20 scenarios, got %d", len(all))
+	}
+	seen := map[string]bool{}
+	for _, s := range all {
+		if seen[s.Name] {
+			t.Errorf("scenario name %s is used twice", s.Name)
+		}
+		seen[s.Name] = true
+		if s.Name == "" || strings.ToLower(s.Name) != s.Name || strings.ContainsAny(s.Name, " /") {
+			t.Errorf("scenario name %q: want lower-case words joined by -", s.Name)
+		}
+		if s.Mistake == "" || s.Expect.Description == "" || s.Expect.Check == nil || s.Server == nil {
+			t.Errorf("scenario %s is incomplete: %+v", s.Name, s)
+		}
+		if !strings.HasPrefix(s.Spec, "https://modelcontextprotocol.io/specification/") {
+			t.Errorf("scenario %s: Spec %q is not a spec address", s.Name, s.Spec)
+		}
+		got, ok := scenarios.Lookup(s.Name)
+		if !ok || got.Name != s.Name {
+			t.Errorf("Lookup(%q) = %v, %v", s.Name, got.Name, ok)
+		}
+		if str := s.String(); !strings.HasPrefix(str, s.Name+": ") || !strings.Contains(str, s.Spec) {
+			t.Errorf("String() = %q: want the name, a sentence and the spec", str)
+		}
+	}
+	if _, ok := scenarios.Lookup("no-such-scenario"); ok {
+		t.Errorf("Lookup of an unknown name succeeded")
+	}
+	for name := range buggy {
+		if !seen[name] {
+			t.Errorf("the buggy-client table names %s, which is not in the catalog", name)
+		}
+	}
+	if names := scenarios.Names(); len(names) != len(all) || names[0] != all[0].Name {
+		t.Errorf("Names() = %v", names)
+	}
+}
