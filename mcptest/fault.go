@@ -33,14 +33,16 @@ type fault struct {
 	prob    float64 // act with this probability, drawn from the server's seeded source; 0 for always
 	inbound func(f *fault, s *Session, m Message, serve func()) bool
 	out     func(s *Session, e *emission)
+	outF    func(f *fault, s *Session, e *emission) // out, for actions that need the fault's own state
 	state   *faultState
 }
 
 type faultState struct {
-	mu      sync.Mutex
-	seen    int
-	release chan struct{}
-	once    sync.Once
+	mu       sync.Mutex
+	seen     int
+	sessions map[int]bool // the sessions a once-per-session fault acted in
+	release  chan struct{}
+	once     sync.Once
 }
 
 func newFault(name, method string) *fault {
@@ -97,7 +99,7 @@ func (f *fault) matches(s *Session, m Message) bool {
 	if f.session > 0 && s.n != f.session {
 		return false
 	}
-	if f.out != nil && m.Direction == FromServer {
+	if (f.out != nil || f.outF != nil) && m.Direction == FromServer {
 		kinds := f.kinds
 		if kinds == nil {
 			kinds = []Kind{KindResult, KindError}
@@ -116,6 +118,21 @@ func (f *fault) matches(s *Session, m Message) bool {
 	if f.prob > 0 && !s.srv.chance(f.prob) {
 		return false
 	}
+	return true
+}
+
+// firstIn reports whether this is the first time the fault acts in
+// session s, remembering it.
+func (f *fault) firstIn(s *Session) bool {
+	f.state.mu.Lock()
+	defer f.state.mu.Unlock()
+	if f.state.sessions == nil {
+		f.state.sessions = map[int]bool{}
+	}
+	if f.state.sessions[s.n] {
+		return false
+	}
+	f.state.sessions[s.n] = true
 	return true
 }
 
@@ -177,7 +194,7 @@ func (fs *faultSet) split() {
 		if f.f.inbound != nil {
 			fs.inbound = append(fs.inbound, f.f)
 		}
-		if f.f.out != nil {
+		if f.f.out != nil || f.f.outF != nil {
 			fs.outbound = append(fs.outbound, f.f)
 		}
 	}
@@ -298,18 +315,28 @@ func (e *emission) first() *outFrame { return &e.frames[0] }
 // writeFaulty writes a message through the outbound faults: the journal
 // records each frame exactly as it goes on the wire.
 func (s *Session) writeFaulty(m Message, frame []byte, faults []*fault) error {
+	m.Direction = FromServer
 	e := &emission{msg: m, frames: []outFrame{{data: frame}}}
 	for _, f := range faults {
 		if len(e.frames) > 0 && f.matches(s, m) {
-			f.out(s, e)
+			if f.outF != nil {
+				f.outF(f, s, e)
+			} else {
+				f.out(s, e)
+			}
 		}
 	}
 	if e.closeBefore {
 		s.close()
 		return ErrSessionClosed
 	}
-	if len(e.frames) > 0 && m.Kind == KindResult {
-		s.noteWire(m, e.frames[0].data)
+	if m.Kind == KindResult {
+		for _, fr := range e.frames { // the frame that answers m, wherever faults put it
+			if r := gjson.ParseBytes(fr.data); r.Get("id").Raw == m.ID && r.Get("result").Exists() {
+				s.noteWire(m, fr.data)
+				break
+			}
+		}
 	}
 	s.writeMu.Lock()
 	err := s.writeFrames(e)
@@ -401,9 +428,7 @@ func (s *Session) noteWire(m Message, data []byte) {
 	switch m.Method {
 	case "initialize":
 		s.caps = r.Get("capabilities")
-		if v := r.Get("protocolVersion"); v.Type == gjson.String {
-			s.version = v.Str
-		}
+		s.version = r.Get("protocolVersion").String()
 	case "server/discover":
 		s.wireCaps = r.Get("capabilities")
 	}

@@ -46,7 +46,13 @@ func edit(name, method string, change func(s *Session, data []byte) []byte) Faul
 	})
 }
 
-func q(s string) string { return strconv.Quote(s) }
+// editResult is edit for results only: error replies are left alone.
+func editResult(name, method string, change func(s *Session, data []byte) []byte) Fault {
+	return outbound(name, method, []Kind{KindResult}, func(s *Session, e *emission) {
+		fr := e.first()
+		fr.data, fr.changed = change(s, fr.data), true
+	})
+}
 
 func jsonValue(v any) []byte {
 	b, err := json.Marshal(v)
@@ -80,7 +86,7 @@ func del(data []byte, path string) []byte {
 // client does not know — a correct client disconnects (the official Go
 // SDK fails Connect with "unsupported protocol version").
 func RespondProtocolVersion(v any) Fault {
-	return edit(fmt.Sprintf("RespondProtocolVersion(%s)", jsonValue(v)), "initialize", func(_ *Session, d []byte) []byte {
+	return editResult(fmt.Sprintf("RespondProtocolVersion(%s)", jsonValue(v)), "initialize", func(_ *Session, d []byte) []byte {
 		return setRaw(d, "result.protocolVersion", jsonValue(v))
 	})
 }
@@ -89,7 +95,7 @@ func RespondProtocolVersion(v any) Fault {
 // set to versions. Reproduces: a modern server whose versions the client
 // does not share — the client must fall back, or give up cleanly.
 func RespondSupportedVersions(versions ...string) Fault {
-	return edit(fmt.Sprintf("RespondSupportedVersions(%s)", quoteAll(versions)), "server/discover", func(_ *Session, d []byte) []byte {
+	return editResult(fmt.Sprintf("RespondSupportedVersions(%s)", quoteAll(versions)), "server/discover", func(_ *Session, d []byte) []byte {
 		if versions == nil {
 			versions = []string{}
 		}
@@ -469,14 +475,18 @@ func Truncate(method string, n int) Fault {
 // ---- Framing (stdio) ----
 
 // Banner writes a non-JSON line (e.g. "Server started on stdio") before
-// the first message the mock sends. Reproduces: a server that prints a
-// banner or logs to stdout — mark3labs skips the line, the official Go SDK
-// drops the connection.
+// the first message the mock sends in each session, as a server prints a
+// banner each time it starts. Reproduces: a server that prints a banner or
+// logs to stdout — mark3labs skips the line, the official Go SDK drops the
+// connection.
 func Banner(text string) Fault {
-	f := outbound(fmt.Sprintf("Banner(%q)", text), "", []Kind{KindResult, KindError, KindNotification, KindRequest}, func(_ *Session, e *emission) {
-		e.frames = append([]outFrame{{data: []byte(text), changed: true}}, e.frames...)
-	})
-	return f.Nth(1)
+	f := outbound(fmt.Sprintf("Banner(%q)", text), "", []Kind{KindResult, KindError, KindNotification, KindRequest}, nil)
+	f.f.outF = func(f *fault, s *Session, e *emission) {
+		if f.firstIn(s) {
+			e.frames = append([]outFrame{{data: []byte(text), changed: true}}, e.frames...)
+		}
+	}
+	return f
 }
 
 // NonJSONLine writes a non-JSON line before every reply to method.
@@ -582,9 +592,8 @@ func EmptyPageWithCursor(method string) Fault {
 		if !gjson.GetBytes(d, "result."+field).IsArray() {
 			return d
 		}
-		if !gjson.GetBytes(d, "result.nextCursor").Exists() {
-			d = setRaw(d, "result.nextCursor", jsonValue(encodeCursor(field, 0)))
-		}
+		// the cursor leads to the real first page, so no item is lost
+		d = setRaw(d, "result.nextCursor", jsonValue(encodeCursor(field, 0)))
 		return setRaw(d, "result."+field, []byte("[]"))
 	})
 	return f.Nth(1)

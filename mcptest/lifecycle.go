@@ -24,6 +24,10 @@ func (s *Session) checkLifecycle(m Message) {
 	case m.Method == "initialize":
 		if ph != phaseNew {
 			s.violate(RuleInitializeOnce, m, "initialize sent again in a session that is already initialized")
+		} else {
+			s.mu.Lock()
+			s.initID = m.ID // known at once, so cancelling a pending initialize is caught
+			s.mu.Unlock()
 		}
 	case ph == phaseNew:
 		s.violate(RuleInitializeFirst, m, m.Method+" sent before initialize")
