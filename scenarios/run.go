@@ -73,7 +73,8 @@ type Result struct {
 	Why string `json:"why,omitempty"`
 	// ElapsedMS is how long the client ran, in milliseconds.
 	ElapsedMS int64 `json:"elapsed_ms"`
-	// Transcript is the session's wire log, for results other than Pass.
+	// Transcript is the session's wire log, for results other than Pass;
+	// the first and last frames of a very long one.
 	Transcript string `json:"transcript,omitempty"`
 }
 
@@ -106,7 +107,7 @@ func (s Scenario) Evaluate(o Outcome, opts ...Option) Result {
 		r.Status, r.Observed = Fail, got
 	}
 	if r.Status != Pass && o.Server != nil {
-		r.Transcript = o.Server.Transcript()
+		r.Transcript = clipTranscript(o.Server.Transcript())
 	}
 	return r
 }
@@ -235,4 +236,16 @@ func cut(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// maxReportTranscript bounds the transcript a Result carries, so that a
+// client that loops does not make the report megabytes long.
+const maxReportTranscript = 16 << 10
+
+func clipTranscript(tr string) string {
+	if len(tr) <= maxReportTranscript {
+		return tr
+	}
+	half := maxReportTranscript / 2
+	return tr[:half] + fmt.Sprintf("\n… (%d bytes left out) …\n", len(tr)-2*half) + tr[len(tr)-half:]
 }
