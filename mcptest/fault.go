@@ -348,7 +348,35 @@ func (s *Session) writeFaulty(m Message, frame []byte, faults []*fault) error {
 }
 
 func (s *Session) writeFrames(e *emission) error {
+	// Frames with nothing between them go out in one write, as one flush of
+	// a server's stdout does: a client cannot see one without the next.
+	var pending []byte
+	var seqs []int
+	flush := func() error {
+		if len(pending) == 0 {
+			return nil
+		}
+		_, err := s.conn.Write(pending)
+		if err != nil {
+			for _, seq := range seqs {
+				s.srv.journal.amend(seq, func(m *Message) {
+					m.Kind, m.Problem = KindInvalid, "never delivered: the connection closed"
+				})
+			}
+		}
+		pending, seqs = nil, nil
+		if err != nil {
+			return ErrSessionClosed
+		}
+		return nil
+	}
 	for _, fr := range e.frames {
+		plain := fr.delay <= 0 && fr.chunk <= 0 && fr.truncate <= 0
+		if !plain {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
 		if !sleep(s.ctx, fr.delay) || s.Closed() {
 			return ErrSessionClosed
 		}
@@ -376,6 +404,11 @@ func (s *Session) writeFrames(e *emission) error {
 			rec.Problem = strings.TrimPrefix(rec.Problem+"; no final newline", "; ")
 		}
 		rec = s.srv.journal.record(rec)
+		if plain {
+			pending = append(pending, out...)
+			seqs = append(seqs, rec.Seq)
+			continue
+		}
 		if n, err := s.writeChunks(out, fr.chunk, fr.pause); err != nil {
 			if n < len(out) {
 				s.srv.journal.amend(rec.Seq, func(m *Message) {
@@ -386,7 +419,7 @@ func (s *Session) writeFrames(e *emission) error {
 			return err
 		}
 	}
-	return nil
+	return flush()
 }
 
 // writeChunks writes out in pieces of chunk bytes with pauses between
