@@ -1021,3 +1021,42 @@ func TestEndListen(t *testing.T) {
 	}
 	assert.Error(t, srv.Session(1).EndListen(id), "the stream is gone")
 }
+
+// TestAwait: a wait that does not fail the test, usable from any goroutine:
+// it returns the message, or an error when ctx ends or the server closes.
+func TestAwait(t *testing.T) {
+	srv := giftServer(t)
+	cs := connectGoSDK(t, srv, nil, nil)
+	got := make(chan mcptest.Message, 1)
+	go func() {
+		m, err := srv.Await(testContext(t), mcptest.ToolCall("suggest_gifts", `{"age":8}`))
+		if err == nil {
+			got <- m
+		}
+		close(got)
+	}()
+	_, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 8}})
+	require.NoError(t, err)
+	m, ok := <-got
+	require.True(t, ok, "Await returned an error")
+	assert.Equal(t, int64(8), m.Get("params.arguments.age").Int())
+
+	short, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err = srv.Await(short, mcptest.Method("resources/list"))
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := srv.Await(context.Background(), mcptest.Method("prompts/list"))
+		done <- err
+	}()
+	srv.Close()
+	select {
+	case err := <-done:
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "the server closed first")
+	case <-testContext(t).Done():
+		t.Fatal("Await did not return when the server closed")
+	}
+}
