@@ -145,20 +145,7 @@ func (s *Session) answer(m Message, d decoded, e entry, args gjson.Result, vars 
 				return
 			}
 		} else {
-			s.runAsync(m, func(ctx context.Context) Reply {
-				inputs, instead := s.askHandshake(ctx, m, e.script.inputs)
-				if instead != nil {
-					return *instead
-				}
-				r, h, miss := e.script.pick(&s.srv.scriptMu, args)
-				switch {
-				case h != nil:
-					return s.callHandler(ctx, h, &Request{Message: m, Session: s, Vars: vars, inputs: inputs})
-				case miss != "":
-					return s.miss(m, kind, name, miss)
-				}
-				return r
-			})
+			s.answerAsking(m, e, args, vars, kind, name)
 			return
 		}
 	}
@@ -171,6 +158,25 @@ func (s *Session) answer(m Message, d decoded, e entry, args gjson.Result, vars 
 	default:
 		s.reply(m, r)
 	}
+}
+
+// answerAsking answers a request whose script RequiresInput in the
+// handshake era: it asks the client first, in its own goroutine.
+func (s *Session) answerAsking(m Message, e entry, args gjson.Result, vars map[string]string, kind, name string) {
+	s.runAsync(m, func(ctx context.Context) Reply {
+		inputs, instead := s.askHandshake(ctx, m, e.script.inputs)
+		if instead != nil {
+			return *instead
+		}
+		r, h, miss := e.script.pick(&s.srv.scriptMu, args)
+		switch {
+		case h != nil:
+			return s.callHandler(ctx, h, &Request{Message: m, Session: s, Vars: vars, inputs: inputs})
+		case miss != "":
+			return s.miss(m, kind, name, miss)
+		}
+		return r
+	})
 }
 
 // miss notes a call no script answers and returns the error reply for it.

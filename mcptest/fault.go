@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -138,6 +139,7 @@ func (f *fault) firstIn(s *Session) bool {
 
 // faultSet is the server's faults, split by hook point.
 type faultSet struct {
+	n        atomic.Int32 // how many faults are on: the fast path checks it without a lock
 	mu       sync.Mutex
 	all      []Fault
 	rng      *rand.Rand
@@ -189,6 +191,7 @@ func (s *Server) WithFaultSeed(seed int64) *Server {
 }
 
 func (fs *faultSet) split() {
+	fs.n.Store(int32(len(fs.all)))
 	fs.inbound, fs.outbound = nil, nil
 	for _, f := range fs.all {
 		if f.f.inbound != nil {
@@ -200,7 +203,13 @@ func (fs *faultSet) split() {
 	}
 }
 
+// hasInbound reports whether any fault acts on client requests.
+func (fs *faultSet) hasInbound() bool { return fs.n.Load() > 0 && len(fs.snapshot(true)) > 0 }
+
 func (fs *faultSet) snapshot(inbound bool) []*fault {
+	if fs.n.Load() == 0 {
+		return nil
+	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	if inbound {

@@ -475,13 +475,27 @@ func (s *Session) request(m Message, d decoded) {
 	}
 	s.checkLifecycle(m)
 	s.checkCapability(m)
-	s.serve(m, func() {
-		if h, ok := s.srv.handlers[m.Method]; ok {
-			s.runHandler(m, h, nil)
-			return
-		}
-		s.dispatch(m, d)
-	})
+	if s.srv.faults.hasInbound() {
+		s.serveFaulty(m, d, s.handle)
+		return
+	}
+	s.handle(m, d)
+}
+
+// serveFaulty is serve for a request, in a function of its own so that
+// the closure does not make every request escape to the heap.
+func (s *Session) serveFaulty(m Message, d decoded, handle func(Message, decoded)) {
+	s.serve(m, func() { handle(m, d) })
+}
+
+// handle serves a handshake-era request: a Handler of the test, or the
+// built-in behaviour of its method.
+func (s *Session) handle(m Message, d decoded) {
+	if h, ok := s.srv.handlers[m.Method]; ok {
+		s.runHandler(m, h, nil)
+		return
+	}
+	s.dispatch(m, d)
 }
 
 // markInitialized moves the session to ready if it was waiting for

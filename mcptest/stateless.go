@@ -139,20 +139,28 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		}
 	}
 	s.checkRetry(m, d)
-	s.serve(m, func() {
-		if h, ok := srv.handlers[m.Method]; ok {
-			s.runHandler(m, h, nil)
-			return
-		}
-		switch m.Method {
-		case "server/discover":
-			s.discover(m)
-		case "subscriptions/listen":
-			s.listen(m, d)
-		default:
-			s.dispatch(m, d)
-		}
-	})
+	if srv.faults.hasInbound() {
+		s.serveFaulty(m, d, s.handleModern)
+		return
+	}
+	s.handleModern(m, d)
+}
+
+// handleModern serves a stateless-era request: a Handler of the test, or
+// the built-in behaviour of its method.
+func (s *Session) handleModern(m Message, d decoded) {
+	if h, ok := s.srv.handlers[m.Method]; ok {
+		s.runHandler(m, h, nil)
+		return
+	}
+	switch m.Method {
+	case "server/discover":
+		s.discover(m)
+	case "subscriptions/listen":
+		s.listen(m, d)
+	default:
+		s.dispatch(m, d)
+	}
 }
 
 func declared(caps json.RawMessage, path string) bool {
