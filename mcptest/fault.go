@@ -77,7 +77,9 @@ func (f Fault) refine(change func(*fault)) Fault {
 	return Fault{&c}
 }
 
-// Nth makes the fault act on the nth matching message only, counted from 1.
+// Nth makes the fault act on the nth matching message only, counted from 1
+// across all sessions of the server (with InSession, of that session). The
+// count belongs to the Fault value: give each Server its own.
 func (f Fault) Nth(n int) Fault { return f.refine(func(c *fault) { c.nth = n }) }
 
 // InSession makes the fault act in the n-th session (Dial) only.
