@@ -27,12 +27,8 @@ package mcpmock_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
-	"hash"
-	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -49,89 +45,17 @@ import (
 // hangTimeout ends a call that a fault makes hang.
 const hangTimeout = 300 * time.Millisecond
 
-// wireTap is the client's end of a connection with a recorder on its read
-// side: how many bytes the client read from the mock, and their SHA-256
-// (so that even a 17 MiB frame is checked without keeping a copy).
-type wireTap struct {
-	net.Conn
-	mu sync.Mutex
-	n  int
-	h  hash.Hash
-}
-
-func newWireTap(c net.Conn) *wireTap { return &wireTap{Conn: c, h: sha256.New()} }
-
-func (w *wireTap) Read(b []byte) (int, error) {
-	n, err := w.Conn.Read(b)
-	w.mu.Lock()
-	w.n += n
-	w.h.Write(b[:n])
-	w.mu.Unlock()
-	return n, err
-}
-
-// read returns how many bytes the client has read so far, and their hash.
-func (w *wireTap) read() (int, []byte) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.n, w.h.Sum(nil)
-}
-
-// journaledWire rebuilds what the mock wrote to session n from the
-// journal: each frame it sent, with its newline unless the journal says
-// it had none.
-func journaledWire(srv *mcptest.Server, n int) string {
-	var b strings.Builder
-	for _, m := range serverFrames(srv, n) {
-		b.WriteString(m.Raw())
-		if !strings.Contains(m.Problem, "no final newline") {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
-// assertWireJournaled checks that every byte the client read on session n
-// is a byte the journal says the mock wrote, in order; it returns how many
-// bytes the client read.
-func assertWireJournaled(t *testing.T, srv *mcptest.Server, n int, tap *wireTap) int {
-	t.Helper()
-	got, sum := tap.read()
-	wire := journaledWire(srv, n)
-	require.LessOrEqual(t, got, len(wire), "the client read more bytes than the journal says the mock wrote")
-	h := sha256.New()
-	for i := 0; i < got; i += 64 << 10 {
-		h.Write([]byte(wire[i:min(i+64<<10, got)]))
-	}
-	assert.Equal(t, h.Sum(nil), sum, "the %d bytes the client read differ from the journaled frames:\n%s", got, clipText(wire[:got]))
-	return got
-}
-
 // assertReadAll checks the client read every byte the journal says the
 // mock wrote on session n (all but a last newline, which go-sdk's decoder
 // does not wait for: it ends a value at its closing brace).
 func assertReadAll(t *testing.T, srv *mcptest.Server, n int, tap *wireTap) {
 	t.Helper()
-	read := assertWireJournaled(t, srv, n, tap)
+	read := assertWirePrefix(t, srv, n, tap)
 	wire := journaledWire(srv, n)
 	assert.GreaterOrEqual(t, read, len(wire)-1, "the client read everything the mock wrote")
 	if read == len(wire)-1 {
 		assert.Equal(t, "\n", wire[read:], "all but a last newline")
 	}
-}
-
-func clipText(s string) string {
-	if len(s) > 2000 {
-		return s[:2000] + "…"
-	}
-	return s
-}
-
-// serverFrames returns what the mock sent in session n, in wire order.
-func serverFrames(srv *mcptest.Server, n int) []mcptest.Message {
-	return srv.Journal().Filter(func(m mcptest.Message) bool {
-		return m.Session == n && m.Direction == mcptest.FromServer
-	})
 }
 
 // framesAfter returns what the mock sent in the session of req after req.
@@ -168,8 +92,7 @@ func echoServer(t *testing.T) *mcptest.Server {
 // connectGoSDK it returns Connect's error.
 func tapGoSDK(t *testing.T, srv *mcptest.Server, opts *mcp.ClientOptions) (*mcp.ClientSession, *wireTap, error) {
 	t.Helper()
-	tap := newWireTap(srv.Dial())
-	t.Cleanup(func() { _ = tap.Close() })
+	tap := dialTap(t, srv)
 	c := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, opts)
 	cs, err := c.Connect(testContext(t), &mcp.IOTransport{Reader: tap, Writer: tap}, nil)
 	if err == nil {
@@ -182,9 +105,8 @@ func tapGoSDK(t *testing.T, srv *mcptest.Server, opts *mcp.ClientOptions) (*mcp.
 // wireTap; onNotification, if not nil, is registered before Start.
 func tapMark3(t *testing.T, srv *mcptest.Server, onNotification func(m3.JSONRPCNotification)) (*m3client.Client, *wireTap) {
 	t.Helper()
-	conn := srv.Dial()
-	tap := newWireTap(conn)
-	c := m3client.NewClient(m3transport.NewIO(tap, conn, nil))
+	tap := dialTap(t, srv)
+	c := m3client.NewClient(m3transport.NewIO(tap, tap, nil))
 	if onNotification != nil {
 		c.OnNotification(onNotification)
 	}
@@ -304,7 +226,7 @@ func TestFramingFaultBanner(t *testing.T) {
 					assert.Equal(t, mcptest.CodeMethodNotFound, frames[1].ErrorCode)
 				}
 			}
-			assert.GreaterOrEqual(t, assertWireJournaled(t, srv, 1, tap), len("Server started\n"))
+			assert.GreaterOrEqual(t, assertWirePrefix(t, srv, 1, tap), len("Server started\n"))
 			assert.Empty(t, srv.Journal().Requests("initialize"), "go-sdk never gets as far as initialize")
 			assertFaultsOn(t, srv, banner)
 		})
@@ -354,7 +276,7 @@ func TestFramingFaultNonJSONLine(t *testing.T) {
 			assert.Equal(t, mcptest.KindResult, frames[1].Kind)
 			assert.Equal(t, "tools/call", frames[1].Method)
 		}
-		assertWireJournaled(t, srv, 1, tap)
+		assertWirePrefix(t, srv, 1, tap)
 		assertFaultsOn(t, srv, fault)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
@@ -515,7 +437,7 @@ func TestFramingFaultTwoOnOneLine(t *testing.T) {
 		_, err = callGoSDK(testContext(t), cs)
 		require.ErrorIs(t, err, mcp.ErrConnectionClosed, "the connection is gone")
 		assertTwoOnOneLine(t, srv, plainReply(t, "gosdk", same))
-		assertWireJournaled(t, srv, 1, tap)
+		assertWirePrefix(t, srv, 1, tap)
 		assertFaultsOn(t, srv, fault)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
@@ -641,12 +563,12 @@ func TestFramingFaultOversized(t *testing.T) {
 		srv := echoServer(t).WithFault(fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
-		before, _ := tap.read()
+		before := len(tap.received())
 		_, err = callGoSDK(testContext(t), cs)
 		require.Error(t, err, "go-sdk refuses a frame over its limit")
 		assert.Contains(t, err.Error(), "exceeded the configured maximum line length")
 		m := check(t, srv, plainReply(t, "gosdk", same))
-		read := assertWireJournaled(t, srv, 1, tap)
+		read := assertWirePrefix(t, srv, 1, tap)
 		assert.LessOrEqual(t, read-before, mcp.DefaultMaxLineLength, "go-sdk stops reading at its limit")
 		assert.Less(t, read, len(journaledWire(srv, 1)), "so it never reads the whole frame")
 		assert.Less(t, read-before, len(m.Raw()))

@@ -20,14 +20,11 @@ package mcpmock_test
 // other fault test files of the package.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -56,60 +53,11 @@ func hsCtx(t *testing.T, d time.Duration) context.Context {
 	return ctx
 }
 
-// hsTap is the client's end of a Dial that records every byte the client
-// read: what went on the wire from the mock, to hold the journal to.
-type hsTap struct {
-	net.Conn
-	mu  sync.Mutex
-	got bytes.Buffer
-}
-
-func (c *hsTap) Read(b []byte) (int, error) {
-	n, err := c.Conn.Read(b)
-	c.mu.Lock()
-	c.got.Write(b[:n])
-	c.mu.Unlock()
-	return n, err
-}
-
-func (c *hsTap) read() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.got.String()
-}
-
-func hsDial(t *testing.T, srv *mcptest.Server) *hsTap {
-	tap := &hsTap{Conn: srv.Dial()}
-	t.Cleanup(func() { _ = tap.Close() })
-	return tap
-}
-
-// hsServerWire is what the journal says the mock wrote in session n: every
-// server→client frame and its newline, in order.
-func hsServerWire(srv *mcptest.Server, n int) string {
-	var b strings.Builder
-	for _, m := range srv.Journal().Session(n) {
-		if m.Direction == mcptest.FromServer {
-			b.WriteString(m.Raw())
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
-// hsAssertWire checks that the journal of session n holds exactly the bytes
-// the client read. Call it when the client has read everything the mock
-// wrote (after a round trip, or after the client rejected the last frame).
-func hsAssertWire(t *testing.T, srv *mcptest.Server, tap *hsTap, n int) {
-	t.Helper()
-	assert.Equal(t, tap.read(), hsServerWire(srv, n), "the journal must record exactly the bytes that went on the wire")
-}
-
 // hsGoSDK connects the official client; version pins it ("" probes with
 // server/discover). A failed Connect closes the connection itself.
-func hsGoSDK(t *testing.T, srv *mcptest.Server, opts *mcp.ClientOptions, version string, d time.Duration) (*mcp.ClientSession, *hsTap, error) {
+func hsGoSDK(t *testing.T, srv *mcptest.Server, opts *mcp.ClientOptions, version string, d time.Duration) (*mcp.ClientSession, *wireTap, error) {
 	t.Helper()
-	tap := hsDial(t, srv)
+	tap := dialTap(t, srv)
 	var sopts *mcp.ClientSessionOptions
 	if version != "" {
 		sopts = &mcp.ClientSessionOptions{ProtocolVersion: version}
@@ -124,9 +72,9 @@ func hsGoSDK(t *testing.T, srv *mcptest.Server, opts *mcp.ClientOptions, version
 
 // hsMark3 starts the mark3labs client and initializes it; onNote, if not
 // nil, receives every notification, from before Initialize on.
-func hsMark3(t *testing.T, srv *mcptest.Server, d time.Duration, onNote func(m3.JSONRPCNotification), opts ...m3client.ClientOption) (*m3client.Client, *m3.InitializeResult, *hsTap, error) {
+func hsMark3(t *testing.T, srv *mcptest.Server, d time.Duration, onNote func(m3.JSONRPCNotification), opts ...m3client.ClientOption) (*m3client.Client, *m3.InitializeResult, *wireTap, error) {
 	t.Helper()
-	tap := hsDial(t, srv)
+	tap := dialTap(t, srv)
 	c := m3client.NewClient(m3transport.NewIO(tap, tap, nil), opts...)
 	if onNote != nil {
 		c.OnNotification(onNote)
@@ -293,7 +241,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		{"stateless-version", "2025-06-18", "2026-07-28", func(s *mcptest.Server) *mcptest.Server { return s }},
 	}
 	for _, tc := range accepted {
-		check := func(t *testing.T, srv *mcptest.Server, tap *hsTap, negotiated string) {
+		check := func(t *testing.T, srv *mcptest.Server, tap *wireTap, negotiated string) {
 			t.Helper()
 			assert.Equal(t, tc.answered, negotiated)
 			srv.AssertHandshakeCompleted(t, tc.answered)
@@ -315,7 +263,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 			} else {
 				assert.False(t, list.Get("params._meta").Exists())
 			}
-			hsAssertWire(t, srv, tap, 1)
+			assertJournalIsWire(t, srv, 1, tap)
 			srv.AssertNoViolations(t)
 		}
 		t.Run(tc.name+"/gosdk", func(t *testing.T) {
@@ -360,7 +308,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		assert.Empty(t, reply.Problem)
 		assert.Equal(t, mcptest.KindError, reply.Kind)
 		assert.Equal(t, mcptest.CodeInvalidParams, reply.ErrorCode)
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	})
 
@@ -383,7 +331,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 
 // hsCheckRejectedVersion: what the journal and the mock's state say after a
 // client rejected the version of the initialize result.
-func hsCheckRejectedVersion(t *testing.T, srv *mcptest.Server, tap *hsTap, version any) {
+func hsCheckRejectedVersion(t *testing.T, srv *mcptest.Server, tap *wireTap, version any) {
 	t.Helper()
 	raw, _ := json.Marshal(version)
 	init := hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
@@ -395,7 +343,7 @@ func hsCheckRejectedVersion(t *testing.T, srv *mcptest.Server, tap *hsTap, versi
 	srv.AssertNotCalled(t, "notifications/initialized")
 	assert.Equal(t, mcptest.EraHandshake, srv.Session(1).Era())
 	assert.False(t, srv.Session(1).Ready())
-	hsAssertWire(t, srv, tap, 1)
+	assertJournalIsWire(t, srv, 1, tap)
 	// The mock's own state follows the wire: Session.ProtocolVersion is the
 	// version the journal-based assertions (AssertNegotiatedVersion, the
 	// transcript header) read from the initialize result, not the
@@ -429,7 +377,7 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 			assert.JSONEq(t, string(advertised), disc.Get("result.supportedVersions").Raw)
 			srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
 			srv.AssertEra(t, mcptest.EraHandshake, "2025-11-25")
-			hsAssertWire(t, srv, tap, 1)
+			assertJournalIsWire(t, srv, 1, tap)
 			srv.AssertNoViolations(t)
 		})
 		t.Run(name+"/mark3labs", func(t *testing.T) {
@@ -451,7 +399,7 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 			assert.NotContains(t, versions, used, "the version mark3labs uses is not one the server advertised")
 			assert.JSONEq(t, string(advertised), srv.Journal().Responses("server/discover")[0].Get("result.supportedVersions").Raw)
 			srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
-			hsAssertWire(t, srv, tap, 1)
+			assertJournalIsWire(t, srv, 1, tap)
 			srv.AssertNoViolations(t)
 		})
 	}
@@ -474,14 +422,14 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 		assert.Empty(t, disc.Problem)
 		assert.Equal(t, mcptest.KindError, disc.Kind)
 		assert.Equal(t, mcptest.CodeMethodNotFound, disc.ErrorCode)
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
 // ---- RejectProtocolVersion ----
 
 func TestFaultRejectProtocolVersion(t *testing.T) {
-	checkJournal := func(t *testing.T, srv *mcptest.Server, tap *hsTap) {
+	checkJournal := func(t *testing.T, srv *mcptest.Server, tap *wireTap) {
 		t.Helper()
 		// Neither client retries with a version from data.supported (here
 		// the list even names the version it asked for).
@@ -495,7 +443,7 @@ func TestFaultRejectProtocolVersion(t *testing.T) {
 		assert.Equal(t, "", srv.Session(1).Era())
 		assert.Equal(t, "", srv.Session(1).ProtocolVersion())
 		srv.AssertNotCalled(t, "notifications/initialized")
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	}
 	t.Run("gosdk", func(t *testing.T) {
@@ -549,7 +497,7 @@ func TestFaultRejectProtocolVersionModern(t *testing.T) {
 		{"handshake-only", []string{"2025-11-25"}, 1, 1},
 	}
 	for _, tc := range cases {
-		check := func(t *testing.T, srv *mcptest.Server, tap *hsTap, discovers int) {
+		check := func(t *testing.T, srv *mcptest.Server, tap *wireTap, discovers int) {
 			t.Helper()
 			supported, _ := json.Marshal(append([]string{}, tc.versions...))
 			replies := srv.Journal().Responses("server/discover")
@@ -561,7 +509,7 @@ func TestFaultRejectProtocolVersionModern(t *testing.T) {
 			}
 			srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
 			srv.AssertEra(t, mcptest.EraHandshake, "2025-11-25")
-			hsAssertWire(t, srv, tap, 1)
+			assertJournalIsWire(t, srv, 1, tap)
 			srv.AssertNoViolations(t)
 		}
 		t.Run(tc.name+"/gosdk", func(t *testing.T) {
@@ -626,7 +574,7 @@ func TestFaultOmitCapability(t *testing.T) {
 		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFault(mcptest.OmitCapability("tools"))
 		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
-		var tap *hsTap
+		var tap *wireTap
 		switch client {
 		case "gosdk":
 			cs, tp, err := hsGoSDK(t, srv, nil, "", hsOK)
@@ -655,7 +603,7 @@ func TestFaultOmitCapability(t *testing.T) {
 		assert.Equal(t, "tools/list", vs[0].Message.Method)
 		assert.Equal(t, e.version, vs[0].Spec)
 		assert.Contains(t, vs[0].Detail, "did not declare the tools capability")
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
@@ -666,7 +614,7 @@ func TestFaultDeclareUnservedCapability(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFault(mcptest.DeclareUnservedCapability("prompts"))
-		var tap *hsTap
+		var tap *wireTap
 		switch client {
 		case "gosdk":
 			cs, tp, err := hsGoSDK(t, srv, nil, "", hsOK)
@@ -691,7 +639,7 @@ func TestFaultDeclareUnservedCapability(t *testing.T) {
 		if e.era == mcptest.EraHandshake {
 			assert.Equal(t, "Method not found: prompts/list", reply.Get("error.message").String())
 		}
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	})
 }
@@ -704,7 +652,7 @@ func TestFaultCapabilitiesAs(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFault(mcptest.CapabilitiesAs(`true`))
-		var tap *hsTap
+		var tap *wireTap
 		var err error
 		switch client {
 		case "gosdk":
@@ -724,7 +672,7 @@ func TestFaultCapabilitiesAs(t *testing.T) {
 			srv.AssertOrder(t, "server/discover", "initialize")
 		}
 		srv.AssertNotCalled(t, "notifications/initialized")
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	})
 }
@@ -736,7 +684,7 @@ func TestFaultOmitServerInfo(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithServerInfo("gift-genius-backend", "0.2.0").WithTool(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFault(mcptest.OmitServerInfo())
-		var tap *hsTap
+		var tap *wireTap
 		switch client {
 		case "gosdk":
 			cs, tp, err := hsGoSDK(t, srv, nil, "", hsOK)
@@ -758,8 +706,8 @@ func TestFaultOmitServerInfo(t *testing.T) {
 		assert.False(t, reply.Get(`result._meta.io\.modelcontextprotocol/serverInfo`).Exists())
 		list := srv.Journal().Responses("tools/list")[0]
 		assert.False(t, list.Get(`result._meta.io\.modelcontextprotocol/serverInfo`).Exists(), "stateless results lose it too")
-		assert.NotContains(t, hsServerWire(srv, 1), "gift-genius-backend")
-		hsAssertWire(t, srv, tap, 1)
+		assert.NotContains(t, journaledWire(srv, 1), "gift-genius-backend")
+		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	})
 }
@@ -772,7 +720,7 @@ func TestFaultCorruptServerInfo(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFault(mcptest.CorruptServerInfo(`{"name":42}`))
-		var tap *hsTap
+		var tap *wireTap
 		switch client {
 		case "gosdk":
 			cs, tp, err := hsGoSDK(t, srv, nil, "", hsOK)
@@ -801,7 +749,7 @@ func TestFaultCorruptServerInfo(t *testing.T) {
 			path = `result._meta.io\.modelcontextprotocol/serverInfo`
 		}
 		assert.Equal(t, `{"name":42}`, reply.Get(path).Raw)
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	})
 }
@@ -815,7 +763,7 @@ func TestFaultSetFieldDeleteFieldToolsList(t *testing.T) {
 		hsEras(t, func(t *testing.T, e eraCase, client string) {
 			srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("x"))).
 				WithFault(mcptest.DeleteField("tools/list", "result.tools.0.name"))
-			var tap *hsTap
+			var tap *wireTap
 			switch client {
 			case "gosdk":
 				cs, tp, err := hsGoSDK(t, srv, nil, "", hsOK)
@@ -837,7 +785,7 @@ func TestFaultSetFieldDeleteFieldToolsList(t *testing.T) {
 			reply := hsOnly(t, srv.Journal().Responses("tools/list"), "one tools/list reply")
 			assert.False(t, reply.Get("result.tools.0.name").Exists())
 			assert.True(t, reply.Get("result.tools.0.inputSchema").Exists(), "only the name is gone")
-			hsAssertWire(t, srv, tap, 1)
+			assertJournalIsWire(t, srv, 1, tap)
 			srv.AssertNoViolations(t)
 		})
 	})
@@ -846,7 +794,7 @@ func TestFaultSetFieldDeleteFieldToolsList(t *testing.T) {
 		hsEras(t, func(t *testing.T, e eraCase, client string) {
 			srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("x"))).
 				WithFault(mcptest.SetField("tools/list", "result.tools", "x"))
-			var tap *hsTap
+			var tap *wireTap
 			switch client {
 			case "gosdk":
 				cs, tp, err := hsGoSDK(t, srv, nil, "", hsOK)
@@ -864,7 +812,7 @@ func TestFaultSetFieldDeleteFieldToolsList(t *testing.T) {
 			reply := hsOnly(t, srv.Journal().Responses("tools/list"), "one tools/list reply")
 			assert.Equal(t, `"x"`, reply.Get("result.tools").Raw)
 			assert.Equal(t, mcptest.KindResult, reply.Kind)
-			hsAssertWire(t, srv, tap, 1)
+			assertJournalIsWire(t, srv, 1, tap)
 			srv.AssertNoViolations(t)
 		})
 	})
@@ -879,7 +827,7 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 	fault := func() mcptest.Fault {
 		return mcptest.NotifyBeforeInitializeResult("notifications/message", map[string]any{"level": "info", "data": "early"})
 	}
-	check := func(t *testing.T, srv *mcptest.Server, tap *hsTap) {
+	check := func(t *testing.T, srv *mcptest.Server, tap *wireTap) {
 		t.Helper()
 		srv.AssertHandshakeCompleted(t, "2025-11-25")
 		note := hsOnly(t, srv.Journal().Notifications("notifications/message"), "one log message")
@@ -888,7 +836,7 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 		assert.Equal(t, note.Seq+1, result.Seq, "the notification goes right before the result")
 		assert.Equal(t, "early", note.Get("params.data").String())
 		assert.Equal(t, "2025-11-25", srv.Session(1).ProtocolVersion())
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 		// The client called tools/list, which the initialize result on the
 		// wire declared. LIBRARY BUG: the mock records
 		// capabilities/undeclared-method, because noteWire reads the
@@ -942,7 +890,7 @@ func TestFaultNotifyBeforeInitialized(t *testing.T) {
 			mcptest.NotifyBeforeInitialized("notifications/message", map[string]any{"level": "info", "data": "early"}),
 			mcptest.NotifyBeforeInitialized("notifications/tools/list_changed", nil))
 	}
-	check := func(t *testing.T, srv *mcptest.Server, tap *hsTap) {
+	check := func(t *testing.T, srv *mcptest.Server, tap *wireTap) {
 		t.Helper()
 		srv.AssertHandshakeCompleted(t, "2025-11-25")
 		result := hsOnly(t, srv.Journal().Responses("initialize"), "one initialize result")
@@ -952,7 +900,7 @@ func TestFaultNotifyBeforeInitialized(t *testing.T) {
 		assert.Equal(t, result.Seq+1, msg.Seq)
 		assert.Equal(t, result.Seq+2, changed.Seq)
 		assert.Equal(t, mcptest.FromServer, changed.Direction)
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	}
 	t.Run("gosdk", func(t *testing.T) {
@@ -986,7 +934,7 @@ func TestFaultNotifyBeforeInitialized(t *testing.T) {
 // result. Both clients answer it; the reply is journaled with the method
 // it answers, and the mock's request ids go on from there.
 func TestFaultRequestBeforeInitialized(t *testing.T) {
-	check := func(t *testing.T, srv *mcptest.Server, tap *hsTap, root string) {
+	check := func(t *testing.T, srv *mcptest.Server, tap *wireTap, root string) {
 		t.Helper()
 		srv.AssertHandshakeCompleted(t, "2025-11-25")
 		req := hsOnly(t, srv.Journal().ServerRequests("roots/list"), "one roots/list request")
@@ -1003,12 +951,12 @@ func TestFaultRequestBeforeInitialized(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, "2", ping.ID)
 		assert.Equal(t, mcptest.KindResult, ping.Kind)
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	}
 	t.Run("gosdk", func(t *testing.T) {
 		srv := legacy(mcptest.NewServer(t)).WithFault(mcptest.RequestBeforeInitialized("roots/list", nil))
-		tap := hsDial(t, srv)
+		tap := dialTap(t, srv)
 		client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, nil)
 		client.AddRoots(&mcp.Root{URI: "file:///home/ada", Name: "home"})
 		cs, err := client.Connect(hsCtx(t, hsOK), &mcp.IOTransport{Reader: tap, Writer: tap}, nil)
@@ -1061,7 +1009,7 @@ func TestFaultHangDiscover(t *testing.T) {
 			srv.AssertEra(t, mcptest.EraHandshake, "2025-11-25")
 			assert.Empty(t, srv.Journal().Responses("server/discover"), "the probe is still held")
 			srv.AssertNotCalled(t, "notifications/cancelled") // mark3labs never cancels the probe
-			hsAssertWire(t, srv, tap, 1)
+			assertJournalIsWire(t, srv, 1, tap)
 			srv.AssertNoViolations(t)
 		})
 	}
@@ -1183,7 +1131,7 @@ func TestFaultErrorReplyDiscover(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFault(mcptest.ErrorReply("server/discover", -32000, "boom", nil))
-		var tap *hsTap
+		var tap *wireTap
 		switch client {
 		case "gosdk":
 			cs, tp, err := hsGoSDK(t, srv, nil, "", hsOK)
@@ -1206,7 +1154,7 @@ func TestFaultErrorReplyDiscover(t *testing.T) {
 		assert.False(t, reply.Get("error.data").Exists())
 		srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
 		srv.AssertEra(t, mcptest.EraHandshake, "2025-11-25")
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	})
 }
@@ -1235,7 +1183,7 @@ func TestFaultDelayInitialize(t *testing.T) {
 		require.NoError(t, err)
 		srv.AssertHandshakeCompleted(t, "2025-11-25")
 		waited(t, srv)
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	})
 	t.Run("longer-deadline/mark3labs", func(t *testing.T) {
@@ -1247,7 +1195,7 @@ func TestFaultDelayInitialize(t *testing.T) {
 		require.NoError(t, err)
 		srv.AssertHandshakeCompleted(t, "2025-11-25")
 		waited(t, srv)
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	})
 	t.Run("shorter-deadline/gosdk", func(t *testing.T) {
@@ -1276,7 +1224,7 @@ func TestFaultDelayInitialize(t *testing.T) {
 		assert.False(t, srv.Session(1).Ready())
 		srv.AssertNotCalled(t, "notifications/initialized")
 		srv.Close()
-		assert.True(t, strings.HasPrefix(hsServerWire(srv, 1), tap.read()), "the client read a prefix of what the journal says was sent")
+		assertWirePrefix(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	})
 }
@@ -1304,7 +1252,7 @@ func TestFaultHandshakeComposition(t *testing.T) {
 		fs := faults(e)
 		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).WithFault(fs...)
 		got := make(chan string, 4)
-		var tap *hsTap
+		var tap *wireTap
 		var list func() error
 		switch client {
 		case "gosdk":
@@ -1340,7 +1288,7 @@ func TestFaultHandshakeComposition(t *testing.T) {
 		}
 		want := "faults on: " + fs[0].String() + ", " + fs[1].String() + "\n"
 		assert.True(t, strings.HasPrefix(srv.Transcript(), want), "transcript starts with %q:\n%s", want, srv.Transcript())
-		hsAssertWire(t, srv, tap, 1)
+		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	})
 }
@@ -1373,7 +1321,7 @@ func TestFaultHandshakeCompositionKinds(t *testing.T) {
 	assert.Equal(t, mcptest.KindResult, replies[1].Kind)
 	note := hsOnly(t, srv.Journal().Notifications("notifications/tools/list_changed"), "one list_changed")
 	assert.Equal(t, replies[1].Seq+1, note.Seq, "list_changed follows the first result, not the error")
-	hsAssertWire(t, srv, tap, 1)
+	assertJournalIsWire(t, srv, 1, tap)
 	srv.AssertNoViolations(t)
 }
 

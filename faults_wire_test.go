@@ -17,14 +17,11 @@ package mcpmock_test
 // TestWireFaultDribbleCutByClose.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -53,54 +50,10 @@ func wfServer(t *testing.T, faults ...mcptest.Fault) *mcptest.Server {
 	return legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("gift").ReturnsText("a kite"))).WithFault(faults...)
 }
 
-// wfTap is the client's end of a Dial that keeps every byte the client
-// read, to hold the journal to what really went on the wire.
-type wfTap struct {
-	net.Conn
-	mu      sync.Mutex
-	read    bytes.Buffer
-	changed chan struct{} // a token after every read
-}
-
-func newWFTap(conn net.Conn) *wfTap {
-	return &wfTap{Conn: conn, changed: make(chan struct{}, 1)}
-}
-
-func (w *wfTap) Read(p []byte) (int, error) {
-	n, err := w.Conn.Read(p)
-	w.mu.Lock()
-	w.read.Write(p[:n])
-	w.mu.Unlock()
-	select {
-	case w.changed <- struct{}{}:
-	default:
-	}
-	return n, err
-}
-
-// waitLonger waits until the client has read more than n bytes.
-func (w *wfTap) waitLonger(t *testing.T, n int) {
+// wfGoSDK connects the official client through a wireTap.
+func wfGoSDK(t *testing.T, srv *mcptest.Server) (*mcp.ClientSession, *wireTap) {
 	t.Helper()
-	ctx := testContext(t)
-	for len(w.received()) <= n {
-		select {
-		case <-w.changed:
-		case <-ctx.Done():
-			t.Fatalf("the client never read more than %d bytes", n)
-		}
-	}
-}
-
-func (w *wfTap) received() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.read.String()
-}
-
-// wfGoSDK connects the official client through a wfTap.
-func wfGoSDK(t *testing.T, srv *mcptest.Server) (*mcp.ClientSession, *wfTap) {
-	t.Helper()
-	tap := newWFTap(srv.Dial())
+	tap := dialTap(t, srv)
 	c := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, nil)
 	cs, err := c.Connect(testContext(t), &mcp.IOTransport{Reader: tap, Writer: tap}, nil)
 	require.NoError(t, err, "go-sdk Connect")
@@ -108,10 +61,10 @@ func wfGoSDK(t *testing.T, srv *mcptest.Server) (*mcp.ClientSession, *wfTap) {
 	return cs, tap
 }
 
-// wfMark3 connects and initializes the mark3labs client through a wfTap.
-func wfMark3(t *testing.T, srv *mcptest.Server) (*m3client.Client, *wfTap) {
+// wfMark3 connects and initializes the mark3labs client through a wireTap.
+func wfMark3(t *testing.T, srv *mcptest.Server) (*m3client.Client, *wireTap) {
 	t.Helper()
-	tap := newWFTap(srv.Dial())
+	tap := dialTap(t, srv)
 	c := m3client.NewClient(m3transport.NewIO(tap, tap, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() { _ = c.Close(); cancel() })
@@ -131,35 +84,6 @@ func wfMark3Call(ctx context.Context, c *m3client.Client) (*m3.CallToolResult, e
 	req := m3.CallToolRequest{}
 	req.Params.Name = "gift"
 	return c.CallTool(ctx, req)
-}
-
-// wfSent rebuilds, from the journal, the bytes the mock wrote to the
-// client of one session.
-func wfSent(srv *mcptest.Server, session int) string {
-	return wfSentBefore(srv, session, int(^uint(0)>>1))
-}
-
-// wfSentBefore is wfSent up to the journal message seq (excluded).
-func wfSentBefore(srv *mcptest.Server, session, seq int) string {
-	var b strings.Builder
-	for _, m := range srv.Journal().Session(session) {
-		if m.Direction != mcptest.FromServer || m.Seq >= seq {
-			continue
-		}
-		b.WriteString(m.Raw())
-		if !strings.Contains(m.Problem, "truncated") && !strings.Contains(m.Problem, "no final newline") {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
-// wfAssertJournalIsWire checks that the journal holds exactly the bytes the
-// client read: call it once the client has read everything the mock sent
-// (after a later round trip, or once the connection is gone).
-func wfAssertJournalIsWire(t *testing.T, srv *mcptest.Server, session int, tap *wfTap) {
-	t.Helper()
-	assert.Equal(t, tap.received(), wfSent(srv, session), "the journal must hold exactly what went on the wire")
 }
 
 // wfRepliesToCall returns what the mock sent after the client's first
@@ -217,7 +141,7 @@ func TestWireFaultWrongID(t *testing.T) {
 		require.ErrorIs(t, err, context.DeadlineExceeded, "go-sdk v1.8.0 drops the unmatched reply silently")
 		check(t, srv)
 		require.NoError(t, cs.Ping(testContext(t), nil), "the session survives")
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		srv := wfServer(t, mcptest.WrongID("tools/call"))
@@ -226,7 +150,7 @@ func TestWireFaultWrongID(t *testing.T) {
 		require.ErrorIs(t, err, context.DeadlineExceeded, "mark3labs v1.2.1 drops the unmatched reply silently")
 		check(t, srv)
 		require.NoError(t, c.Ping(testContext(t)), "the session survives")
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
@@ -251,7 +175,7 @@ func TestWireFaultFlipIDType(t *testing.T) {
 		require.ErrorIs(t, err, context.DeadlineExceeded)
 		check(t, srv)
 		require.NoError(t, cs.Ping(testContext(t), nil), "the session survives")
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		srv := wfServer(t, mcptest.FlipIDType("tools/call"))
@@ -262,7 +186,7 @@ func TestWireFaultFlipIDType(t *testing.T) {
 		require.ErrorIs(t, err, context.DeadlineExceeded)
 		check(t, srv)
 		require.NoError(t, c.Ping(testContext(t)), "the session survives")
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
@@ -278,7 +202,7 @@ func wfFatalToGoSDK(t *testing.T, fault mcptest.Fault, check func(t *testing.T, 
 	check(t, err)
 	err = cs.Ping(testContext(t), nil)
 	require.ErrorIs(t, err, mcp.ErrConnectionClosed, "the bad frame was fatal to the connection")
-	wfAssertJournalIsWire(t, srv, 1, tap)
+	assertJournalIsWire(t, srv, 1, tap)
 	srv.AssertNoViolations(t)
 }
 
@@ -305,7 +229,7 @@ func TestWireFaultNullID(t *testing.T) {
 		assert.Equal(t, "null", replies[0].ID)
 		srv.AssertCancelled(t, "tools/call")
 		require.NoError(t, c.Ping(testContext(t)), "the session survives")
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
@@ -348,7 +272,7 @@ func TestWireFaultOmitID(t *testing.T) {
 		check(t, srv)
 		srv.AssertCancelled(t, "tools/call")
 		require.NoError(t, c.Ping(testContext(t)), "the session survives")
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
@@ -370,7 +294,7 @@ func TestWireFaultReplyTwice(t *testing.T) {
 		assert.Equal(t, "a kite", wfText(t, res))
 		require.NoError(t, cs.Ping(testContext(t), nil))
 		check(t, srv)
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		srv := wfServer(t, mcptest.ReplyTwice("tools/call"))
@@ -380,7 +304,7 @@ func TestWireFaultReplyTwice(t *testing.T) {
 		assert.Equal(t, "a kite", wfMark3Text(t, res))
 		require.NoError(t, c.Ping(testContext(t)))
 		check(t, srv)
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
@@ -402,7 +326,7 @@ func TestWireFaultUnsolicitedResponse(t *testing.T) {
 		assert.Equal(t, "a kite", wfText(t, res))
 		require.NoError(t, cs.Ping(testContext(t), nil))
 		check(t, srv)
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		srv := wfServer(t, mcptest.UnsolicitedResponse("tools/call"))
@@ -412,7 +336,7 @@ func TestWireFaultUnsolicitedResponse(t *testing.T) {
 		assert.Equal(t, "a kite", wfMark3Text(t, res))
 		require.NoError(t, c.Ping(testContext(t)))
 		check(t, srv)
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
@@ -436,7 +360,7 @@ func TestWireFaultResultAndError(t *testing.T) {
 		assert.Equal(t, "and an error", rpcErr.Message)
 		require.NoError(t, cs.Ping(testContext(t), nil), "the session survives")
 		check(t, srv)
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		srv := wfServer(t, mcptest.ResultAndError("tools/call"))
@@ -446,7 +370,7 @@ func TestWireFaultResultAndError(t *testing.T) {
 		assert.Contains(t, err.Error(), "and an error")
 		require.NoError(t, c.Ping(testContext(t)), "the session survives")
 		check(t, srv)
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
@@ -482,7 +406,7 @@ func TestWireFaultJSONRPCVersion(t *testing.T) {
 				assert.Equal(t, "a kite", wfMark3Text(t, res))
 				require.NoError(t, cl.Ping(testContext(t)))
 				check(t, srv)
-				wfAssertJournalIsWire(t, srv, 1, tap)
+				assertJournalIsWire(t, srv, 1, tap)
 			})
 		})
 	}
@@ -513,7 +437,7 @@ func TestWireFaultErrorReply(t *testing.T) {
 		assert.JSONEq(t, `{"retry":true}`, string(rpcErr.Data))
 		require.NoError(t, cs.Ping(testContext(t), nil))
 		check(t, srv)
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		srv := wfServer(t, fault())
@@ -524,7 +448,7 @@ func TestWireFaultErrorReply(t *testing.T) {
 		require.EqualError(t, err, "backend down")
 		require.NoError(t, c.Ping(testContext(t)))
 		check(t, srv)
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
@@ -547,7 +471,7 @@ func TestWireFaultDeleteContent(t *testing.T) {
 		assert.Empty(t, res.Content)
 		assert.False(t, res.IsError)
 		check(t, srv)
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		srv := wfServer(t, mcptest.DeleteField("tools/call", "result.content"))
@@ -556,7 +480,7 @@ func TestWireFaultDeleteContent(t *testing.T) {
 		require.EqualError(t, err, "content is missing")
 		require.NoError(t, c.Ping(testContext(t)), "the session survives")
 		check(t, srv)
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
@@ -730,7 +654,7 @@ func TestWireFaultDrop(t *testing.T) {
 	assert.Empty(t, srv.Journal().Responses("tools/call"))
 	srv.AssertCancelled(t, "tools/call")
 	require.NoError(t, cs.Ping(testContext(t), nil))
-	wfAssertJournalIsWire(t, srv, 1, tap)
+	assertJournalIsWire(t, srv, 1, tap)
 }
 
 // TestWireFaultDropNotification: a dropped tools/list_changed never
@@ -798,7 +722,7 @@ func TestWireFaultCloseAfter(t *testing.T) {
 		// before the client's reader saw the EOF.
 		assert.True(t, wfClosedError(err), "%v", err)
 		srv.AssertNotCalled(t, "tools/call")
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		srv := wfServer(t, mcptest.CloseAfter("tools/list"))
@@ -814,7 +738,7 @@ func TestWireFaultCloseAfter(t *testing.T) {
 		// write error, should it write before its reader saw the EOF.
 		assert.True(t, errors.Is(err, m3transport.ErrTransportClosed) || wfClosedError(err), "%v", err)
 		srv.AssertNotCalled(t, "tools/call")
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
@@ -844,7 +768,7 @@ func TestWireFaultCloseBefore(t *testing.T) {
 		require.ErrorIs(t, cs.Ping(testContext(t), nil), mcp.ErrConnectionClosed)
 		srv.AssertCalledTimes(t, "tools/call", 1)
 		assert.Empty(t, srv.Journal().Responses("tools/call"))
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		srv := wfServer(t, mcptest.CloseBefore("tools/call"))
@@ -853,7 +777,7 @@ func TestWireFaultCloseBefore(t *testing.T) {
 		require.ErrorIs(t, err, m3transport.ErrTransportClosed, "mark3labs v1.2.1")
 		srv.AssertCalledTimes(t, "tools/call", 1)
 		assert.Empty(t, srv.Journal().Responses("tools/call"))
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
@@ -877,7 +801,7 @@ func TestWireFaultTruncate(t *testing.T) {
 		_, err := wfGoSDKCall(testContext(t), cs)
 		require.ErrorIs(t, err, io.ErrUnexpectedEOF, "go-sdk v1.8.0 reports the cut frame")
 		check(t, srv)
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		srv := wfServer(t, mcptest.Truncate("tools/call", 25))
@@ -886,7 +810,7 @@ func TestWireFaultTruncate(t *testing.T) {
 		// mark3labs v1.2.1 drops the partial line and reports only the close.
 		require.ErrorIs(t, err, m3transport.ErrTransportClosed)
 		check(t, srv)
-		wfAssertJournalIsWire(t, srv, 1, tap)
+		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
 
@@ -1035,8 +959,8 @@ func TestWireFaultDribbleCutByClose(t *testing.T) {
 		errc <- err
 	}()
 	call := srv.WaitFor(t, mcptest.ToolCall("gift", nil))
-	before := len(wfSentBefore(srv, 1, call.Seq)) // what the client had before the reply
-	tap.waitLonger(t, before)                     // the reply's first byte went out; the next comes in a second
+	before := len(journaledWireBefore(srv, 1, call.Seq)) // what the client had before the reply
+	tap.waitLonger(t, before)                            // the reply's first byte went out; the next comes in a second
 	srv.Close()
 	select {
 	case err := <-errc:
