@@ -1060,3 +1060,95 @@ func TestAwait(t *testing.T) {
 		t.Fatal("Await did not return when the server closed")
 	}
 }
+
+// TestStatelessCachingAndCursorsWithRealClients: the caching hints reach
+// the official client's cache, and the empty-string cursor of 2026-07-28
+// shows what both SDKs do with it.
+func TestStatelessCachingAndCursorsWithRealClients(t *testing.T) {
+	t.Run("gosdk caches for ttlMs", func(t *testing.T) {
+		srv := mcptest.NewServer(t).WithCacheHints(time.Minute, "private").WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		cs := connectGoSDK(t, srv, nil, nil)
+		for range 3 {
+			_, err := cs.ListTools(testContext(t), nil)
+			require.NoError(t, err)
+		}
+		srv.AssertCalledTimes(t, "tools/list", 1) // the second and third come from the client's cache
+		reply := srv.Journal().Responses("tools/list")[0]
+		assert.Equal(t, int64(60000), reply.Get("result.ttlMs").Int())
+		assert.Equal(t, "private", reply.Get("result.cacheScope").String())
+	})
+	t.Run("gosdk asks again with the default ttl 0", func(t *testing.T) {
+		srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		cs := connectGoSDK(t, srv, nil, nil)
+		for range 2 {
+			_, err := cs.ListTools(testContext(t), nil)
+			require.NoError(t, err)
+		}
+		srv.AssertCalledTimes(t, "tools/list", 2)
+	})
+	// The spec: an empty nextCursor "MUST NOT be treated as the end of
+	// results". Both SDK versions stop there, and miss every page after the
+	// first; these subtests assert today's behaviour.
+	t.Run("gosdk stops at an empty cursor", func(t *testing.T) {
+		srv := mcptest.NewServer(t).WithPageSize(2).WithEmptyStringCursor().WithTool(manyTools(5)...)
+		cs := connectGoSDK(t, srv, nil, nil)
+		var names []string
+		for tool, err := range cs.Tools(testContext(t), nil) {
+			require.NoError(t, err)
+			names = append(names, tool.Name)
+		}
+		assert.Equal(t, []string{"tool_000", "tool_001"}, names, "go-sdk v1.8.0 treats nextCursor \"\" as the end")
+		assert.Equal(t, `""`, srv.Journal().Responses("tools/list")[0].Get("result.nextCursor").Raw)
+	})
+	t.Run("mark3labs stops at an empty cursor", func(t *testing.T) {
+		srv := mcptest.NewServer(t).WithPageSize(2).WithEmptyStringCursor().WithTool(manyTools(5)...)
+		c, _ := connectMark3(t, srv)
+		all, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
+		require.NoError(t, err)
+		assert.Len(t, all.Tools, 2, "mark3labs v1.2.1 treats nextCursor \"\" as the end")
+		srv.AssertCalledTimes(t, "tools/list", 1)
+	})
+}
+
+// TestLogOnlyWhenAsked: in the stateless era a handler's log message goes
+// out only for a request whose _meta asked for that level — mark3labs puts
+// the level of SetLevel there.
+func TestLogOnlyWhenAsked(t *testing.T) {
+	newServer := func(t *testing.T) *mcptest.Server {
+		return mcptest.NewServer(t).WithLogging().WithTool(mcptest.NewTool("work").HandledBy(
+			func(_ context.Context, req *mcptest.Request) mcptest.Reply {
+				sent, err := req.Log("info", "working")
+				if err != nil {
+					return mcptest.ErrorResult(err.Error())
+				}
+				return mcptest.TextResult(fmt.Sprintf("log sent: %v", sent))
+			}))
+	}
+	call := func(t *testing.T, c *m3client.Client) string {
+		req := m3.CallToolRequest{}
+		req.Params.Name = "work"
+		res, err := c.CallTool(testContext(t), req)
+		require.NoError(t, err)
+		return m3.GetTextFromContent(res.Content[0])
+	}
+	t.Run("no level asked", func(t *testing.T) {
+		srv := newServer(t)
+		c, _ := connectMark3(t, srv)
+		assert.Equal(t, "log sent: false", call(t, c))
+		assert.Empty(t, srv.Journal().Notifications("notifications/message"))
+	})
+	t.Run("level info asked", func(t *testing.T) {
+		srv := newServer(t)
+		c, _ := connectMark3(t, srv)
+		require.NoError(t, c.SetLevel(testContext(t), m3.SetLevelRequest{Params: m3.SetLevelParams{Level: m3.LoggingLevelInfo}}))
+		assert.Equal(t, "log sent: true", call(t, c))
+		require.Len(t, srv.Journal().Notifications("notifications/message"), 1)
+		assert.Equal(t, "info", srv.Journal().ToolCalls("work")[0].Get(`params._meta.io\.modelcontextprotocol/logLevel`).String())
+	})
+	t.Run("level error asked", func(t *testing.T) {
+		srv := newServer(t)
+		c, _ := connectMark3(t, srv)
+		require.NoError(t, c.SetLevel(testContext(t), m3.SetLevelRequest{Params: m3.SetLevelParams{Level: m3.LoggingLevelError}}))
+		assert.Equal(t, "log sent: false", call(t, c))
+	})
+}

@@ -71,6 +71,8 @@ func RootsInput(key string) InputRequest {
 	return InputRequest{key: key, method: "roots/list", params: json.RawMessage("{}")}
 }
 
+// MarshalJSON writes the request as it travels in inputRequests:
+// {"method": …, "params": …}.
 func (r InputRequest) MarshalJSON() ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
