@@ -276,6 +276,32 @@ func TestWireFaultOmitID(t *testing.T) {
 	})
 }
 
+// wfBothSurvive runs a tools/call and then a ping through each SDK
+// against a server with fault on: both must succeed; check then looks at
+// the journal, which must hold exactly what the client read.
+func wfBothSurvive(t *testing.T, fault mcptest.Fault, check func(t *testing.T, srv *mcptest.Server)) {
+	t.Run("gosdk", func(t *testing.T) {
+		srv := wfServer(t, fault)
+		cs, tap := wfGoSDK(t, srv)
+		res, err := wfGoSDKCall(testContext(t), cs)
+		require.NoError(t, err)
+		assert.Equal(t, "a kite", wfText(t, res))
+		require.NoError(t, cs.Ping(testContext(t), nil))
+		check(t, srv)
+		assertJournalIsWire(t, srv, 1, tap)
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := wfServer(t, fault)
+		c, tap := wfMark3(t, srv)
+		res, err := wfMark3Call(testContext(t), c)
+		require.NoError(t, err)
+		assert.Equal(t, "a kite", wfMark3Text(t, res))
+		require.NoError(t, c.Ping(testContext(t)))
+		check(t, srv)
+		assertJournalIsWire(t, srv, 1, tap)
+	})
+}
+
 // TestWireFaultReplyTwice: both clients take the first reply and ignore
 // the second; the call succeeds and the session goes on.
 func TestWireFaultReplyTwice(t *testing.T) {
@@ -286,26 +312,7 @@ func TestWireFaultReplyTwice(t *testing.T) {
 		assert.Equal(t, call.ID, replies[1].ID)
 		srv.AssertNoViolations(t)
 	}
-	t.Run("gosdk", func(t *testing.T) {
-		srv := wfServer(t, mcptest.ReplyTwice("tools/call"))
-		cs, tap := wfGoSDK(t, srv)
-		res, err := wfGoSDKCall(testContext(t), cs)
-		require.NoError(t, err)
-		assert.Equal(t, "a kite", wfText(t, res))
-		require.NoError(t, cs.Ping(testContext(t), nil))
-		check(t, srv)
-		assertJournalIsWire(t, srv, 1, tap)
-	})
-	t.Run("mark3labs", func(t *testing.T) {
-		srv := wfServer(t, mcptest.ReplyTwice("tools/call"))
-		c, tap := wfMark3(t, srv)
-		res, err := wfMark3Call(testContext(t), c)
-		require.NoError(t, err)
-		assert.Equal(t, "a kite", wfMark3Text(t, res))
-		require.NoError(t, c.Ping(testContext(t)))
-		check(t, srv)
-		assertJournalIsWire(t, srv, 1, tap)
-	})
+	wfBothSurvive(t, mcptest.ReplyTwice("tools/call"), check)
 }
 
 // TestWireFaultUnsolicitedResponse: a response to a request nobody sent
@@ -318,26 +325,7 @@ func TestWireFaultUnsolicitedResponse(t *testing.T) {
 		assert.Equal(t, mcptest.KindResult, replies[1].Kind)
 		srv.AssertNoViolations(t)
 	}
-	t.Run("gosdk", func(t *testing.T) {
-		srv := wfServer(t, mcptest.UnsolicitedResponse("tools/call"))
-		cs, tap := wfGoSDK(t, srv)
-		res, err := wfGoSDKCall(testContext(t), cs)
-		require.NoError(t, err)
-		assert.Equal(t, "a kite", wfText(t, res))
-		require.NoError(t, cs.Ping(testContext(t), nil))
-		check(t, srv)
-		assertJournalIsWire(t, srv, 1, tap)
-	})
-	t.Run("mark3labs", func(t *testing.T) {
-		srv := wfServer(t, mcptest.UnsolicitedResponse("tools/call"))
-		c, tap := wfMark3(t, srv)
-		res, err := wfMark3Call(testContext(t), c)
-		require.NoError(t, err)
-		assert.Equal(t, "a kite", wfMark3Text(t, res))
-		require.NoError(t, c.Ping(testContext(t)))
-		check(t, srv)
-		assertJournalIsWire(t, srv, 1, tap)
-	})
+	wfBothSurvive(t, mcptest.UnsolicitedResponse("tools/call"), check)
 }
 
 // TestWireFaultResultAndError: both clients believe the error and drop
