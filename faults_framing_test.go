@@ -34,7 +34,6 @@ import (
 	"unicode/utf8"
 
 	m3client "github.com/mark3labs/mcp-go/client"
-	m3transport "github.com/mark3labs/mcp-go/client/transport"
 	m3 "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -106,17 +105,7 @@ func tapGoSDK(t *testing.T, srv *mcptest.Server, opts *mcp.ClientOptions) (*mcp.
 func tapMark3(t *testing.T, srv *mcptest.Server, onNotification func(m3.JSONRPCNotification)) (*m3client.Client, *wireTap) {
 	t.Helper()
 	tap := dialTap(t, srv)
-	c := m3client.NewClient(m3transport.NewIO(tap, tap, nil))
-	if onNotification != nil {
-		c.OnNotification(onNotification)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { _ = c.Close(); cancel() })
-	require.NoError(t, c.Start(ctx), "mark3labs Start")
-	_, err := c.Initialize(testContext(t), m3.InitializeRequest{Params: m3.InitializeParams{
-		ClientInfo: m3.Implementation{Name: "mark3-app", Version: "1.0.0"},
-	}})
-	require.NoError(t, err, "mark3labs Initialize")
+	c, _ := connectMark3Over(t, tap, onNotification)
 	return c, tap
 }
 

@@ -65,14 +65,7 @@ func wfGoSDK(t *testing.T, srv *mcptest.Server) (*mcp.ClientSession, *wireTap) {
 func wfMark3(t *testing.T, srv *mcptest.Server) (*m3client.Client, *wireTap) {
 	t.Helper()
 	tap := dialTap(t, srv)
-	c := m3client.NewClient(m3transport.NewIO(tap, tap, nil))
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { _ = c.Close(); cancel() })
-	require.NoError(t, c.Start(ctx), "mark3labs Start")
-	_, err := c.Initialize(testContext(t), m3.InitializeRequest{Params: m3.InitializeParams{
-		ClientInfo: m3.Implementation{Name: "mark3-app", Version: "1.0.0"},
-	}})
-	require.NoError(t, err, "mark3labs Initialize")
+	c, _ := connectMark3Over(t, tap, nil)
 	return c, tap
 }
 

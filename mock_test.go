@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"testing"
 	"time"
 
@@ -47,8 +48,17 @@ func connectGoSDK(t *testing.T, srv *mcptest.Server, opts *mcp.ClientOptions, so
 // connectMark3 connects the mark3labs client to a new session of srv and initializes it.
 func connectMark3(t *testing.T, srv *mcptest.Server, opts ...m3client.ClientOption) (*m3client.Client, *m3.InitializeResult) {
 	t.Helper()
-	conn := srv.Dial()
+	return connectMark3Over(t, srv.Dial(), nil, opts...)
+}
+
+// connectMark3Over is connectMark3 over a given connection (e.g. a wire
+// tap); onNotification, if not nil, is registered before Start.
+func connectMark3Over(t *testing.T, conn net.Conn, onNotification func(m3.JSONRPCNotification), opts ...m3client.ClientOption) (*m3client.Client, *m3.InitializeResult) {
+	t.Helper()
 	c := m3client.NewClient(m3transport.NewIO(conn, conn, nil), opts...)
+	if onNotification != nil {
+		c.OnNotification(onNotification)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() { _ = c.Close(); cancel() })
 	require.NoError(t, c.Start(ctx), "mark3labs Start")
