@@ -41,6 +41,7 @@ type Server struct {
 	legacy       []string // the handshake-era ones among versions, fixed at the first Dial
 	modern       []string // the stateless-era ones
 	capsOverride json.RawMessage
+	capsCache    json.RawMessage // capabilities as last built; reset when a catalog changes
 	ttlMs        int64
 	cacheScope   string
 	emptyCursor  bool
@@ -465,6 +466,7 @@ func setCatalog[T registrable](s *Server, call string, c *catalog, items []T, to
 	}
 	s.mu.Lock()
 	*c = fresh
+	s.capsCache = nil
 	s.mu.Unlock()
 	if notify != "" {
 		s.Notify(notify, nil)
@@ -612,6 +614,9 @@ func (s *Server) capabilities() json.RawMessage {
 	if s.capsOverride != nil {
 		return s.capsOverride
 	}
+	if s.capsCache != nil && s.started {
+		return s.capsCache
+	}
 	caps := map[string]any{}
 	if s.toolsDeclared || len(s.tools.items) > 0 {
 		caps["tools"] = map[string]any{"listChanged": true}
@@ -629,6 +634,7 @@ func (s *Server) capabilities() json.RawMessage {
 		caps["completions"] = map[string]any{}
 	}
 	b, _ := json.Marshal(caps)
+	s.capsCache = b // every stateless request checks capabilities: build them once per catalog change
 	return b
 }
 
