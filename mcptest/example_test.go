@@ -1,13 +1,15 @@
 package mcptest_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
 )
 
 // exampleT stands in for the *testing.T of a real test, so that the
@@ -34,16 +36,48 @@ func (t *exampleT) finish() {
 	}
 }
 
-// connect connects the official Go SDK client to a new session.
-func connect(conn net.Conn, opts *mcp.ClientOptions) *mcp.ClientSession {
-	client := mcp.NewClient(&mcp.Implementation{Name: "gift-app", Version: "1.0.0"}, opts)
-	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: conn, Writer: conn},
-		&mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
-	if err != nil {
-		panic(err)
-	}
-	return cs
+// exampleClient is a tiny hand-written MCP client, just enough for these
+// examples: it writes one JSON-RPC message per line to a connection of the
+// mock and reads the mock's lines back. In your tests the client under
+// test (your app, over an SDK or not) takes its place.
+type exampleClient struct {
+	conn net.Conn
+	r    *bufio.Reader
 }
+
+func dial(srv *mcptest.Server) *exampleClient {
+	conn := srv.Dial()
+	return &exampleClient{conn: conn, r: bufio.NewReader(conn)}
+}
+
+// send writes one message; the newline frames it.
+func (c *exampleClient) send(line string) { fmt.Fprintln(c.conn, line) }
+
+// recv reads the next message the mock sent; it gives up after 5 seconds.
+func (c *exampleClient) recv() gjson.Result {
+	_ = c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	line, err := c.r.ReadString('\n')
+	if err != nil {
+		panic(fmt.Sprintf("no reply from the mock: %v", err))
+	}
+	return gjson.Parse(line)
+}
+
+// call sends a request and returns the reply.
+func (c *exampleClient) call(request string) gjson.Result {
+	c.send(request)
+	return c.recv()
+}
+
+// handshake sends initialize, waits for its result, then sends
+// notifications/initialized, as a handshake-era client does.
+func (c *exampleClient) handshake(version string) {
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"gift-app","version":"1.0.0"},` +
+		`"protocolVersion":"` + version + `","capabilities":{"roots":{"listChanged":true}}}}`)
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
+}
+
+func (c *exampleClient) close() { _ = c.conn.Close() }
 
 func ExampleNewServer() {
 	t := &exampleT{}
@@ -56,10 +90,11 @@ func ExampleNewServer() {
 			WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]}`).
 			ReturnsText("a board game"))
 
-	cs := connect(srv.Dial(), nil) // the client under test
-	defer cs.Close()
-	res, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 25}})
-	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	c := dial(srv) // the client under test
+	defer c.close()
+	c.handshake("2025-06-18")
+	reply := c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"suggest_gifts","arguments":{"age":25}}}`)
+	fmt.Println(reply.Get("result.content.0.text"))
 
 	srv.AssertHandshakeCompleted(t, "2025-06-18")
 	srv.AssertToolCalled(t, "suggest_gifts", `{"age":25}`)
@@ -83,18 +118,19 @@ func ExampleTool_WhenArgs() {
 		WhenArgs(map[string]any{"budget": 0}, mcptest.ErrorResult("no budget, no gift")).
 		Returns(mcptest.TextResult("a board game"), mcptest.TextResult("a puzzle")))
 
-	cs := connect(srv.Dial(), nil)
-	defer cs.Close()
-	for _, args := range []map[string]any{{"age": 8}, {"age": 30, "budget": 0}, {"age": 30}, {"age": 31}, {"age": 32}} {
-		res, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "suggest_gifts", Arguments: args})
-		fmt.Printf("%v → %s (isError %v)\n", args, res.Content[0].(*mcp.TextContent).Text, res.IsError)
+	c := dial(srv)
+	defer c.close()
+	c.handshake("2025-06-18")
+	for i, args := range []string{`{"age":8}`, `{"age":30,"budget":0}`, `{"age":30}`, `{"age":31}`, `{"age":32}`} {
+		reply := c.call(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"suggest_gifts","arguments":%s}}`, i+2, args))
+		fmt.Printf("%s → %s (isError %v)\n", args, reply.Get("result.content.0.text"), reply.Get("result.isError").Bool())
 	}
 	// Output:
-	// map[age:8] → a kite (isError false)
-	// map[age:30 budget:0] → no budget, no gift (isError true)
-	// map[age:30] → a board game (isError false)
-	// map[age:31] → a puzzle (isError false)
-	// map[age:32] → a puzzle (isError false)
+	// {"age":8} → a kite (isError false)
+	// {"age":30,"budget":0} → no budget, no gift (isError true)
+	// {"age":30} → a board game (isError false)
+	// {"age":31} → a puzzle (isError false)
+	// {"age":32} → a puzzle (isError false)
 }
 
 func ExampleServer_Request() {
@@ -103,16 +139,21 @@ func ExampleServer_Request() {
 
 	// Server-to-client requests exist in the handshake era only.
 	srv := mcptest.NewServer(t).WithProtocolVersions(mcptest.HandshakeVersions...)
-	client := mcp.NewClient(&mcp.Implementation{Name: "gift-app", Version: "1.0.0"}, nil)
-	client.AddRoots(&mcp.Root{URI: "file:///home/ada/gifts", Name: "gifts"})
-	conn := srv.Dial()
-	cs, _ := client.Connect(context.Background(), &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
-	defer cs.Close()
+	c := dial(srv)
+	defer c.close()
+	c.handshake("2025-06-18") // declaring the roots capability
 	srv.AssertHandshakeCompleted(t)
 
+	// The client answers the one request it is sent.
+	go func() {
+		req := c.recv()
+		fmt.Println("client got", req.Get("method"))
+		c.send(`{"jsonrpc":"2.0","id":` + req.Get("id").Raw + `,"result":{"roots":[{"uri":"file:///home/ada/gifts","name":"gifts"}]}}`)
+	}()
 	reply, _ := srv.Request(context.Background(), "roots/list", nil)
 	fmt.Println(reply.Get("result.roots.0.uri"))
 	// Output:
+	// client got roots/list
 	// file:///home/ada/gifts
 }
 
@@ -144,9 +185,10 @@ func ExampleServer_SequenceDiagram() {
 	defer t.finish()
 
 	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("a kite"))
-	cs := connect(srv.Dial(), nil)
-	_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"})
-	cs.Close()
+	c := dial(srv)
+	c.handshake("2025-06-18")
+	c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"no_such_tool"}}`)
+	c.close()
 	fmt.Print(strings.ReplaceAll(srv.SequenceDiagram(), "    ", "  "))
 	// Output:
 	// sequenceDiagram
@@ -176,16 +218,22 @@ func ExampleTool_RequiresInput() {
 			return mcptest.TextResult("not bought")
 		}))
 
-	client := mcp.NewClient(&mcp.Implementation{Name: "gift-app", Version: "1.0.0"}, &mcp.ClientOptions{
-		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}, nil
-		},
-	})
-	conn := srv.Dial()
-	cs, _ := client.Connect(context.Background(), &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
-	defer cs.Close()
-	res, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "buy_gift", Arguments: map[string]any{}})
-	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// A stateless-era client sends its version, capabilities and name in
+	// every request's _meta, and asks server/discover first.
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+		`"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},` +
+		`"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"}}`
+	c := dial(srv)
+	defer c.close()
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta + `}}`)
+	round := c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"buy_gift","arguments":{},` + meta + `}}`)
+	fmt.Println(round.Get("result.inputRequests.confirm.method"), "-", round.Get("result.inputRequests.confirm.params.message"))
+	// The user says yes: the client retries with a new id, its answer and
+	// the requestState the mock gave it.
+	reply := c.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"buy_gift","arguments":{},` +
+		`"requestState":` + round.Get("result.requestState").Raw + `,` +
+		`"inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}},` + meta + `}}`)
+	fmt.Println(reply.Get("result.content.0.text"))
 
 	srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
 	for _, m := range srv.Journal().ToolCalls("buy_gift") {
@@ -196,6 +244,7 @@ func ExampleTool_RequiresInput() {
 		fmt.Printf("reply id=%s resultType=%s\n", m.ID, m.Get("result.resultType"))
 	}
 	// Output:
+	// elicitation/create - Buy the kite for 12 EUR?
 	// bought
 	// tools/call id=2 requestState= inputResponses=
 	// tools/call id=3 requestState="mcptest-state-1" inputResponses={"confirm":{"action":"accept","content":{"ok":true}}}

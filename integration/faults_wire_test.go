@@ -1,4 +1,4 @@
-package mcpmock_test
+package integration_test
 
 // Faults against real clients: for the JSON-RPC, timing and connection
 // faults of mcptest, what the official Go SDK (v1.8.0) and mark3labs/mcp-go

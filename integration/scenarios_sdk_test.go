@@ -1,4 +1,4 @@
-package mcpmock_test
+package integration_test
 
 // The scenario catalog against the two real Go MCP clients: the official
 // SDK (go-sdk v1.8.0) and mark3labs/mcp-go (v1.2.1). Each scenario either
@@ -10,7 +10,7 @@ package mcpmock_test
 // table is in the test log, and with MCPMOCK_CONFORMANCE_DIR set they write
 // gosdk.json, gosdk.txt, mark3labs.json and mark3labs.txt there:
 //
-//	MCPMOCK_CONFORMANCE_DIR=/tmp/conformance go test -run Conformance .
+//	MCPMOCK_CONFORMANCE_DIR=/tmp/conformance go test -run Conformance ./integration
 
 import (
 	"context"

@@ -1,10 +1,11 @@
-package mcpmock_test
+package integration_test
 
 // The mock held to the official JSON Schemas of the protocol: every message
 // it sends in a compliant session must validate against the schema of that
 // session's version, and the specification's own example client requests
 // must be accepted by it. The schemas are test data outside this repository
-// (../shared/mcp-schemas/<version>/schema.json); without them these tests skip.
+// (shared/mcp-schemas/<version>/schema.json beside the clone, which is
+// ../../shared from this directory); without them these tests skip.
 
 import (
 	"bufio"
@@ -33,12 +34,12 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// schemaRoot returns ../shared/mcp-schemas, or skips the test when it is absent.
+// schemaRoot returns ../../shared/mcp-schemas, or skips the test when it is absent.
 func schemaRoot(t *testing.T) string {
 	t.Helper()
-	root := filepath.Join("..", "shared", "mcp-schemas")
+	root := filepath.Join("..", "..", "shared", "mcp-schemas")
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		t.Skip("../shared/mcp-schemas not found: the official schemas are test data outside this repo; skipping")
+		t.Skip("../../shared/mcp-schemas not found: the official schemas are test data outside this repo; skipping")
 	}
 	abs, err := filepath.Abs(root)
 	require.NoError(t, err)

@@ -1,4 +1,4 @@
-package mcpmock_test
+package integration_test
 
 // The framing and list faults of the catalog against the two real Go
 // clients: the official SDK (github.com/modelcontextprotocol/go-sdk v1.8.0)

@@ -1,4 +1,4 @@
-package mcpmock_test
+package integration_test
 
 // Fault tests of the handshake and of capabilities: server/discover and
 // initialize answered wrongly, late or never, with the two real Go clients

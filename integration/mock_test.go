@@ -1,4 +1,4 @@
-package mcpmock_test
+package integration_test
 
 // The integration suite: the two real Go MCP clients — the official SDK
 // (github.com/modelcontextprotocol/go-sdk) and mark3labs/mcp-go — talk to

@@ -1,10 +1,10 @@
-package mcpmock_test
+package integration_test
 
 // Benchmarks of the mcptest mock, side by side with the official Go SDK's
 // server (what users build today) and a raw net.Pipe echo of the same bytes
 // (the floor). One minimal raw client drives all three with the same bytes.
 //
-//	go test -run '^$' -bench 'Handshake|ToolCall|IdleSessions' -benchmem -count 5 .
+//	go test -run '^$' -bench 'Handshake|ToolCall|IdleSessions' -benchmem -count 5 ./integration
 //
 // TestBenchmarkClientsAgree runs the same client once against each target and
 // checks the answers, so the harness itself is tested by a plain go test.

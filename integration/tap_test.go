@@ -1,4 +1,4 @@
-package mcpmock_test
+package integration_test
 
 // The wire tap the fault tests read through: the client's end of a
 // connection to the mock, with a recorder on its read side, and the
