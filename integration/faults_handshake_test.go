@@ -937,7 +937,7 @@ func TestFaultRequestBeforeInitialized(t *testing.T) {
 	check := func(t *testing.T, srv *mcptest.Server, tap *wireTap, root string) {
 		t.Helper()
 		srv.AssertHandshakeCompleted(t, "2025-11-25")
-		req := hsOnly(t, srv.Journal().ServerRequests("roots/list"), "one roots/list request")
+		req := hsOnly(t, srv.Journal().FromServer().Requests("roots/list"), "one roots/list request")
 		assert.Equal(t, "1", req.ID)
 		result := hsOnly(t, srv.Journal().Responses("initialize"), "one initialize result")
 		assert.Equal(t, result.Seq+1, req.Seq, "sent right after the initialize result")

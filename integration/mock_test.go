@@ -519,7 +519,7 @@ func TestGoSDKServerRequests(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, mcptest.CodeMethodNotFound, unknown.ErrorCode)
 
-	assert.Len(t, srv.Journal().ServerRequests(""), 5)
+	assert.Len(t, srv.Journal().FromServer().Requests(""), 5)
 	assert.Len(t, srv.Journal().Responses("elicitation/create"), 1)
 	srv.AssertNoViolations(t)
 }
@@ -547,7 +547,7 @@ func TestGoSDKElicitationDuringToolCall(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "a gift for a 7-year-old", text(t, res.Content[0]))
 	srv.AssertOrder(t, "tools/call")
-	assert.Len(t, srv.Journal().ServerRequests("elicitation/create"), 1)
+	assert.Len(t, srv.Journal().FromServer().Requests("elicitation/create"), 1)
 }
 
 func TestMark3ServerRequests(t *testing.T) {
@@ -935,7 +935,7 @@ func TestMultiRoundTrip(t *testing.T) {
 			assert.Equal(t, "input_required", first.Get("result.resultType").String())
 			assert.Equal(t, first.Get("result.requestState").String(), calls[1].Get("params.requestState").String(), "requestState echoed")
 		} else {
-			require.Len(t, srv.Journal().ServerRequests("elicitation/create"), 1)
+			require.Len(t, srv.Journal().FromServer().Requests("elicitation/create"), 1)
 		}
 		srv.AssertNoViolations(t)
 	}

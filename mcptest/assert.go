@@ -3,7 +3,6 @@ package mcptest
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/stretchr/testify/assert"
@@ -11,31 +10,33 @@ import (
 )
 
 // Matcher selects journal messages for WaitFor; its Description says what
-// was waited for when it fails.
+// was waited for when it fails. Match is called in the waiting goroutine,
+// once per message, in wire order.
 type Matcher struct {
 	Description string
 	Match       func(Message) bool
+
+	// wake, when set, is a quick pure prefilter of Match that the recording
+	// goroutine runs on each new message, so that a waiter is woken only by
+	// a message that may match (nil: by every message).
+	wake func(Message) bool
 }
 
 // Method matches a request or notification the client sent with method.
 func Method(method string) Matcher {
-	return Matcher{
-		Description: "the client sends " + method,
-		Match: func(m Message) bool {
-			return m.Direction == FromClient && (m.IsRequest() || m.IsNotification()) && m.Method == method
-		},
+	match := func(m Message) bool {
+		return m.Direction == FromClient && (m.IsRequest() || m.IsNotification()) && m.Method == method
 	}
+	return Matcher{Description: "the client sends " + method, Match: match, wake: match}
 }
 
 // ServerSent matches a request or notification the mock sent with method,
 // e.g. ServerSent("notifications/subscriptions/acknowledged").
 func ServerSent(method string) Matcher {
-	return Matcher{
-		Description: "the server sends " + method,
-		Match: func(m Message) bool {
-			return m.Direction == FromServer && (m.IsRequest() || m.IsNotification()) && m.Method == method
-		},
+	match := func(m Message) bool {
+		return m.Direction == FromServer && (m.IsRequest() || m.IsNotification()) && m.Method == method
 	}
+	return Matcher{Description: "the server sends " + method, Match: match, wake: match}
 }
 
 // ToolCall matches a tools/call of the named tool whose arguments contain
@@ -51,8 +52,9 @@ func ToolCall(name string, argsSubset any) Matcher {
 		want, _ = parseJSONValue(b)
 		desc += " with arguments containing " + string(b)
 	}
-	return Matcher{Description: desc, Match: func(m Message) bool {
-		if m.Direction != FromClient || !m.IsRequest() || m.Method != "tools/call" || m.Get("params.name").String() != name {
+	wake := func(m Message) bool { return m.Direction == FromClient && isToolCall(m, name) }
+	return Matcher{Description: desc, wake: wake, Match: func(m Message) bool {
+		if !wake(m) {
 			return false
 		}
 		if want == nil {
@@ -72,9 +74,9 @@ func MatchFunc(description string, match func(Message) bool) Matcher {
 	return Matcher{Description: description, Match: match}
 }
 
-// waitUntil re-evaluates cond over the journal after every new message
-// until it holds, the server's wait timeout passes, or the server closes.
-// It never sleeps.
+// waitUntil re-evaluates cond over the journal (read in place) after every
+// new message until it holds, the server's wait timeout passes, or the
+// server closes. It never sleeps.
 func (s *Server) waitUntil(cond func([]Message) bool) ([]Message, bool) {
 	ctx, cancel := context.WithTimeout(s.ctx, s.waitTimeout)
 	defer cancel()
@@ -82,18 +84,15 @@ func (s *Server) waitUntil(cond func([]Message) bool) ([]Message, bool) {
 }
 
 func (s *Server) journalWait(ctx context.Context, cond func([]Message) bool) ([]Message, bool) {
-	for {
-		msgs, changed := s.journal.since(0)
-		if cond(msgs) {
-			return msgs, true
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			msgs, _ := s.journal.since(0)
-			return msgs, cond(msgs)
-		}
-	}
+	return s.journal.waitView(ctx, nil, func(msgs Messages) bool { return cond(msgs) })
+}
+
+// waitMatch waits up to the server's wait timeout for a message matching
+// m, looking at each message once (Journal.watch).
+func (s *Server) waitMatch(m Matcher) (Message, bool) {
+	ctx, cancel := context.WithTimeout(s.ctx, s.waitTimeout)
+	defer cancel()
+	return s.journal.watch(ctx, m.wake, m.Match)
 }
 
 // Await is WaitFor without a test to fail: it returns the first message
@@ -104,16 +103,7 @@ func (s *Server) Await(ctx context.Context, m Matcher) (Message, error) {
 	defer cancel()
 	stop := context.AfterFunc(s.ctx, cancel)
 	defer stop()
-	var found Message
-	_, ok := s.journalWait(ctx, func(msgs []Message) bool {
-		for _, msg := range msgs {
-			if m.Match(msg) {
-				found = msg
-				return true
-			}
-		}
-		return false
-	})
+	found, ok := s.journal.watch(ctx, m.wake, m.Match)
 	if !ok {
 		if s.ctx.Err() != nil {
 			return Message{}, fmt.Errorf("mcptest: Await(%s): the server closed first", m.Description)
@@ -151,18 +141,9 @@ func journalTail(msgs []Message, n int) string {
 // (WithWaitTimeout) it fails the test and returns the zero Message.
 func (s *Server) WaitFor(t TB, m Matcher) Message {
 	t.Helper()
-	var found Message
-	msgs, ok := s.waitUntil(func(msgs []Message) bool {
-		for _, msg := range msgs {
-			if m.Match(msg) {
-				found = msg
-				return true
-			}
-		}
-		return false
-	})
+	found, ok := s.waitMatch(m)
 	if !ok {
-		s.fail(t, "WaitFor", m.Description, fmt.Sprintf("no such message within %v", s.waitTimeout), msgs)
+		s.fail(t, "WaitFor", m.Description, fmt.Sprintf("no such message within %v", s.waitTimeout), s.journal.view())
 	}
 	return found
 }
@@ -239,8 +220,12 @@ type eraInfo struct{ era, version string }
 // result (the version of the latest one).
 func erasOf(msgs []Message) map[int]eraInfo {
 	out := map[int]eraInfo{}
-	asked := map[[2]string]string{} // (session, id) → _meta protocolVersion of a client request
-	key := func(m Message) [2]string { return [2]string{fmt.Sprint(m.Session), m.ID} }
+	type sessionID struct {
+		session int
+		id      string
+	}
+	asked := map[sessionID]string{} // (session, id) → _meta protocolVersion of a client request
+	key := func(m Message) sessionID { return sessionID{m.Session, m.ID} }
 	for _, m := range msgs {
 		switch {
 		case m.Direction == FromClient && m.IsRequest():
@@ -330,9 +315,8 @@ func countClient(msgs []Message, method string) int {
 // notification), waiting for it up to the wait timeout.
 func (s *Server) AssertCalled(t TB, method string) bool {
 	t.Helper()
-	msgs, ok := s.waitUntil(func(msgs []Message) bool { return countClient(msgs, method) > 0 })
-	if !ok {
-		return s.fail(t, fmt.Sprintf("AssertCalled(%q)", method), "the client sends "+method, "it never did", msgs)
+	if _, ok := s.waitMatch(Method(method)); !ok {
+		return s.fail(t, fmt.Sprintf("AssertCalled(%q)", method), "the client sends "+method, "it never did", s.journal.view())
 	}
 	return true
 }
@@ -341,7 +325,7 @@ func (s *Server) AssertCalled(t TB, method string) bool {
 // does not wait.
 func (s *Server) AssertNotCalled(t TB, method string) bool {
 	t.Helper()
-	msgs := s.journal.All()
+	msgs := s.journal.view()
 	if n := countClient(msgs, method); n > 0 {
 		return s.fail(t, fmt.Sprintf("AssertNotCalled(%q)", method), method+" never sent", fmt.Sprintf("sent %d time(s)", n), msgs)
 	}
@@ -352,7 +336,19 @@ func (s *Server) AssertNotCalled(t TB, method string) bool {
 // waiting up to the wait timeout for the count to reach n.
 func (s *Server) AssertCalledTimes(t TB, method string, n int) bool {
 	t.Helper()
-	msgs, _ := s.waitUntil(func(msgs []Message) bool { return countClient(msgs, method) >= n })
+	sent := Method(method)
+	count := 0
+	ctx, cancel := context.WithTimeout(s.ctx, s.waitTimeout)
+	defer cancel()
+	if n > 0 {
+		s.journal.watch(ctx, sent.wake, func(m Message) bool {
+			if sent.Match(m) {
+				count++
+			}
+			return count >= n
+		})
+	}
+	msgs := s.journal.view() // more may have come since: the count is of the journal as it is now
 	if got := countClient(msgs, method); got != n {
 		return s.fail(t, fmt.Sprintf("AssertCalledTimes(%q, %d)", method, n), fmt.Sprintf("%d time(s)", n), fmt.Sprintf("%d time(s)", got), msgs)
 	}
@@ -367,15 +363,15 @@ func (s *Server) AssertCalledTimes(t TB, method string, n int) bool {
 func (s *Server) AssertToolCalled(t TB, name string, argsSubset any) bool {
 	t.Helper()
 	m := ToolCall(name, argsSubset)
-	msgs, ok := s.waitUntil(func(msgs []Message) bool { return slices.ContainsFunc(msgs, m.Match) })
-	if ok {
+	if _, ok := s.waitMatch(m); ok {
 		return true
 	}
+	msgs := s.journal.view()
 	var got []string
 	wantB, _ := toJSONObject(argsSubset)
 	want, _ := parseJSONValue(wantB)
 	for _, msg := range msgs {
-		if msg.Direction == FromClient && msg.IsRequest() && msg.Method == "tools/call" && msg.Get("params.name").String() == name {
+		if msg.Direction == FromClient && isToolCall(msg, name) {
 			args := msg.Get("params.arguments").Raw
 			g, _ := parseJSONValue([]byte(args))
 			_, why := subsetDiff(want, g, "", false)
@@ -453,7 +449,7 @@ func (s *Server) AssertCancelled(t TB, method string) bool {
 func (s *Server) AssertNoViolations(t TB) bool {
 	t.Helper()
 	if vs := s.Violations(); len(vs) > 0 {
-		return s.fail(t, "AssertNoViolations", "no violations", fmt.Sprintf("%d violation(s):\n%s", len(vs), formatViolations(vs)), s.journal.All())
+		return s.fail(t, "AssertNoViolations", "no violations", fmt.Sprintf("%d violation(s):\n%s", len(vs), formatViolations(vs)), s.journal.view())
 	}
 	return true
 }

@@ -212,7 +212,10 @@ func (s *Session) named(m Message, d decoded, c *catalog, kind string) (e entry,
 	}
 	s.srv.mu.Lock()
 	e, found := c.get(name)
-	names := c.keys()
+	var names []string
+	if !found {
+		names = c.keys() // only for the did-you-mean of a miss: a hit touches no other entry
+	}
 	s.srv.mu.Unlock()
 	if !found {
 		s.unknown(m, kind, name, names)

@@ -49,8 +49,12 @@
 //
 // # What the client did
 //
-// Server.Journal records every frame of every session in wire order, both
-// directions, with its raw bytes. The client checks hold the client to the
+// Server.Journal records every message of every session in wire order,
+// both directions, with its raw bytes; its queries are those of Messages
+// (Requests, Notifications, Responses, ToolCalls, Where, …), which select
+// by what a message is, never by who sent it: narrow with FromClient or
+// FromServer. ResponseTo and RequestOf pair a request with its response.
+// The client checks hold the client to the
 // spec (Rules lists them): each broken rule is a Violation with a stable
 // ID, the spec section and the offending message, and fails the test at
 // cleanup unless the test declared it with ExpectViolation. The Assert…

@@ -132,16 +132,21 @@ s1 → request tools/list 1
 s1 → request tools/call 2
 s1 → request tools/call 3
 s1 → request ping 4
+s1 ← request ping 1
 s2 → request initialize "init"
+s2 → request ping 1
+`)
+	checkSummary(t, `FromClient().Requests("ping")`, j.FromClient().Requests("ping"), `
+s1 → request ping 4
 s2 → request ping 1
 `)
 	if got := j.Requests("resources/list"); len(got) != 0 {
 		t.Errorf(`Requests("resources/list"): want none, got %v`, got)
 	}
-	checkSummary(t, `ServerRequests("")`, j.ServerRequests(""), "s1 ← request ping 1\n")
-	checkSummary(t, `ServerRequests("ping")`, j.ServerRequests("ping"), "s1 ← request ping 1\n")
-	if got := j.ServerRequests("roots/list"); len(got) != 0 {
-		t.Errorf(`ServerRequests("roots/list"): want none, got %v`, got)
+	checkSummary(t, `FromServer().Requests("")`, j.FromServer().Requests(""), "s1 ← request ping 1\n")
+	checkSummary(t, `FromServer().Requests("ping")`, j.FromServer().Requests("ping"), "s1 ← request ping 1\n")
+	if got := j.FromServer().Requests("roots/list"); len(got) != 0 {
+		t.Errorf(`FromServer().Requests("roots/list"): want none, got %v`, got)
 	}
 }
 
@@ -290,16 +295,16 @@ func TestJournalFilterSessionInvalid(t *testing.T) {
 func TestJournalReturnsCopies(t *testing.T) {
 	j := journalFixture(t).Journal()
 	before := journalSummary(j.All())
-	queries := map[string]func() []mcptest.Message{
+	queries := map[string]func() mcptest.Messages{
 		"All":           j.All,
-		"Requests":      func() []mcptest.Message { return j.Requests("") },
-		"Notifications": func() []mcptest.Message { return j.Notifications("") },
-		"Responses":     func() []mcptest.Message { return j.Responses("") },
-		"ToolCalls":     func() []mcptest.Message { return j.ToolCalls("") },
-		"Session":       func() []mcptest.Message { return j.Session(1) },
+		"Requests":      func() mcptest.Messages { return j.Requests("") },
+		"Notifications": func() mcptest.Messages { return j.Notifications("") },
+		"Responses":     func() mcptest.Messages { return j.Responses("") },
+		"ToolCalls":     func() mcptest.Messages { return j.ToolCalls("") },
+		"Session":       func() mcptest.Messages { return j.Session(1) },
 		"Invalid":       j.Invalid,
-		"Where":         func() []mcptest.Message { return j.Where("method", "ping") },
-		"Filter":        func() []mcptest.Message { return j.Filter(func(mcptest.Message) bool { return true }) },
+		"Where":         func() mcptest.Messages { return j.Where("method", "ping") },
+		"Filter":        func() mcptest.Messages { return j.Filter(func(mcptest.Message) bool { return true }) },
 	}
 	for name, q := range queries {
 		got := q()
@@ -400,5 +405,109 @@ func TestJournalLong(t *testing.T) {
 	}
 	if got := j.Where("id", 1234); len(got) != 2 || got[0].Seq != 3+2*1234+1 {
 		t.Errorf(`Where("id", 1234): want the request at #%d and its result, got %v`, 3+2*1234+1, got)
+	}
+}
+
+// TestMessagesDirectionRule: queries select by what a message is, both
+// ways; FromClient and FromServer narrow to one side, and compose.
+func TestMessagesDirectionRule(t *testing.T) {
+	j := journalFixture(t).Journal()
+	all := j.All()
+	if c, s := len(all.FromClient()), len(all.FromServer()); c+s != len(all) || s != 10 {
+		t.Fatalf("FromClient/FromServer: want them to split the journal, 10 from the server; got %d and %d of %d", c, s, len(all))
+	}
+	checkSummary(t, `Requests("ping")`, all.Requests("ping"), `
+s1 → request ping 4
+s1 ← request ping 1
+s2 → request ping 1
+`)
+	checkSummary(t, `FromServer().Notifications("")`, all.FromServer().Notifications(""), "s1 ← notification notifications/tools/list_changed\n")
+	checkSummary(t, `FromClient().Responses("ping")`, all.FromClient().Responses("ping"), "s1 → result ping 1\n")
+	// The journal's queries are the same as those of its messages.
+	for name, pair := range map[string][2]mcptest.Messages{
+		"Requests":      {j.Requests(""), all.Requests("")},
+		"Notifications": {j.Notifications(""), all.Notifications("")},
+		"Responses":     {j.Responses("ping"), all.Responses("ping")},
+		"ToolCalls":     {j.ToolCalls("a"), all.ToolCalls("a")},
+		"Session":       {j.Session(2), all.Session(2)},
+		"Invalid":       {j.Invalid(), all.Invalid()},
+		"Where":         {j.Where("method", "ping"), all.Where("method", "ping")},
+		"FromClient":    {j.FromClient(), all.FromClient()},
+		"FromServer":    {j.FromServer(), all.FromServer()},
+	} {
+		if journalSummary(pair[0]) != journalSummary(pair[1]) || len(pair[0]) == 0 {
+			t.Errorf("%s: want the journal's query equal to the same query of All(), and not empty:\n%s---\n%s", name, journalSummary(pair[0]), journalSummary(pair[1]))
+		}
+	}
+	if got := all.After(all[len(all)-3].Seq); len(got) != 2 || got[0].Seq != all[len(all)-2].Seq {
+		t.Errorf("After: want the last two messages, got %v", got)
+	}
+	if got := all.Requests("resources/read"); got != nil {
+		t.Errorf("want nil for no match, got %#v", got)
+	}
+}
+
+// TestMessagesPairing: ResponseTo and RequestOf pair a request with its
+// response, in both directions, by session, id and direction.
+func TestMessagesPairing(t *testing.T) {
+	j := journalFixture(t).Journal()
+	for _, req := range j.Requests("") {
+		resp, ok := j.ResponseTo(req)
+		if !ok {
+			t.Errorf("ResponseTo(%s): want its response", req)
+			continue
+		}
+		if resp.Session != req.Session || resp.ID != req.ID || resp.Direction == req.Direction || resp.Seq < req.Seq || resp.Method != req.Method {
+			t.Errorf("ResponseTo(%s) = %s: want the same session, id and method, the other direction, later", req, resp)
+		}
+		back, ok := j.RequestOf(resp)
+		if !ok || back.Seq != req.Seq {
+			t.Errorf("RequestOf(%s) = %s, %v: want %s", resp, back, ok, req)
+		}
+	}
+	// s1 and s2 both have a ping with id 1; s1's server ping is id 1 too.
+	s2ping := j.Session(2).Requests("ping")[0]
+	if resp, _ := j.ResponseTo(s2ping); resp.Session != 2 {
+		t.Errorf("want the response of session 2's ping from session 2, got %s", resp)
+	}
+	serverPing := j.FromServer().Requests("ping")[0]
+	if resp, _ := j.ResponseTo(serverPing); resp.Direction != mcptest.FromClient || resp.Session != 1 {
+		t.Errorf("want the client's answer to the mock's ping, got %s", resp)
+	}
+	parseErr := j.Responses("").Where("error.code", mcptest.CodeParseError)[0]
+	if req, ok := j.RequestOf(parseErr); ok {
+		t.Errorf("want no request for the reply to a line that was not JSON (id null), got %s", req)
+	}
+	if _, ok := j.ResponseTo(j.Notifications("")[0]); ok {
+		t.Errorf("want no response to a notification")
+	}
+	if _, ok := j.RequestOf(j.Requests("")[0]); ok {
+		t.Errorf("want RequestOf of a request to find nothing")
+	}
+}
+
+// TestTranscriptGroupsSessions: interleaved sessions are rendered session
+// by session, in the order they first appear, each in wire order.
+func TestTranscriptGroupsSessions(t *testing.T) {
+	srv := mcptest.NewServer(t)
+	c1, c2 := dialRaw(t, srv), dialRaw(t, srv)
+	c2.ping(t, "1")
+	c1.ping(t, "7")
+	c2.ping(t, "2")
+	tr := srv.Transcript()
+	want := `session 2
+  1 → {"jsonrpc":"2.0","id":1,"method":"ping"}
+  2 ← {"jsonrpc":"2.0","id":1,"result":{}}
+  5 → {"jsonrpc":"2.0","id":2,"method":"ping"}
+  6 ← {"jsonrpc":"2.0","id":2,"result":{}}
+session 1
+  3 → {"jsonrpc":"2.0","id":7,"method":"ping"}
+  4 ← {"jsonrpc":"2.0","id":7,"result":{}}
+`
+	if tr != want {
+		t.Errorf("want:\n%sgot:\n%s", want, tr)
+	}
+	if got := mcptest.RenderTranscript(srv.Journal().All()); got != tr {
+		t.Errorf("RenderTranscript(All()): want the server's transcript, got:\n%s", got)
 	}
 }

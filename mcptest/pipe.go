@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // errClosed is what I/O on an end that was closed returns: it is both
@@ -32,14 +33,29 @@ func newPipe(clientName, serverName string) (client, server *pipeConn) {
 	return client, server
 }
 
-// pipeBuf is one direction of a pipe: an unbounded byte queue.
+// pipeBuf is one direction of a pipe: an unbounded byte queue. Its buffer
+// is kept between writes (drained, it starts over at its beginning), and a
+// large message the mock will never change again is lent to it instead of
+// copied (writeOwned).
 type pipeBuf struct {
 	mu         sync.Mutex
-	buf        []byte
+	buf        []byte        // the unread bytes are buf[off:]
+	off        int           // how much of buf was read
+	lent       bool          // buf is a message lent by writeOwned: read it, never write into it
+	spare      []byte        // the pipe's own buffer while buf is lent
 	readerGone bool          // the reading end is closed: writes fail
 	writerGone bool          // the writing end is closed: reads drain, then EOF
 	wake       chan struct{} // a token when data or state changed
 }
+
+// lendMin is the size from which the mock's messages are lent to the pipe
+// rather than copied into it; keepMax is the largest buffer a drained pipe
+// keeps, so that one large message does not stay allocated for the life of
+// an idle session.
+const (
+	lendMin = 16 << 10
+	keepMax = 64 << 10
+)
 
 func newPipeBuf() *pipeBuf { return &pipeBuf{wake: make(chan struct{}, 1)} }
 
@@ -48,6 +64,42 @@ func (p *pipeBuf) signal() {
 	case p.wake <- struct{}{}:
 	default:
 	}
+}
+
+func (p *pipeBuf) unread() int { return len(p.buf) - p.off }
+
+// drained starts the buffer over once everything was read.
+func (p *pipeBuf) drained() {
+	if p.lent {
+		p.buf, p.spare, p.lent = p.spare, nil, false
+	}
+	if cap(p.buf) > keepMax {
+		p.buf = nil
+	}
+	p.buf, p.off = p.buf[:0], 0
+}
+
+// appendLocked queues a copy of b; p.mu is held.
+func (p *pipeBuf) appendLocked(b []byte) {
+	switch {
+	case p.lent: // what is left of a lent message moves into the pipe's own buffer first
+		own := append(p.spare[:0], p.buf[p.off:]...)
+		p.buf, p.off, p.spare, p.lent = own, 0, nil, false
+	case p.off > 0 && p.off >= len(p.buf)/2: // a slow reader: reuse what it read
+		n := copy(p.buf, p.buf[p.off:])
+		p.buf, p.off = p.buf[:n], 0
+	}
+	p.buf = append(p.buf, b...)
+}
+
+// lendLocked queues b itself, which the writer must never change again,
+// when nothing else is queued and it is large; else a copy. p.mu is held.
+func (p *pipeBuf) lendLocked(b []byte) {
+	if len(b) < lendMin || p.unread() > 0 || p.lent {
+		p.appendLocked(b)
+		return
+	}
+	p.spare, p.buf, p.off, p.lent = p.buf[:0], b, 0, true
 }
 
 type pipeAddr string
@@ -72,7 +124,7 @@ func (c *pipeConn) Read(b []byte) (int, error) {
 	p := c.rd
 	for {
 		p.mu.Lock()
-		if p.readerGone && len(p.buf) == 0 {
+		if p.readerGone && p.unread() == 0 {
 			p.mu.Unlock()
 			p.signal()
 			return 0, errClosed
@@ -81,16 +133,16 @@ func (c *pipeConn) Read(b []byte) (int, error) {
 			p.mu.Unlock()
 			return 0, os.ErrDeadlineExceeded
 		}
-		if len(p.buf) > 0 {
+		if p.unread() > 0 {
 			if len(b) == 0 {
 				p.mu.Unlock()
 				return 0, nil
 			}
-			n := copy(b, p.buf)
-			p.buf = p.buf[n:]
-			more := len(p.buf) > 0
+			n := copy(b, p.buf[p.off:])
+			p.off += n
+			more := p.unread() > 0
 			if !more {
-				p.buf = p.buf[:0] // keep the capacity for the next write
+				p.drained()
 			}
 			p.mu.Unlock()
 			if more {
@@ -115,7 +167,14 @@ func (c *pipeConn) Read(b []byte) (int, error) {
 }
 
 // Write queues b for the other end. It never blocks on the reader.
-func (c *pipeConn) Write(b []byte) (int, error) {
+func (c *pipeConn) Write(b []byte) (int, error) { return c.write(b, false) }
+
+// writeOwned is Write for a message whose bytes the caller never changes
+// again (the mock's own messages): a large one is handed to the reader
+// without being copied.
+func (c *pipeConn) writeOwned(b []byte) (int, error) { return c.write(b, true) }
+
+func (c *pipeConn) write(b []byte, owned bool) (int, error) {
 	if c.writeDL.expired() {
 		return 0, os.ErrDeadlineExceeded
 	}
@@ -129,10 +188,43 @@ func (c *pipeConn) Write(b []byte) (int, error) {
 		p.mu.Unlock()
 		return 0, io.ErrClosedPipe
 	}
-	p.buf = append(p.buf, b...)
+	if owned {
+		p.lendLocked(b)
+	} else {
+		p.appendLocked(b)
+	}
 	p.mu.Unlock()
 	p.signal()
 	return len(b), nil
+}
+
+// ownedWriter is implemented by a connection that can take a message
+// without copying it (pipeConn).
+type ownedWriter interface {
+	writeOwned(b []byte) (int, error)
+}
+
+// writeMessage writes one of the mock's messages, newline included, to
+// conn: lent without a copy to a pipe that takes it, else with Write. The
+// caller must not change frame afterwards.
+func writeMessage(conn io.Writer, frame []byte) error {
+	if ow, ok := conn.(ownedWriter); ok {
+		_, err := ow.writeOwned(frame)
+		return err
+	}
+	_, err := conn.Write(frame)
+	return err
+}
+
+// frameString returns frame's bytes as a string without copying them; the
+// caller must never change frame's bytes afterwards. The mock journals
+// the messages it sends this way: the one copy of a large result is both
+// what the journal keeps and what the pipe hands to the client.
+func frameString(frame []byte) string {
+	if len(frame) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(frame), len(frame))
 }
 
 // Close closes this end: the other end reads what is left, then io.EOF,

@@ -99,20 +99,34 @@ func newSession(s *Server, n int, conn *pipeConn) *Session {
 	}
 }
 
-// idSet remembers the request ids of a session: small non-negative integer
-// ids, what clients send, in a bitset; anything else in a map.
+// idSet remembers the request ids of a session: the small non-negative
+// integers clients count with in a bitset, larger integers in a sparse set
+// of 64-id words, anything else in a map. Its memory grows with the ids
+// seen, not with how large they are.
 type idSet struct {
-	bits  []uint64
-	other map[string]bool
+	bits   []uint64          // integer ids below idDenseMax
+	sparse map[uint64]uint64 // word (id/64) → bits, for larger integer ids
+	other  map[string]struct{}
 }
 
-const idBitsMax = 1 << 24
+const idDenseMax = 1 << 12 // the bitset never exceeds 512 bytes
 
 // add records id and reports whether it was new.
 func (s *idSet) add(id string) bool {
-	if n, err := strconv.Atoi(id); err == nil && n >= 0 && n < idBitsMax && strconv.Itoa(n) == id {
-		w, b := n/64, uint64(1)<<(n%64)
-		for len(s.bits) <= w {
+	n, ok := canonicalUint(id)
+	if !ok {
+		if _, dup := s.other[id]; dup {
+			return false
+		}
+		if s.other == nil {
+			s.other = map[string]struct{}{}
+		}
+		s.other[id] = struct{}{}
+		return true
+	}
+	w, b := n/64, uint64(1)<<(n%64)
+	if n < idDenseMax {
+		for uint64(len(s.bits)) <= w {
 			s.bits = append(s.bits, 0)
 		}
 		if s.bits[w]&b != 0 {
@@ -121,14 +135,31 @@ func (s *idSet) add(id string) bool {
 		s.bits[w] |= b
 		return true
 	}
-	if s.other == nil {
-		s.other = map[string]bool{}
-	}
-	if s.other[id] {
+	if s.sparse[w]&b != 0 {
 		return false
 	}
-	s.other[id] = true
+	if s.sparse == nil {
+		s.sparse = map[uint64]uint64{}
+	}
+	s.sparse[w] |= b
 	return true
+}
+
+// canonicalUint reads the JSON text of a non-negative integer written
+// without a sign, exponent or leading zero, of up to 18 digits.
+func canonicalUint(id string) (uint64, bool) {
+	if len(id) == 0 || len(id) > 18 || (id[0] == '0' && len(id) > 1) {
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n, true
 }
 
 // Number returns the session's number, from 1 in Dial order, as in Message.Session.
@@ -290,10 +321,12 @@ func (s *Session) write(m Message, frame []byte) error {
 	if s.Closed() {
 		return ErrSessionClosed
 	}
-	m.Session, m.Direction, m.Time, m.raw = s.n, FromServer, time.Now(), string(frame)
+	// The journal and the client share the frame's one copy: nobody
+	// changes it after this.
+	m.Session, m.Direction, m.Time, m.raw = s.n, FromServer, time.Now(), frameString(frame)
 	s.srv.journal.record(m)
 	frame = append(frame, '\n')
-	if _, err := s.conn.Write(frame); err != nil {
+	if err := writeMessage(s.conn, frame); err != nil {
 		return ErrSessionClosed
 	}
 	return nil

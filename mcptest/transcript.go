@@ -18,39 +18,57 @@ import (
 // names them. It is printed through t.Log when a test fails, and always when the
 // environment variable MCPTEST_TRANSCRIPT is set.
 func (s *Server) Transcript() string {
-	tr := RenderTranscript(s.journal.All())
+	tr := RenderTranscript(s.journal.view())
 	if names := s.faultNames(); names != "" && tr != "" {
 		tr = "faults on: " + names + "\n" + tr
 	}
 	return tr
 }
 
-// RenderTranscript renders messages as Server.Transcript does.
+// RenderTranscript renders messages as Server.Transcript does. It takes
+// time linear in the number of messages, whatever the number of sessions.
 func RenderTranscript(msgs []Message) string {
 	var b strings.Builder
 	eras := erasOf(msgs)
-	for _, n := range sessionsOf(msgs) {
+	order, bySession := groupSessions(msgs)
+	for _, n := range order {
 		fmt.Fprintf(&b, "session %d", n)
 		if e, ok := eras[n]; ok {
 			fmt.Fprintf(&b, " (%s, protocol %s)", e.era, e.version)
 		}
 		b.WriteString("\n")
-		for _, m := range msgs {
-			if m.Session != n {
-				continue
-			}
-			arrow := "→"
-			if m.Direction == FromServer {
-				arrow = "←"
-			}
-			fmt.Fprintf(&b, "  %d %s %s", m.Seq, arrow, clip(m.raw))
-			if m.Problem != "" {
-				fmt.Fprintf(&b, "   ✗ %s", m.Problem)
-			}
-			b.WriteString("\n")
+		for _, i := range bySession[n] {
+			transcriptLine(&b, msgs[i])
 		}
 	}
 	return b.String()
+}
+
+// transcriptLine writes the transcript's line for one message.
+func transcriptLine(b *strings.Builder, m Message) {
+	arrow := "→"
+	if m.Direction == FromServer {
+		arrow = "←"
+	}
+	fmt.Fprintf(b, "  %d %s %s", m.Seq, arrow, clip(m.raw))
+	if m.Problem != "" {
+		fmt.Fprintf(b, "   ✗ %s", m.Problem)
+	}
+	b.WriteString("\n")
+}
+
+// groupSessions returns the sessions of msgs in the order they first
+// appear, and the positions of each one's messages, in one pass.
+func groupSessions(msgs []Message) (order []int, bySession map[int][]int) {
+	bySession = map[int][]int{}
+	for i, m := range msgs {
+		idx, seen := bySession[m.Session]
+		if !seen {
+			order = append(order, m.Session)
+		}
+		bySession[m.Session] = append(idx, i)
+	}
+	return order, bySession
 }
 
 func sessionsOf(msgs []Message) []int {
@@ -70,7 +88,7 @@ func sessionsOf(msgs []Message) []int {
 // results as dashed ones, notifications as open arrows, errors crossed and
 // marked with their code, invalid frames as notes.
 func (s *Server) SequenceDiagram() string {
-	return RenderSequenceDiagram(s.journal.All())
+	return RenderSequenceDiagram(s.journal.view())
 }
 
 // RenderSequenceDiagram renders messages as Server.SequenceDiagram does.
@@ -127,10 +145,10 @@ func RenderSequenceDiagram(msgs []Message) string {
 	return b.String()
 }
 
+var mermaidEscaper = strings.NewReplacer(";", ",", "#", "", "\n", " ", "%", "pct")
+
 // mermaidText keeps a label from breaking the diagram's syntax.
-func mermaidText(s string) string {
-	return strings.NewReplacer(";", ",", "#", "", "\n", " ", "%", "pct").Replace(s)
-}
+func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
 
 // maxTranscriptFrame is how much of one frame a transcript shows.
 const maxTranscriptFrame = 2000

@@ -91,7 +91,16 @@ type Message struct {
 	Problem string
 
 	raw    string
-	modern bool // a request served by the stateless era
+	tool   string // params.name of a tools/call request, read once by the decoder
+	modern bool   // a request served by the stateless era
+}
+
+// toolName returns the name a tools/call request calls.
+func (m Message) toolName() string {
+	if m.tool != "" || m.Method != "tools/call" {
+		return m.tool
+	}
+	return m.Get("params.name").String()
 }
 
 // Raw returns the frame exactly as it crossed the wire, without the
@@ -191,6 +200,9 @@ func decode(line []byte) decoded {
 			return d
 		}
 		d.msg.Method = d.method.Str
+		if name := d.params.Get("name"); d.msg.Method == "tools/call" && name.Type == gjson.String {
+			d.msg.tool = name.Str
+		}
 		if d.id.Exists() {
 			d.msg.Kind = KindRequest
 		} else {

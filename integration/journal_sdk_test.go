@@ -1,0 +1,82 @@
+package integration_test
+
+// The journal's queries (mcptest.Messages) over what the two real clients
+// did: one direction rule, pairing of requests and responses both ways, and
+// WaitFor while a client streams calls.
+
+import (
+	"fmt"
+	"testing"
+
+	m3 "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestGoSDKJournalQueries(t *testing.T) {
+	ctx := testContext(t)
+	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("echo").ReturnsText("hi"))
+	cs := connectGoSDK(t, srv, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+
+	const calls, wanted = 30, 20
+	found := make(chan mcptest.Message, 1)
+	go func() { // waits while the client streams its calls
+		found <- srv.WaitFor(t, mcptest.ToolCall("echo", fmt.Sprintf(`{"n":%d}`, wanted)))
+	}()
+	for n := range calls {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"n": n}})
+		require.NoError(t, err)
+	}
+	call := <-found
+	assert.Equal(t, int64(wanted), call.Get("params.arguments.n").Int(), "WaitFor returns the matching call")
+	resp, ok := srv.Journal().ResponseTo(call)
+	require.True(t, ok, "the call was answered")
+	assert.Equal(t, mcptest.FromServer, resp.Direction)
+	assert.Equal(t, "hi", resp.Get("result.content.0.text").String())
+	req, ok := srv.Journal().RequestOf(resp)
+	require.True(t, ok)
+	assert.Equal(t, call.Seq, req.Seq, "RequestOf pairs back")
+
+	// A ping each way: Requests sees both, FromClient and FromServer split them.
+	require.NoError(t, cs.Ping(ctx, nil))
+	answer, err := srv.Request(ctx, "ping", nil)
+	require.NoError(t, err)
+	j := srv.Journal()
+	assert.Len(t, j.Requests("ping"), 2, "one ping each way")
+	require.Len(t, j.FromServer().Requests("ping"), 1)
+	serverPing := j.FromServer().Requests("ping")[0]
+	clientAnswer, ok := j.ResponseTo(serverPing)
+	require.True(t, ok)
+	assert.Equal(t, answer.Seq, clientAnswer.Seq, "the go-sdk client's answer to the mock's ping")
+	assert.Equal(t, mcptest.FromClient, clientAnswer.Direction)
+	assert.Len(t, j.FromClient().Requests("ping"), 1)
+	assert.Len(t, j.ToolCalls("echo"), calls)
+	assert.Len(t, j.Responses("tools/call"), calls)
+	assert.Len(t, j.ToolCalls("echo").Where("params.arguments.n", wanted), 1)
+}
+
+func TestMark3JournalQueries(t *testing.T) {
+	ctx := testContext(t)
+	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("echo").ReturnsText("hi"))
+	c, _ := connectMark3(t, srv)
+	for n := range 3 {
+		req := m3.CallToolRequest{}
+		req.Params.Name, req.Params.Arguments = "echo", map[string]any{"n": n}
+		_, err := c.CallTool(ctx, req)
+		require.NoError(t, err)
+	}
+	srv.AssertToolCalled(t, "echo", `{"n":2}`)
+	j := srv.Journal()
+	for _, resp := range j.Responses("tools/call") {
+		req, ok := j.RequestOf(resp)
+		require.True(t, ok, "every response pairs with its request")
+		assert.Equal(t, mcptest.FromClient, req.Direction)
+		assert.Equal(t, "echo", req.Get("params.name").String())
+		back, _ := j.ResponseTo(req)
+		assert.Equal(t, resp.Seq, back.Seq)
+	}
+	assert.Empty(t, j.FromServer().Requests(""), "the mock asked the client nothing")
+	assert.Len(t, j.FromClient().Requests("tools/call"), 3)
+}

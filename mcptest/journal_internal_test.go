@@ -1,0 +1,222 @@
+package mcptest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func recordN(j *Journal, n int, method string) {
+	for i := 0; i < n; i++ {
+		j.record(Message{Session: 1, Direction: FromClient, Kind: KindRequest, Method: method, ID: fmt.Sprint(i), raw: "{}"})
+	}
+}
+
+// TestJournalViewsAreSnapshots: a view is never changed by what is
+// recorded or amended after it was taken; All is a copy.
+func TestJournalViewsAreSnapshots(t *testing.T) {
+	j := newJournal()
+	recordN(j, 3, "ping")
+	v := j.view()
+	all := j.All()
+	recordN(j, 100, "tools/list") // appends past the view, and regrows the storage
+	j.amend(2, func(m *Message) { m.Kind, m.Problem = KindInvalid, "cut" })
+	if len(v) != 3 || cap(v) != 3 || v[1].Kind != KindRequest || v[1].Problem != "" {
+		t.Fatalf("want the view of 3 messages unchanged by later records and amends, got %d (cap %d), #2 %s", len(v), cap(v), v[1])
+	}
+	if got := j.view(); len(got) != 103 || got[1].Kind != KindInvalid || got[1].Problem != "cut" {
+		t.Fatalf("want a new view to show the amended message, got %d messages, #2 %s", len(got), got[1])
+	}
+	all[0].Method = "changed"
+	if j.view()[0].Method != "ping" {
+		t.Fatalf("want All to be a copy, changing it changed the journal")
+	}
+	// Without a view handed out, amend changes the storage in place.
+	j2 := newJournal()
+	recordN(j2, 2, "ping")
+	j2.amend(1, func(m *Message) { m.Problem = "x" })
+	j2.amend(9, func(m *Message) { t.Fatal("amend of a Seq that was not recorded must do nothing") })
+	if j2.view()[0].Problem != "x" {
+		t.Fatalf("want the amend kept")
+	}
+}
+
+// TestJournalWatchWakesOnlyForMatches: a waiter with a prefilter is not
+// woken by the messages the prefilter rejects, and still finds the first
+// match in wire order.
+func TestJournalWatchWakesOnlyForMatches(t *testing.T) {
+	j := newJournal()
+	recordN(j, 5, "ping")
+	var mu sync.Mutex
+	steps := 0
+	wake := func(m Message) bool { return m.Method == "tools/call" }
+	got := make(chan Message, 1)
+	watching := make(chan struct{})
+	go func() {
+		m, _ := j.watch(context.Background(), wake, func(m Message) bool {
+			mu.Lock()
+			steps++
+			if steps == 5 {
+				close(watching) // the messages already there were looked at
+			}
+			mu.Unlock()
+			return wake(m)
+		})
+		got <- m
+	}()
+	<-watching
+	recordN(j, 50, "ping") // rejected by the prefilter: nobody is woken
+	mu.Lock()
+	if steps != 5 {
+		t.Errorf("want the waiter asleep through messages its prefilter rejects, it stepped through %d", steps)
+	}
+	mu.Unlock()
+	j.record(Message{Session: 1, Direction: FromClient, Kind: KindRequest, Method: "tools/call", ID: `"a"`})
+	j.record(Message{Session: 1, Direction: FromClient, Kind: KindRequest, Method: "tools/call", ID: `"b"`})
+	select {
+	case m := <-got:
+		if m.ID != `"a"` || m.Seq != 56 {
+			t.Errorf(`want the first tools/call, #56 id "a", got %s`, m)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("want the waiter woken by the matching message")
+	}
+	j.mu.Lock()
+	n := len(j.watchers)
+	j.mu.Unlock()
+	if n != 0 {
+		t.Errorf("want the watcher removed once it returned, %d left", n)
+	}
+}
+
+// TestJournalWatchLastLook: when ctx ends, what was recorded before counts.
+func TestJournalWatchLastLook(t *testing.T) {
+	j := newJournal()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, ok := j.watch(ctx, nil, func(Message) bool { return true }); ok {
+		t.Fatal("want no match in an empty journal")
+	}
+	recordN(j, 1, "ping")
+	if m, ok := j.watch(ctx, nil, func(m Message) bool { return m.Method == "ping" }); !ok || m.Seq != 1 {
+		t.Fatalf("want the ping recorded before ctx ended, got %v %v", m, ok)
+	}
+	if msgs, ok := j.waitView(ctx, nil, func(ms Messages) bool { return len(ms) == 1 }); !ok || len(msgs) != 1 {
+		t.Fatalf("waitView: want the condition true over the journal, got %v", ok)
+	}
+}
+
+// TestJournalConcurrentWatchers: waiters come and go while sessions record.
+func TestJournalConcurrentWatchers(t *testing.T) {
+	j := newJournal()
+	const writers, each = 4, 300
+	var wg sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			recordN(j, each, fmt.Sprintf("m%d", w))
+		}()
+	}
+	for w := 0; w < writers; w++ {
+		method := fmt.Sprintf("m%d", w)
+		m, ok := j.watch(context.Background(), func(m Message) bool { return m.Method == method }, func(m Message) bool {
+			return m.Method == method && m.ID == fmt.Sprint(each-1)
+		})
+		if !ok || m.Method != method {
+			t.Fatalf("want the last %s, got %v", method, m)
+		}
+	}
+	wg.Wait()
+	for i, m := range j.view() {
+		if m.Seq != i+1 {
+			t.Fatalf("want Seq %d at %d, got %d", i+1, i, m.Seq)
+		}
+	}
+}
+
+func TestIDSetMemory(t *testing.T) {
+	var s idSet
+	for _, id := range []string{"16777215", "16777216", "1099511627776", "4095", "4096"} {
+		if !s.add(id) || s.add(id) {
+			t.Errorf("add(%s): want new once, then a duplicate", id)
+		}
+	}
+	if len(s.bits) != idDenseMax/64 || len(s.sparse) != 4 || len(s.other) != 0 {
+		t.Errorf("want 4095 in the dense bits (64 words), the 4 large ids in 4 sparse words, none in the map; got %d words, %d sparse, %d other", len(s.bits), len(s.sparse), len(s.other))
+	}
+	for _, id := range []string{"01", "1e3", "1.0", "-5", `"7"`, "1234567890123456789"} {
+		if !s.add(id) || s.add(id) {
+			t.Errorf("add(%s): want new once, then a duplicate", id)
+		}
+	}
+	if len(s.other) != 6 {
+		t.Errorf("want the non-canonical and string ids kept as text, got %d", len(s.other))
+	}
+	if n := testing.AllocsPerRun(100, func() { s.add("3999") }); n != 0 {
+		t.Errorf("want add of a small integer id not to allocate, got %v allocs", n)
+	}
+}
+
+// TestPipeLendsLargeFrames: a large frame of the mock is read as written,
+// interleaved with copied writes, and the pipe never writes into it.
+func TestPipeLendsLargeFrames(t *testing.T) {
+	client, server := newPipe("c", "s")
+	defer client.Close()
+	defer server.Close()
+	big := []byte(strings.Repeat("x", lendMin*2) + "\n")
+	keep := string(big)
+	if _, err := server.writeOwned(big); err != nil {
+		t.Fatal(err)
+	}
+	head := make([]byte, 100)
+	mustReadFull(t, client, head)
+	mustWrite(t, server, "small\n") // the rest of the lent frame moves into the pipe's buffer first
+	if _, err := server.writeOwned(big); err != nil {
+		t.Fatal(err)
+	}
+	rest := make([]byte, len(big)-100+len("small\n")+len(big))
+	mustReadFull(t, client, rest)
+	if got := string(head) + string(rest); got != keep+"small\n"+keep {
+		t.Fatalf("want both frames and the small write in order, got %d bytes", len(got))
+	}
+	if string(big) != keep {
+		t.Fatal("want the lent frame never written into")
+	}
+	if p := server.wr; p.lent || cap(p.buf) > keepMax {
+		t.Errorf("want a drained pipe to hold no lent frame nor a large buffer, lent=%v cap=%d", p.lent, cap(p.buf))
+	}
+}
+
+// TestPipeKeepsItsBuffer: a write and read cycle of small messages
+// allocates nothing once the buffer has grown.
+func TestPipeKeepsItsBuffer(t *testing.T) {
+	client, server := newPipe("c", "s")
+	defer client.Close()
+	defer server.Close()
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n")
+	buf := make([]byte, 256)
+	cycle := func() {
+		_, _ = server.writeOwned(msg)
+		_, _ = server.Write(msg)
+		_, _ = client.Read(buf)
+	}
+	cycle()
+	if n := testing.AllocsPerRun(200, cycle); n != 0 {
+		t.Errorf("want no allocation per write and read, got %v", n)
+	}
+}
+
+func mustReadFull(t *testing.T, c *pipeConn, b []byte) {
+	t.Helper()
+	for n := 0; n < len(b); {
+		k, err := c.Read(b[n:])
+		if err != nil {
+			t.Fatalf("read: %v after %d of %d bytes", err, n, len(b))
+		}
+		n += k
+	}
+}
