@@ -1,11 +1,13 @@
 package main
 
 import (
-	"os"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/mcpmock/mcpmock/scenarios"
+	"github.com/mcpmock/mcpmock/scenarios/tour"
 	"go.uber.org/goleak"
 )
 
@@ -13,115 +15,95 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-// The tour of one scenario: the official Go SDK meets a server that only
-// speaks 2025-03-26, and accepts it.
-func Example_negotiateOlderVersion() {
-	if err := tour(os.Stdout, "negotiate-older-version"); err != nil {
-		panic(err)
-	}
-	// Output:
-	// ## negotiate-older-version
-	//
-	// Mistake: None: the server speaks only 2025-03-26 and, as the spec says, answers
-	// initialize with that version although the client asked for a newer one. It
-	// catches clients that insist on getting the version they asked for, although they
-	// support the older one.
-	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
-	//
-	// Transcript (→ client to server, ← server to client):
-	//
-	//   session 1 (handshake, protocol 2025-03-26)
-	//     1 → {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
-	//     2 ← {"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found: server/discover"}}
-	//     3 → {"jsonrpc":"2.0","id":2,"method":"initialize","params":{"clientInfo":{"name":"gift-app","version":"1.0.0"},"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true}}}}
-	//     4 ← {"jsonrpc":"2.0","id":2,"result":{"capabilities":{"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true},"tools":{"listChanged":true}},"instructions":"Suggest gifts.","protocolVersion":"2025-03-26","serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}}}
-	//     5 → {"jsonrpc":"2.0","method":"notifications/initialized","params":{}}
-	//     6 → {"jsonrpc":"2.0","id":3,"method":"tools/list"}
-	//     7 ← {"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"suggest_gifts","inputSchema":{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]},"description":"Suggests gift ideas for a recipient"}]}}
-	//     8 → {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"suggest_gifts","arguments":{"age":25}}}
-	//     9 ← {"jsonrpc":"2.0","id":4,"result":{"content":[{"text":"a board game","type":"text"}]}}
-	//
-	// Sequence diagram:
-	//
-	// ```mermaid
-	// sequenceDiagram
-	//     participant C as Client
-	//     participant S as Server (mcptest)
-	//     C->>S: server/discover [id 1]
-	//     S--xC: error -32601 [id 1] (server/discover)
-	//     C->>S: initialize [id 2]
-	//     S-->>C: result [id 2] (initialize)
-	//     C-)S: notifications/initialized
-	//     C->>S: tools/list [id 3]
-	//     S-->>C: result [id 3] (tools/list)
-	//     C->>S: tools/call [id 4]
-	//     S-->>C: result [id 4] (tools/call)
-	// ```
-	//
-	// What the client did:
-	// - Connect succeeded: protocol 2025-03-26 (handshake era) with
-	//   gift-genius-backend 0.2.0, which declared tools, resources, prompts
-	// - ListTools returned 1 tool: suggest_gifts
-	// - CallTool suggest_gifts {"age":25} returned a result "a board game"
-	// - it closed the session
-	//
-	// A correct client: the client accepts 2025-03-26, completes the handshake in it,
-	// lists the tools, and connect returns nil.
-	// The official Go SDK v1.8.0: pass, it does that.
+// verdicts is what the official Go SDK v1.8.0 does today in every scenario
+// the tour shows it; the naive client of lessons 1 and 4 fails its own.
+var verdicts = map[string]string{
+	"tools-capability-missing":     "fail",
+	"tools-schema-changed-quietly": "fail",
+	"tools-list-changed":           "fail",
+	"stdout-banner":                "fail",
 }
 
-// TestTour runs the whole tour: every scenario of it is shown with its
-// mistake, transcript, diagram, what the client did and the verdict, and
-// the output is the same from one run to the next.
+// TestTour runs the whole tour: the seven lessons in the lesson's order,
+// each with its title, its scenarios (transcript, diagram, what the client
+// did, verdict) and how to fix it in both languages, then the rest of the
+// catalog; and the output is the same from one run to the next.
 func TestTour(t *testing.T) {
+	tr := newTour(testLog{t})
 	var first strings.Builder
-	if err := tour(&first); err != nil {
+	if err := tr.Run(&first); err != nil {
 		t.Fatal(err)
 	}
 	out := first.String()
-	sections := strings.Split(strings.TrimPrefix(out, "## "), "\n## ")
-	if len(sections) != len(tourNames) {
-		t.Fatalf("want %d sections, got %d:\n%s", len(tourNames), len(sections), out)
+
+	lessonsOut, rest, ok := strings.Cut(out, "\n# The rest of the catalog\n")
+	if !ok {
+		t.Fatalf("no heading for the rest of the catalog:\n%s", out)
 	}
-	// what the official Go SDK v1.8.0 does today; the rest pass
-	fails := map[string]bool{"tools-capability-missing": true, "stdout-banner": true}
-	seen := map[string]bool{}
-	for _, sec := range sections {
-		name, _, _ := strings.Cut(sec, "\n")
-		seen[name] = true
-		s, ok := scenarios.Lookup(name)
-		if !ok {
-			t.Errorf("section %q names no scenario", name)
-			continue
+	parts := strings.Split(strings.TrimPrefix(lessonsOut, "# "), "\n# ")
+	lessons := tour.Lessons()
+	if len(parts) != len(lessons) {
+		t.Fatalf("want %d lessons, got %d parts before the rest of the catalog", len(lessons), len(parts))
+	}
+	for i, l := range lessons {
+		part := parts[i]
+		if want := fmt.Sprintf("Mistake %d of 7: %s\n(Error n.º %d: %s)\n", l.Number, l.Title, l.Number, l.TitleES); !strings.HasPrefix(part, want) {
+			t.Errorf("lesson %d does not start with %q:\n%s", l.Number, want, part)
 		}
-		for _, want := range []string{
-			"Mistake: ", "Spec: " + s.Spec + "\n",
-			"Transcript (→ client to server, ← server to client):\n\n  ",
-			"  session 1 ", "    1 → ",
-			"```mermaid\nsequenceDiagram\n", "```\n",
-			"What the client did:\n- ",
-			"A correct client: ",
-		} {
-			if !strings.Contains(sec, want) {
-				t.Errorf("section %s has no %q:\n%s", name, want, sec)
+		client := "The official Go SDK v1.8.0"
+		if l.Side == tour.ClientSide {
+			client = "The naive hand-written client"
+		}
+		for _, n := range l.Scenarios {
+			sec := section(part, n)
+			if sec == "" {
+				t.Errorf("lesson %d does not show scenario %s", l.Number, n)
+				continue
+			}
+			verdict := verdicts[n]
+			if verdict == "" {
+				verdict = "pass"
+			}
+			if l.Side == tour.ClientSide {
+				verdict = "fail"
+				if !strings.Contains(sec, "What the mock caught (the rules the client broke):\n- ") {
+					t.Errorf("lesson %d, scenario %s: the mock's catch is not shown:\n%s", l.Number, n, sec)
+				}
+			}
+			checkSection(t, n, sec, client, verdict)
+		}
+		for _, want := range []string{"How to fix it: ", "Cómo corregirlo: "} {
+			if !strings.Contains(part, "\n"+want) {
+				t.Errorf("lesson %d has no %q", l.Number, want)
 			}
 		}
-		verdict := "The official Go SDK v1.8.0: pass, it does that."
-		if fails[name] {
-			verdict = "The official Go SDK v1.8.0: fail, "
-		}
-		if !strings.Contains(sec, verdict) {
-			t.Errorf("section %s: want the verdict %q:\n%s", name, verdict, sec)
-		}
 	}
-	for _, n := range tourNames {
-		if !seen[n] {
-			t.Errorf("the tour does not show %s", n)
+
+	restNames := tr.Rest()
+	secs := strings.Split(rest, "\n## ")[1:]
+	if len(secs) != len(restNames) {
+		t.Fatalf("the rest of the catalog: want %d scenarios (%v), got %d", len(restNames), restNames, len(secs))
+	}
+	for i, n := range restNames {
+		sec := "## " + secs[i]
+		if !strings.HasPrefix(sec, "## "+n+"\n") {
+			t.Errorf("scenario %d of the rest should be %s:\n%s", i, n, sec)
+			continue
+		}
+		verdict := verdicts[n]
+		if verdict == "" {
+			verdict = "pass"
+		}
+		checkSection(t, n, sec, "The official Go SDK v1.8.0", verdict)
+	}
+	for _, n := range []string{"giftgen-handshake", "undeclared-methods"} {
+		if !strings.Contains(rest, "\n## "+n+"\n") {
+			t.Errorf("the rest of the catalog does not show %s with the SDK (the lessons showed it with the naive client)", n)
 		}
 	}
 
 	var second strings.Builder
-	if err := tour(&second); err != nil {
+	if err := newTour(testLog{t}).Run(&second); err != nil {
 		t.Fatal(err)
 	}
 	if second.String() != out {
@@ -129,23 +111,101 @@ func TestTour(t *testing.T) {
 	}
 }
 
-// TestTourUnknownScenario: a name that is not in the catalog is an error
-// that lists the catalog.
-func TestTourUnknownScenario(t *testing.T) {
+// section returns the section of scenario name in out, from its heading to
+// the next heading.
+func section(out, name string) string {
+	_, sec, ok := strings.Cut(out, "## "+name+"\n")
+	if !ok {
+		return ""
+	}
+	if i := strings.Index(sec, "\n## "); i >= 0 {
+		sec = sec[:i]
+	}
+	if i := strings.Index(sec, "\nHow to fix it: "); i >= 0 {
+		sec = sec[:i]
+	}
+	return "## " + name + "\n" + sec
+}
+
+func checkSection(t *testing.T, name, sec, client, verdict string) {
+	t.Helper()
+	s, ok := scenarios.Lookup(name)
+	if !ok {
+		t.Errorf("section %q names no scenario", name)
+		return
+	}
+	for _, want := range []string{
+		"The server: ", "Spec: " + s.Spec + "\n",
+		"Transcript (→ client to server, ← server to client):\n\n  ",
+		"  session 1 ", "    1 → ",
+		"```mermaid\nsequenceDiagram\n", "```\n",
+		"What the client did:\n- ",
+		"A correct client: ",
+	} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("section %s has no %q:\n%s", name, want, sec)
+		}
+	}
+	want := client + ": pass, it does that."
+	if verdict != "pass" {
+		want = client + ": " + verdict + ", "
+	}
+	if !strings.Contains(sec, want) {
+		t.Errorf("section %s: want the verdict %q:\n%s", name, want, sec)
+	}
+}
+
+// TestTourByNumberAndName: a lesson can be named by its number or its
+// name, a scenario by its name, and they are shown in the order named.
+func TestTourByNumberAndName(t *testing.T) {
+	tr := newTour(testLog{t})
+	var byNumber, byName strings.Builder
+	if err := tr.Run(&byNumber, "3", "modern-only"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Run(&byName, "forgotten-capability", "modern-only"); err != nil {
+		t.Fatal(err)
+	}
+	if byNumber.String() != byName.String() {
+		t.Errorf("lesson 3 by number and by name differ:\n%s\n---\n%s", byNumber.String(), byName.String())
+	}
+	out := byNumber.String()
+	if !strings.HasPrefix(out, "# Mistake 3 of 7: a forgotten capability\n") {
+		t.Errorf("the output does not start with lesson 3:\n%s", out)
+	}
+	i, j := strings.Index(out, "## tools-capability-missing\n"), strings.Index(out, "## modern-only\n")
+	if i < 0 || j < i {
+		t.Errorf("want tools-capability-missing, then modern-only:\n%s", out)
+	}
+	if strings.Contains(out, "# Mistake 1 ") || strings.Contains(out, "# The rest of the catalog") {
+		t.Errorf("only what was named is shown:\n%s", out)
+	}
+}
+
+// TestTourUnknownName: a name that is neither a lesson nor a scenario is
+// an error that lists both, and nothing is played.
+func TestTourUnknownName(t *testing.T) {
 	var out strings.Builder
-	err := tour(&out, "negotiate-older-version", "handshake-mistake")
+	err := newTour(testLog{t}).Run(&out, "negotiate-older-version", "handshake-mistake", "8")
 	if err == nil {
-		t.Fatal("want an error for an unknown scenario")
+		t.Fatal("want an error for an unknown name")
 	}
-	if !strings.Contains(err.Error(), `"handshake-mistake"`) {
-		t.Errorf("the error does not name the unknown scenario: %v", err)
-	}
-	for _, n := range scenarios.Names() {
-		if !strings.Contains(err.Error(), n) {
-			t.Errorf("the error does not list %s: %v", n, err)
+	for _, want := range append([]string{`"handshake-mistake"`, `"8"`, "forgotten-capability", "capability-magic"}, scenarios.Names()...) {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not mention %s: %v", want, err)
 		}
 	}
 	if out.Len() > 0 {
 		t.Errorf("nothing is played when a name is unknown, got:\n%s", out.String())
 	}
 }
+
+// testLog sends what the mock reports to the test's log, and fails it.
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Errorf("the mock reported: %s", p)
+	return len(p), nil
+}
+
+var _ io.Writer = testLog{}

@@ -1,0 +1,272 @@
+// Package tour is mcpmock's teaching tour: the seven classic handshake and
+// capability mistakes the handshake lesson ends with, in its order, each
+// played against the mock and shown with the wire transcript, the Mermaid
+// sequence diagram, the verdict and how to fix it; then the rest of the
+// scenario catalog.
+//
+// Mistakes on the client's side (1 and 4) are shown with a deliberately
+// naive hand-written client that the mock catches: the violation report is
+// the lesson. Mistakes on the server's side (2, 3, 5, 6 and 7) are shown with
+// the Client the Tour is given meeting a mock that makes them, against what
+// a correct client does. The package needs no client SDK: examples/handshake
+// gives it the official Go SDK client,
+//
+//	t := tour.Tour{Client: tour.Client{Name: "the official Go SDK v1.8.0", Run: app}, Log: os.Stderr}
+//	err := t.Run(os.Stdout)      // the whole tour
+//	err = t.Run(os.Stdout, "3")  // mistake 3 (or its name, or a scenario's)
+//
+// and a command may give it any client it can drive. The output depends
+// only on what went over the wire: no times, no random ids.
+package tour
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/scenarios"
+)
+
+// Client is a client the tour shows meeting a scenario.
+type Client struct {
+	// Name names the client in the verdicts, e.g. "the official Go SDK
+	// v1.8.0".
+	Name string
+	// Run drives the client over conn, as an application does (connect,
+	// list the tools, call suggest_gifts with {"age":25}, close), for the
+	// scenario s, and tells each step it took with say, in plain words. It
+	// must return when ctx is done.
+	Run func(ctx context.Context, conn net.Conn, s scenarios.Scenario, say func(format string, args ...any)) error
+	// Skip names the scenarios the tour leaves out of its walk of the
+	// catalog for this client, each with the reason (e.g. a transcript that
+	// differs from run to run); they can still be named.
+	Skip map[string]string
+}
+
+// Tour plays lessons and scenarios and writes what happened.
+type Tour struct {
+	// Client is the client of the server-side lessons and of the
+	// catalog's scenarios.
+	Client Client
+	// Log receives what the mock reports as problems of a run (a
+	// misconfigured scenario, a fault that never acted); nil drops them.
+	Log io.Writer
+}
+
+// item is one thing the tour shows: a lesson, or a scenario of the catalog.
+type item struct {
+	lesson   *Lesson
+	scenario scenarios.Scenario
+	// rest: the first scenario of the rest of the catalog, after the lessons.
+	rest bool
+}
+
+// Run writes the tour to w. With no argument: the seven lessons in the
+// lesson's order, then the rest of the catalog (less Client.Skip). Each
+// argument names a lesson by number ("3") or name ("forgotten-capability"),
+// or a scenario of the catalog; they are shown in the order named. An
+// unknown name is an error that lists what there is, and nothing is
+// played.
+func (t Tour) Run(w io.Writer, args ...string) error {
+	items, err := t.pick(args)
+	if err != nil {
+		return err
+	}
+	ew := &errWriter{w: w}
+	for i, it := range items {
+		if i > 0 {
+			fmt.Fprintln(ew)
+		}
+		if err := t.show(ew, it); err != nil {
+			return err
+		}
+		if ew.err != nil {
+			return ew.err
+		}
+	}
+	return nil
+}
+
+// Rest returns the names of the scenarios the whole tour shows after the
+// lessons, in catalog order: the catalog less Client.Skip and the
+// scenarios Client already met in a server-side lesson. (The scenarios of
+// the client-side lessons come back: there the naive client met them, here
+// Client does.)
+func (t Tour) Rest() []string {
+	inLessons := map[string]bool{}
+	for _, l := range lessons {
+		for _, n := range l.Scenarios {
+			// the naive client's scenarios come back with Client
+			inLessons[n] = l.Side == ServerSide
+		}
+	}
+	var out []string
+	for _, n := range scenarios.Names() {
+		if _, skip := t.Client.Skip[n]; !inLessons[n] && !skip {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Usage writes what can be named: the lessons, then the catalog, the
+// scenarios left out of the whole tour marked with why.
+func (t Tour) Usage(w io.Writer) {
+	fmt.Fprintf(w, "The lessons (by number or name):\n")
+	for _, l := range lessons {
+		fmt.Fprintf(w, "  %d  %-27s %s (the %s's mistake)\n", l.Number, l.Name, l.Title, l.Side)
+	}
+	fmt.Fprintf(w, "\nThe catalog (by name):\n")
+	for _, s := range scenarios.All() {
+		fmt.Fprintf(w, "  %s\n", s)
+		if why, ok := t.Client.Skip[s.Name]; ok {
+			fmt.Fprintf(w, "    %s\n", wrap("(not in the whole tour: "+why+")", "    "))
+		}
+	}
+}
+
+func (t Tour) pick(args []string) ([]item, error) {
+	if len(args) == 0 {
+		var items []item
+		for _, l := range Lessons() {
+			items = append(items, item{lesson: &l})
+		}
+		for i, n := range t.Rest() {
+			s, _ := scenarios.Lookup(n)
+			items = append(items, item{scenario: s, rest: i == 0})
+		}
+		return items, nil
+	}
+	var items []item
+	var unknown []string
+	for _, a := range args {
+		if l, ok := lookupLesson(a); ok {
+			items = append(items, item{lesson: &l})
+			continue
+		}
+		if s, ok := scenarios.Lookup(a); ok {
+			items = append(items, item{scenario: s})
+			continue
+		}
+		unknown = append(unknown, strconv.Quote(a))
+	}
+	if len(unknown) > 0 {
+		var names []string
+		for _, l := range lessons {
+			names = append(names, l.Name)
+		}
+		return nil, fmt.Errorf("no lesson or scenario named %s; the lessons are 1 to %d (%s); the catalog has %s",
+			strings.Join(unknown, ", "), len(lessons), strings.Join(names, ", "), strings.Join(scenarios.Names(), ", "))
+	}
+	return items, nil
+}
+
+// show writes one item.
+func (t Tour) show(w io.Writer, it item) error {
+	if it.lesson == nil {
+		if it.rest {
+			fmt.Fprintf(w, "# The rest of the catalog\n\n")
+			fmt.Fprintf(w, "%s\n\n", wrap(capitalize(t.Client.Name)+" meets the other scenarios of the catalog.", ""))
+		}
+		return t.play(w, it.scenario, t.Client)
+	}
+	l := it.lesson
+	fmt.Fprintf(w, "# Mistake %d of %d: %s\n", l.Number, len(lessons), l.Title)
+	fmt.Fprintf(w, "(Error n.º %d: %s)\n\n", l.Number, l.TitleES)
+	fmt.Fprintf(w, "%s\n\n", wrap(l.Summary, ""))
+	client := t.Client
+	if l.Side == ClientSide {
+		client = l.naive
+		fmt.Fprintf(w, "%s\n\n", wrap("The client's mistake: a deliberately naive hand-written client makes it, and the mock catches it.", ""))
+	} else {
+		fmt.Fprintf(w, "%s\n\n", wrap("The server's mistake: "+t.Client.Name+" meets a mock that makes it.", ""))
+	}
+	for _, n := range l.Scenarios {
+		s, ok := scenarios.Lookup(n)
+		if !ok {
+			return fmt.Errorf("tour: lesson %d names the scenario %q, which is not in the catalog", l.Number, n)
+		}
+		if err := t.play(w, s, client); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "%s\n", wrap("How to fix it: "+l.Fix, ""))
+	fmt.Fprintf(w, "%s\n", wrap("Cómo corregirlo: "+l.FixES, ""))
+	return nil
+}
+
+// play runs one scenario with the client and writes the scenario, the
+// transcript, the diagram, what the client did, what the mock caught and
+// the verdict.
+func (t Tour) play(w io.Writer, s scenarios.Scenario, c Client) error {
+	if c.Run == nil {
+		return fmt.Errorf("tour: no client to play the scenario %s with: set Tour.Client", s.Name)
+	}
+	tb := &programTB{log: t.Log}
+	var st steps
+	o := s.Play(tb, func(ctx context.Context, conn net.Conn) error { return c.Run(ctx, conn, s, st.say) })
+	tb.finish()
+	r := s.Evaluate(o)
+
+	fmt.Fprintf(w, "## %s\n\n", s.Name)
+	fmt.Fprintf(w, "%s\n", wrap("The server: "+s.Mistake, ""))
+	fmt.Fprintf(w, "Spec: %s\n\n", s.Spec)
+
+	fmt.Fprintf(w, "Transcript (→ client to server, ← server to client):\n\n")
+	fmt.Fprintf(w, "%s\n", indent(o.Server.Transcript()))
+	fmt.Fprintf(w, "Sequence diagram:\n\n```mermaid\n%s```\n\n", mcptest.RenderSequenceDiagram(o.Journal))
+
+	fmt.Fprintf(w, "What the client did:\n")
+	for _, step := range st.all() {
+		fmt.Fprintf(w, "%s\n", wrap("- "+step, "  "))
+	}
+	if o.Hung {
+		fmt.Fprintf(w, "- it was still running after its deadline, so its connection was closed under it\n")
+	}
+	if len(o.Violations) > 0 {
+		fmt.Fprintf(w, "\nWhat the mock caught (the rules the client broke):\n")
+		for _, v := range o.Violations {
+			sev := ""
+			if v.Severity == mcptest.SeverityWarning {
+				sev = " (a warning)"
+			}
+			fmt.Fprintf(w, "%s\n", wrap(fmt.Sprintf("- %s%s: %s, in message %d; %s", v.Rule, sev, v.Detail, v.Message.Seq, v.URL()), "  "))
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%s\n", wrap("A correct client: "+s.Expect.Description+".", ""))
+	if r.Status == scenarios.Pass {
+		fmt.Fprintf(w, "%s\n", wrap(capitalize(c.Name)+": pass, it does that.", ""))
+	} else {
+		fmt.Fprintf(w, "%s\n", wrap(capitalize(c.Name)+": "+string(r.Status)+", "+r.Observed+".", ""))
+	}
+	if tb.failed {
+		return fmt.Errorf("tour: scenario %s: the mock reported a problem (in the tour's log)", s.Name)
+	}
+	return nil
+}
+
+// steps is what a client said it did, safe for its goroutines.
+type steps struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (s *steps) say(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lines = append(s.lines, fmt.Sprintf(format, args...))
+}
+
+func (s *steps) all() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.lines)
+}

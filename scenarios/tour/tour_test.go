@@ -1,0 +1,166 @@
+package tour
+
+import (
+	"context"
+	"net"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcpmock/mcpmock/scenarios"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// TestLessons: the seven, numbered in order, with distinct names that are
+// not scenario names, scenarios of the catalog, both languages, and a
+// naive client exactly for the client-side ones.
+func TestLessons(t *testing.T) {
+	ls := Lessons()
+	if len(ls) != 7 {
+		t.Fatalf("want the lesson's 7 mistakes, got %d", len(ls))
+	}
+	seen := map[string]bool{}
+	for i, l := range ls {
+		if l.Number != i+1 {
+			t.Errorf("lesson %d has number %d", i+1, l.Number)
+		}
+		if seen[l.Name] || slices.Contains(scenarios.Names(), l.Name) || l.Name == strconv.Itoa(l.Number) {
+			t.Errorf("lesson %d: name %q is taken (by another lesson or a scenario)", l.Number, l.Name)
+		}
+		seen[l.Name] = true
+		for _, f := range []string{l.Title, l.TitleES, l.Summary, l.Fix, l.FixES} {
+			if strings.TrimSpace(f) == "" {
+				t.Errorf("lesson %d has an empty text: %+v", l.Number, l)
+			}
+		}
+		if len(l.Scenarios) == 0 {
+			t.Errorf("lesson %d shows no scenario", l.Number)
+		}
+		for _, n := range l.Scenarios {
+			if _, ok := scenarios.Lookup(n); !ok {
+				t.Errorf("lesson %d names %q, which is not in the catalog", l.Number, n)
+			}
+		}
+		if (l.naive.Run != nil) != (l.Side == ClientSide) {
+			t.Errorf("lesson %d (%s side): a naive client only for the client-side lessons", l.Number, l.Side)
+		}
+	}
+	if got := []Side{ls[0].Side, ls[3].Side}; got[0] != ClientSide || got[1] != ClientSide {
+		t.Errorf("lessons 1 and 4 are the client's mistakes, got %v", got)
+	}
+	ls[0].Scenarios[0] = "changed"
+	if Lessons()[0].Scenarios[0] == "changed" {
+		t.Error("Lessons returns the package's own slices")
+	}
+}
+
+// TestClientSideLessons: the naive clients make their mistakes, and the
+// tour shows what the mock caught and the failed verdict, with no client
+// given (they need none).
+func TestClientSideLessons(t *testing.T) {
+	for _, tc := range []struct {
+		lesson string
+		rules  []string
+	}{
+		{"1", []string{"jsonrpc/version", "lifecycle/initialize-first", "jsonrpc/method-not-found", "lifecycle/initialize-params"}},
+		{"undeclared-method-calls", []string{"capabilities/undeclared-method: resources/list called, but the server did not declare the resources capability"}},
+	} {
+		t.Run(tc.lesson, func(t *testing.T) {
+			var out strings.Builder
+			if err := (Tour{Log: failLog{t}}).Run(&out, tc.lesson); err != nil {
+				t.Fatal(err)
+			}
+			s := out.String()
+			_, caught, ok := strings.Cut(s, "What the mock caught (the rules the client broke):\n")
+			if !ok {
+				t.Fatalf("no report of what the mock caught:\n%s", s)
+			}
+			caught, _, _ = strings.Cut(caught, "\n\n")
+			for _, r := range tc.rules {
+				if !strings.Contains(strings.Join(strings.Fields(caught), " "), r) {
+					t.Errorf("the mock's report does not name %q:\n%s", r, caught)
+				}
+			}
+			if !strings.Contains(s, "\nThe naive hand-written client: fail, ") {
+				t.Errorf("want the naive client's verdict fail:\n%s", s)
+			}
+			if !strings.Contains(s, "\nHow to fix it: ") || !strings.Contains(s, "\nCómo corregirlo: ") {
+				t.Errorf("no fix:\n%s", s)
+			}
+		})
+	}
+}
+
+// TestServerSideLessonNeedsClient: a server-side lesson with no client is
+// an error that says what to set, not a crash.
+func TestServerSideLessonNeedsClient(t *testing.T) {
+	var out strings.Builder
+	err := (Tour{}).Run(&out, "2")
+	if err == nil || !strings.Contains(err.Error(), "set Tour.Client") {
+		t.Fatalf("want an error asking for Tour.Client, got %v", err)
+	}
+}
+
+// TestClientMeetsScenario: the given client runs with the scenario and
+// its steps are shown in order; a client that does nothing fails.
+func TestClientMeetsScenario(t *testing.T) {
+	idle := Client{Name: "an idle client", Run: func(ctx context.Context, conn net.Conn, s scenarios.Scenario, say func(string, ...any)) error {
+		say("it was given %s", s.Name)
+		say("it closed the connection")
+		return conn.Close()
+	}}
+	var out strings.Builder
+	if err := (Tour{Client: idle, Log: failLog{t}}).Run(&out, "modern-only"); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{
+		"## modern-only\n",
+		"What the client did:\n- it was given modern-only\n- it closed the connection\n",
+		"\nAn idle client: fail, ",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("no %q in:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "# Mistake") || strings.Contains(s, "How to fix it") {
+		t.Errorf("a scenario named alone is shown without a lesson:\n%s", s)
+	}
+}
+
+// TestRest: the whole tour's walk of the catalog leaves out the server-side
+// lessons' scenarios and Client.Skip, and brings back the naive clients'.
+func TestRest(t *testing.T) {
+	tr := Tour{Client: Client{Skip: map[string]string{"wrong-id-type": "racy"}}}
+	rest := tr.Rest()
+	for _, n := range []string{"giftgen-handshake", "undeclared-methods", "giftgen-stateless", "modern-only"} {
+		if !slices.Contains(rest, n) {
+			t.Errorf("the rest lacks %s: %v", n, rest)
+		}
+	}
+	for _, n := range []string{"wrong-id-type", "protocol-version-unknown", "tools-capability-missing", "capabilities-lie"} {
+		if slices.Contains(rest, n) {
+			t.Errorf("the rest has %s: %v", n, rest)
+		}
+	}
+	var u strings.Builder
+	tr.Usage(&u)
+	for _, want := range []string{"  1  malformed-initialize", "  7  capability-magic", "wrong-id-type: ", "(not in the whole tour: racy)"} {
+		if !strings.Contains(u.String(), want) {
+			t.Errorf("Usage has no %q:\n%s", want, u.String())
+		}
+	}
+}
+
+// failLog fails the test with what the mock reported.
+type failLog struct{ t *testing.T }
+
+func (l failLog) Write(p []byte) (int, error) {
+	l.t.Errorf("the mock reported: %s", p)
+	return len(p), nil
+}
