@@ -3,6 +3,8 @@ package mcptest_test
 import (
 	"bytes"
 	"context"
+	"github.com/tidwall/gjson"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -123,58 +125,74 @@ func FuzzSession(f *testing.F) {
 			data = data[:fuzzMaxInput]
 		}
 		ignore := goleak.IgnoreCurrent()
-		srv := mcptest.NewServer(t).IgnoreViolations().
-			WithTool(mcptest.NewTool("echo").WithInputSchema(`{"type":"object"}`).ReturnsText("echo"),
-				mcptest.NewTool("confirm").
-					RequiresInput(mcptest.ElicitInput("confirm", "Sure?", `{"type":"object","properties":{"ok":{"type":"boolean"}}}`)).
-					HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
-						return mcptest.TextResult(req.InputResponse("confirm").Get("action").String())
-					})).
-			WithResource(mcptest.NewResource("fuzz://doc", "Doc").WithMIMEType("text/plain").ReturnsText("doc")).
-			WithPrompt(mcptest.NewPrompt("greet").WithArgument("who", "whom to greet", true).ReturnsText("hello")).
-			WithPromptCompletion("greet", "who", "fuzz", "world").
-			WithLogging()
-
-		conn := srv.Dial()
-		if n, err := conn.Write(data); err != nil || n != len(data) {
-			t.Fatalf("Write: want %d bytes written, got %d, %v", len(data), n, err)
-		}
-		_ = conn.Close() // EOF once the mock has read everything written
-		select {
-		case <-srv.Session(1).Done():
-		case <-time.After(fuzzSessionTimeout):
-			t.Fatalf("the session did not end within %v of the client's EOF: the mock hangs on %q", fuzzSessionTimeout, fuzzClip(data))
-		}
-
-		// Every frame is journaled, in order, exactly as the client wrote it.
-		var want []string
-		for _, line := range bytes.Split(data, []byte("\n")) {
-			if len(bytes.TrimSpace(line)) > 0 {
-				want = append(want, string(bytes.TrimRight(line, "\r")))
-			}
-		}
-		got := srv.Journal().Filter(func(m mcptest.Message) bool { return m.Direction == mcptest.FromClient })
-		if len(got) != len(want) {
-			t.Fatalf("want %d client frames journaled (one per non-blank line), got %d:\n%s", len(want), len(got), srv.Transcript())
-		}
-		for i, m := range got {
-			if m.Raw() != want[i] {
-				t.Fatalf("client frame %d: want %q journaled, got %q", i+1, fuzzClip([]byte(want[i])), fuzzClip([]byte(m.Raw())))
-			}
-			if m.Session != 1 {
-				t.Fatalf("client frame %d: want session 1, got %d", i+1, m.Session)
-			}
-		}
-
-		closed := make(chan struct{})
-		go func() { srv.Close(); close(closed) }()
-		select {
-		case <-closed:
-		case <-time.After(fuzzSessionTimeout):
-			t.Fatalf("Close did not return within %v", fuzzSessionTimeout)
-		}
-		goleak.VerifyNone(t, ignore)
+		srv := fuzzServer(t)
+		fuzzRun(t, srv, data, ignore)
 	})
+}
+
+// fuzzServer is the server both session fuzz targets talk to: a tool, one
+// that asks the client, a resource, a prompt, completions and logging.
+// Violations are the client's and expected: they never fail the test.
+func fuzzServer(t *testing.T) *mcptest.Server {
+	return mcptest.NewServer(t).IgnoreViolations().
+		WithTool(mcptest.NewTool("echo").WithInputSchema(`{"type":"object"}`).ReturnsText("echo"),
+			mcptest.NewTool("confirm").
+				RequiresInput(mcptest.ElicitInput("confirm", "Sure?", `{"type":"object","properties":{"ok":{"type":"boolean"}}}`)).
+				HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
+					return mcptest.TextResult(req.InputResponse("confirm").Get("action").String())
+				})).
+		WithResource(mcptest.NewResource("fuzz://doc", "Doc").WithMIMEType("text/plain").ReturnsText("doc")).
+		WithPrompt(mcptest.NewPrompt("greet").WithArgument("who", "whom to greet", true).ReturnsText("hello")).
+		WithPromptCompletion("greet", "who", "fuzz", "world").
+		WithLogging()
+}
+
+// fuzzRun writes data as the client of a new session of srv, closes the
+// client's end, and checks what both session fuzz targets promise: the
+// session ends (no hang), every frame is journaled byte for byte, and
+// Close returns leaving no goroutine behind. A panic of the mock fails the
+// test through the recover in its read loop.
+func fuzzRun(t *testing.T, srv *mcptest.Server, data []byte, ignore goleak.Option) {
+	t.Helper()
+	conn := srv.Dial()
+	if n, err := conn.Write(data); err != nil || n != len(data) {
+		t.Fatalf("Write: want %d bytes written, got %d, %v", len(data), n, err)
+	}
+	_ = conn.Close() // EOF once the mock has read everything written
+	select {
+	case <-srv.Session(1).Done():
+	case <-time.After(fuzzSessionTimeout):
+		t.Fatalf("the session did not end within %v of the client's EOF: the mock hangs on %q", fuzzSessionTimeout, fuzzClip(data))
+	}
+
+	// Every frame is journaled, in order, exactly as the client wrote it.
+	var want []string
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 {
+			want = append(want, string(bytes.TrimRight(line, "\r")))
+		}
+	}
+	got := srv.Journal().Filter(func(m mcptest.Message) bool { return m.Direction == mcptest.FromClient })
+	if len(got) != len(want) {
+		t.Fatalf("want %d client frames journaled (one per non-blank line), got %d:\n%s", len(want), len(got), srv.Transcript())
+	}
+	for i, m := range got {
+		if m.Raw() != want[i] {
+			t.Fatalf("client frame %d: want %q journaled, got %q", i+1, fuzzClip([]byte(want[i])), fuzzClip([]byte(m.Raw())))
+		}
+		if m.Session != 1 {
+			t.Fatalf("client frame %d: want session 1, got %d", i+1, m.Session)
+		}
+	}
+
+	closed := make(chan struct{})
+	go func() { srv.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(fuzzSessionTimeout):
+		t.Fatalf("Close did not return within %v", fuzzSessionTimeout)
+	}
+	goleak.VerifyNone(t, ignore)
 }
 
 func fuzzClip(b []byte) string {
@@ -182,4 +200,310 @@ func fuzzClip(b []byte) string {
 		return string(b[:300]) + "…"
 	}
 	return string(b)
+}
+
+// fuzzFramesMax caps the bytes one FuzzFrames input may generate: enough
+// for a frame nested millions of levels deep, far below the frame limit.
+const fuzzFramesMax = 8 << 20
+
+// frameGen turns fuzz bytes into frames a client could write: JSON-RPC
+// messages of the methods the mock serves with values of every JSON type,
+// and the inputs that break parsers — nesting far deeper than the mock's
+// limit, numbers of thousands of digits, long strings with every escape,
+// bytes that are not UTF-8, batches (nested, empty, mixed), cut frames.
+// Every choice reads the next input byte (zero once they run out), so the
+// fuzzer's mutations map onto the structure of what is sent.
+type frameGen struct {
+	in  []byte
+	out []byte
+}
+
+func (g *frameGen) next() byte {
+	if len(g.in) == 0 {
+		return 0
+	}
+	b := g.in[0]
+	g.in = g.in[1:]
+	return b
+}
+
+// size reads a length: mostly small, sometimes huge (up to 1<<23).
+func (g *frameGen) size() int {
+	b := int(g.next())
+	switch {
+	case b < 200:
+		return b % 16
+	case b < 250:
+		return int(g.next())<<4 | b&15
+	default:
+		return (int(g.next())<<8 | int(g.next())) << 7
+	}
+}
+
+func (g *frameGen) full() bool { return len(g.out) >= fuzzFramesMax }
+
+var fuzzMethods = []string{
+	"initialize", "notifications/initialized", "ping", "tools/list", "tools/call", "resources/list",
+	"resources/read", "resources/templates/list", "resources/subscribe", "prompts/list", "prompts/get",
+	"completion/complete", "logging/setLevel", "server/discover", "subscriptions/listen",
+	"notifications/cancelled", "notifications/roots/list_changed", "x/unknown", "", "tools/call\u0000",
+}
+
+// frame appends one frame, without its newline.
+func (g *frameGen) frame(depth int) {
+	switch op := g.next() % 8; {
+	case op < 3: // a request, a notification or a response
+		g.message(op, depth)
+	case op == 3 && depth < 3: // a batch
+		g.out = append(g.out, '[')
+		for i := range g.size() {
+			if i > 0 {
+				g.out = append(g.out, ',')
+			}
+			g.frame(depth + 1)
+			if g.full() {
+				break
+			}
+		}
+		g.out = append(g.out, ']')
+	case op == 4: // nesting around a message, around the limit or far past it
+		levels := []int{999, 1000, 1001, 5000}[g.next()%4]
+		if g.next()%2 == 0 {
+			levels = g.size()
+		}
+		open, shut := "[", "]"
+		if g.next()%2 == 0 {
+			open, shut = `{"params":`, "}"
+		}
+		if g.next()%4 == 0 { // or leave it unclosed
+			shut = ""
+		}
+		levels = max(0, min(levels, (fuzzFramesMax-len(g.out))/(len(open)+len(shut))))
+		g.out = append(g.out, strings.Repeat(open, levels)...)
+		g.message(g.next()%3, depth+1)
+		g.out = append(g.out, strings.Repeat(shut, levels)...)
+	case op == 5: // bytes as they come
+		for range g.size() {
+			if b := g.next(); b != '\n' {
+				g.out = append(g.out, b)
+			}
+		}
+	default: // a message cut short
+		start := len(g.out)
+		g.message(g.next()%3, depth)
+		if n := len(g.out) - start; n > 0 {
+			g.out = g.out[:start+int(g.next())%n]
+		}
+	}
+}
+
+// message appends a request (kind 0), notification (1) or response (2).
+func (g *frameGen) message(kind byte, depth int) {
+	g.out = append(g.out, `{"jsonrpc":"2.0"`...)
+	if kind != 1 {
+		g.out = append(g.out, `,"id":`...)
+		g.id()
+	}
+	if kind == 2 {
+		if g.next()%2 == 0 {
+			g.out = append(g.out, `,"result":`...)
+			g.value(depth + 1)
+		} else {
+			g.out = append(g.out, `,"error":{"code":`...)
+			g.number()
+			g.out = append(g.out, `,"message":`...)
+			g.str()
+			g.out = append(g.out, '}')
+		}
+	} else {
+		g.out = append(g.out, `,"method":`...)
+		g.out = gjson.AppendJSONString(g.out, fuzzMethods[int(g.next())%len(fuzzMethods)])
+		if b := g.next(); b%4 != 0 {
+			g.out = append(g.out, `,"params":`...)
+			g.params(b, depth+1)
+		}
+	}
+	g.out = append(g.out, '}')
+}
+
+// params appends params with the members the mock reads, each right or
+// of any type.
+func (g *frameGen) params(mask byte, depth int) {
+	if mask%8 == 1 {
+		g.value(depth)
+		return
+	}
+	members := []struct{ key, right string }{
+		{"name", `"echo"`}, {"arguments", `{"x":1}`}, {"uri", `"fuzz://doc"`}, {"requestId", `2`},
+		{"protocolVersion", `"2025-11-25"`}, {"_meta", strings.TrimPrefix(fuzzMeta, `"_meta":`)},
+		{"cursor", `""`}, {"level", `"debug"`}, {"capabilities", `{}`}, {"clientInfo", `{"name":"f","version":"1"}`},
+		{"ref", `{"type":"ref/prompt","name":"greet"}`}, {"argument", `{"name":"who","value":"f"}`},
+		{"inputResponses", `{"confirm":{"action":"accept","content":{"ok":true}}}`}, {"requestState", `"mcptest-state-1"`},
+		{"progressToken", `"p"`}, {"notifications", `{"toolsListChanged":true}`},
+	}
+	g.out = append(g.out, '{')
+	n := 0
+	for _, m := range members {
+		b := g.next()
+		if b%3 == 0 || g.full() {
+			continue
+		}
+		if n > 0 {
+			g.out = append(g.out, ',')
+		}
+		n++
+		g.out = gjson.AppendJSONString(g.out, m.key)
+		g.out = append(g.out, ':')
+		if b%3 == 1 {
+			g.out = append(g.out, m.right...)
+		} else {
+			g.value(depth)
+		}
+	}
+	g.out = append(g.out, '}')
+}
+
+func (g *frameGen) id() {
+	switch g.next() % 6 {
+	case 0:
+		g.out = strconv.AppendInt(g.out, int64(g.next()), 10)
+	case 1:
+		g.str()
+	case 2:
+		g.number()
+	case 3:
+		g.out = append(g.out, "null"...)
+	default:
+		g.value(2)
+	}
+}
+
+// value appends any JSON value; depth bounds the generator's own recursion.
+func (g *frameGen) value(depth int) {
+	if g.full() {
+		g.out = append(g.out, '0')
+		return
+	}
+	switch g.next() % 8 {
+	case 0:
+		g.number()
+	case 1, 2:
+		g.str()
+	case 3:
+		g.out = append(g.out, []string{"true", "false", "null"}[g.next()%3]...)
+	case 4:
+		if depth > 6 {
+			g.out = append(g.out, "{}"...)
+			return
+		}
+		g.out = append(g.out, '{')
+		for i := range g.size() {
+			if i > 0 {
+				g.out = append(g.out, ',')
+			}
+			g.str()
+			g.out = append(g.out, ':')
+			g.value(depth + 1)
+		}
+		g.out = append(g.out, '}')
+	case 5:
+		if depth > 6 {
+			g.out = append(g.out, "[]"...)
+			return
+		}
+		g.out = append(g.out, '[')
+		for i := range g.size() {
+			if i > 0 {
+				g.out = append(g.out, ',')
+			}
+			g.value(depth + 1)
+		}
+		g.out = append(g.out, ']')
+	case 6: // nesting without recursion
+		n := max(0, min(g.size(), (fuzzFramesMax-len(g.out))/2))
+		g.out = append(g.out, strings.Repeat("[", n)...)
+		g.out = append(g.out, strings.Repeat("]", n)...)
+	default:
+		g.message(g.next()%3, depth+1)
+	}
+}
+
+// number appends a number: small, negative zero, fractions, exponents far
+// out of float64's range, or thousands of digits.
+func (g *frameGen) number() {
+	switch g.next() % 6 {
+	case 0:
+		g.out = strconv.AppendInt(g.out, int64(int8(g.next())), 10)
+	case 1:
+		g.out = append(g.out, []string{"-0", "0.5", "1e400", "-1E-400", "9007199254740993", "1.0", "-9223372036854775809"}[g.next()%7]...)
+	case 2:
+		n := max(1, min(g.size(), fuzzFramesMax-len(g.out)))
+		g.out = append(g.out, '1')
+		g.out = append(g.out, strings.Repeat("9", n)...)
+	case 3:
+		g.out = append(g.out, "1e"...)
+		g.out = strconv.AppendInt(g.out, int64(g.next())<<24|int64(g.next()), 10)
+	default:
+		g.out = strconv.AppendInt(g.out, int64(g.next())<<8|int64(g.next()), 10)
+	}
+}
+
+// str appends a string: plain, long, with escapes, lone surrogates, NULs,
+// or bytes that are not UTF-8.
+func (g *frameGen) str() {
+	g.out = append(g.out, '"')
+	pieces := []string{`a`, `\"`, `\\`, `\n`, `\u0000`, `\ud800`, `\udfff\ud800`, "\xff\xfe", "é", `\u00e9`, `\/`, "\t", `[`, `{`}
+	for range g.size() {
+		p := pieces[int(g.next())%len(pieces)]
+		if g.next() >= 250 { // a long run of it
+			g.out = append(g.out, strings.Repeat(p, min(g.size()+1, (fuzzFramesMax-len(g.out))/len(p)+1))...)
+			continue
+		}
+		g.out = append(g.out, p...)
+	}
+	g.out = append(g.out, '"')
+}
+
+// fuzzFrameSeeds steer the generator to each kind of frame at least once.
+var fuzzFrameSeeds = [][]byte{
+	{0, 0, 1, 1, 4, 1},                   // a request
+	{4, 1, 1, 0},                         // nested 1000 levels around a request
+	{4, 2, 1, 1, 0},                      // 1001 levels: past the limit
+	{4, 0, 0, 255, 255, 255, 1, 0, 0, 1}, // millions of levels of [, as in issue 10
+	{3, 3, 0, 0, 1, 1, 0, 1, 0, 0},       // a batch
+	{0, 2, 5, 8, 2, 2, 255, 255, 255},    // a long string id
+	{0, 2, 2, 0, 1, 4, 0, 0},             // a huge number id
+	{5, 200, 7, '{', '"', 'a', '"', ':'}, // raw bytes
+	{7, 0, 0, 1, 1, 4, 60},               // a cut request
+}
+
+// FuzzFrames is the structure-aware twin of FuzzSession: it generates the
+// client's frames from the fuzz bytes (frameGen), so that deep nesting,
+// huge numbers, long strings and batches are reached at once rather than
+// by chance. Beyond FuzzSession's checks, every frame nested past the
+// mock's limit must be answered -32600 with a message naming the limit.
+func FuzzFrames(f *testing.F) {
+	for _, s := range fuzzFrameSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		g := &frameGen{in: in}
+		for len(g.in) > 0 && !g.full() {
+			g.frame(0)
+			g.out = append(g.out, '\n')
+		}
+		ignore := goleak.IgnoreCurrent()
+		srv := fuzzServer(t)
+		fuzzRun(t, srv, g.out, ignore)
+		deep := srv.Journal().Filter(func(m mcptest.Message) bool {
+			return m.Direction == mcptest.FromClient && strings.Contains(m.Problem, "levels")
+		})
+		answered := srv.Journal().Filter(func(m mcptest.Message) bool {
+			return m.Direction == mcptest.FromServer && m.ErrorCode == mcptest.CodeInvalidRequest &&
+				strings.Contains(m.Get("error.message").String(), "deeper than 1000 levels")
+		})
+		if len(deep) != len(answered) {
+			t.Fatalf("want each of the %d frames nested too deep answered -32600 naming the limit, got %d such answers", len(deep), len(answered))
+		}
+	})
 }

@@ -99,8 +99,17 @@ func parseJSONValue(b []byte) (any, error) {
 // it is near enough to be a plausible typo.
 func closest(s string, candidates []string) (string, bool) {
 	best, bestD := "", -1
+	n := utf8.RuneCountInString(s)
+	limit := n/2 + 1
+	lower := strings.ToLower(s)
 	for _, c := range candidates {
-		d := editDistance(strings.ToLower(s), strings.ToLower(c))
+		// The distance is at least the difference in length: past the
+		// limit that is estimate enough, and a client's 60 MiB name costs
+		// no quadratic comparison.
+		d := abs(n - utf8.RuneCountInString(c))
+		if d <= limit {
+			d = editDistance(lower, strings.ToLower(c))
+		}
 		if bestD < 0 || d < bestD {
 			best, bestD = c, d
 		}
@@ -108,7 +117,6 @@ func closest(s string, candidates []string) (string, bool) {
 	if bestD < 0 {
 		return "", false
 	}
-	limit := utf8.RuneCountInString(s)/2 + 1
 	return best, bestD <= limit
 }
 
@@ -131,4 +139,11 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -923,6 +923,57 @@ func TestFrameJustOverTheLimit(t *testing.T) {
 	checkReply(t, c.recvJSON(t), wantError(mcptest.CodeInvalidRequest, "null"))
 }
 
+// mockMaxDepth is how deeply the mock lets a frame nest (wire.go).
+const mockMaxDepth = 1000
+
+// TestDeepFrames: nesting past the mock's limit is refused without
+// parsing — 6 MiB of "[" once killed the test binary with a stack overflow
+// no recover can catch — journaled byte for byte, answered -32600 naming
+// the limit, and the session keeps serving; a request nested exactly to
+// the limit is served.
+func TestDeepFrames(t *testing.T) {
+	srv := ruleServer(t).ExpectViolation(mcptest.RuleInvalidRequest)
+	c := dialRaw(t, srv)
+	c.timeout = time.Minute // the race detector makes reading 6 MiB slow
+	c.handshake(t, "2025-11-25")
+	nested := func(levels int) string { // a tools/call whose arguments nest to levels in all
+		return rawRequest("7", "tools/call", `{"name":"echo","arguments":`+strings.Repeat(`{"a":`, levels-2)+"1"+strings.Repeat("}", levels-2)+"}")
+	}
+	deep := []string{
+		strings.Repeat("[", 6<<20),
+		strings.Repeat("[", mockMaxDepth+1) + strings.Repeat("]", mockMaxDepth+1),
+		nested(mockMaxDepth + 1),
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"s":"` + strings.Repeat("[", 5000) + `"},"x":` + strings.Repeat("[", mockMaxDepth) + strings.Repeat("]", mockMaxDepth) + `}`,
+	}
+	for i, frame := range deep {
+		c.send(frame)
+		reply := c.recvJSON(t)
+		checkReply(t, reply, wantError(mcptest.CodeInvalidRequest, "null"))
+		if msg := reply.Get("error.message").String(); !strings.Contains(msg, "deeper than 1000 levels") {
+			t.Errorf("frame %d: want the error to name the limit, got %q", i, msg)
+		}
+		c.ping(t, strconv.Itoa(100+i))
+	}
+	// Brackets inside strings do not count, and the limit itself is fine.
+	c.send(`{"jsonrpc":"2.0","id":8,"method":"ping","params":{"s":"` + strings.Repeat("[", 5000) + `"}}`)
+	checkReply(t, c.recvJSON(t), wantResult("8"))
+	c.send(nested(mockMaxDepth))
+	checkReply(t, c.recvJSON(t), wantResult("7"))
+
+	inv := srv.Journal().Invalid()
+	if len(inv) != len(deep) {
+		t.Fatalf("want %d invalid frames, got %d: %v", len(deep), len(inv), inv)
+	}
+	for i, m := range inv {
+		if m.Raw() != deep[i] || !strings.Contains(m.Problem, "deeper than 1000 levels") {
+			t.Errorf("frame %d: want it journaled as sent with a Problem naming the limit, got %d bytes, %q", i, len(m.Raw()), m.Problem)
+		}
+	}
+	if vs := srv.Violations(); len(vs) != len(deep) {
+		t.Errorf("want one %s violation per deep frame, got %v", mcptest.RuleInvalidRequest, vs)
+	}
+}
+
 // TestBlankLinesAreIgnored: empty and whitespace-only lines between frames
 // are not messages; CRLF framing is accepted.
 func TestBlankLinesAreIgnored(t *testing.T) {

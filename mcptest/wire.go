@@ -159,6 +159,12 @@ type decoded struct {
 func decode(line []byte) decoded {
 	d := decoded{msg: Message{raw: string(line)}}
 	raw := d.msg.raw
+	if tooDeep(raw, maxDepth) {
+		// Checked first and without recursion: gjson.Valid recurses once
+		// per level, and a stack overflow cannot be recovered.
+		d.msg.Problem = fmt.Sprintf("nested deeper than %d levels, the most mcptest reads", maxDepth)
+		return d
+	}
 	if !gjson.Valid(raw) {
 		d.parseError = true
 		d.msg.Problem = "not valid JSON"
@@ -226,6 +232,40 @@ func decode(line []byte) decoded {
 		d.msg.ErrorCode = 0
 	}
 	return d
+}
+
+// maxDepth is how deeply a frame may nest arrays and objects. A deeper
+// frame is not parsed: it is journaled as invalid and answered -32600.
+// MCP messages nest a few dozen levels at most; the bound keeps every
+// parser behind decode (gjson, encoding/json, the schema validator) far
+// from exhausting the stack.
+const maxDepth = 1000
+
+// tooDeep reports whether raw nests arrays and objects deeper than limit,
+// counting brackets outside strings in one pass without recursion. On
+// text that is not valid JSON the count is still an upper bound of the
+// depth any parser reaches before it finds the error.
+func tooDeep(raw string, limit int) bool {
+	depth := 0
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '"':
+			for i++; i < len(raw); i++ { // skip the string
+				if c := raw[i]; c == '\\' {
+					i++
+				} else if c == '"' {
+					break
+				}
+			}
+		case '[', '{':
+			if depth++; depth > limit {
+				return true
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return false
 }
 
 // validID reports whether an id is a string or an integer, as JSON-RPC and
