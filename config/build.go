@@ -1,0 +1,248 @@
+package config
+
+import (
+	"encoding/base64"
+	"encoding/json"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+)
+
+// NewServer returns a new mcptest.Server for t, configured as the file
+// says. Parse has checked everything a build can trip on, so a Config from
+// Parse or Load builds without failing t; a Config made by hand with a
+// fault that cannot be built fails t, naming the fault.
+func (c *Config) NewServer(t mcptest.TB) *mcptest.Server {
+	t.Helper()
+	faults := make([]mcptest.Fault, len(c.Faults))
+	for i, f := range c.Faults {
+		fl, err := buildFault(f)
+		if err != nil {
+			t.Fatalf("config: faults[%d] (%s): %v", i, f.Name, err)
+			return nil
+		}
+		faults[i] = fl
+	}
+	srv := mcptest.NewServer(t)
+	if c.Server.Name != "" || c.Server.Version != "" {
+		srv.WithServerInfo(c.Server.Name, c.Server.Version)
+	}
+	if c.Server.Title != "" {
+		srv.WithServerTitle(c.Server.Title)
+	}
+	if c.Server.Instructions != "" {
+		srv.WithInstructions(c.Server.Instructions)
+	}
+	if len(c.ProtocolVersions) > 0 {
+		srv.WithProtocolVersions(c.ProtocolVersions...)
+	}
+	if c.PageSize > 0 {
+		srv.WithPageSize(c.PageSize)
+	}
+	if c.Logging {
+		srv.WithLogging()
+	}
+	if len(c.Capabilities) > 0 {
+		srv.WithCapabilities(json.RawMessage(c.Capabilities))
+	}
+	if c.toolsSet && len(c.Tools) == 0 {
+		srv.WithTools()
+	}
+	for _, t := range c.Tools {
+		srv.WithTool(t.tool())
+	}
+	for _, r := range c.Resources {
+		srv.WithResource(r.resource())
+	}
+	for _, r := range c.ResourceTemplates {
+		srv.WithResourceTemplate(r.template())
+	}
+	for _, p := range c.Prompts {
+		srv.WithPrompt(p.prompt())
+	}
+	for _, cp := range c.Completions {
+		if cp.Prompt != "" {
+			srv.WithPromptCompletion(cp.Prompt, cp.Argument, cp.Values...)
+		} else {
+			srv.WithResourceCompletion(cp.ResourceTemplate, cp.Argument, cp.Values...)
+		}
+	}
+	if c.FaultSeed != nil {
+		srv.WithFaultSeed(*c.FaultSeed)
+	}
+	if len(faults) > 0 {
+		srv.WithFault(faults...)
+	}
+	return srv
+}
+
+func rawOrNil(b json.RawMessage) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return json.RawMessage(b)
+}
+
+func (t Tool) tool() *mcptest.Tool {
+	tool := mcptest.NewTool(t.Name)
+	if t.Title != "" {
+		tool.WithTitle(t.Title)
+	}
+	if t.Description != "" {
+		tool.WithDescription(t.Description)
+	}
+	if len(t.InputSchema) > 0 {
+		tool.WithInputSchema(json.RawMessage(t.InputSchema))
+	}
+	if len(t.OutputSchema) > 0 {
+		tool.WithOutputSchema(json.RawMessage(t.OutputSchema))
+	}
+	if len(t.Annotations) > 0 {
+		tool.WithAnnotations(json.RawMessage(t.Annotations))
+	}
+	if len(t.Icons) > 0 {
+		tool.WithIcons(json.RawMessage(t.Icons))
+	}
+	for _, cs := range t.Cases {
+		tool.WhenArgs(json.RawMessage(cs.Arguments), toolReplies(cs.Replies)...)
+	}
+	if len(t.Replies) > 0 {
+		tool.Returns(toolReplies(t.Replies)...)
+	}
+	return tool
+}
+
+func toolReplies(rs []Reply) []mcptest.Reply {
+	out := make([]mcptest.Reply, len(rs))
+	for i, r := range rs {
+		switch {
+		case r.Text != nil:
+			out[i] = mcptest.TextResult(*r.Text)
+		case r.Error != nil:
+			out[i] = mcptest.ErrorResult(*r.Error)
+		case len(r.Structured) > 0:
+			out[i] = mcptest.StructuredResult(json.RawMessage(r.Structured))
+		case r.Content != nil:
+			items := make([]mcptest.Content, len(r.Content))
+			for j, c := range r.Content {
+				items[j] = mcptest.RawContent(string(c))
+			}
+			out[i] = mcptest.ContentResult(items...)
+		default:
+			out[i] = common(r)
+		}
+	}
+	return out
+}
+
+// common is a reply any kind of entry can have: a whole result or a
+// JSON-RPC error.
+func common(r Reply) mcptest.Reply {
+	if r.RPCError != nil {
+		if len(r.RPCError.Data) > 0 {
+			return mcptest.RPCErrorWithData(r.RPCError.Code, r.RPCError.Message, json.RawMessage(r.RPCError.Data))
+		}
+		return mcptest.RPCError(r.RPCError.Code, r.RPCError.Message)
+	}
+	return mcptest.Result(json.RawMessage(r.Result))
+}
+
+func decodeBase64(s string) ([]byte, error) { return base64.StdEncoding.DecodeString(s) }
+
+func (r Resource) resource() *mcptest.Resource {
+	res := mcptest.NewResource(r.URI, r.Name)
+	if r.Title != "" {
+		res.WithTitle(r.Title)
+	}
+	if r.Description != "" {
+		res.WithDescription(r.Description)
+	}
+	if r.MIMEType != "" {
+		res.WithMIMEType(r.MIMEType)
+	}
+	if r.Size != nil {
+		res.WithSize(*r.Size)
+	}
+	if r.Text != nil {
+		res.ReturnsText(*r.Text)
+	}
+	if len(r.Replies) > 0 {
+		out := make([]mcptest.Reply, len(r.Replies))
+		for i, rep := range r.Replies {
+			switch {
+			case rep.Text != nil:
+				out[i] = mcptest.ReadResult(mcptest.TextResourceContents(r.URI, r.MIMEType, *rep.Text))
+			case rep.Blob != nil:
+				b, _ := decodeBase64(*rep.Blob)
+				out[i] = mcptest.ReadResult(mcptest.BlobResourceContents(r.URI, r.MIMEType, b))
+			default:
+				out[i] = common(rep)
+			}
+		}
+		res.Returns(out...)
+	}
+	return res
+}
+
+func (r ResourceTemplate) template() *mcptest.ResourceTemplate {
+	tpl := mcptest.NewResourceTemplate(r.URITemplate, r.Name)
+	if r.Title != "" {
+		tpl.WithTitle(r.Title)
+	}
+	if r.Description != "" {
+		tpl.WithDescription(r.Description)
+	}
+	if r.MIMEType != "" {
+		tpl.WithMIMEType(r.MIMEType)
+	}
+	commons := func(rs []Reply) []mcptest.Reply {
+		out := make([]mcptest.Reply, len(rs))
+		for i, rep := range rs {
+			out[i] = common(rep)
+		}
+		return out
+	}
+	for _, cs := range r.Cases {
+		tpl.WhenVars(cs.Vars, commons(cs.Replies)...)
+	}
+	if len(r.Replies) > 0 {
+		tpl.Returns(commons(r.Replies)...)
+	}
+	if r.Text != nil {
+		tpl.ReturnsText(*r.Text)
+	}
+	return tpl
+}
+
+func (p Prompt) prompt() *mcptest.Prompt {
+	pr := mcptest.NewPrompt(p.Name)
+	if p.Title != "" {
+		pr.WithTitle(p.Title)
+	}
+	if p.Description != "" {
+		pr.WithDescription(p.Description)
+	}
+	for _, a := range p.Arguments {
+		pr.WithArgument(a.Name, a.Description, a.Required)
+	}
+	replies := func(rs []Reply) []mcptest.Reply {
+		out := make([]mcptest.Reply, len(rs))
+		for i, rep := range rs {
+			if rep.Text != nil {
+				out[i] = mcptest.PromptResult(p.Description, mcptest.UserText(*rep.Text))
+				continue
+			}
+			out[i] = common(rep)
+		}
+		return out
+	}
+	for _, cs := range p.Cases {
+		pr.WhenArgs(json.RawMessage(cs.Arguments), replies(cs.Replies)...)
+	}
+	if p.Text != nil {
+		pr.ReturnsText(*p.Text)
+	}
+	if len(p.Replies) > 0 {
+		pr.Returns(replies(p.Replies)...)
+	}
+	return pr
+}

@@ -1,0 +1,318 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+)
+
+// paramKind is the JSON type of a fault parameter.
+type paramKind int
+
+const (
+	pString   paramKind = iota // a JSON string
+	pStrings                   // an array of strings
+	pAny                       // any JSON value, passed on as raw JSON
+	pInt                       // a non-negative integer
+	pDuration                  // a Go duration string: "250ms", "2s"
+)
+
+// FaultParam is one parameter of a fault, as a file writes it.
+type FaultParam struct {
+	// Name is the parameter's key in the file ("method", "duration", …).
+	Name string
+	// Type is its JSON type, in words ("string", "duration", "any JSON").
+	Type string
+	// Required reports whether the fault needs it.
+	Required bool
+	// Doc says what it is.
+	Doc string
+
+	kind paramKind
+}
+
+// FaultSpec describes one fault a file can name: its name (the mcptest
+// constructor's), what it does, and its parameters.
+type FaultSpec struct {
+	// Name is the fault's name, e.g. "Delay".
+	Name string
+	// Doc is one sentence on what the mock does.
+	Doc string
+	// Params are the fault's own parameters, in the constructor's order.
+	Params []FaultParam
+
+	build func(a args) (mcptest.Fault, error)
+}
+
+// Refinements are the trigger parameters every fault takes besides its
+// own: "nth", "session", "probability", "optional".
+var refinements = []FaultParam{
+	{Name: "nth", Type: "integer ≥ 1", kind: pInt, Doc: "act only on the n-th message that matches, counted per server"},
+	{Name: "session", Type: "integer ≥ 1", kind: pInt, Doc: "act only in the n-th session"},
+	{Name: "probability", Type: "number in [0, 1]", Doc: "act with this probability, drawn from faultSeed"},
+	{Name: "optional", Type: "boolean", Doc: "the fault may never act without failing the verdict"},
+}
+
+// Refinements returns the trigger parameters every fault takes.
+func Refinements() []FaultParam { return append([]FaultParam(nil), refinements...) }
+
+func param(name string, k paramKind, required bool, doc string) FaultParam {
+	t := map[paramKind]string{pString: "string", pStrings: "array of strings", pAny: "any JSON", pInt: "integer ≥ 0", pDuration: "duration"}[k]
+	return FaultParam{Name: name, Type: t, Required: required, Doc: doc, kind: k}
+}
+
+var (
+	method       = param("method", pString, true, `the method whose messages it acts on ("" for any)`)
+	notifyMethod = param("method", pString, true, "the notification's (or request's) method")
+	params       = param("params", pAny, false, "its params (an object; absent: none)")
+)
+
+// args reads a fault's parameters.
+type args struct {
+	m map[string]json.RawMessage
+}
+
+func (a args) str(name string) string {
+	var s string
+	_ = json.Unmarshal(a.m[name], &s)
+	return s
+}
+
+func (a args) strs(name string) []string {
+	var s []string
+	_ = json.Unmarshal(a.m[name], &s)
+	return s
+}
+
+func (a args) int(name string) int {
+	var n int
+	_ = json.Unmarshal(a.m[name], &n)
+	return n
+}
+
+// raw returns the parameter as raw JSON (nil when absent).
+func (a args) raw(name string) any {
+	v, ok := a.m[name]
+	if !ok {
+		return nil
+	}
+	return json.RawMessage(v)
+}
+
+// text returns the parameter's raw JSON text.
+func (a args) text(name string) string { return string(a.m[name]) }
+
+func (a args) duration(name string) (time.Duration, error) { return parseDuration(name, a.m[name]) }
+
+func plain(f func(string) mcptest.Fault) func(a args) (mcptest.Fault, error) {
+	return func(a args) (mcptest.Fault, error) { return f(a.str("method")), nil }
+}
+
+func specs() []FaultSpec {
+	methodOnly := func(name, doc string, f func(string) mcptest.Fault) FaultSpec {
+		return FaultSpec{Name: name, Doc: doc, Params: []FaultParam{method}, build: plain(f)}
+	}
+	return []FaultSpec{
+		{Name: "RespondProtocolVersion", Doc: "answers initialize with this protocolVersion",
+			Params: []FaultParam{param("version", pAny, true, `the version to answer: any JSON ("1999-01-01", "", 42)`)},
+			build:  func(a args) (mcptest.Fault, error) { return mcptest.RespondProtocolVersion(a.raw("version")), nil }},
+		{Name: "RespondSupportedVersions", Doc: "server/discover lists these versions",
+			Params: []FaultParam{param("versions", pStrings, true, "the versions to list")},
+			build: func(a args) (mcptest.Fault, error) {
+				return mcptest.RespondSupportedVersions(a.strs("versions")...), nil
+			}},
+		{Name: "RejectProtocolVersion", Doc: "initialize gets -32602 Unsupported protocol version",
+			build: func(args) (mcptest.Fault, error) { return mcptest.RejectProtocolVersion(), nil }},
+		{Name: "RejectProtocolVersionModern", Doc: "stateless requests get -32022 naming these versions",
+			Params: []FaultParam{param("versions", pStrings, false, "the versions the error says are supported")},
+			build: func(a args) (mcptest.Fault, error) {
+				return mcptest.RejectProtocolVersionModern(a.strs("versions")...), nil
+			}},
+		{Name: "OmitCapability", Doc: "the capability is left out, its methods still served",
+			Params: []FaultParam{param("capability", pString, true, `e.g. "tools"`)},
+			build:  func(a args) (mcptest.Fault, error) { return mcptest.OmitCapability(a.str("capability")), nil }},
+		{Name: "DeclareUnservedCapability", Doc: "the capability is declared, its methods get -32601",
+			Params: []FaultParam{param("capability", pString, true, `e.g. "prompts"`)},
+			build: func(a args) (mcptest.Fault, error) {
+				return mcptest.DeclareUnservedCapability(a.str("capability")), nil
+			}},
+		{Name: "CapabilitiesAs", Doc: "the capabilities are replaced by this JSON",
+			Params: []FaultParam{param("value", pAny, true, "the capabilities to send, any JSON (true, [], {…})")},
+			build:  func(a args) (mcptest.Fault, error) { return mcptest.CapabilitiesAs(a.text("value")), nil }},
+		{Name: "OmitServerInfo", Doc: "serverInfo is left out",
+			build: func(args) (mcptest.Fault, error) { return mcptest.OmitServerInfo(), nil }},
+		{Name: "CorruptServerInfo", Doc: "serverInfo is replaced by this JSON",
+			Params: []FaultParam{param("value", pAny, true, "the serverInfo to send, any JSON")},
+			build:  func(a args) (mcptest.Fault, error) { return mcptest.CorruptServerInfo(a.text("value")), nil }},
+		{Name: "SetField", Doc: "sets a field of the replies to method",
+			Params: []FaultParam{method, param("path", pString, true, `the field, e.g. "result.protocolVersion"`), param("value", pAny, true, "its new value, any JSON")},
+			build: func(a args) (mcptest.Fault, error) {
+				return mcptest.SetField(a.str("method"), a.str("path"), a.raw("value")), nil
+			}},
+		{Name: "DeleteField", Doc: "deletes a field of the replies to method",
+			Params: []FaultParam{method, param("path", pString, true, `the field, e.g. "result.serverInfo"`)},
+			build:  func(a args) (mcptest.Fault, error) { return mcptest.DeleteField(a.str("method"), a.str("path")), nil }},
+		{Name: "NotifyBeforeInitializeResult", Doc: "sends a notification before the initialize result",
+			Params: []FaultParam{notifyMethod, params},
+			build: func(a args) (mcptest.Fault, error) {
+				return mcptest.NotifyBeforeInitializeResult(a.str("method"), a.raw("params")), nil
+			}},
+		{Name: "NotifyBeforeInitialized", Doc: "sends a notification after the initialize result, before notifications/initialized",
+			Params: []FaultParam{notifyMethod, params},
+			build: func(a args) (mcptest.Fault, error) {
+				return mcptest.NotifyBeforeInitialized(a.str("method"), a.raw("params")), nil
+			}},
+		{Name: "RequestBeforeInitialized", Doc: "sends a request (e.g. roots/list) before notifications/initialized",
+			Params: []FaultParam{notifyMethod, params},
+			build: func(a args) (mcptest.Fault, error) {
+				return mcptest.RequestBeforeInitialized(a.str("method"), a.raw("params")), nil
+			}},
+		methodOnly("Hang", "never answers method (until the server ends)", mcptest.Hang),
+		{Name: "Delay", Doc: "answers method after a delay",
+			Params: []FaultParam{method, param("duration", pDuration, true, "how long")},
+			build: func(a args) (mcptest.Fault, error) {
+				d, err := a.duration("duration")
+				return mcptest.Delay(a.str("method"), d), err
+			}},
+		{Name: "Jitter", Doc: "answers method after a random delay in [min, max]",
+			Params: []FaultParam{method, param("min", pDuration, true, "the shortest delay"), param("max", pDuration, true, "the longest delay")},
+			build: func(a args) (mcptest.Fault, error) {
+				lo, err := a.duration("min")
+				if err != nil {
+					return mcptest.Fault{}, err
+				}
+				hi, err := a.duration("max")
+				if err != nil {
+					return mcptest.Fault{}, err
+				}
+				if hi < lo {
+					return mcptest.Fault{}, &paramError{"max", fmt.Sprintf("max (%v) is shorter than min (%v)", hi, lo)}
+				}
+				return mcptest.Jitter(a.str("method"), lo, hi), nil
+			}},
+		{Name: "ErrorReply", Doc: "answers method with a JSON-RPC error",
+			Params: []FaultParam{method, param("code", pInt, true, "the error code (negative allowed)"), param("message", pString, true, "the error message"), param("data", pAny, false, "the error's data")},
+			build: func(a args) (mcptest.Fault, error) {
+				return mcptest.ErrorReply(a.str("method"), a.int("code"), a.str("message"), a.raw("data")), nil
+			}},
+		methodOnly("WrongID", "the reply carries another id", mcptest.WrongID),
+		methodOnly("FlipIDType", `the reply's id changes type (3 and "3")`, mcptest.FlipIDType),
+		methodOnly("NullID", "the reply's id is null", mcptest.NullID),
+		methodOnly("OmitID", "the reply has no id", mcptest.OmitID),
+		methodOnly("ReplyTwice", "the reply is sent twice", mcptest.ReplyTwice),
+		methodOnly("UnsolicitedResponse", "a response to no request follows the reply", mcptest.UnsolicitedResponse),
+		methodOnly("ResultAndError", "the reply has both result and error", mcptest.ResultAndError),
+		{Name: "JSONRPCVersion", Doc: `the reply's "jsonrpc" member is this value (absent: removed)`,
+			Params: []FaultParam{method, param("value", pAny, false, `e.g. "1.0"; absent removes the member`)},
+			build: func(a args) (mcptest.Fault, error) {
+				return mcptest.JSONRPCVersion(a.str("method"), a.raw("value")), nil
+			}},
+		methodOnly("Drop", "the reply (or notification) is never sent", mcptest.Drop),
+		methodOnly("CloseAfter", "the connection closes after the reply", mcptest.CloseAfter),
+		methodOnly("CloseBefore", "the connection closes instead of the reply", mcptest.CloseBefore),
+		{Name: "Truncate", Doc: "only the first bytes of the reply are written, then the connection closes",
+			Params: []FaultParam{method, param("bytes", pInt, true, "how many bytes")},
+			build:  func(a args) (mcptest.Fault, error) { return mcptest.Truncate(a.str("method"), a.int("bytes")), nil }},
+		{Name: "Banner", Doc: "a non-JSON line before the first message",
+			Params: []FaultParam{param("text", pString, true, "the line")},
+			build:  func(a args) (mcptest.Fault, error) { return mcptest.Banner(a.str("text")), nil }},
+		{Name: "NonJSONLine", Doc: "a non-JSON line before the reply",
+			Params: []FaultParam{method, param("text", pString, true, "the line")},
+			build:  func(a args) (mcptest.Fault, error) { return mcptest.NonJSONLine(a.str("method"), a.str("text")), nil }},
+		{Name: "Dribble", Doc: "the reply is written in small pieces with pauses",
+			Params: []FaultParam{method, param("chunk", pInt, true, "bytes a write"), param("pause", pDuration, true, "the pause between writes")},
+			build: func(a args) (mcptest.Fault, error) {
+				d, err := a.duration("pause")
+				return mcptest.Dribble(a.str("method"), a.int("chunk"), d), err
+			}},
+		methodOnly("PrettyPrint", "the reply is indented JSON on several lines", mcptest.PrettyPrint),
+		methodOnly("TwoOnOneLine", "the reply and a notification on one line", mcptest.TwoOnOneLine),
+		methodOnly("NoFinalNewline", "the reply without its newline", mcptest.NoFinalNewline),
+		{Name: "Oversized", Doc: "the reply padded by this many bytes",
+			Params: []FaultParam{method, param("bytes", pInt, true, "how many bytes of padding")},
+			build:  func(a args) (mcptest.Fault, error) { return mcptest.Oversized(a.str("method"), a.int("bytes")), nil }},
+		methodOnly("InvalidUTF8", "bytes that are not UTF-8 in a string of the reply", mcptest.InvalidUTF8),
+		methodOnly("LoopingCursor", "every page's nextCursor points back at the first page", mcptest.LoopingCursor),
+		methodOnly("EmptyPageWithCursor", "an empty first page with a nextCursor", mcptest.EmptyPageWithCursor),
+		{Name: "ListChangedAfter", Doc: "a list_changed notification after the reply, although nothing changed",
+			Params: []FaultParam{method, param("notification", pString, true, `e.g. "notifications/tools/list_changed"`)},
+			build: func(a args) (mcptest.Fault, error) {
+				return mcptest.ListChangedAfter(a.str("method"), a.str("notification")), nil
+			}},
+	}
+}
+
+var faultTable = sync.OnceValue(func() map[string]FaultSpec {
+	m := map[string]FaultSpec{}
+	for _, s := range specs() {
+		m[s.Name] = s
+	}
+	return m
+})
+
+func faultSpecs() map[string]FaultSpec { return faultTable() }
+
+func faultNames() []string {
+	var out []string
+	for n := range faultSpecs() {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Faults returns every fault a file can name, sorted by name.
+func Faults() []FaultSpec {
+	var out []FaultSpec
+	for _, n := range faultNames() {
+		s := faultSpecs()[n]
+		s.Params = append([]FaultParam(nil), s.Params...)
+		out = append(out, s)
+	}
+	return out
+}
+
+// String is the fault as a file writes it, e.g.
+// {"fault": "Delay", "method": …, "duration": …}, and what it does.
+func (s FaultSpec) String() string {
+	parts := []string{fmt.Sprintf("%q", s.Name)}
+	for _, p := range s.Params {
+		opt := ""
+		if !p.Required {
+			opt = "?"
+		}
+		parts = append(parts, fmt.Sprintf("%s%s: %s", p.Name, opt, p.Type))
+	}
+	return fmt.Sprintf("{fault: %s}: %s", strings.Join(parts, ", "), s.Doc)
+}
+
+// buildFault makes the mcptest fault a file's entry describes, with its
+// refinements.
+func buildFault(f Fault) (mcptest.Fault, error) {
+	spec, ok := faultSpecs()[f.Name]
+	if !ok {
+		return mcptest.Fault{}, fmt.Errorf("unknown fault %q", f.Name)
+	}
+	a := args{m: f.Params}
+	fl, err := spec.build(a)
+	if err != nil {
+		return mcptest.Fault{}, err
+	}
+	if _, ok := f.Params["nth"]; ok {
+		fl = fl.Nth(a.int("nth"))
+	}
+	if _, ok := f.Params["session"]; ok {
+		fl = fl.InSession(a.int("session"))
+	}
+	if raw, ok := f.Params["probability"]; ok {
+		var p float64
+		_ = json.Unmarshal(raw, &p)
+		fl = fl.WithProbability(p)
+	}
+	return fl, nil
+}
