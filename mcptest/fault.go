@@ -260,14 +260,10 @@ func (s *Session) serve(m Message, dispatch func()) {
 // the session abort it, and it is then never answered.
 func (s *Session) hold(m Message, wait func(ctx context.Context) bool, serve func()) {
 	ctx, cancel := context.WithCancelCause(s.ctx)
-	s.mu.Lock()
-	s.inflight[m.ID] = inflight{method: m.Method, cancel: cancel}
-	s.mu.Unlock()
+	e := s.track(m, "a request held by a fault", cancel)
 	s.later(func(context.Context) {
 		ok := wait(ctx) && ctx.Err() == nil
-		s.mu.Lock()
-		delete(s.inflight, m.ID)
-		s.mu.Unlock()
+		s.untrack(e)
 		cancel(nil)
 		if ok {
 			serve()

@@ -207,13 +207,11 @@ type ownedWriter interface {
 // writeMessage writes one of the mock's messages, newline included, to
 // conn: lent without a copy to a pipe that takes it, else with Write. The
 // caller must not change frame afterwards.
-func writeMessage(conn io.Writer, frame []byte) error {
+func writeMessage(conn io.Writer, frame []byte) (int, error) {
 	if ow, ok := conn.(ownedWriter); ok {
-		_, err := ow.writeOwned(frame)
-		return err
+		return ow.writeOwned(frame)
 	}
-	_, err := conn.Write(frame)
-	return err
+	return conn.Write(frame)
 }
 
 // frameString returns frame's bytes as a string without copying them; the

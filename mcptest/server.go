@@ -27,7 +27,10 @@ type Server struct {
 	closed     bool
 	ctx        context.Context
 	cancel     context.CancelFunc
-	wg         sync.WaitGroup
+	wg         goroutines // every goroutine of the server: Close waits for them
+	closeGrace time.Duration
+	closeBy    time.Time // when Close stops waiting for handlers
+	abandoned  bool      // Close gave up on goroutines that outlive it
 	sessions   []*Session
 	violations []Violation
 	expected   []string
@@ -148,6 +151,7 @@ func NewServer(t TB) *Server {
 		versions:    slices.Clone(AllVersions),
 		cacheScope:  "public",
 		waitTimeout: DefaultWaitTimeout,
+		closeGrace:  DefaultCloseGrace,
 		handlers:    map[string]Handler{},
 		journal:     newJournal(),
 	}
@@ -574,39 +578,6 @@ func (s *Server) Request(ctx context.Context, method string, params any) (Messag
 	return open[0].Request(ctx, method, params)
 }
 
-// Close ends every session (the clients read EOF), cancels running
-// handlers, and waits for every goroutine of the server to return. It is
-// idempotent. While a handler ignores its context, Close logs which ones it
-// is waiting for every 5 seconds.
-func (s *Server) Close() {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return
-	}
-	s.closed = true
-	sessions := slices.Clone(s.sessions)
-	s.mu.Unlock()
-	s.cancel()
-	for _, sess := range sessions {
-		sess.close()
-	}
-	done := make(chan struct{})
-	go func() { s.wg.Wait(); close(done) }()
-	for {
-		select {
-		case <-done:
-			return
-		case <-time.After(5 * time.Second):
-			var stuck []string
-			for _, sess := range sessions {
-				stuck = append(stuck, sess.inflightNames()...)
-			}
-			s.t.Logf("mcptest: Close is waiting for handlers that ignore their context: %s", strings.Join(stuck, ", "))
-		}
-	}
-}
-
 // capabilities returns what the server declares, as JSON.
 func (s *Server) capabilities() json.RawMessage {
 	s.mu.Lock()
@@ -642,5 +613,7 @@ func (s *Server) serverInfo() map[string]string { return s.info }
 
 // logf logs through the test while it is running.
 func (s *Server) logf(format string, args ...any) {
-	s.t.Logf(format, args...)
+	if s.reporting() {
+		s.t.Logf(format, args...)
+	}
 }

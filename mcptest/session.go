@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -59,7 +60,7 @@ type Session struct {
 	caps          gjson.Result // capabilities declared to this session
 	initID        string
 	seenIDs       idSet
-	inflight      map[string]inflight
+	inflight      map[string][]*inflight // by id: a reused id has several
 	pending       map[string]pendingRequest
 	nextID        int
 	subscriptions map[string]bool
@@ -79,9 +80,34 @@ type Session struct {
 	gaveUp        map[string]bool // ids of server requests the mock stopped waiting for
 }
 
+// inflight is one request being worked on: a Handler running, or a
+// request a fault holds. Entries are per request, not per id, so that two
+// requests sharing an id (already a violation) keep their own.
 type inflight struct {
-	method string
-	cancel context.CancelCauseFunc
+	id, method string
+	what       string // who works on it, for Close's report
+	cancel     context.CancelCauseFunc
+}
+
+// track registers a request being worked on, so that notifications/cancelled
+// and Close can cancel it; untrack takes it away again.
+func (s *Session) track(m Message, what string, cancel context.CancelCauseFunc) *inflight {
+	e := &inflight{id: m.ID, method: m.Method, what: what, cancel: cancel}
+	s.mu.Lock()
+	s.inflight[m.ID] = append(s.inflight[m.ID], e)
+	s.mu.Unlock()
+	return e
+}
+
+func (s *Session) untrack(e *inflight) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rest := slices.DeleteFunc(s.inflight[e.id], func(x *inflight) bool { return x == e })
+	if len(rest) == 0 {
+		delete(s.inflight, e.id)
+		return
+	}
+	s.inflight[e.id] = rest
 }
 
 type pendingRequest struct {
@@ -94,7 +120,7 @@ func newSession(s *Server, n int, conn *pipeConn) *Session {
 	return &Session{
 		srv: s, n: n, id: uuid.NewString(), conn: conn,
 		ctx: ctx, cancel: cancel, done: make(chan struct{}),
-		inflight: map[string]inflight{}, pending: map[string]pendingRequest{},
+		inflight: map[string][]*inflight{}, pending: map[string]pendingRequest{},
 		subscriptions: map[string]bool{}, warned: map[string]bool{}, gaveUp: map[string]bool{},
 	}
 }
@@ -324,12 +350,27 @@ func (s *Session) write(m Message, frame []byte) error {
 	// The journal and the client share the frame's one copy: nobody
 	// changes it after this.
 	m.Session, m.Direction, m.Time, m.raw = s.n, FromServer, time.Now(), frameString(frame)
-	s.srv.journal.record(m)
+	m = s.srv.journal.record(m)
 	frame = append(frame, '\n')
-	if err := writeMessage(s.conn, frame); err != nil {
+	if n, err := writeMessage(s.conn, frame); err != nil {
+		s.srv.journal.amend(m.Seq, func(j *Message) { undelivered(j, frame, n) })
 		return ErrSessionClosed
 	}
 	return nil
+}
+
+// undelivered corrects the journal's record of a frame whose write failed
+// after n of its bytes (with its newline): the journal says what went on
+// the wire.
+func undelivered(m *Message, out []byte, n int) {
+	m.Kind, m.ErrorCode = KindInvalid, 0
+	if n <= 0 {
+		m.Problem = "never delivered: the connection closed"
+		return
+	}
+	n = min(n, len(out))
+	m.raw = string(bytes.TrimSuffix(out[:n], []byte("\n")))
+	m.Problem = fmt.Sprintf("cut after %d of %d bytes: the connection closed", n, len(out))
 }
 
 // readLoop reads frames until the connection ends, then ends the session.
@@ -382,7 +423,7 @@ func (s *Session) readLoop() {
 func (s *Session) receiveSafely(line []byte) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.srv.t.Errorf("mcptest: internal error handling %q in session %d: %v\n%s", shorten(string(line), 200), s.n, p, debug.Stack())
+			s.srv.errorf("mcptest: internal error handling %q in session %d: %v\n%s", shorten(string(line), 200), s.n, p, debug.Stack())
 		}
 	}()
 	s.receive(line)
@@ -585,12 +626,12 @@ func (s *Session) cancelled(m Message, d decoded) {
 	}
 	s.mu.Lock()
 	isInit := s.initID != "" && id.Raw == s.initID
-	inf, running := s.inflight[id.Raw]
+	running := slices.Clone(s.inflight[id.Raw])
 	s.mu.Unlock()
 	if isInit {
 		s.violate(RuleCancelInitialize, m, "the initialize request must not be cancelled")
 	}
-	if running {
+	for _, inf := range running { // every request with that id: none may be answered now
 		inf.cancel(errCancelledByClient)
 	}
 	s.dropListener(id.Raw) // a cancelled subscriptions/listen ends, with no reply
@@ -608,16 +649,11 @@ func (s *Session) runHandler(m Message, h Handler, vars map[string]string) {
 // that notifications/cancelled and Close can cancel it.
 func (s *Session) runAsync(m Message, work func(ctx context.Context) Reply) {
 	ctx, cancel := context.WithCancelCause(s.ctx)
-	s.mu.Lock()
-	s.inflight[m.ID] = inflight{method: m.Method, cancel: cancel}
-	s.mu.Unlock()
+	e := s.track(m, handlerName(m), cancel)
 	s.srv.wg.Add(1)
-	go func() {
-		defer s.srv.wg.Done()
+	s.srv.goTracked(func() {
 		defer func() {
-			s.mu.Lock()
-			delete(s.inflight, m.ID)
-			s.mu.Unlock()
+			s.untrack(e)
 			cancel(nil)
 		}()
 		r := work(ctx)
@@ -625,13 +661,27 @@ func (s *Session) runAsync(m Message, work func(ctx context.Context) Reply) {
 			return
 		}
 		s.reply(m, r)
-	}()
+	})
+}
+
+// handlerName says who computes the reply to m, for messages: the Handler
+// of the tool, prompt or resource it names, or of its method.
+func handlerName(m Message) string {
+	switch m.Method {
+	case "tools/call":
+		return "the Handler of tool " + strconv.Quote(shorten(m.Get("params.name").String(), 80))
+	case "prompts/get":
+		return "the Handler of prompt " + strconv.Quote(shorten(m.Get("params.name").String(), 80))
+	case "resources/read":
+		return "the Handler of resource " + strconv.Quote(shorten(m.Get("params.uri").String(), 80))
+	}
+	return "the Handler for " + m.Method
 }
 
 func (s *Session) callHandler(ctx context.Context, h Handler, req *Request) (r Reply) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.srv.t.Errorf("mcptest: the Handler for %s (session %d, id %s) panicked: %v", req.Method(), s.n, req.Message.ID, p)
+			s.srv.errorf("mcptest: the Handler for %s (session %d, id %s) panicked: %v", req.Method(), s.n, req.Message.ID, p)
 			r = RPCError(CodeInternalError, fmt.Sprintf("mcptest: handler panicked: %v", p))
 		}
 	}()
@@ -642,8 +692,10 @@ func (s *Session) inflightNames() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []string
-	for id, inf := range s.inflight {
-		out = append(out, fmt.Sprintf("%s id=%s (session %d)", inf.method, id, s.n))
+	for _, list := range s.inflight {
+		for _, inf := range list {
+			out = append(out, fmt.Sprintf("%s (%s id %s, session %d)", inf.what, inf.method, inf.id, s.n))
+		}
 	}
 	sort.Strings(out)
 	return out
@@ -654,14 +706,14 @@ func (s *Session) reply(m Message, r Reply) {
 	switch {
 	case r.noReply:
 	case r.problem != nil:
-		s.srv.t.Errorf("mcptest: reply to %s (session %d, id %s): %v", m.Method, s.n, m.ID, r.problem)
+		s.srv.errorf("mcptest: reply to %s (session %d, id %s): %v", m.Method, s.n, m.ID, r.problem)
 		s.replyError(m.ID, m.Method, CodeInternalError, "mcptest: "+r.problem.Error(), nil)
 	case r.rpcErr != nil:
 		s.replyError(m.ID, m.Method, r.rpcErr.Code, r.rpcErr.Message, r.rpcErr.Data)
 	case r.result != nil:
 		s.replyResult(m, r.result)
 	default:
-		s.srv.t.Errorf("mcptest: the Handler for %s (session %d, id %s) returned an empty Reply; return a result, an error or NoReply()", m.Method, s.n, m.ID)
+		s.srv.errorf("mcptest: the Handler for %s (session %d, id %s) returned an empty Reply; return a result, an error or NoReply()", m.Method, s.n, m.ID)
 		s.replyError(m.ID, m.Method, CodeInternalError, "mcptest: empty reply", nil)
 	}
 }

@@ -1,0 +1,227 @@
+package mcptest_test
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+	"go.uber.org/goleak"
+)
+
+// closeBudget bounds the waits of the Close tests: Close must end long
+// before it, and a Close that hangs fails the test instead of blocking it
+// until go test's timeout.
+const closeBudget = 30 * time.Second
+
+// await waits for ch, failing the test naming what did not happen.
+func await[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(closeBudget):
+		t.Fatalf("want %s within %v, it did not happen", what, closeBudget)
+		var zero T
+		return zero
+	}
+}
+
+// goroutinesIn counts the goroutines whose stack holds fn (a function
+// name), by the runtime's own dump: how a test sees that a caller is
+// blocked inside Close without sleeping.
+func goroutinesIn(fn string) int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	count := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, fn) {
+			count++
+		}
+	}
+	return count
+}
+
+// waitInClose waits until n goroutines are blocked in Server.Close.
+func waitInClose(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(closeBudget)
+	for goroutinesIn("mcptest.(*Server).Close(") < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("want %d goroutines waiting in Server.Close within %v, got %d", n, closeBudget, goroutinesIn("mcptest.(*Server).Close("))
+		}
+		runtime.Gosched()
+	}
+}
+
+// TestCloseFromHandler: a Handler that calls Close ends the server — every
+// session closed, every other handler cancelled and returned — and Close
+// returns to it instead of waiting for itself. It once deadlocked for good.
+func TestCloseFromHandler(t *testing.T) {
+	var otherEnded atomic.Bool
+	started := make(chan struct{})
+	closed := make(chan bool, 1)
+	var srv *mcptest.Server
+	srv = mcptest.NewServer(t).WithTool(
+		mcptest.NewTool("wait").HandledBy(func(ctx context.Context, _ *mcptest.Request) mcptest.Reply {
+			close(started)
+			<-ctx.Done()
+			otherEnded.Store(true)
+			return mcptest.TextResult("cancelled")
+		}),
+		mcptest.NewTool("shutdown").HandledBy(func(context.Context, *mcptest.Request) mcptest.Reply {
+			srv.Close()
+			closed <- otherEnded.Load()
+			return mcptest.TextResult("closed")
+		}))
+	c := dialRaw(t, srv)
+	other := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	other.handshake(t, "2025-11-25")
+	other.send(rawRequest("1", "tools/call", `{"name":"wait"}`))
+	await(t, started, "the wait tool's handler to start")
+	c.send(rawRequest("2", "tools/call", `{"name":"shutdown"}`))
+	if !await(t, closed, "Close called from a Handler to return") {
+		t.Errorf("want the other handler cancelled and returned before Close returned to the calling handler")
+	}
+	for _, sess := range srv.Sessions() {
+		if !sess.Closed() {
+			t.Errorf("want session %d closed by Close", sess.Number())
+		}
+	}
+	srv.Close() // the test's own Close waits for the calling handler too
+	if n := len(srv.Journal().Responses("tools/call")); n != 0 {
+		t.Errorf("want no tools/call answered after Close, got %d", n)
+	}
+}
+
+// TestCloseConcurrentCallers: every caller of Close waits for the same
+// end; a second caller does not return while a handler is still running.
+func TestCloseConcurrentCallers(t *testing.T) {
+	var ended atomic.Bool
+	cancelled, release := make(chan struct{}), make(chan struct{})
+	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("slow").HandledBy(
+		func(ctx context.Context, _ *mcptest.Request) mcptest.Reply {
+			<-ctx.Done()
+			close(cancelled)
+			<-release // it takes a while to wind down, within the grace period
+			ended.Store(true)
+			return mcptest.TextResult("done")
+		}))
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	c.send(rawRequest("1", "tools/call", `{"name":"slow"}`))
+	srv.WaitFor(t, mcptest.ToolCall("slow", nil))
+
+	returned := make(chan bool, 3)
+	closeAndSee := func() { srv.Close(); returned <- ended.Load() }
+	go closeAndSee()
+	await(t, cancelled, "Close to cancel the handler's context")
+	go closeAndSee()
+	go closeAndSee()
+	waitInClose(t, 3)
+	close(release)
+	for i := range 3 {
+		if !await(t, returned, "every Close to return") {
+			t.Errorf("Close %d returned while the handler was still running", i+1)
+		}
+	}
+}
+
+// TestCloseGrace: a handler that ignores its context past the grace
+// period fails the test, named with its tool and method, and Close
+// returns without it; what that handler does later reaches the test no
+// more.
+func TestCloseGrace(t *testing.T) {
+	ignore := goleak.IgnoreCurrent()
+	ft := newFakeTB(t)
+	release, done := make(chan struct{}), make(chan struct{})
+	srv := mcptest.NewServer(ft).WithCloseGrace(50 * time.Millisecond).WithTool(
+		mcptest.NewTool("stubborn").HandledBy(func(context.Context, *mcptest.Request) mcptest.Reply {
+			defer close(done)
+			<-release                         // ignores ctx
+			return mcptest.Result("not JSON") // a broken reply: it would fail the test, were it still running
+		}))
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	c.send(rawRequest("7", "tools/call", `{"name":"stubborn"}`))
+	srv.WaitFor(t, mcptest.ToolCall("stubborn", nil))
+
+	returned := make(chan struct{})
+	go func() { srv.Close(); close(returned) }()
+	await(t, returned, "Close to return once the grace period is over")
+	errs := ft.errors()
+	if len(errs) != 1 || !strings.Contains(errs[0], `the Handler of tool "stubborn" (tools/call id 7, session 1)`) ||
+		!strings.Contains(errs[0], "WithCloseGrace") {
+		t.Fatalf("want one error naming the stuck handler, its method and WithCloseGrace, got %s", ft.report())
+	}
+	srv.Close() // later callers return too
+	close(release)
+	await(t, done, "the stubborn handler to return once released")
+	goleak.VerifyNone(t, ignore) // waits for the handler's goroutine to end
+	if got := ft.errors(); len(got) != 1 {
+		t.Errorf("want nothing reported after Close gave up on the handler, got %q", got[1:])
+	}
+}
+
+// TestCloseGraceIsABuilder: the grace must be positive.
+func TestCloseGraceIsABuilder(t *testing.T) {
+	ft := newFakeTB(t)
+	if ft.run(func() { mcptest.NewServer(ft).WithCloseGrace(0) }) {
+		t.Fatalf("want WithCloseGrace(0) to fail the test")
+	}
+	if got := ft.fatal(); !strings.Contains(got, "WithCloseGrace") || !strings.Contains(got, "not positive") {
+		t.Errorf("want the failure to name WithCloseGrace and the reason, got %q", got)
+	}
+}
+
+// TestCancelWithSharedID: two in-flight requests share an id (a
+// violation); the first to finish must not take the second's in-flight
+// entry with it, so a later notifications/cancelled still reaches the
+// second, which is then never answered.
+func TestCancelWithSharedID(t *testing.T) {
+	started := make(chan string, 2)
+	cancelled := make(chan string, 2)
+	release := make(chan struct{})
+	srv := ruleServer(t).ExpectViolation(mcptest.RuleIDUnique).Handle("x/work",
+		func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
+			n := req.Params().Get("n").String()
+			started <- n
+			if n == "1" {
+				<-release
+				return mcptest.Result(`{"n":1}`)
+			}
+			<-ctx.Done()
+			cancelled <- n
+			return mcptest.Result(`{"n":2}`)
+		})
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	c.send(rawRequest("5", "x/work", `{"n":1}`))
+	await(t, started, "the first request to reach its handler")
+	c.send(rawRequest("5", "x/work", `{"n":2}`))
+	await(t, started, "the second request to reach its handler")
+	close(release)
+	if got := c.recvJSON(t); got.Get("id").Raw != "5" || got.Get("result.n").Int() != 1 {
+		t.Fatalf("want the first request answered, got %s", got.Raw)
+	}
+	c.notify("notifications/cancelled", `{"requestId":5,"reason":"no longer needed"}`)
+	if got := await(t, cancelled, "the cancel to reach the second request's handler"); got != "2" {
+		t.Fatalf("want the second request cancelled, got %q", got)
+	}
+	c.ping(t, "6")
+	srv.Close()
+	if n := len(srv.Journal().Responses("x/work")); n != 1 {
+		t.Errorf("want only the first request answered, got %d answers:\n%s", n, srv.Transcript())
+	}
+}
