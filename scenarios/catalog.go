@@ -2,13 +2,14 @@ package scenarios
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/tidwall/gjson"
 )
 
 // spec is the address of a section of a version of the specification.
@@ -25,21 +26,22 @@ const (
 	bogusVersion = "1999-01-01"
 )
 
-// GiftGen returns the healthy server most scenarios start from, for the
-// test t: the GiftGen backend ("gift-genius-backend" 0.2.0) with the tool
-// suggest_gifts ({"age": integer}, answered "a board game"), a gift
-// catalog of five resources listed two a page, and the prompt gift_idea. It
-// speaks both eras, as a new mcptest.Server does; callers add faults and
-// narrow it.
-func GiftGen(t mcptest.TB) *mcptest.Server { return giftGen(t, suggestGifts()) }
-
-// giftGen is GiftGen with another suggest_gifts.
-func giftGen(t mcptest.TB, tool *mcptest.Tool) *mcptest.Server {
+// GiftGen returns the healthy server the scenarios start from unless a
+// run says WithServer, for the test t: the GiftGen backend
+// ("gift-genius-backend" 0.2.0) with the tool suggest_gifts ({"age":
+// integer}, answered "a board game"), a gift catalog of five resources
+// listed two a page, and the prompt gift_idea. It speaks both eras, as a
+// new mcptest.Server does; the scenarios add their mistake to it.
+func GiftGen(t mcptest.TB) *mcptest.Server {
 	return mcptest.NewServer(t).
 		WithServerInfo("gift-genius-backend", "0.2.0").
 		WithInstructions("Suggest gifts.").
 		WithPageSize(2).
-		WithTool(tool).
+		WithTool(mcptest.NewTool("suggest_gifts").
+			WithDescription("Suggests gift ideas for a recipient").
+			WithInputSchema(ageSchema).
+			WhenArgs(`{"age":8}`, mcptest.TextResult("a kite")).
+			ReturnsText("a board game")).
 		WithResource(giftCatalog()...).
 		WithPrompt(mcptest.NewPrompt("gift_idea").
 			WithDescription("Ask for a gift idea").
@@ -49,14 +51,6 @@ func giftGen(t mcptest.TB, tool *mcptest.Tool) *mcptest.Server {
 
 // ageSchema is suggest_gifts' input schema.
 const ageSchema = `{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]}`
-
-func suggestGifts() *mcptest.Tool {
-	return mcptest.NewTool("suggest_gifts").
-		WithDescription("Suggests gift ideas for a recipient").
-		WithInputSchema(ageSchema).
-		WhenArgs(`{"age":8}`, mcptest.TextResult("a kite")).
-		ReturnsText("a board game")
-}
 
 func giftCatalog() []*mcptest.Resource {
 	gifts := []string{"a kite", "a scarf", "a board game", "a book", "a puzzle"}
@@ -72,6 +66,13 @@ func giftCatalog() []*mcptest.Resource {
 // -32601 and probing clients fall back to initialize.
 func legacy(srv *mcptest.Server) *mcptest.Server {
 	return srv.WithProtocolVersions(mcptest.HandshakeVersions...)
+}
+
+// faulty adds the scenario's faults, each optional: whether one acts is
+// what the decision point judges (a client that never gets there is not
+// reached), not a failure of its own.
+func faulty(srv *mcptest.Server, faults ...mcptest.Fault) *mcptest.Server {
+	return srv.WithFault(faults...)
 }
 
 // All returns the catalog, in a stable order: the healthy servers first,
@@ -121,101 +122,20 @@ func Lookup(name string) (Scenario, bool) {
 	return All()[i], true
 }
 
-// ---- checks shared by several scenarios ----
-
-// gotf is the error a check returns: what the client did instead.
-func gotf(format string, args ...any) error { return fmt.Errorf(format, args...) }
-
-// sessionProceeds checks that connect returned nil, that tools/list was
-// answered with a result, and that the client broke no rule.
-func sessionProceeds(o Outcome) error {
-	var problems []string
-	if o.Err != nil {
-		problems = append(problems, "connect returned "+errText(o.Err))
-	}
-	if !answered(o, "tools/list") {
-		problems = append(problems, "no tools/list was answered with a result")
-	}
-	if vs := errorViolations(o); len(vs) > 0 {
-		problems = append(problems, "the client broke "+violationList(vs))
-	}
-	if len(problems) > 0 {
-		return gotf("%s; the client sent %s", strings.Join(problems, "; "), methods(fromClient(o)))
-	}
-	return nil
-}
-
-// handshakeProceeds is sessionProceeds after a completed handshake.
-func handshakeProceeds(o Outcome) error {
-	if !handshakeDone(o) {
-		if _, ok := initializeResult(o); ok {
-			return gotf("the client did not send notifications/initialized after the initialize result; connect returned %s; the client sent %s", errText(o.Err), methods(fromClient(o)))
-		}
-		return gotf("no handshake: initialize was never answered with a result; connect returned %s; the client sent %s", errText(o.Err), methods(fromClient(o)))
-	}
-	return sessionProceeds(o)
-}
-
-// rejectsInitializeResult checks that connect failed and the client sent
-// nothing after the initialize result. mention, if not empty, is a word
-// one of which the error must contain.
-func rejectsInitializeResult(o Outcome, mention ...string) error {
-	res, ok := initializeResult(o)
-	if !ok {
-		return gotf("the client never got an initialize result (it sent %s); connect returned %s", methods(fromClient(o)), errText(o.Err))
-	}
-	var problems []string
-	if later := after(fromClient(o), res.Seq); len(later) > 0 {
-		problems = append(problems, "after the initialize result the client sent "+methods(later))
-	}
-	switch {
-	case o.Err == nil:
-		problems = append(problems, "connect returned nil")
-	case len(mention) > 0 && !containsAny(strings.ToLower(o.Err.Error()), mention):
-		problems = append(problems, fmt.Sprintf("connect returned %s, which does not mention %s", errText(o.Err), strings.Join(mention, " or ")))
-	}
-	if len(problems) > 0 {
-		return errors.New(strings.Join(problems, "; "))
-	}
-	return nil
-}
-
-func containsAny(s string, words []string) bool {
-	for _, w := range words {
-		if strings.Contains(s, strings.ToLower(w)) {
-			return true
-		}
-	}
-	return false
-}
-
-// toolCalls returns the client's tools/call requests of suggest_gifts, or
-// an error saying the scenario was not exercised.
-func toolCalls(o Outcome) ([]mcptest.Message, error) {
-	var calls []mcptest.Message
-	for _, m := range requests(o, "tools/call") {
-		if m.Get("params.name").String() == "suggest_gifts" {
-			calls = append(calls, m)
-		}
-	}
-	if len(calls) == 0 {
-		return nil, gotf("the client never called suggest_gifts, so the scenario was not exercised (the connect function should call it); it sent %s; connect returned %s", methods(fromClient(o)), errText(o.Err))
-	}
-	return calls, nil
-}
-
 // ---- the healthy server in each era ----
 
 func giftgenHandshake() Scenario {
 	return Scenario{
 		Name: "giftgen-handshake",
-		Mistake: "None: a healthy GiftGen server that speaks only the handshake era (2024-11-05 to 2025-11-25), so server/discover is answered -32601. " +
+		Mistake: "None: the app's healthy server, speaking only the handshake era (2024-11-05 to 2025-11-25), so server/discover is answered -32601. " +
 			"It catches clients that cannot fall back from the stateless probe, or that get the handshake wrong (no notifications/initialized, requests before it).",
 		Spec:   spec(latestHandshake, "basic/lifecycle#initialization"),
-		Server: func(t mcptest.TB) *mcptest.Server { return legacy(GiftGen(t)) },
+		Server: legacy,
 		Expect: Expectation{
-			Description: "the client completes the handshake (initialize, then notifications/initialized), lists the tools, breaks no protocol rule, and connect returns nil",
-			Check:       handshakeProceeds,
+			Description:   "the client completes the handshake (initialize, then notifications/initialized), its work gets results (e.g. tools/list), it breaks no protocol rule, and connect returns nil",
+			DecisionPoint: "the client sent its first request (a probe or initialize)",
+			Reached:       sentRequest,
+			Check:         handshakeProceeds,
 		},
 	}
 }
@@ -223,12 +143,15 @@ func giftgenHandshake() Scenario {
 func giftgenStateless() Scenario {
 	return Scenario{
 		Name: "giftgen-stateless",
-		Mistake: "None: a healthy GiftGen server that speaks both eras and answers server/discover as a 2026-07-28 server. " +
-			"It catches clients that do not speak the current, stateless protocol: no discover, no per-request _meta, or an initialize after a successful discover.",
+		Mistake: "None: the app's healthy server, speaking both eras and answering server/discover as a 2026-07-28 server. " +
+			"It catches clients that probe but do not speak the current, stateless protocol: no per-request _meta, or an initialize after a successful discover.",
 		Spec:   spec(latestStateless, "basic/transports/stdio#protocol-version-detection"),
-		Server: GiftGen,
+		Server: func(base *mcptest.Server) *mcptest.Server { return base },
 		Expect: Expectation{
-			Description: "the client goes stateless: every request carries the per-request _meta (no initialize), tools/list is answered, no rule is broken, and connect returns nil",
+			Description:   "the client goes stateless: every request carries the per-request _meta (no initialize), its work gets results, no rule is broken, and connect returns nil",
+			DecisionPoint: "the client sent its first request; not applicable to a client that initializes without probing (handshake era only)",
+			NotApplicable: handshakeOnly,
+			Reached:       sentRequest,
 			Check: func(o Outcome) error {
 				if init := requests(o, "initialize"); len(init) > 0 {
 					return gotf("the client sent initialize, so the session is in the handshake era, not the stateless one; it sent %s", methods(fromClient(o)))
@@ -256,12 +179,14 @@ func initializeResultMalformed() Scenario {
 		Mistake: "The initialize result is malformed: its capabilities are the JSON value true instead of an object. " +
 			"It catches clients that accept any result (and then guess what the server can do) or that crash decoding it.",
 		Spec: spec(latestHandshake, "basic/lifecycle#initialization"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return legacy(GiftGen(t)).WithFault(mcptest.CapabilitiesAs(`true`))
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(legacy(base), mcptest.CapabilitiesAs(`true`))
 		},
 		Expect: Expectation{
-			Description: "connect fails with an error and nothing else is sent after the malformed initialize result (no notifications/initialized, no tools/list)",
-			Check:       func(o Outcome) error { return rejectsInitializeResult(o) },
+			Description:   "connect fails with an error and nothing else is sent after the malformed initialize result (no notifications/initialized, no tools/list)",
+			DecisionPoint: "the client read the initialize result",
+			Reached:       initializeAnswered,
+			Check:         func(o Outcome) error { return rejectsInitializeResult(o) },
 		},
 	}
 }
@@ -272,12 +197,14 @@ func protocolVersionUnknown() Scenario {
 		Mistake: "The server ignores the protocolVersion the client asked for and answers initialize with " + bogusVersion + ", a version that never existed. " +
 			"It catches clients that do not check the negotiated version and go on talking a protocol the server may not speak.",
 		Spec: spec(latestHandshake, "basic/lifecycle#version-negotiation"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return legacy(GiftGen(t)).WithFault(mcptest.RespondProtocolVersion(bogusVersion))
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(legacy(base), mcptest.RespondProtocolVersion(bogusVersion))
 		},
 		Expect: Expectation{
-			Description: "connect fails with an unsupported-version error (mentioning the version) and nothing else is sent after the initialize result",
-			Check:       func(o Outcome) error { return rejectsInitializeResult(o, "version", bogusVersion) },
+			Description:   "connect fails with an unsupported-version error (mentioning the version) and nothing else is sent after the initialize result",
+			DecisionPoint: "the client read the initialize result",
+			Reached:       initializeAnswered,
+			Check:         func(o Outcome) error { return rejectsInitializeResult(o, "version", bogusVersion) },
 		},
 	}
 }
@@ -287,10 +214,14 @@ func toolsCapabilityMissing() Scenario {
 		Name: "tools-capability-missing",
 		Mistake: "The server forgets to declare the tools capability (in the initialize and server/discover results) although it serves tools. " +
 			"It catches clients that call tools/list without checking the capability: the classic \"the app shows no tools\", seen from the client's side.",
-		Spec:   spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
-		Server: func(t mcptest.TB) *mcptest.Server { return GiftGen(t).WithFault(mcptest.OmitCapability("tools")) },
+		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(base, mcptest.OmitCapability("tools"))
+		},
 		Expect: Expectation{
-			Description: "tools/list and tools/call are never called, since the server did not declare tools",
+			Description:   "tools/list and tools/call are never called, since the server did not declare tools",
+			DecisionPoint: "the client read the server's capabilities (an initialize or server/discover result)",
+			Reached:       capabilitiesSeen,
 			Check: func(o Outcome) error {
 				if calls := append(requests(o, "tools/list"), requests(o, "tools/call")...); len(calls) > 0 {
 					return gotf("the client sent %s although the server declared no tools capability", methods(calls))
@@ -304,14 +235,16 @@ func toolsCapabilityMissing() Scenario {
 func undeclaredMethods() Scenario {
 	return Scenario{
 		Name: "undeclared-methods",
-		Mistake: "This one checks the client: the server declares only the tools capability, although it also serves resources and prompts. " +
+		Mistake: "This one checks the client: the server declares only the tools capability, although it also serves whatever else the app's server has (GiftGen: resources and prompts). " +
 			"It catches clients that call methods of capabilities the server never declared (resources/list, prompts/list, logging/setLevel, completion/complete).",
 		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return GiftGen(t).WithCapabilities(`{"tools":{"listChanged":true}}`)
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return base.WithCapabilities(`{"tools":{"listChanged":true}}`)
 		},
 		Expect: Expectation{
-			Description: "the client calls only methods of the capabilities the server declared (here tools): no resources/*, prompts/*, logging/setLevel or completion/complete",
+			Description:   "the client calls only methods of the capabilities the server declared (here tools): no resources/*, prompts/*, logging/setLevel or completion/complete",
+			DecisionPoint: "the client read the server's capabilities (an initialize or server/discover result)",
+			Reached:       capabilitiesSeen,
 			Check: func(o Outcome) error {
 				var bad []string
 				for _, v := range o.Violations {
@@ -334,12 +267,14 @@ func notifyBeforeInitialized() Scenario {
 		Mistake: "The server talks before the handshake is over: right after its initialize result, before the client can have sent notifications/initialized, it sends notifications/tools/list_changed. " +
 			"It catches clients that treat an early notification as fatal, or deadlock on it.",
 		Spec: spec(latestHandshake, "basic/lifecycle#initialization"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return legacy(GiftGen(t)).WithFault(mcptest.NotifyBeforeInitialized("notifications/tools/list_changed", nil))
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(legacy(base), mcptest.NotifyBeforeInitialized("notifications/tools/list_changed", nil))
 		},
 		Expect: Expectation{
-			Description: "the early notification is tolerated and the session proceeds: notifications/initialized is sent, the tools are listed, and connect returns nil",
-			Check:       handshakeProceeds,
+			Description:   "the early notification is tolerated and the session proceeds: notifications/initialized is sent, the client's work gets results, and connect returns nil",
+			DecisionPoint: "the early notifications/tools/list_changed reached the client (right after the initialize result)",
+			Reached:       serverSentAny("notifications/tools/list_changed", "the client never sent initialize, so the early notification was never sent"),
+			Check:         handshakeProceeds,
 		},
 	}
 }
@@ -347,50 +282,42 @@ func notifyBeforeInitialized() Scenario {
 func toolsSchemaChangedQuietly() Scenario {
 	return Scenario{
 		Name: "tools-schema-changed-quietly",
-		Mistake: "The server changes suggest_gifts' input schema while the client is connected (budget becomes required) and sends no notifications/tools/list_changed, so the first call with the listed schema is rejected with -32602. " +
+		Mistake: "The server changes a tool's input schema while the client is connected and sends no notifications/tools/list_changed: the client's first tools/call, made with the arguments the listed schema allowed, is rejected with -32602. " +
 			"It catches clients that trust a stale tool list forever and repeat the rejected call instead of refreshing it.",
 		Spec: spec(latestHandshake, "server/tools#list-changed-notification"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			var srv *mcptest.Server
-			changed := mcptest.NewTool("suggest_gifts").
-				WithDescription("Suggests gift ideas for a recipient within a budget").
-				WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"},"budget":{"type":"number"}},"required":["age","budget"]}`).
-				HandledBy(needsBudget)
-			old := mcptest.NewTool("suggest_gifts").
-				WithDescription("Suggests gift ideas for a recipient").
-				WithInputSchema(ageSchema).
-				HandledBy(func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
-					srv.SetToolsQuietly(changed)
-					return needsBudget(ctx, req)
-				})
-			srv = giftGen(t, old)
-			return srv
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(base, mcptest.ErrorReply("tools/call", mcptest.CodeInvalidParams,
+				"Invalid params: the tool's input schema changed; list the tools again", nil).Nth(1))
 		},
 		Expect: Expectation{
-			Description: "after tools/call is rejected with -32602 (the schema changed and nobody said so), the client lists the tools again instead of repeating the call with its stale arguments",
+			Description:   "after its first tools/call is rejected with -32602 (the schema changed and nobody said so), the client lists the tools again before it repeats the call with the same arguments",
+			DecisionPoint: "the client's first tools/call was rejected with -32602",
+			Reached: func(o Outcome) error {
+				if _, ok := rejectedCall(o); !ok {
+					return notReachedf("no tools/call was rejected with -32602: the client never called a tool (%s)", sentWhat(o))
+				}
+				return nil
+			},
+			After: &Reaction{
+				Event: mcptest.MatchFunc("the server rejects tools/call with -32602", func(m mcptest.Message) bool {
+					return m.Direction == mcptest.FromServer && m.Method == "tools/call" && m.ErrorCode == mcptest.CodeInvalidParams
+				}),
+				Then: mcptest.MatchFunc("the client sends tools/list or tools/call", func(m mcptest.Message) bool {
+					return m.Direction == mcptest.FromClient && m.IsRequest() && (m.Method == "tools/list" || m.Method == "tools/call")
+				}),
+				Window: time.Second,
+			},
 			Check: func(o Outcome) error {
-				calls, err := toolCalls(o)
-				if err != nil {
-					return err
-				}
-				var rejected mcptest.Message
-				for _, c := range calls {
-					if res, ok := responseTo(o, c); ok && res.ErrorCode == mcptest.CodeInvalidParams {
-						rejected = c
-						break
-					}
-				}
-				if rejected.Seq == 0 {
-					return gotf("no call of suggest_gifts was rejected with -32602; the client sent %s", methods(fromClient(o)))
-				}
+				rejected, _ := rejectedCall(o)
 				relist := after(requests(o, "tools/list"), rejected.Seq)
 				args := rejected.Get("params.arguments").Raw
-				for _, c := range after(calls, rejected.Seq) {
+				name := rejected.Get("params.name").String()
+				for _, c := range after(requests(o, "tools/call"), rejected.Seq) {
 					if len(relist) > 0 && relist[0].Seq < c.Seq {
 						break
 					}
-					if c.Get("params.arguments").Raw == args {
-						return gotf("the client called suggest_gifts again with the same arguments %s (id %s) without listing the tools first", args, c.ID)
+					if c.Get("params.name").String() == name && c.Get("params.arguments").Raw == args {
+						return gotf("the client called %s again with the same arguments %s (id %s) without listing the tools first", name, args, c.ID)
 					}
 				}
 				if len(relist) == 0 {
@@ -402,28 +329,36 @@ func toolsSchemaChangedQuietly() Scenario {
 	}
 }
 
-// needsBudget answers suggest_gifts under the changed schema.
-func needsBudget(_ context.Context, req *mcptest.Request) mcptest.Reply {
-	if !req.Arguments().Get("budget").Exists() {
-		return mcptest.RPCError(mcptest.CodeInvalidParams, "Invalid params: budget is required")
+// rejectedCall returns the client's first tools/call that was answered -32602.
+func rejectedCall(o Outcome) (mcptest.Message, bool) {
+	for _, c := range requests(o, "tools/call") {
+		if res, ok := responseTo(o, c); ok && res.ErrorCode == mcptest.CodeInvalidParams {
+			return c, true
+		}
 	}
-	return mcptest.TextResult("a book")
+	return mcptest.Message{}, false
 }
 
 func capabilitiesLie() Scenario {
 	return Scenario{
 		Name: "capabilities-lie",
-		Mistake: "The server's capabilities lie: it declares tools but has none behind them, so tools/list is answered -32601 (method not found). " +
+		Mistake: "The server's capabilities lie: it declares tools but nothing is behind them, so tools/list (and every tools method) is answered -32601 (method not found). " +
 			"It catches clients that crash on the error, retry it in a loop, or call a tool they could not list.",
 		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return mcptest.NewServer(t).
-				WithServerInfo("gift-genius-backend", "0.2.0").
-				WithResource(giftCatalog()...).
-				WithFault(mcptest.DeclareUnservedCapability("tools"))
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(base, mcptest.DeclareUnservedCapability("tools"))
 		},
 		Expect: Expectation{
-			Description: "the client copes with the -32601 to tools/list: it calls no tool it could not list, sends tools/list at most twice, and returns",
+			Description:   "the client copes with the -32601 to tools/list: it calls no tool it could not list, sends tools/list at most twice, and returns",
+			DecisionPoint: "the client's tools/list was answered -32601",
+			Reached: func(o Outcome) error {
+				for _, r := range requests(o, "tools/list") {
+					if res, ok := responseTo(o, r); ok && res.ErrorCode == mcptest.CodeMethodNotFound {
+						return nil
+					}
+				}
+				return notReachedf("the client never listed the tools (%s)", sentWhat(o))
+			},
 			Check: func(o Outcome) error {
 				if calls := requests(o, "tools/call"); len(calls) > 0 {
 					return gotf("the client called tools (%s) although tools/list failed", ids(calls))
@@ -437,22 +372,31 @@ func capabilitiesLie() Scenario {
 	}
 }
 
+// listChangedWindow is how long Play waits, after the connect function
+// returned, for a client to list the tools again after
+// notifications/tools/list_changed.
+const listChangedWindow = 2 * time.Second
+
 func toolsListChanged() Scenario {
 	return Scenario{
 		Name: "tools-list-changed",
 		Mistake: "None: right after answering the first tools/list, the server sends notifications/tools/list_changed, as it must when its tools change (it declared tools.listChanged). " +
 			"It catches clients that ignore the notification and keep using a tool list the server said is out of date.",
 		Spec: spec(latestHandshake, "server/tools#list-changed-notification"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return legacy(GiftGen(t)).WithFault(mcptest.ListChangedAfter("tools/list", "notifications/tools/list_changed"))
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(legacy(base), mcptest.ListChangedAfter("tools/list", "notifications/tools/list_changed"))
 		},
 		Expect: Expectation{
-			Description: "the client lists the tools again after notifications/tools/list_changed",
+			Description:   fmt.Sprintf("the client lists the tools again after notifications/tools/list_changed, before its session ends (Play waits up to %v after connect returned, for clients that re-list from their own goroutine)", listChangedWindow),
+			DecisionPoint: "notifications/tools/list_changed reached the client (it is sent after the first tools/list)",
+			Reached:       serverSentAny("notifications/tools/list_changed", "the client never listed the tools, so the notification was never sent"),
+			After: &Reaction{
+				Event:  mcptest.ServerSent("notifications/tools/list_changed"),
+				Then:   mcptest.Method("tools/list"),
+				Window: listChangedWindow,
+			},
 			Check: func(o Outcome) error {
 				notes := serverSent(o, "notifications/tools/list_changed")
-				if len(notes) == 0 {
-					return gotf("the client never listed tools, so the notification was never sent; it sent %s", methods(fromClient(o)))
-				}
 				if len(after(requests(o, "tools/list"), notes[0].Seq)) == 0 {
 					return gotf("after notifications/tools/list_changed the client sent %s, but no tools/list", methods(after(fromClient(o), notes[0].Seq)))
 				}
@@ -470,9 +414,11 @@ func negotiateOlderVersion() Scenario {
 		Mistake: "None: the server speaks only 2025-03-26 and, as the spec says, answers initialize with that version although the client asked for a newer one. " +
 			"It catches clients that insist on getting the version they asked for, although they support the older one.",
 		Spec:   spec(latestHandshake, "basic/lifecycle#version-negotiation"),
-		Server: func(t mcptest.TB) *mcptest.Server { return GiftGen(t).WithProtocolVersions("2025-03-26") },
+		Server: func(base *mcptest.Server) *mcptest.Server { return base.WithProtocolVersions("2025-03-26") },
 		Expect: Expectation{
-			Description: "the client accepts 2025-03-26, completes the handshake in it, lists the tools, and connect returns nil",
+			Description:   "the client accepts 2025-03-26, completes the handshake in it, its work gets results, and connect returns nil",
+			DecisionPoint: "the client read the initialize result with 2025-03-26",
+			Reached:       initializeAnswered,
 			Check: func(o Outcome) error {
 				if res, ok := initializeResult(o); ok && res.Get("result.protocolVersion").String() != "2025-03-26" {
 					return gotf("initialize was answered with %s, not 2025-03-26", res.Get("result.protocolVersion").Raw)
@@ -489,29 +435,28 @@ func negotiateUnknownVersion() Scenario {
 		Mistake: "The server's stateless side speaks only " + unknownVersion + ", a version the client cannot know: server/discover and every request with per-request _meta get -32022 listing only that version. Its handshake side still works. " +
 			"It catches clients that ignore -32022 and go on in their own version, or retry with a version the server did not list.",
 		Spec: spec(latestStateless, "basic/versioning#version-negotiation"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return GiftGen(t).WithFault(mcptest.RejectProtocolVersionModern(unknownVersion))
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(base, mcptest.RejectProtocolVersionModern(unknownVersion))
 		},
 		Expect: Expectation{
-			Description: "after -32022 the client sends no stateless request in a version the server did not list; it falls back to initialize and completes the handshake, or gives up with an error",
+			Description:   "after -32022 the client sends no stateless request in a version the server did not list; it falls back to initialize and completes the handshake, or gives up with an error",
+			DecisionPoint: "the client got -32022 to a stateless request; not applicable to a client that initializes without probing",
+			NotApplicable: handshakeOnly,
+			Reached: func(o Outcome) error {
+				if unsupported(o) == 0 {
+					return notReachedf("the client sent no stateless request, so -32022 was never answered (%s)", sentWhat(o))
+				}
+				return nil
+			},
 			Check: func(o Outcome) error {
-				first := 0
-				for _, m := range o.Journal {
-					if m.Direction == mcptest.FromServer && m.ErrorCode == mcptest.CodeUnsupportedProtocolVersion {
-						first = m.Seq
-						break
+				var bad []string
+				for _, m := range after(requests(o, ""), unsupported(o)) {
+					if v := m.Get(metaVersionPath).String(); stateless(m) && v != unknownVersion {
+						bad = append(bad, fmt.Sprintf("%s id %s in %s", m.Method, m.ID, v))
 					}
 				}
-				if first > 0 {
-					var bad []string
-					for _, m := range after(requests(o, ""), first) {
-						if v := m.Get(metaVersionPath).String(); stateless(m) && v != unknownVersion {
-							bad = append(bad, fmt.Sprintf("%s id %s in %s", m.Method, m.ID, v))
-						}
-					}
-					if len(bad) > 0 {
-						return gotf("after -32022 listed only %s the client sent %s", unknownVersion, strings.Join(bad, ", "))
-					}
+				if len(bad) > 0 {
+					return gotf("after -32022 listed only %s the client sent %s", unknownVersion, strings.Join(bad, ", "))
 				}
 				if handshakeDone(o) || o.Err != nil {
 					return nil
@@ -522,20 +467,48 @@ func negotiateUnknownVersion() Scenario {
 	}
 }
 
+// unsupported returns the Seq of the server's first -32022, 0 if none.
+func unsupported(o Outcome) int {
+	for _, m := range o.Journal {
+		if m.Direction == mcptest.FromServer && m.ErrorCode == mcptest.CodeUnsupportedProtocolVersion {
+			return m.Seq
+		}
+	}
+	return 0
+}
+
 func discoverNeverAnswered() Scenario {
 	return Scenario{
 		Name: "discover-never-answered",
 		Mistake: "A legacy server that never answers server/discover (older servers ignore methods they do not know instead of answering -32601). " +
 			"It catches probing clients that wait for the probe forever instead of timing out and falling back to initialize, as the stdio transport says.",
 		Spec: spec(latestStateless, "basic/transports/stdio#protocol-version-detection"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return legacy(GiftGen(t)).WithFault(mcptest.Hang("server/discover"))
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(legacy(base), mcptest.Hang("server/discover"))
 		},
 		Expect: Expectation{
-			Description: "the client gives up on server/discover after a reasonable wait, falls back to initialize, completes the handshake and lists the tools within its deadline; connect returns nil",
-			Check:       handshakeProceeds,
+			Description:   "the client gives up on server/discover after a reasonable wait, falls back to initialize, completes the handshake and its work gets results within its deadline; connect returns nil",
+			DecisionPoint: "the client sent server/discover (which hangs); not applicable to a client that never probes",
+			NotApplicable: func(o Outcome) string {
+				if len(requests(o, "")) > 0 && len(requests(o, "server/discover")) == 0 {
+					return "the client never probes with server/discover: it " + strings.TrimPrefix(sentWhat(o), "it ")
+				}
+				return ""
+			},
+			Reached: serverSentAnyClient("server/discover"),
+			Check:   handshakeProceeds,
 		},
 		Deadline: 10 * time.Second,
+	}
+}
+
+// serverSentAnyClient is reached once the client sent a request of method.
+func serverSentAnyClient(method string) func(o Outcome) error {
+	return func(o Outcome) error {
+		if len(requests(o, method)) == 0 {
+			return notReachedf("the client never sent %s (%s)", method, sentWhat(o))
+		}
+		return nil
 	}
 }
 
@@ -545,11 +518,13 @@ func modernOnly() Scenario {
 		Mistake: "A server that speaks only 2026-07-28: server/discover succeeds, initialize is rejected naming the supported versions. " +
 			"It catches clients that initialize anyway after a successful discover, and handshake-only clients that carry on after the rejection.",
 		Spec: spec(latestStateless, "basic/transports/stdio#protocol-version-detection"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return GiftGen(t).WithProtocolVersions(mcptest.StatelessVersions...)
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return base.WithProtocolVersions(mcptest.StatelessVersions...)
 		},
 		Expect: Expectation{
-			Description: "the client goes stateless and lists the tools without ever sending initialize after discover succeeded; a handshake-only client instead fails with an error after initialize is rejected and sends nothing more",
+			Description:   "the client goes stateless and its work gets results without ever sending initialize after discover succeeded; a handshake-only client instead fails with an error after initialize is rejected and sends nothing more",
+			DecisionPoint: "the client's first request (a probe or initialize) was answered",
+			Reached:       sentRequest,
 			Check: func(o Outcome) error {
 				for _, v := range o.Violations {
 					if v.Rule == mcptest.RuleInitializeAfterDiscover {
@@ -562,7 +537,7 @@ func modernOnly() Scenario {
 					switch {
 					case res.Seq == 0:
 						return gotf("initialize (id %s) was never answered", init[0].ID)
-					case len(later) > 0 && !answered(o, "tools/list"):
+					case len(later) > 0 && !workAnswered(o):
 						return gotf("after initialize was rejected the client sent %s", methods(later))
 					case len(later) == 0 && o.Err == nil:
 						return gotf("initialize was rejected, and connect returned nil")
@@ -584,12 +559,14 @@ func stdoutBanner() Scenario {
 		Mistake: "The server prints a banner line that is not JSON (\"gift-genius-backend 0.2.0 listening on stdio\") on stdout before its first message. " +
 			"It catches clients that drop the connection on one bad line instead of skipping it.",
 		Spec: spec(latestHandshake, "basic/transports#stdio"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return GiftGen(t).WithFault(mcptest.Banner("gift-genius-backend 0.2.0 listening on stdio"))
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(base, mcptest.Banner("gift-genius-backend 0.2.0 listening on stdio"))
 		},
 		Expect: Expectation{
-			Description: "the client skips the non-JSON line and the session proceeds: the tools are listed and connect returns nil",
-			Check:       sessionProceeds,
+			Description:   "the client skips the non-JSON line and the session proceeds: its work gets results and connect returns nil",
+			DecisionPoint: "the banner and the server's first message reached the client (it sent a request)",
+			Reached:       sentRequest,
+			Check:         sessionProceeds,
 		},
 	}
 }
@@ -600,15 +577,14 @@ func wrongIDType() Scenario {
 		Mistake: "The server answers tools/call with the right id in the wrong type (the string \"3\" for the integer 3, or the reverse), which JSON-RPC does not treat as the same id. " +
 			"It catches clients that take the stray reply for theirs, and clients that hang forever waiting for a reply that will never match.",
 		Spec: spec(latestHandshake, "basic#responses"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return GiftGen(t).WithFault(mcptest.FlipIDType("tools/call"))
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(base, mcptest.FlipIDType("tools/call"))
 		},
 		Expect: Expectation{
-			Description: "the reply with the mistyped id is not taken for the call's reply: the call fails when the client's deadline ends, and connect returns an error",
+			Description:   "the reply with the mistyped id is not taken for the call's reply: the call fails when the client's deadline ends, and connect returns an error",
+			DecisionPoint: "the client called a tool and got the reply with the mistyped id",
+			Reached:       calledTool,
 			Check: func(o Outcome) error {
-				if _, err := toolCalls(o); err != nil {
-					return err
-				}
 				if o.Err == nil {
 					return gotf("connect returned nil: the client took the reply with the mistyped id for the reply to its call")
 				}
@@ -625,15 +601,14 @@ func disconnectMidCall() Scenario {
 		Mistake: "The server closes the connection when tools/call arrives, without answering: a crash in the middle of a call. " +
 			"It catches clients whose pending call never notices the closed connection and waits for a reply until its own timeout, or forever.",
 		Spec: spec(latestHandshake, "basic/lifecycle#shutdown"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return GiftGen(t).WithFault(mcptest.CloseBefore("tools/call"))
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(base, mcptest.CloseBefore("tools/call"))
 		},
 		Expect: Expectation{
-			Description: "the pending call fails at once with an error (end of file), and connect returns well before its deadline",
+			Description:   "the pending call fails at once with an error (end of file), and connect returns well before its deadline",
+			DecisionPoint: "the client called a tool and the connection closed under the call",
+			Reached:       calledTool,
 			Check: func(o Outcome) error {
-				if _, err := toolCalls(o); err != nil {
-					return err
-				}
 				if o.Err == nil {
 					return gotf("connect returned nil although the connection closed in the middle of the call")
 				}
@@ -653,22 +628,20 @@ func slowToolTimeout() Scenario {
 		Mistake: "The server takes an hour to answer tools/call, far longer than the client is willing to wait. " +
 			"It catches clients that give up without telling the server (no notifications/cancelled), leaving it to work for nothing, and clients that never give up.",
 		Spec: spec(latestHandshake, "basic/utilities/cancellation"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return GiftGen(t).WithFault(mcptest.Delay("tools/call", time.Hour))
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(base, mcptest.Delay("tools/call", time.Hour))
 		},
 		Expect: Expectation{
-			Description: "when its deadline ends the client gives up on the call, sends notifications/cancelled with the call's requestId, and connect returns an error",
+			Description:   "when its deadline ends the client gives up on the call, sends notifications/cancelled with the call's requestId, and connect returns an error",
+			DecisionPoint: "the client called a tool (the call never ends)",
+			Reached:       calledTool,
 			Check: func(o Outcome) error {
-				calls, err := toolCalls(o)
-				if err != nil {
-					return err
-				}
 				cancelled := map[string]bool{}
 				for _, n := range notifications(o, "notifications/cancelled") {
 					cancelled[n.Get("params.requestId").Raw] = true
 				}
 				var problems []string
-				for _, c := range calls {
+				for _, c := range requests(o, "tools/call") {
 					if !cancelled[c.ID] {
 						problems = append(problems, fmt.Sprintf("no notifications/cancelled for tools/call id %s", c.ID))
 					}
@@ -686,42 +659,33 @@ func slowToolTimeout() Scenario {
 	}
 }
 
+// confirmSchema is what elicitation-round-trip asks the user for.
+const confirmSchema = `{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`
+
 func elicitationRoundTrip() Scenario {
 	return Scenario{
 		Name: "elicitation-round-trip",
-		Mistake: "suggest_gifts needs the user to confirm the age before it answers: in the stateless era the first call gets an input_required result with an elicitation and a requestState; in the handshake era the server sends elicitation/create in the middle of the call. " +
+		Mistake: "Every tool needs the user to confirm before it answers: in the stateless era the first call gets an input_required result with an elicitation and a requestState; in the handshake era the server sends elicitation/create in the middle of the call. " +
 			"It catches clients that mishandle the multi-round-trip retry (same id, requestState changed or dropped, an input left unanswered) or never finish the call.",
 		Spec: spec(latestStateless, "basic/patterns/mrtr"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return giftGen(t, mcptest.NewTool("suggest_gifts").
-				WithDescription("Suggests gift ideas for a recipient, after the user confirms").
-				WithInputSchema(ageSchema).
-				RequiresInput(mcptest.ElicitInput("confirm", "Is the recipient really that age?",
-					`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`)).
-				HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
-					if req.InputResponse("confirm").Get("action").String() != "accept" {
-						return mcptest.ErrorResult("not confirmed")
-					}
-					return mcptest.TextResult("a board game")
-				}))
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return base.Handle("tools/call", confirmFirst(base))
 		},
 		Expect: Expectation{
-			Description: "the client answers the elicitation and the call completes: in the stateless era it retries with a new id, requestState echoed unchanged and a response for every input (handshake era: it answers elicitation/create); a client without the elicitation capability gets -32021 and reports it",
+			Description:   "the client answers the elicitation and the call completes: in the stateless era it retries with a new id, requestState echoed unchanged and a response for every input (handshake era: it answers elicitation/create); a client without the elicitation capability gets -32021 and reports it",
+			DecisionPoint: "the client called a tool and was asked for input (input_required, elicitation/create, or -32021 for lacking the capability)",
+			Reached:       calledTool,
 			Check: func(o Outcome) error {
-				calls, err := toolCalls(o)
-				if err != nil {
-					return err
-				}
 				var mrtr []mcptest.Violation
 				for _, v := range o.Violations {
-					if strings.HasPrefix(v.Rule, "mrtr/") || v.Rule == mcptest.RuleIDUnique {
+					if strings.HasPrefix(string(v.Rule), "mrtr/") || v.Rule == mcptest.RuleIDUnique {
 						mrtr = append(mrtr, v)
 					}
 				}
 				if len(mrtr) > 0 {
 					return gotf("the retry broke %s", violationList(mrtr))
 				}
-				for _, c := range calls {
+				for _, c := range requests(o, "tools/call") {
 					res, ok := responseTo(o, c)
 					switch {
 					case !ok:
@@ -741,26 +705,97 @@ func elicitationRoundTrip() Scenario {
 						}
 					}
 				}
-				return gotf("the call of suggest_gifts never completed; the client sent %s; connect returned %s", methods(fromClient(o)), errText(o.Err))
+				return gotf("the tool call never completed; the client sent %s; connect returned %s", methods(fromClient(o)), errText(o.Err))
 			},
 		},
 	}
 }
 
+// confirmFirst answers every tools/call after the user confirmed, whatever
+// the tool: a stateless-era call gets input_required with an elicitation
+// (the retry is answered), a handshake-era call sends elicitation/create
+// first. A client that did not declare elicitation gets -32021.
+func confirmFirst(srv *mcptest.Server) mcptest.Handler {
+	missing := func() mcptest.Reply {
+		return mcptest.RPCErrorWithData(mcptest.CodeMissingClientCapability, "Missing required client capability: elicitation",
+			`{"requiredCapabilities":{"elicitation":{}}}`)
+	}
+	answer := func(name string, resp gjson.Result) mcptest.Reply {
+		if resp.Get("action").String() != "accept" {
+			return mcptest.ErrorResult("not confirmed")
+		}
+		return mcptest.TextResult(name + ": done, as confirmed")
+	}
+	return func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
+		name := req.Params().Get("name").String()
+		if stateless(req.Message) {
+			if r := req.InputResponse("confirm"); r.Exists() {
+				return answer(name, r)
+			}
+			if !req.Message.Get(metaCapsPath + ".elicitation").Exists() {
+				return missing()
+			}
+			return mcptest.InputRequired("confirm-"+req.Message.ID, confirmInput())
+		}
+		if !initCaps(srv, req.Session).Get("elicitation").Exists() {
+			return missing()
+		}
+		reply, err := req.Session.Request(ctx, "elicitation/create", map[string]any{
+			"message": "Please confirm the call of " + name, "requestedSchema": json.RawMessage(confirmSchema)})
+		if err != nil {
+			return mcptest.RPCError(mcptest.CodeInternalError, "asking the client to confirm: "+err.Error())
+		}
+		if reply.Kind == mcptest.KindError {
+			return mcptest.RPCError(mcptest.CodeInternalError, "the client answered elicitation/create with an error")
+		}
+		return answer(name, reply.Get("result"))
+	}
+}
+
+func confirmInput() mcptest.InputRequest {
+	return mcptest.ElicitInput("confirm", "Please confirm the call", confirmSchema)
+}
+
+// initCaps returns the capabilities the client declared in the
+// session's initialize.
+func initCaps(srv *mcptest.Server, sess *mcptest.Session) gjson.Result {
+	for _, m := range srv.Journal().Session(sess.Number()) {
+		if m.Direction == mcptest.FromClient && m.IsRequest() && m.Method == "initialize" {
+			return m.Get("params.capabilities")
+		}
+	}
+	return gjson.Result{}
+}
+
+// maxPages is how many requests of one list a correct client sends
+// against a looping cursor.
+const maxPages = 10
+
 func loopingCursor() Scenario {
 	return Scenario{
 		Name: "looping-cursor",
-		Mistake: "The server's paginated lists loop: every page of tools/list and resources/list (the gift catalog) has a nextCursor pointing back at the first page. " +
-			"It catches clients that follow nextCursor blindly and page forever.",
+		Mistake: "The server's paginated lists loop: every page of tools/list and resources/list has a nextCursor pointing back at the first page. " +
+			"It catches clients that follow nextCursor blindly and page forever (auto-paging iterators included).",
 		Spec: spec(latestHandshake, "server/utilities/pagination"),
-		Server: func(t mcptest.TB) *mcptest.Server {
-			return GiftGen(t).WithFault(mcptest.LoopingCursor("tools/list"), mcptest.LoopingCursor("resources/list"))
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(base, mcptest.LoopingCursor("tools/list"), mcptest.LoopingCursor("resources/list"))
 		},
 		Expect: Expectation{
-			Description: "the client notices the repeated cursor and stops paging (at most 10 requests of each list), and connect returns before its deadline",
+			Description:   fmt.Sprintf("the client notices the repeated cursor and stops paging (at most %d requests of each list), and connect returns before its deadline", maxPages),
+			DecisionPoint: "the client followed a nextCursor: it asked for a page after the first (a client that reads one page never meets the loop)",
+			Reached: func(o Outcome) error {
+				for _, method := range []string{"tools/list", "resources/list"} {
+					for _, r := range requests(o, method) {
+						if r.Get("params.cursor").Exists() {
+							return nil
+						}
+					}
+				}
+				return notReachedf("the client never asked for a second page (%s)", sentWhat(o))
+			},
 			Check: func(o Outcome) error {
 				for _, method := range []string{"tools/list", "resources/list"} {
-					if n := len(requests(o, method)); n > 10 {
+					if n := len(requests(o, method)); n > maxPages {
 						return gotf("the client sent %s %d times in %v, following the looping cursor", method, n, o.Elapsed.Round(time.Millisecond))
 					}
 				}

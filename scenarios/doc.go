@@ -4,7 +4,7 @@
 // public API of mcptest, the way cmpopts is built on cmp.
 //
 //	func TestMyClient(t *testing.T) {
-//		report := scenarios.Run(t, func(ctx context.Context, conn net.Conn) error {
+//		report := scenarios.Run(t, scenarios.OneSession(func(ctx context.Context, conn net.Conn) error {
 //			cs, err := mcp.NewClient(impl, nil).Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
 //			if err != nil {
 //				return err
@@ -13,9 +13,11 @@
 //			if _, err := cs.ListTools(ctx, nil); err != nil {
 //				return err
 //			}
-//			_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 25}})
+//			_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_forecast", Arguments: map[string]any{"city": "Paris"}})
 //			return err
-//		}, scenarios.KnownDeviation("tools-capability-missing", "calls tools/list without the tools capability"))
+//		}),
+//			scenarios.WithServer(myServer), // the app's own tools; GiftGen without it
+//			scenarios.KnownDeviation("tools-capability-missing", "calls tools/list without the tools capability"))
 //		b, _ := report.JSON() // or report.Table()
 //	}
 //
@@ -23,19 +25,47 @@
 //
 // A Scenario has a short stable name (the subtest name: go test -run
 // 'TestMyClient/slow-tool-timeout'), a paragraph on the server's mistake
-// and the client bug it catches, the spec section, the server it builds,
-// and an Expectation: what a correct client does, as a check over the
-// Outcome — what the connect function returned, how long it took, the
-// journal of every frame, the rules the client broke. All lists the
-// catalog, Lookup finds one by name.
+// and the client bug it catches, the spec section, how it applies the
+// mistake to a healthy server, and an Expectation: what a correct client
+// does, the decision point (what the client must have reached for the
+// check to be evidence), and the checks over the Outcome — what the
+// connect function returned, how long it took, the journal of every
+// message, the rules the client broke. All lists the catalog, Lookup finds
+// one by name.
+//
+// # Verdicts
+//
+// Each scenario ends in one Status. Pass and Fail are given only once the
+// client reached the decision point; a client that never got there is
+// NotReached, which counts as a failure and says what was missing (a
+// client that does nothing passes nothing). A scenario that cannot apply
+// to the client is NotApplicable, with the reason (a stateless-era
+// scenario for a client that initialized without probing, a discover
+// scenario for a client that never probes): its subtest is skipped. A
+// check about what the client does after an event (re-list the tools
+// after list_changed) waits for it, on the journal, within a stated window
+// after the connect function returned, so that a client that reacts from
+// its own goroutine gets the same verdict every run.
+//
+// # The app's own server
+//
+// By default every scenario starts from GiftGen (suggest_gifts, a gift
+// catalog, a prompt). WithServer gives the app's own healthy server
+// instead, and each scenario applies its mistake to that one: the checks
+// speak of whatever the client calls ("the first tools/call", "every list
+// it pages through"), not of GiftGen's names.
 //
 // # Running
 //
-// Play runs a client against one scenario and returns the Outcome; Check
-// and Evaluate judge it. Run plays them all, one subtest each; a failing
-// subtest says what the server did wrong, what a correct client does, what
-// this client did, and logs the transcript. Run returns a Report, as JSON
-// or a plain table.
+// The ConnectFunc gets an Endpoint: Dial opens a session (one per call, so
+// a client may reconnect), URL is for the HTTP transport. OneSession
+// adapts a function that takes one connection. Play runs a client against
+// one scenario and returns the Outcome; Evaluate and Check judge it. Run
+// plays them all, one subtest each; a failing subtest says what the
+// server did wrong, what a correct client does, what this client did, and
+// logs the transcript. Judge does the same with any mcptest.TB (e.g. an
+// mcptest.ProgramTB in a program, without *testing.T). Both return a
+// Report, as JSON or a plain table.
 //
 // # Known deviations
 //
@@ -43,13 +73,7 @@
 // records that as the client's current behaviour: the subtest passes, the
 // report says "known-deviation" and why; and when the client stops
 // deviating (an SDK upgrade), the subtest fails, so the declaration is
-// removed and the suite keeps telling the truth.
-//
-// # The workflow the catalog assumes
-//
-// The connect function drives the client as the application does; the
-// scenarios expect at least: connect (in whichever era the client
-// chooses), list the tools, call suggest_gifts with {"age":25}, and close.
-// Scenarios about a tool call report "not exercised" as a failure when no
-// tool is called.
+// removed and the suite keeps telling the truth. A deviation does not
+// cover not-reached: leave a scenario the client never reaches out with
+// Only.
 package scenarios

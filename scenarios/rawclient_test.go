@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/tidwall/gjson"
 )
 
@@ -60,6 +61,10 @@ type bugs struct {
 	noCancel             bool // gives up on a call without notifications/cancelled
 	reuseRetryID         bool // retries after input_required with the same id
 	followCursorsBlindly bool // follows nextCursor without noticing a loop
+
+	// Not bugs: kinds of correct client.
+	handshakeOnly bool // never probes: initialize first (a client of the handshake era only)
+	onePage       bool // reads the first page of a list only
 }
 
 const (
@@ -72,16 +77,23 @@ const (
 
 var knownHandshake = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
 
-// connectWith returns a ConnectFunc running a raw client with the given bugs.
-func connectWith(b bugs) func(ctx context.Context, conn net.Conn) error {
-	return func(ctx context.Context, conn net.Conn) error {
+// connectWith returns a ConnectFunc running a raw client with the given
+// bugs, over one session.
+func connectWith(b bugs) scenarios.ConnectFunc {
+	return scenarios.OneSession(func(ctx context.Context, conn net.Conn) error {
 		c := &rawClient{ctx: ctx, conn: conn, r: bufio.NewReader(conn), bug: b}
 		defer conn.Close()
 		if err := c.connect(); err != nil {
 			return err
 		}
 		return c.work()
-	}
+	})
+}
+
+// toolArgs are the arguments the raw client calls a tool with.
+var toolArgs = map[string]map[string]any{
+	"suggest_gifts": {"age": 25},
+	"get_forecast":  {"city": "Paris"},
 }
 
 // correct is the ConnectFunc of a correct client.
@@ -248,6 +260,9 @@ func (c *rawClient) call(method string, p map[string]any, limit time.Time) (gjso
 // ---- lifecycle ----
 
 func (c *rawClient) connect() error {
+	if c.bug.handshakeOnly {
+		return c.handshake()
+	}
 	limit := time.Now().Add(probeTimeout)
 	if c.bug.noProbeTimeout {
 		limit = time.Time{}
@@ -339,8 +354,11 @@ func (c *rawClient) work() error {
 		}
 	}
 	var callErr error
-	if slices.Contains(c.tools, "suggest_gifts") || listErr != nil && c.bug.callDespiteListError {
-		callErr = c.callTool()
+	switch {
+	case len(c.tools) > 0:
+		callErr = c.callTool(c.tools[0])
+	case listErr != nil && c.bug.callDespiteListError:
+		callErr = c.callTool("suggest_gifts")
 	}
 	if c.stale && callErr == nil {
 		return c.listTools()
@@ -376,7 +394,7 @@ func (c *rawClient) list(method, field string) ([]gjson.Result, error) {
 		}
 		items = append(items, res.Get(field).Array()...)
 		next := res.Get("nextCursor")
-		if !next.Exists() || next.Type == gjson.Null {
+		if !next.Exists() || next.Type == gjson.Null || c.bug.onePage {
 			return items, nil
 		}
 		s := next.String()
@@ -388,8 +406,8 @@ func (c *rawClient) list(method, field string) ([]gjson.Result, error) {
 	}
 }
 
-func (c *rawClient) callTool() error {
-	p := map[string]any{"name": "suggest_gifts", "arguments": map[string]any{"age": 25}}
+func (c *rawClient) callTool(name string) error {
+	p := map[string]any{"name": name, "arguments": toolArgs[name]}
 	for round := 0; round < 3; round++ {
 		res, err := c.call("tools/call", p, time.Time{})
 		var rerr *rpcError
@@ -416,7 +434,7 @@ func (c *rawClient) callTool() error {
 			}
 			return true
 		})
-		p = map[string]any{"name": "suggest_gifts", "arguments": map[string]any{"age": 25}, "inputResponses": responses}
+		p = map[string]any{"name": name, "arguments": toolArgs[name], "inputResponses": responses}
 		if st := res.Get("requestState"); st.Exists() {
 			p["requestState"] = st.String()
 		}

@@ -6,8 +6,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"text/tabwriter"
+
+	"github.com/mcpmock/mcpmock/mcptest"
 )
 
 // Status is the verdict on one scenario.
@@ -15,7 +18,8 @@ type Status string
 
 // The verdicts of a Result.
 const (
-	// Pass: the client did what a correct client does.
+	// Pass: the client reached the decision point and did what a correct
+	// client does.
 	Pass Status = "pass"
 	// Fail: it did not, and no known deviation was declared; or a declared
 	// known deviation no longer happens.
@@ -23,14 +27,30 @@ const (
 	// Deviation: the client did not do what a correct client does, as a
 	// KnownDeviation declared: today's behaviour, asserted and reported.
 	Deviation Status = "known-deviation"
+	// NotReached: the client never got to the scenario's decision point, so
+	// the check would not be evidence either way (a client that does
+	// nothing passes nothing). It counts as a failure; the result says what
+	// was missing.
+	NotReached Status = "not-reached"
+	// NotApplicable: the scenario cannot apply to this client, e.g. a
+	// stateless-era scenario for a client that initialized without
+	// probing. The subtest is skipped with the reason.
+	NotApplicable Status = "not-applicable"
 )
 
-// Option changes what Run and Evaluate do.
+// Failed reports whether the status fails a run: Fail and NotReached.
+func (s Status) Failed() bool { return s == Fail || s == NotReached }
+
+// Statuses lists every status, in the order reports count them.
+func Statuses() []Status { return []Status{Pass, Deviation, Fail, NotReached, NotApplicable} }
+
+// Option changes what Run, Judge, Play and Evaluate do.
 type Option func(*config)
 
 type config struct {
 	only       []string
 	deviations map[string]string
+	server     func(t mcptest.TB) *mcptest.Server
 }
 
 func newConfig(opts []Option) config {
@@ -41,7 +61,15 @@ func newConfig(opts []Option) config {
 	return c
 }
 
-// Only restricts Run to the named scenarios.
+// base builds the healthy server the scenarios start from.
+func (c config) base(t mcptest.TB) *mcptest.Server {
+	if c.server != nil {
+		return c.server(t)
+	}
+	return GiftGen(t)
+}
+
+// Only restricts Run and Judge to the named scenarios.
 func Only(names ...string) Option {
 	return func(c *config) { c.only = append(c.only, names...) }
 }
@@ -51,9 +79,20 @@ func Only(names ...string) Option {
 // tools capability"). A failing check is then reported as a known
 // deviation and its subtest passes; a check that passes fails the subtest,
 // so that an upgrade that fixes the client is noticed and the declaration
-// removed.
+// removed. It does not cover not-reached: a scenario the client never
+// reaches says nothing about it (leave it out with Only).
 func KnownDeviation(name, why string) Option {
 	return func(c *config) { c.deviations[name] = why }
+}
+
+// WithServer makes every scenario start from the server newServer builds
+// instead of GiftGen: the app's own healthy server, with its tools,
+// resources and prompts, as the app's tests script it (unstarted: do not
+// Dial it). Each scenario applies its mistake to a fresh one, and its
+// checks are about whatever the client calls. newServer is called once per
+// play, with the play's test.
+func WithServer(newServer func(t mcptest.TB) *mcptest.Server) Option {
+	return func(c *config) { c.server = newServer }
 }
 
 // Result is the verdict on one scenario, as the report shows it.
@@ -64,7 +103,11 @@ type Result struct {
 	Spec string `json:"spec"`
 	// Expected is what a correct client does.
 	Expected string `json:"expected"`
-	// Observed is what this client did.
+	// DecisionPoint is what the client had to reach for the check to be
+	// evidence.
+	DecisionPoint string `json:"decision_point"`
+	// Observed is what this client did; for NotReached, what was missing;
+	// for NotApplicable, why the scenario does not apply.
 	Observed string `json:"observed"`
 	// Status is the verdict.
 	Status Status `json:"status"`
@@ -73,8 +116,8 @@ type Result struct {
 	Why string `json:"why,omitempty"`
 	// ElapsedMS is how long the client ran, in milliseconds.
 	ElapsedMS int64 `json:"elapsed_ms"`
-	// Transcript is the session's wire log, for results other than Pass;
-	// the first and last frames of a very long one.
+	// Transcript is the wire log, for results that are neither Pass nor
+	// NotApplicable; the first and last messages of a very long one.
 	Transcript string `json:"transcript,omitempty"`
 }
 
@@ -89,39 +132,55 @@ func (r Result) String() string {
 
 // Evaluate judges an outcome of the scenario under the options (only
 // KnownDeviation matters here) and returns the Result that Run reports.
-// It is what Run does after Play, for callers without a *testing.T.
+// It is what Run does after Play.
 func (s Scenario) Evaluate(o Outcome, opts ...Option) Result {
 	c := newConfig(opts)
-	r := Result{Scenario: s.Name, Spec: s.Spec, Expected: s.Expect.Description, ElapsedMS: o.Elapsed.Milliseconds()}
-	got := s.got(o)
+	r := Result{Scenario: s.Name, Spec: s.Spec, Expected: s.Expect.Description, DecisionPoint: s.Expect.DecisionPoint, ElapsedMS: o.Elapsed.Milliseconds()}
+	st, got := s.judge(o)
 	why, deviates := c.deviations[s.Name]
+	r.Status, r.Observed = st, got
 	switch {
-	case got == "" && !deviates:
-		r.Status, r.Observed = Pass, summary(o)
-	case got == "":
+	case st == Pass && deviates:
 		r.Status, r.Observed = Fail, summary(o)
 		r.Why = fmt.Sprintf("KnownDeviation(%q, %q) was declared, but the client now does what a correct client does: remove the declaration", s.Name, why)
-	case deviates:
-		r.Status, r.Observed, r.Why = Deviation, got, why
-	default:
-		r.Status, r.Observed = Fail, got
+	case st == Pass:
+		r.Observed = summary(o)
+	case st == Fail && deviates:
+		r.Status, r.Why = Deviation, why
+	case st == NotReached:
+		r.Observed = fmt.Sprintf("%s; connect returned %s", got, errText(o.Err))
+		if deviates {
+			r.Why = fmt.Sprintf("KnownDeviation(%q) does not cover a scenario the client never reaches; make the client reach it, or leave the scenario out with Only", s.Name)
+		}
+	case st == NotApplicable && deviates:
+		r.Why = fmt.Sprintf("KnownDeviation(%q) was declared, but the scenario does not apply to this client", s.Name)
 	}
-	if r.Status != Pass && o.Server != nil {
+	if r.Status != Pass && r.Status != NotApplicable && o.Server != nil {
 		r.Transcript = clipTranscript(o.Server.Transcript())
 	}
 	return r
 }
 
 // Failure is the message a failing subtest prints: the scenario, its
-// mistake and spec section, what a correct client does and what this one
-// did. Run prints it; the transcript follows in the test log.
+// mistake and spec section, the decision point, what a correct client
+// does and what this one did (or, not reached, what was missing). Run
+// prints it; the transcript follows in the test log.
 func (s Scenario) Failure(r Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "scenario %s failed\n", s.Name)
+	if r.Status == NotReached {
+		fmt.Fprintf(&b, "scenario %s not reached: the client never got to its decision point, so there is no verdict (this counts as a failure)\n", s.Name)
+	} else {
+		fmt.Fprintf(&b, "scenario %s failed\n", s.Name)
+	}
 	fmt.Fprintf(&b, "  mistake: %s\n", s.Mistake)
 	fmt.Fprintf(&b, "  spec:    %s\n", s.Spec)
+	fmt.Fprintf(&b, "  needs:   %s\n", r.DecisionPoint)
 	fmt.Fprintf(&b, "  want:    %s\n", r.Expected)
-	fmt.Fprintf(&b, "  got:     %s\n", r.Observed)
+	if r.Status == NotReached {
+		fmt.Fprintf(&b, "  missing: %s\n", r.Observed)
+	} else {
+		fmt.Fprintf(&b, "  got:     %s\n", r.Observed)
+	}
 	if r.Why != "" {
 		fmt.Fprintf(&b, "  note:    %s\n", r.Why)
 	}
@@ -130,12 +189,41 @@ func (s Scenario) Failure(r Result) string {
 
 // Run plays every scenario of the catalog (or those Only names) against
 // the client that connect drives, one subtest each, named after the
-// scenario. A subtest fails with the scenario's explanation, what a
-// correct client does, what this client did, and the transcript (logged
-// by the scenario's server). Run logs the report's table at the end and
+// scenario. A failing or not-reached subtest fails with the scenario's
+// explanation, what a correct client does, what this client did, and the
+// transcript (logged by the scenario's server); a not-applicable one is
+// skipped with the reason. Run logs the report's table at the end and
 // returns the report. A name given to Only or KnownDeviation that is not
-// in the catalog fails t.
+// in the catalog fails t. Judge does the same without subtests, for any
+// mcptest.TB.
 func Run(t *testing.T, connect ConnectFunc, opts ...Option) *Report {
+	t.Helper()
+	return run(t, connect, opts, func(name string, f func(t mcptest.TB) (skip string)) {
+		t.Run(name, func(t *testing.T) {
+			if why := f(t); why != "" {
+				t.Skip(why)
+			}
+		})
+	})
+}
+
+// Judge is Run for a test that is not a *testing.T, e.g. an
+// mcptest.ProgramTB in a program: it plays every scenario (or those Only
+// names) in turn with t, fails t (Errorf) for each scenario that fails or
+// is not reached, logs the not-applicable ones and the report's table, and
+// returns the report.
+func Judge(t mcptest.TB, connect ConnectFunc, opts ...Option) *Report {
+	t.Helper()
+	return run(t, connect, opts, func(name string, f func(t mcptest.TB) (skip string)) {
+		if why := f(t); why != "" {
+			t.Logf("scenario %s: not applicable: %s", name, why)
+		}
+	})
+}
+
+// run plays the selected scenarios, each through sub (a subtest, or a
+// plain call), and returns the report.
+func run(t mcptest.TB, connect ConnectFunc, opts []Option, sub func(name string, f func(t mcptest.TB) string)) *Report {
 	t.Helper()
 	c := newConfig(opts)
 	list := All()
@@ -156,23 +244,29 @@ func Run(t *testing.T, connect ConnectFunc, opts ...Option) *Report {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		t.Errorf("scenarios.Run: no scenario named %s; the catalog has %s", strings.Join(unknown, ", "), strings.Join(Names(), ", "))
+		t.Errorf("scenarios: no scenario named %s; the catalog has %s", strings.Join(unknown, ", "), strings.Join(Names(), ", "))
 	}
 	rep := &Report{}
+	var mu sync.Mutex
 	for _, s := range list {
 		if len(c.only) > 0 && !slices.Contains(c.only, s.Name) {
 			continue
 		}
-		t.Run(s.Name, func(t *testing.T) {
-			o := s.Play(t, connect)
-			r := s.Evaluate(o, opts...)
+		sub(s.Name, func(t mcptest.TB) string {
+			t.Helper()
+			r := s.Evaluate(s.Play(t, connect, opts...), opts...)
+			mu.Lock()
 			rep.Results = append(rep.Results, r)
+			mu.Unlock()
 			switch r.Status {
-			case Fail:
-				t.Error(s.Failure(r))
+			case Fail, NotReached:
+				t.Errorf("%s", s.Failure(r))
 			case Deviation:
 				t.Logf("known deviation of scenario %s (%s)\n  want: %s\n  got:  %s", s.Name, r.Why, r.Expected, r.Observed)
+			case NotApplicable:
+				return r.Observed
 			}
+			return ""
 		})
 	}
 	t.Logf("scenarios:\n%s", rep.Table())
@@ -193,24 +287,35 @@ func (r *Report) Counts() map[Status]int {
 	return n
 }
 
-// JSON returns the report as indented JSON: {"results": [{"scenario",
-// "spec", "expected", "observed", "status", "why", "elapsed_ms",
-// "transcript"}, …], "summary": {"pass": n, "fail": n, "known-deviation": n}}.
-func (r *Report) JSON() ([]byte, error) {
-	type summary struct {
-		Pass      int `json:"pass"`
-		Fail      int `json:"fail"`
-		Deviation int `json:"known-deviation"`
+// Status returns the status of the named scenario's result, "" when the
+// report has none.
+func (r *Report) Status(name string) Status {
+	for _, res := range r.Results {
+		if res.Scenario == name {
+			return res.Status
+		}
 	}
+	return ""
+}
+
+// JSON returns the report as indented JSON: {"results": [{"scenario",
+// "spec", "expected", "decision_point", "observed", "status", "why",
+// "elapsed_ms", "transcript"}, …], "summary": {"pass": n, "fail": n,
+// "known-deviation": n, "not-reached": n, "not-applicable": n}}.
+func (r *Report) JSON() ([]byte, error) {
 	n := r.Counts()
+	summary := map[Status]int{}
+	for _, st := range Statuses() {
+		summary[st] = n[st]
+	}
 	results := r.Results
 	if results == nil {
 		results = []Result{}
 	}
 	return json.MarshalIndent(struct {
-		Results []Result `json:"results"`
-		Summary summary  `json:"summary"`
-	}{results, summary{n[Pass], n[Fail], n[Deviation]}}, "", "  ")
+		Results []Result       `json:"results"`
+		Summary map[Status]int `json:"summary"`
+	}{results, summary}, "", "  ")
 }
 
 // Table returns the report as a plain text table, one line per scenario
@@ -225,7 +330,8 @@ func (r *Report) Table() string {
 	}
 	_ = w.Flush()
 	n := r.Counts()
-	fmt.Fprintf(&b, "%d scenarios: %d pass, %d known deviations, %d fail\n", len(r.Results), n[Pass], n[Deviation], n[Fail])
+	fmt.Fprintf(&b, "%d scenarios: %d pass, %d known deviations, %d fail, %d not reached, %d not applicable\n",
+		len(r.Results), n[Pass], n[Deviation], n[Fail], n[NotReached], n[NotApplicable])
 	return b.String()
 }
 

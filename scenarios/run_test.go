@@ -40,10 +40,10 @@ func TestRunCorrectClient(t *testing.T) {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatalf("JSON: %v\n%s", err, b)
 	}
-	if len(doc.Results) != len(all) || doc.Summary["pass"] != len(all) || doc.Summary["fail"] != 0 || doc.Summary["known-deviation"] != 0 {
+	if len(doc.Results) != len(all) || doc.Summary["pass"] != len(all) || doc.Summary["fail"] != 0 || doc.Summary["known-deviation"] != 0 || doc.Summary["not-reached"] != 0 || doc.Summary["not-applicable"] != 0 {
 		t.Errorf("JSON: want %d results all passing, got %d results, summary %v", len(all), len(doc.Results), doc.Summary)
 	}
-	for _, key := range []string{"scenario", "spec", "expected", "observed", "status", "elapsed_ms"} {
+	for _, key := range []string{"scenario", "spec", "expected", "decision_point", "observed", "status", "elapsed_ms"} {
 		if _, ok := doc.Results[0][key]; !ok {
 			t.Errorf("JSON result has no %q: %v", key, doc.Results[0])
 		}
@@ -61,7 +61,7 @@ func TestRunCorrectClient(t *testing.T) {
 			t.Errorf("Table row %d = %q: want %s … pass", i+1, row, s.Name)
 		}
 	}
-	if want := "20 scenarios: 20 pass, 0 known deviations, 0 fail"; lines[len(lines)-1] != want {
+	if want := "20 scenarios: 20 pass, 0 known deviations, 0 fail, 0 not reached, 0 not applicable"; lines[len(lines)-1] != want {
 		t.Errorf("Table summary = %q, want %q", lines[len(lines)-1], want)
 	}
 }
@@ -94,7 +94,7 @@ func TestRunKnownDeviation(t *testing.T) {
 			t.Errorf("%s: want the reason, the transcript and what the client did, got %+v", r.Scenario, r)
 		}
 	}
-	if tab := rep.Table(); !strings.Contains(tab, "known-deviation") || !strings.Contains(tab, "3 scenarios: 1 pass, 2 known deviations, 0 fail") {
+	if tab := rep.Table(); !strings.Contains(tab, "known-deviation") || !strings.Contains(tab, "3 scenarios: 1 pass, 2 known deviations, 0 fail, 0 not reached, 0 not applicable") {
 		t.Errorf("Table:\n%s", tab)
 	}
 }
@@ -145,10 +145,10 @@ func TestPlayNeverHangs(t *testing.T) {
 
 	t.Run("ignores ctx", func(t *testing.T) {
 		t.Parallel()
-		o := s.Play(t, func(_ context.Context, conn net.Conn) error {
+		o := s.Play(t, scenarios.OneSession(func(_ context.Context, conn net.Conn) error {
 			_, err := conn.Read(make([]byte, 1)) // nothing comes: blocks until Play closes conn
 			return err
-		})
+		}))
 		if !o.Hung || o.Err == nil {
 			t.Fatalf("want a hung outcome with the read's error, got Hung=%v Err=%v", o.Hung, o.Err)
 		}
@@ -159,7 +159,7 @@ func TestPlayNeverHangs(t *testing.T) {
 	t.Run("ignores everything", func(t *testing.T) {
 		t.Parallel()
 		release := make(chan struct{})
-		o := s.Play(t, func(context.Context, net.Conn) error {
+		o := s.Play(t, func(context.Context, *scenarios.Endpoint) error {
 			<-release
 			return nil
 		})
@@ -170,7 +170,7 @@ func TestPlayNeverHangs(t *testing.T) {
 	})
 	t.Run("panics", func(t *testing.T) {
 		t.Parallel()
-		o := s.Play(t, func(context.Context, net.Conn) error { panic("boom") })
+		o := s.Play(t, func(context.Context, *scenarios.Endpoint) error { panic("boom") })
 		if o.Hung || o.Err == nil || !strings.Contains(o.Err.Error(), "panicked: boom") {
 			t.Fatalf("want the panic as Err, got Hung=%v Err=%v", o.Hung, o.Err)
 		}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
@@ -17,20 +18,97 @@ import (
 const DefaultDeadline = 2 * time.Second
 
 // grace is how long Play waits after a ConnectFunc's context ended before
-// it closes the connection under it, and again before it gives up on it.
+// it closes the connections under it, and again before it gives up on it.
 const grace = 3 * time.Second
 
-// ErrStillRunning is Outcome.Err when the ConnectFunc had not returned even
-// after Play closed its connection and the server: its goroutine is leaked.
-var ErrStillRunning = errors.New("scenarios: the connect function had not returned after its deadline, nor after its connection was closed")
+// MaxSessions is how many sessions a client may open through one
+// Endpoint in one play; Dial fails after that, so that a client that
+// reconnects in a loop ends.
+const MaxSessions = 16
 
-// ConnectFunc drives the client under test over conn, as the application
-// does in production: at least connect (in whichever era the client
-// chooses), list the tools, call suggest_gifts with {"age":25}, and close.
-// The scenarios are built around that workflow; a client that does less
-// leaves some scenarios unexercised, and their checks say so. It must
-// return when ctx is done; what it returns is Outcome.Err.
-type ConnectFunc func(ctx context.Context, conn net.Conn) error
+// ErrStillRunning is Outcome.Err when the ConnectFunc had not returned even
+// after Play closed its connections and the server: its goroutine is leaked.
+var ErrStillRunning = errors.New("scenarios: the connect function had not returned after its deadline, nor after its connections were closed")
+
+// ConnectFunc drives the client under test as the application does in
+// production: it reaches the scenario's server through ep (ep.Dial opens a
+// session), connects in whichever era the client chooses, does the app's
+// usual work (list the tools, call one, read a resource…), and returns.
+// The checks are phrased over whatever the client does ("the first
+// tools/call", "every tool the server listed"); a client that does less
+// leaves some scenarios not reached, and their verdicts say what was
+// missing. It must return when ctx is done; what it returns is
+// Outcome.Err. OneSession adapts a function that takes one connection.
+type ConnectFunc func(ctx context.Context, ep *Endpoint) error
+
+// OneSession is the ConnectFunc of a client that uses one session: it
+// dials ep once and hands the connection to f.
+func OneSession(f func(ctx context.Context, conn net.Conn) error) ConnectFunc {
+	return func(ctx context.Context, ep *Endpoint) error {
+		conn, err := ep.Dial()
+		if err != nil {
+			return err
+		}
+		return f(ctx, conn)
+	}
+}
+
+// Endpoint is where the client under test reaches a scenario's server
+// during one play. Dial opens a new session each time (a client that
+// reconnects dials again); URL is for the HTTP transport. Play closes
+// every connection it handed out when the play ends.
+type Endpoint struct {
+	srv *mcptest.Server
+
+	mu     sync.Mutex
+	closed bool
+	conns  []net.Conn
+}
+
+// Dial opens a new MCP session with the scenario's server and returns the
+// client's end of it: an in-memory connection speaking newline-delimited
+// JSON-RPC, the stdio transport's framing. Pass it to the client, e.g.
+// &mcp.IOTransport{Reader: conn, Writer: conn} (official Go SDK) or
+// transport.NewIO(conn, conn, nil) (mark3labs/mcp-go). It fails once the
+// play is over, and after MaxSessions sessions.
+func (e *Endpoint) Dial() (net.Conn, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	switch {
+	case e.closed:
+		return nil, errors.New("scenarios: Endpoint.Dial: the play is over (the connect function returned, or its deadline passed)")
+	case len(e.conns) >= MaxSessions:
+		return nil, fmt.Errorf("scenarios: Endpoint.Dial: the client already opened %d sessions in this play; a client that reconnects in a loop never ends", MaxSessions)
+	}
+	c := e.srv.Dial()
+	e.conns = append(e.conns, c)
+	return c, nil
+}
+
+// URL returns the address of the scenario's server for clients on the
+// Streamable HTTP transport. It is "" today: the scenarios serve the stdio
+// framing only (Dial); once mcptest serves HTTP, URL returns that address
+// and ConnectFuncs written for HTTP need no other change.
+func (e *Endpoint) URL() string { return "" }
+
+// sessions returns how many sessions the client opened.
+func (e *Endpoint) sessions() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.conns)
+}
+
+// close ends the play: no more Dial, and every connection handed out is
+// closed (the client reads end of file).
+func (e *Endpoint) close() {
+	e.mu.Lock()
+	e.closed = true
+	conns := e.conns
+	e.mu.Unlock()
+	for _, c := range conns {
+		_ = c.Close()
+	}
+}
 
 // Scenario is one server behaviour, usually a mistake real servers make,
 // together with what a correct client does when it meets it.
@@ -42,26 +120,71 @@ type Scenario struct {
 	Mistake string
 	// Spec is the address of the spec section the scenario is about.
 	Spec string
-	// Server builds the scenario's server for the test t. Play dials it
-	// once and turns off its own verdict on violations (the scenario's
-	// check is the single verdict).
-	Server func(t mcptest.TB) *mcptest.Server
-	// Expect is what a correct client does.
+	// Server applies the scenario's mistake to base, the app's healthy
+	// server (GiftGen unless the run says WithServer), built for the test
+	// and not yet started: it adds faults (marked Optional: whether they
+	// act is the decision point's business, not a failure of their own),
+	// narrows the protocol versions, replaces a method with Handle, and
+	// returns the server to play. Play turns off the server's own verdict
+	// on violations: the scenario's verdict is the only one.
+	Server func(base *mcptest.Server) *mcptest.Server
+	// Expect is what a correct client does, and when that can be judged.
 	Expect Expectation
 	// Deadline is how long the ConnectFunc may run before its context ends;
 	// zero means DefaultDeadline.
 	Deadline time.Duration
 }
 
-// Expectation is the behaviour of a correct client, as a description and a
-// check over what the client did.
+// Expectation is the behaviour of a correct client: a description, the
+// point the client must have reached for the check to be evidence, and
+// the checks. Evaluate runs them in order: NotApplicable, Reached, Check.
 type Expectation struct {
 	// Description says what a correct client does, e.g. "tools/list is
 	// never called".
 	Description string
-	// Check returns nil when the outcome meets the expectation, otherwise
-	// an error saying what the client did instead.
+	// DecisionPoint says what the client must have reached for Check to be
+	// evidence, e.g. "the client has read the server's capabilities (an
+	// initialize or server/discover result)".
+	DecisionPoint string
+	// NotApplicable, if set, returns why the scenario cannot apply to this
+	// client, "" when it does: e.g. a stateless-era scenario for a client
+	// that initialized without probing. The subtest is skipped with the
+	// reason and the report says not-applicable.
+	NotApplicable func(o Outcome) string
+	// Reached returns nil once the client reached the decision point,
+	// otherwise an error saying what was missing: the verdict is then
+	// not-reached, which counts as a failure. A client that does nothing
+	// reaches no decision point.
+	Reached func(o Outcome) error
+	// Check runs only once the decision point is reached: nil when the
+	// client did what a correct client does, otherwise an error saying
+	// what it did instead.
 	Check func(o Outcome) error
+	// After, if set, is an event the client must react to, and Play waits
+	// for the reaction within a stated window (see Reaction), so that a
+	// client that reacts from its own goroutine, after its ConnectFunc
+	// returned, gets the same verdict every run.
+	After *Reaction
+}
+
+// Reaction is what a correct client does after an event, and how long
+// Play waits for it after the ConnectFunc returned: until a message
+// matching Then follows one matching Event, every session has ended, or
+// Window has passed, whichever is first. No sleeping: Play waits on the
+// journal with mcptest's Server.Await.
+type Reaction struct {
+	// Event matches the message the client reacts to, e.g.
+	// mcptest.ServerSent("notifications/tools/list_changed").
+	Event mcptest.Matcher
+	// Then matches the client's reaction, e.g. mcptest.Method("tools/list").
+	Then mcptest.Matcher
+	// Window is how long Play waits for Then after the ConnectFunc returned.
+	Window time.Duration
+}
+
+// String says what is awaited, e.g. for a decision point.
+func (r Reaction) String() string {
+	return fmt.Sprintf("%s, within %v of it or of the connect function's return", r.Then.Description, r.Window)
 }
 
 // Outcome is what a client did in one play of a scenario, read after the
@@ -71,15 +194,19 @@ type Outcome struct {
 	// an error naming the panic if it panicked).
 	Err error
 	// Hung reports that the ConnectFunc was still running well after its
-	// context ended, so that Play had to close the connection to stop it.
+	// context ended, so that Play had to close its connections to stop it.
 	Hung bool
+	// Panicked reports that the ConnectFunc panicked (Err says with what).
+	Panicked bool
 	// Elapsed is how long the ConnectFunc ran.
 	Elapsed time.Duration
 	// Deadline is how long it was allowed to run before its context ended.
 	Deadline time.Duration
+	// Sessions is how many sessions the client opened (Endpoint.Dial).
+	Sessions int
 	// Server is the scenario's server, closed.
 	Server *mcptest.Server
-	// Journal is every frame of the session, both directions, in wire order.
+	// Journal is every message of every session, both directions, in wire order.
 	Journal []mcptest.Message
 	// Violations are the protocol rules the client broke.
 	Violations []mcptest.Violation
@@ -105,86 +232,147 @@ func (s Scenario) deadline() time.Duration {
 	return DefaultDeadline
 }
 
-// Play runs the client once against the scenario's server, built for t:
-// it dials the server, calls connect with a context that ends after the
-// scenario's Deadline, waits until connect returned, closes the connection
-// and the server, and returns what happened. It never hangs: a connect
-// that ignores its context gets its connection closed a few seconds after
-// the deadline, and is abandoned (Outcome.Err is ErrStillRunning) a few
-// seconds after that. Play does not judge; Check and Evaluate do.
-func (s Scenario) Play(t mcptest.TB, connect ConnectFunc) Outcome {
+// Play runs the client once against the scenario applied to GiftGen, or to
+// the server of a WithServer option: it builds the server for t, calls
+// connect with an Endpoint and a context that ends after the scenario's
+// Deadline, waits until connect returned (and, for a scenario with an
+// After reaction, for the reaction within its window), closes every
+// session and the server, and returns what happened. It never hangs: a
+// connect that ignores its context gets its connections closed a few
+// seconds after the deadline, and is abandoned (Outcome.Err is
+// ErrStillRunning) a few seconds after that. Play does not judge;
+// Evaluate and Check do.
+func (s Scenario) Play(t mcptest.TB, connect ConnectFunc, opts ...Option) Outcome {
 	t.Helper()
-	srv := s.Server(t)
+	c := newConfig(opts)
+	srv := s.Server(c.base(t))
 	srv.IgnoreViolations()
-	conn := srv.Dial()
+	ep := &Endpoint{srv: srv}
 	d := s.deadline()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 
-	done := make(chan error, 1)
+	type result struct {
+		err      error
+		panicked bool
+	}
+	done := make(chan result, 1)
 	start := time.Now()
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				done <- fmt.Errorf("scenarios: the connect function panicked: %v\n%s", p, debug.Stack())
+				done <- result{fmt.Errorf("scenarios: the connect function panicked: %v\n%s", p, debug.Stack()), true}
 			}
 		}()
-		done <- connect(ctx, conn)
+		done <- result{err: connect(ctx, ep)}
 	}()
 
 	o := Outcome{Deadline: d, Server: srv}
 	timer := time.NewTimer(d + grace)
 	defer timer.Stop()
 	select {
-	case o.Err = <-done:
+	case r := <-done:
+		o.Err, o.Panicked = r.err, r.panicked
 		o.Elapsed = time.Since(start)
+		if s.Expect.After != nil {
+			awaitReaction(srv, *s.Expect.After)
+		}
 	case <-timer.C:
 		o.Hung = true
-		_ = conn.Close()
+		ep.close()
 		srv.Close()
 		timer.Reset(grace)
 		select {
-		case o.Err = <-done:
+		case r := <-done:
+			o.Err, o.Panicked = r.err, r.panicked
 		case <-timer.C:
 			o.Err = ErrStillRunning
 		}
 		o.Elapsed = time.Since(start)
 	}
-	_ = conn.Close()
+	ep.close()
 	drain(srv)
 	srv.Close()
+	o.Sessions = ep.sessions()
 	o.Journal = srv.Journal().All()
 	o.Violations = srv.Violations()
 	return o
 }
 
-// Check judges an outcome: nil when the client did what a correct client
-// does, otherwise an error of the form "want: …; got: …". A client that
-// did not return when its context ended fails every scenario.
-func (s Scenario) Check(o Outcome) error {
-	if got := s.got(o); got != "" {
-		return fmt.Errorf("want: %s; got: %s", s.Expect.Description, got)
-	}
-	return nil
+// awaitReaction waits until a message matching r.Then follows one matching
+// r.Event, every session has ended, or r.Window has passed.
+func awaitReaction(srv *mcptest.Server, r Reaction) {
+	ctx, cancel := context.WithTimeout(context.Background(), r.Window)
+	defer cancel()
+	go func() {
+		for _, sess := range srv.Sessions() {
+			select {
+			case <-sess.Done():
+			case <-ctx.Done():
+				return
+			}
+		}
+		cancel() // nothing more can come
+	}()
+	event := 0
+	_, _ = srv.Await(ctx, mcptest.MatchFunc(r.Then.Description+" after "+r.Event.Description, func(m mcptest.Message) bool {
+		if event == 0 {
+			if r.Event.Match(m) {
+				event = m.Seq
+			}
+			return false
+		}
+		return m.Seq > event && r.Then.Match(m)
+	}))
 }
 
-// got returns what the client did instead of the expectation, "" when it
-// met it.
-func (s Scenario) got(o Outcome) string {
-	if o.Hung {
-		return fmt.Sprintf("the connect function did not return within %v of its context ending (it must return when ctx is done); it returned %s", grace, errText(o.Err))
+// Check judges an outcome: nil when the client did what a correct client
+// does, otherwise an error of the form "want: …; got: …" (for a scenario
+// that was not reached: "not reached: …"; not applicable: "not applicable:
+// …"). A client that did not return when its context ended fails every
+// scenario.
+func (s Scenario) Check(o Outcome) error {
+	st, got := s.judge(o)
+	switch st {
+	case Pass:
+		return nil
+	case NotReached:
+		return fmt.Errorf("not reached: the check needs %s; %s", s.Expect.DecisionPoint, got)
+	case NotApplicable:
+		return fmt.Errorf("not applicable: %s", got)
 	}
-	if s.Expect.Check == nil {
-		return "the scenario has no Expect.Check"
+	return fmt.Errorf("want: %s; got: %s", s.Expect.Description, got)
+}
+
+// judge returns the status before known deviations (Pass, Fail,
+// NotReached or NotApplicable) and what the client did instead or what
+// was missing.
+func (s Scenario) judge(o Outcome) (Status, string) {
+	if o.Hung {
+		return Fail, fmt.Sprintf("the connect function did not return within %v of its context ending (it must return when ctx is done); it returned %s", grace, errText(o.Err))
+	}
+	if o.Panicked {
+		return Fail, errText(o.Err)
+	}
+	if s.Expect.Check == nil || s.Expect.Reached == nil {
+		return Fail, "the scenario has no Expect.Check or Expect.Reached"
+	}
+	if s.Expect.NotApplicable != nil {
+		if why := s.Expect.NotApplicable(o); why != "" {
+			return NotApplicable, why
+		}
+	}
+	if err := s.Expect.Reached(o); err != nil {
+		return NotReached, err.Error()
 	}
 	if err := s.Expect.Check(o); err != nil {
-		return err.Error()
+		return Fail, err.Error()
 	}
-	return ""
+	return Pass, ""
 }
 
 // drain waits (up to grace) until every session has read what the client
-// wrote before closing its end: Server.Close would drop frames still in
+// wrote before closing its end: Server.Close would drop messages still in
 // the pipe, such as a last notifications/cancelled.
 func drain(srv *mcptest.Server) {
 	timer := time.NewTimer(grace)

@@ -36,7 +36,7 @@ var buggy = map[string]struct {
 	"negotiate-unknown-version":    {bug: bugs{ignore32022: true}, mention: []string{"after -32022 listed only 2099-01-01 the client sent tools/list id 2 in 2026-07-28"}},
 	"discover-never-answered":      {bug: bugs{noProbeTimeout: true}, mention: []string{"no handshake", "context deadline exceeded", "server/discover"}, deadline: time.Second},
 	"modern-only":                  {bug: bugs{initAfterDiscover: true}, mention: []string{"initialize sent to a modern-only server after server/discover succeeded"}},
-	"stdout-banner":                {bug: bugs{strictLines: true}, mention: []string{"invalid JSON from the server", "no tools/list was answered"}},
+	"stdout-banner":                {bug: bugs{strictLines: true}, mention: []string{"invalid JSON from the server", "no request beyond the lifecycle"}},
 	"wrong-id-type":                {bug: bugs{looseIDs: true}, mention: []string{"connect returned nil", "mistyped id"}},
 	"disconnect-mid-call":          {bug: bugs{waitOnEOF: true}, mention: []string{"waited for its timeout", "context deadline exceeded"}, deadline: time.Second},
 	"slow-tool-timeout":            {bug: bugs{noCancel: true}, mention: []string{"no notifications/cancelled for tools/call id"}},
@@ -104,7 +104,7 @@ func TestCatalog(t *testing.T) {
 		if s.Name == "" || strings.ToLower(s.Name) != s.Name || strings.ContainsAny(s.Name, " /") {
 			t.Errorf("scenario name %q: want lower-case words joined by -", s.Name)
 		}
-		if s.Mistake == "" || s.Expect.Description == "" || s.Expect.Check == nil || s.Server == nil {
+		if s.Mistake == "" || s.Expect.Description == "" || s.Expect.DecisionPoint == "" || s.Expect.Reached == nil || s.Expect.Check == nil || s.Server == nil {
 			t.Errorf("scenario %s is incomplete: %+v", s.Name, s)
 		}
 		if !strings.HasPrefix(s.Spec, "https://modelcontextprotocol.io/specification/") {

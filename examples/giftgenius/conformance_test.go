@@ -24,10 +24,12 @@ func TestConformance(t *testing.T) {
 	//     closing the session right after Suggest returns usually loses it,
 	//     but not always, so the outcome is not deterministic. TestToolHangs
 	//     keeps the session open and sees the notification.
-	skip := []string{"discover-never-answered", "slow-tool-timeout"}
+	//   - looping-cursor: the app reads the first page of tools/list only,
+	//     so it never meets the loop (the scenario is not reached).
+	skip := []string{"discover-never-answered", "slow-tool-timeout", "looping-cursor"}
 	names := slices.DeleteFunc(scenarios.Names(), func(n string) bool { return slices.Contains(skip, n) })
 
-	scenarios.Run(t, func(ctx context.Context, conn net.Conn) error {
+	scenarios.Run(t, scenarios.OneSession(func(ctx context.Context, conn net.Conn) error {
 		app, err := giftgenius.Connect(ctx, conn)
 		if err != nil {
 			return err
@@ -35,7 +37,7 @@ func TestConformance(t *testing.T) {
 		defer app.Close()
 		_, err = app.Suggest(ctx, 25, 0)
 		return err
-	},
+	}),
 		scenarios.Only(names...),
 		scenarios.KnownDeviation("tools-list-changed",
 			"the app lists the tools once per Suggest and ignores notifications/tools/list_changed"),

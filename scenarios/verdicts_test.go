@@ -1,0 +1,289 @@
+package scenarios_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/scenarios"
+)
+
+// playAll plays every scenario with connect (and opts), in parallel
+// subtests, and returns each one's result by name.
+func playAll(t *testing.T, connect scenarios.ConnectFunc, opts ...scenarios.Option) map[string]scenarios.Result {
+	t.Helper()
+	var mu sync.Mutex
+	got := map[string]scenarios.Result{}
+	t.Run("play", func(t *testing.T) {
+		for _, s := range scenarios.All() {
+			t.Run(s.Name, func(t *testing.T) {
+				t.Parallel()
+				r := s.Evaluate(s.Play(t, connect, opts...), opts...)
+				mu.Lock()
+				got[s.Name] = r
+				mu.Unlock()
+			})
+		}
+	})
+	return got
+}
+
+// wantStatuses fails t for every scenario whose status is not want's
+// (want names the exceptions; every other scenario must have dflt).
+func wantStatuses(t *testing.T, got map[string]scenarios.Result, dflt scenarios.Status, want map[string]scenarios.Status) {
+	t.Helper()
+	for name := range want {
+		if _, ok := scenarios.Lookup(name); !ok {
+			t.Errorf("want names %s, which is not in the catalog", name)
+		}
+	}
+	for _, name := range scenarios.Names() {
+		w, ok := want[name]
+		if !ok {
+			w = dflt
+		}
+		if r := got[name]; r.Status != w {
+			t.Errorf("%s: want %s, got %s: %s", name, w, r.Status, r.Observed)
+		}
+	}
+}
+
+// TestDoNothingPassesNothing: a client that never dials, and one that
+// dials and sends nothing, reach no decision point: every scenario is
+// not reached, and says what was missing.
+func TestDoNothingPassesNothing(t *testing.T) {
+	clients := map[string]scenarios.ConnectFunc{
+		"never dials": func(context.Context, *scenarios.Endpoint) error { return nil },
+		"dials, sends nothing": scenarios.OneSession(func(_ context.Context, conn net.Conn) error {
+			return conn.Close()
+		}),
+	}
+	for name, connect := range clients {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got := playAll(t, connect)
+			wantStatuses(t, got, scenarios.NotReached, nil)
+			for n, r := range got {
+				if r.Status == scenarios.NotReached && (!strings.Contains(r.Observed, "it never dialed the endpoint") && !strings.Contains(r.Observed, "it sent nothing") || r.DecisionPoint == "") {
+					t.Errorf("%s: a not-reached result must say what was missing and name the decision point: %+v", n, r)
+				}
+			}
+		})
+	}
+}
+
+// TestHandshakeOnlyClient: a correct client of the handshake era only
+// (initialize first, never a probe) passes every scenario but those about
+// the stateless side, which do not apply to it.
+func TestHandshakeOnlyClient(t *testing.T) {
+	rep := scenarios.Run(t, connectWith(bugs{handshakeOnly: true}))
+	got := map[string]scenarios.Result{}
+	for _, r := range rep.Results {
+		got[r.Scenario] = r
+	}
+	wantStatuses(t, got, scenarios.Pass, map[string]scenarios.Status{
+		"giftgen-stateless":         scenarios.NotApplicable,
+		"negotiate-unknown-version": scenarios.NotApplicable,
+		"discover-never-answered":   scenarios.NotApplicable,
+	})
+	if r := got["discover-never-answered"]; !strings.Contains(r.Observed, "never probes") || r.Transcript != "" {
+		t.Errorf("discover-never-answered: want the reason it does not apply and no transcript, got %+v", r)
+	}
+	if tab := rep.Table(); !strings.Contains(tab, "17 pass, 0 known deviations, 0 fail, 0 not reached, 3 not applicable") {
+		t.Errorf("Table:\n%s", tab)
+	}
+}
+
+// TestOnePageClient: a client that reads only the first page of a list
+// never meets the looping cursor: not reached, not pass.
+func TestOnePageClient(t *testing.T) {
+	s, _ := scenarios.Lookup("looping-cursor")
+	r := s.Evaluate(s.Play(t, connectWith(bugs{onePage: true})))
+	if r.Status != scenarios.NotReached || !strings.Contains(r.Observed, "never asked for a second page") {
+		t.Errorf("want not-reached saying the client never asked for a second page, got %+v", r)
+	}
+}
+
+// forecast is the healthy server of another app: one tool, get_forecast,
+// no resources, no prompts.
+func forecast(t mcptest.TB) *mcptest.Server {
+	return mcptest.NewServer(t).
+		WithServerInfo("weather", "1.0.0").
+		WithTool(mcptest.NewTool("get_forecast").
+			WithDescription("Forecast for a city").
+			WithInputSchema(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`).
+			ReturnsText("sunny"))
+}
+
+// TestWithServer: the scenarios apply their mistakes to another app's
+// server, and the checks are about whatever that client calls: the
+// correct client passes all of them calling get_forecast, and the buggy
+// ones fail with get_forecast in the message.
+func TestWithServer(t *testing.T) {
+	t.Run("correct", func(t *testing.T) {
+		got := playAll(t, correct, scenarios.WithServer(forecast))
+		wantStatuses(t, got, scenarios.Pass, nil)
+	})
+	t.Run("buggy", func(t *testing.T) {
+		t.Parallel()
+		for name, b := range map[string]struct {
+			bug     bugs
+			mention string
+		}{
+			"tools-schema-changed-quietly": {bugs{retryStale: true}, `called get_forecast again with the same arguments {"city":"Paris"}`},
+			"tools-capability-missing":     {bugs{ignoreCaps: true}, "the client sent tools/list"},
+			"elicitation-round-trip":       {bugs{reuseRetryID: true}, "mrtr/new-id"},
+		} {
+			s, _ := scenarios.Lookup(name)
+			o := s.Play(t, connectWith(b.bug), scenarios.WithServer(forecast))
+			if r := s.Evaluate(o); r.Status != scenarios.Fail || !strings.Contains(r.Observed, b.mention) {
+				t.Errorf("%s: want fail mentioning %q, got %+v", name, b.mention, r)
+			}
+			if name == "tools-capability-missing" && len(o.Server.Journal().ToolCalls("get_forecast")) == 0 {
+				t.Errorf("%s: the buggy client never called get_forecast; the server was not the app's", name)
+			}
+		}
+	})
+}
+
+// TestReactionAfterReturn: a client that re-lists the tools from its own
+// goroutine after notifications/tools/list_changed, after its connect
+// function returned, passes tools-list-changed every time: Play waits for
+// the reaction within the scenario's window. A client that never
+// re-lists but keeps its session open fails, after the window.
+func TestReactionAfterReturn(t *testing.T) {
+	s, _ := scenarios.Lookup("tools-list-changed")
+	asyncApp := func(relist bool) scenarios.ConnectFunc {
+		return scenarios.OneSession(func(ctx context.Context, conn net.Conn) error {
+			w := bufio.NewWriter(conn)
+			r := bufio.NewReader(conn)
+			send := func(line string) error {
+				if _, err := w.WriteString(line + "\n"); err != nil {
+					return err
+				}
+				return w.Flush()
+			}
+			read := func() (string, error) { return r.ReadString('\n') }
+			if err := send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"async","version":"1"}}}`); err != nil {
+				return err
+			}
+			if _, err := read(); err != nil {
+				return err
+			}
+			if err := send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`); err != nil {
+				return err
+			}
+			if err := send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`); err != nil {
+				return err
+			}
+			go func() { // the app's notification loop outlives connect
+				for {
+					line, err := read()
+					if err != nil {
+						return
+					}
+					if relist && strings.Contains(line, "notifications/tools/list_changed") {
+						_ = send(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)
+					}
+				}
+			}()
+			return nil
+		})
+	}
+	for play := 0; play < 5; play++ {
+		if r := s.Evaluate(s.Play(t, asyncApp(true))); r.Status != scenarios.Pass {
+			t.Fatalf("play %d: the asynchronous re-list: want pass, got %+v", play, r)
+		}
+	}
+	if r := s.Evaluate(s.Play(t, asyncApp(false))); r.Status != scenarios.Fail {
+		t.Errorf("no re-list, session open: want fail, got %+v", r)
+	}
+}
+
+// recordingTB is an mcptest.TB that records, for Judge.
+type recordingTB struct {
+	mu       sync.Mutex
+	errors   []string
+	logs     []string
+	cleanups []func()
+}
+
+func (r *recordingTB) Helper() {}
+func (r *recordingTB) Cleanup(f func()) {
+	r.mu.Lock()
+	r.cleanups = append(r.cleanups, f)
+	r.mu.Unlock()
+}
+func (r *recordingTB) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+func (r *recordingTB) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
+func (r *recordingTB) Logf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.logs = append(r.logs, fmt.Sprintf(format, args...))
+}
+func (r *recordingTB) Failed() bool { r.mu.Lock(); defer r.mu.Unlock(); return len(r.errors) > 0 }
+func (r *recordingTB) finish() {
+	for i := len(r.cleanups) - 1; i >= 0; i-- {
+		r.cleanups[i]()
+	}
+}
+
+// TestJudge runs scenarios without a *testing.T: a not-reached scenario
+// fails the TB with its explanation, a not-applicable one is logged, a
+// passing one neither.
+func TestJudge(t *testing.T) {
+	tb := &recordingTB{}
+	rep := scenarios.Judge(tb, connectWith(bugs{handshakeOnly: true, onePage: true}),
+		scenarios.Only("giftgen-handshake", "discover-never-answered", "looping-cursor"))
+	tb.finish()
+	want := map[string]scenarios.Status{"giftgen-handshake": scenarios.Pass, "discover-never-answered": scenarios.NotApplicable, "looping-cursor": scenarios.NotReached}
+	for _, r := range rep.Results {
+		if r.Status != want[r.Scenario] {
+			t.Errorf("%s: want %s, got %+v", r.Scenario, want[r.Scenario], r)
+		}
+	}
+	if len(tb.errors) != 1 || !strings.Contains(tb.errors[0], "scenario looping-cursor not reached") || !strings.Contains(tb.errors[0], "missing: the client never asked for a second page (it sent initialize") {
+		t.Errorf("want one error, for looping-cursor not reached, got %q", tb.errors)
+	}
+	logs := strings.Join(tb.logs, "\n")
+	if !strings.Contains(logs, "scenario discover-never-answered: not applicable: the client never probes") || !strings.Contains(logs, "1 pass, 0 known deviations, 0 fail, 1 not reached, 1 not applicable") {
+		t.Errorf("want the not-applicable reason and the table in the log, got:\n%s", logs)
+	}
+}
+
+// TestEndpointReconnect: a client may open several sessions through its
+// Endpoint (one per Dial), and Dial fails once the play is over.
+func TestEndpointReconnect(t *testing.T) {
+	s, _ := scenarios.Lookup("giftgen-stateless")
+	var kept *scenarios.Endpoint
+	o := s.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error {
+		kept = ep
+		first, err := ep.Dial()
+		if err != nil {
+			return err
+		}
+		_ = first.Close() // gives up on the first session, reconnects
+		return correct(ctx, ep)
+	})
+	if o.Sessions != 2 || len(o.Server.Sessions()) != 2 {
+		t.Errorf("want 2 sessions, got Outcome.Sessions=%d, server sessions %d", o.Sessions, len(o.Server.Sessions()))
+	}
+	if err := s.Check(o); err != nil {
+		t.Errorf("the reconnecting correct client: %v", err)
+	}
+	if _, err := kept.Dial(); err == nil || !strings.Contains(err.Error(), "the play is over") {
+		t.Errorf("Dial after the play: want an error saying the play is over, got %v", err)
+	}
+	if kept.URL() != "" {
+		t.Errorf("URL() = %q, want \"\" until HTTP exists", kept.URL())
+	}
+}
