@@ -27,7 +27,7 @@ func Example_mistake1() {
 	//
 	// ## giftgen-handshake
 	//
-	// The server: None: a healthy GiftGen server that speaks only the handshake era
+	// The server: None: the app's healthy server, speaking only the handshake era
 	// (2024-11-05 to 2025-11-25), so server/discover is answered -32601. It catches
 	// clients that cannot fall back from the stateless probe, or that get the
 	// handshake wrong (no notifications/initialized, requests before it).
@@ -92,8 +92,8 @@ func Example_mistake1() {
 	//   https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization
 	//
 	// A correct client: the client completes the handshake (initialize, then
-	// notifications/initialized), lists the tools, breaks no protocol rule, and
-	// connect returns nil.
+	// notifications/initialized), its work gets results (e.g. tools/list), it breaks
+	// no protocol rule, and connect returns nil.
 	// The naive hand-written client: fail, the client broke jsonrpc/version ("jsonrpc"
 	// is missing, want "2.0"), lifecycle/initialize-first (init sent before
 	// initialize), jsonrpc/method-not-found (the server does not know the method
@@ -268,9 +268,10 @@ func Example_mistake4() {
 	// ## undeclared-methods
 	//
 	// The server: This one checks the client: the server declares only the tools
-	// capability, although it also serves resources and prompts. It catches clients
-	// that call methods of capabilities the server never declared (resources/list,
-	// prompts/list, logging/setLevel, completion/complete).
+	// capability, although it also serves whatever else the app's server has (GiftGen:
+	// resources and prompts). It catches clients that call methods of capabilities the
+	// server never declared (resources/list, prompts/list, logging/setLevel,
+	// completion/complete).
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
 	//
 	// Transcript (→ client to server, ← server to client):
@@ -397,8 +398,8 @@ func Example_mistake5() {
 	// - it closed the session
 	//
 	// A correct client: the early notification is tolerated and the session proceeds:
-	// notifications/initialized is sent, the tools are listed, and connect returns
-	// nil.
+	// notifications/initialized is sent, the client's work gets results, and connect
+	// returns nil.
 	// The official Go SDK v1.8.0: pass, it does that.
 	//
 	// How to fix it: Send nothing but the initialize result (and, if you must, ping or
@@ -426,22 +427,23 @@ func Example_mistake6() {
 	//
 	// ## tools-schema-changed-quietly
 	//
-	// The server: The server changes suggest_gifts' input schema while the client is
-	// connected (budget becomes required) and sends no
-	// notifications/tools/list_changed, so the first call with the listed schema is
-	// rejected with -32602. It catches clients that trust a stale tool list forever
-	// and repeat the rejected call instead of refreshing it.
+	// The server: The server changes a tool's input schema while the client is
+	// connected and sends no notifications/tools/list_changed: the client's first
+	// tools/call, made with the arguments the listed schema allowed, is rejected with
+	// -32602. It catches clients that trust a stale tool list forever and repeat the
+	// rejected call instead of refreshing it.
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification
 	//
 	// Transcript (→ client to server, ← server to client):
 	//
+	//   faults on: ErrorReply("tools/call", -32602, "Invalid params: the tool's input schema changed; list the tools again").Nth(1)
 	//   session 1 (stateless, protocol 2026-07-28)
 	//     1 → {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
 	//     2 ← {"jsonrpc":"2.0","id":1,"result":{"capabilities":{"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true},"tools":{"listChanged":true}},"instructions":"Suggest gifts.","resultType":"complete","supportedVersions":["2024-11-05","2025-03-26","2025-06-18","2025-11-25","2026-07-28"],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}},"ttlMs":0,"cacheScope":"public"}}
 	//     3 → {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
 	//     4 ← {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"suggest_gifts","inputSchema":{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]},"description":"Suggests gift ideas for a recipient"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}},"ttlMs":0,"cacheScope":"public"}}
 	//     5 → {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"suggest_gifts","arguments":{"age":25}}}
-	//     6 ← {"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: budget is required"}}
+	//     6 ← {"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: the tool's input schema changed; list the tools again"}}
 	//
 	// Sequence diagram:
 	//
@@ -462,12 +464,12 @@ func Example_mistake6() {
 	//   gift-genius-backend 0.2.0, which declared tools, resources, prompts
 	// - ListTools returned 1 tool: suggest_gifts
 	// - CallTool suggest_gifts {"age":25} failed: calling "tools/call": Invalid
-	//   params: budget is required
+	//   params: the tool's input schema changed; list the tools again
 	// - it closed the session
 	//
-	// A correct client: after tools/call is rejected with -32602 (the schema changed
-	// and nobody said so), the client lists the tools again instead of repeating the
-	// call with its stale arguments.
+	// A correct client: after its first tools/call is rejected with -32602 (the schema
+	// changed and nobody said so), the client lists the tools again before it repeats
+	// the call with the same arguments.
 	// The official Go SDK v1.8.0: fail, the client never listed the tools again after
 	// its call (id 3) was rejected with -32602; it sent server/discover, tools/list,
 	// tools/call.
@@ -521,7 +523,8 @@ func Example_mistake6() {
 	// - it closed the session
 	//
 	// A correct client: the client lists the tools again after
-	// notifications/tools/list_changed.
+	// notifications/tools/list_changed, before its session ends (Play waits up to 2s
+	// after connect returned, for clients that re-list from their own goroutine).
 	// The official Go SDK v1.8.0: fail, after notifications/tools/list_changed the
 	// client sent tools/call, but no tools/list.
 	//
@@ -553,9 +556,10 @@ func Example_mistake7() {
 	//
 	// ## capabilities-lie
 	//
-	// The server: The server's capabilities lie: it declares tools but has none behind
-	// them, so tools/list is answered -32601 (method not found). It catches clients
-	// that crash on the error, retry it in a loop, or call a tool they could not list.
+	// The server: The server's capabilities lie: it declares tools but nothing is
+	// behind them, so tools/list (and every tools method) is answered -32601 (method
+	// not found). It catches clients that crash on the error, retry it in a loop, or
+	// call a tool they could not list.
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
 	//
 	// Transcript (→ client to server, ← server to client):
@@ -563,9 +567,9 @@ func Example_mistake7() {
 	//   faults on: DeclareUnservedCapability("tools")
 	//   session 1 (stateless, protocol 2026-07-28)
 	//     1 → {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
-	//     2 ← {"jsonrpc":"2.0","id":1,"result":{"capabilities":{"resources":{"listChanged":true,"subscribe":true},"tools":{}},"resultType":"complete","supportedVersions":["2024-11-05","2025-03-26","2025-06-18","2025-11-25","2026-07-28"],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}},"ttlMs":0,"cacheScope":"public"}}
+	//     2 ← {"jsonrpc":"2.0","id":1,"result":{"capabilities":{"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true},"tools":{}},"instructions":"Suggest gifts.","resultType":"complete","supportedVersions":["2024-11-05","2025-03-26","2025-06-18","2025-11-25","2026-07-28"],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}},"ttlMs":0,"cacheScope":"public"}}
 	//     3 → {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
-	//     4 ← {"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found: the server does not declare the tools capability"}}
+	//     4 ← {"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found: tools/list"}}
 	//
 	// Sequence diagram:
 	//
@@ -581,9 +585,8 @@ func Example_mistake7() {
 	//
 	// What the client did:
 	// - Connect succeeded: protocol 2026-07-28 (stateless era) with
-	//   gift-genius-backend 0.2.0, which declared tools, resources
-	// - ListTools failed: calling "tools/list": Method not found: the server does not
-	//   declare the tools capability
+	//   gift-genius-backend 0.2.0, which declared tools, resources, prompts
+	// - ListTools failed: calling "tools/list": Method not found: tools/list
 	// - it closed the session
 	//
 	// A correct client: the client copes with the -32601 to tools/list: it calls no

@@ -22,6 +22,9 @@ var verdicts = map[string]string{
 	"tools-schema-changed-quietly": "fail",
 	"tools-list-changed":           "fail",
 	"stdout-banner":                "fail",
+	// The app reads the first page of tools/list only, so it never meets
+	// the loop: no verdict either way.
+	"looping-cursor": "not-reached",
 }
 
 // TestTour runs the whole tour: the seven lessons in the lesson's order,

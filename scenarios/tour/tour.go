@@ -211,7 +211,7 @@ func (t Tour) play(w io.Writer, s scenarios.Scenario, c Client) error {
 	}
 	tb := &programTB{log: t.Log}
 	var st steps
-	o := s.Play(tb, func(ctx context.Context, conn net.Conn) error { return c.Run(ctx, conn, s, st.say) })
+	o := s.Play(tb, scenarios.OneSession(func(ctx context.Context, conn net.Conn) error { return c.Run(ctx, conn, s, st.say) }))
 	tb.finish()
 	r := s.Evaluate(o)
 

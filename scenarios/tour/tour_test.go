@@ -107,7 +107,8 @@ func TestServerSideLessonNeedsClient(t *testing.T) {
 }
 
 // TestClientMeetsScenario: the given client runs with the scenario and
-// its steps are shown in order; a client that does nothing fails.
+// its steps are shown in order; a client that does nothing reaches no
+// decision point (not-reached, a failure).
 func TestClientMeetsScenario(t *testing.T) {
 	idle := Client{Name: "an idle client", Run: func(ctx context.Context, conn net.Conn, s scenarios.Scenario, say func(string, ...any)) error {
 		say("it was given %s", s.Name)
@@ -122,7 +123,7 @@ func TestClientMeetsScenario(t *testing.T) {
 	for _, want := range []string{
 		"## modern-only\n",
 		"What the client did:\n- it was given modern-only\n- it closed the connection\n",
-		"\nAn idle client: fail, ",
+		"\nAn idle client: not-reached, ",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no %q in:\n%s", want, s)
