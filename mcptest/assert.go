@@ -3,15 +3,16 @@ package mcptest
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/tidwall/gjson"
 )
 
-// Matcher selects journal messages for WaitFor; its Description says what
-// was waited for when it fails. Match is called in the waiting goroutine,
-// once per message, in wire order.
+// Matcher selects journal messages for WaitFor and Await; its Description
+// says what was waited for when it fails. Match is called in the waiting
+// goroutine, once per message, in wire order.
 type Matcher struct {
 	Description string
 	Match       func(Message) bool
@@ -20,14 +21,22 @@ type Matcher struct {
 	// goroutine runs on each new message, so that a waiter is woken only by
 	// a message that may match (nil: by every message).
 	wake func(Message) bool
+
+	// never, when set, says why no message can match on this server
+	// (a tool that is not scripted, an unknown method): WaitFor fails at
+	// once instead of waiting. "" means a match may still come.
+	never func(s *Server) string
 }
 
 // Method matches a request or notification the client sent with method.
+// WaitFor fails at once when method is neither a method of MCP nor one the
+// server Handles.
 func Method(method string) Matcher {
 	match := func(m Message) bool {
 		return m.Direction == FromClient && (m.IsRequest() || m.IsNotification()) && m.Method == method
 	}
-	return Matcher{Description: "the client sends " + method, Match: match, wake: match}
+	return Matcher{Description: "the client sends " + method, Match: match, wake: match,
+		never: func(s *Server) string { return s.unknownMethod(method) }}
 }
 
 // ServerSent matches a request or notification the mock sent with method,
@@ -41,13 +50,19 @@ func ServerSent(method string) Matcher {
 
 // ToolCall matches a tools/call of the named tool whose arguments contain
 // argsSubset (a JSON object text or Go value; nil for any arguments).
+// WaitFor fails at once when argsSubset is not a JSON object, or when no
+// tool of that name is scripted (and no Handle takes over tools/call): a
+// correct client calls only the tools the server lists. To wait for a
+// client that calls a tool the server never listed, use MatchFunc.
 func ToolCall(name string, argsSubset any) Matcher {
 	desc := fmt.Sprintf("the client calls tool %q", name)
 	var want any
 	if argsSubset != nil {
 		b, err := toJSONObject(argsSubset)
 		if err != nil {
-			return Matcher{Description: desc + " (invalid argsSubset: " + err.Error() + ")", Match: func(Message) bool { return false }}
+			problem := fmt.Sprintf("the argument subset is not a JSON object: %v", err)
+			return Matcher{Description: desc + " (" + problem + ")", Match: func(Message) bool { return false },
+				never: func(*Server) string { return problem }}
 		}
 		want, _ = parseJSONValue(b)
 		desc += " with arguments containing " + string(b)
@@ -66,7 +81,7 @@ func ToolCall(name string, argsSubset any) Matcher {
 		}
 		ok, _ := subsetDiff(want, got, "", false)
 		return ok
-	}}
+	}, never: func(s *Server) string { return s.unscriptedTool(name) }}
 }
 
 // MatchFunc makes a Matcher from a description and a predicate.
@@ -74,30 +89,162 @@ func MatchFunc(description string, match func(Message) bool) Matcher {
 	return Matcher{Description: description, Match: match}
 }
 
-// waitUntil re-evaluates cond over the journal (read in place) after every
-// new message until it holds, the server's wait timeout passes, or the
-// server closes. It never sleeps.
-func (s *Server) waitUntil(cond func([]Message) bool) ([]Message, bool) {
-	ctx, cancel := context.WithTimeout(s.ctx, s.waitTimeout)
-	defer cancel()
-	return s.journalWait(ctx, cond)
+// wake wakes every waiter on the journal without recording anything: a
+// session began or ended, which can settle a waiting assertion.
+func (j *Journal) wake() {
+	j.mu.Lock()
+	ws := j.watchers
+	j.mu.Unlock()
+	for _, w := range ws {
+		select {
+		case w.signal <- struct{}{}:
+		default: // a token is already there
+		}
+	}
 }
 
-func (s *Server) journalWait(ctx context.Context, cond func([]Message) bool) ([]Message, bool) {
-	return s.journal.waitView(ctx, nil, func(msgs Messages) bool { return cond(msgs) })
+// outlook is what a waiting assertion knows besides the journal: which
+// sessions exist and which can add nothing more to it.
+type outlook struct {
+	sessions []int        // every session, in order
+	ended    map[int]bool // sessions whose every message is journaled
+	closed   bool         // the server is closed
 }
 
-// waitMatch waits up to the server's wait timeout for a message matching
-// m, looking at each message once (Journal.watch).
-func (s *Server) waitMatch(m Matcher) (Message, bool) {
+// look reads the sessions after msgs was taken from the journal. It
+// reports false when the journal grew meanwhile: the caller then looks at
+// the journal again, so that the messages it judges hold everything an
+// ended session will ever have.
+func (s *Server) look(msgs Messages) (*outlook, bool) {
+	o := &outlook{ended: map[int]bool{}, closed: s.ctx.Err() != nil}
+	for _, sess := range s.Sessions() {
+		o.sessions = append(o.sessions, sess.n)
+		select {
+		case <-sess.done:
+			// A write that began before the end holds writeMu until its
+			// message is journaled; every later one sees the session closed.
+			sess.writeMu.Lock()
+			sess.writeMu.Unlock()
+			o.ended[sess.n] = true
+		default:
+		}
+	}
+	return o, s.journal.Len() == len(msgs)
+}
+
+// over says why nothing more can be journaled: the server is closed, or
+// every session has ended (and at least one was opened); "" otherwise. A
+// client that reconnects opens a new session, but an assertion that found
+// every session ended does not wait for it: Await does.
+func (o *outlook) over() string {
+	if o.closed {
+		return "the server is closed"
+	}
+	if len(o.sessions) == 0 {
+		return ""
+	}
+	for _, n := range o.sessions {
+		if !o.ended[n] {
+			return ""
+		}
+	}
+	if len(o.sessions) == 1 {
+		return fmt.Sprintf("session %d has ended, and nothing more can arrive", o.sessions[0])
+	}
+	return fmt.Sprintf("every session (%s) has ended, and nothing more can arrive", joinInts(o.sessions))
+}
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
+}
+
+// expectation is what an assertion waits for. step sees every message
+// once, in wire order, and returns true when the wait is over; cond, when
+// set, is then asked about the whole journal; settled says why the answer
+// can no longer change ("" while it can), given the messages step and cond
+// were not satisfied by.
+type expectation struct {
+	wake    func(Message) bool // which messages may satisfy it (nil: any); see Journal.watch
+	step    func(Message) bool
+	cond    func(Messages) bool
+	settled func(Messages, *outlook) string
+}
+
+// expect waits for e: it looks at each new message as it is journaled
+// (and again when a session begins or ends), never sleeping. It gives up
+// at once, with why, when e is settled, and otherwise after the server's
+// wait timeout (why is then "", or says that the server closed).
+func (s *Server) expect(e expectation) (msgs Messages, found Message, ok bool, why string) {
 	ctx, cancel := context.WithTimeout(s.ctx, s.waitTimeout)
 	defer cancel()
-	return s.journal.watch(ctx, m.wake, m.Match)
+	w := s.journal.addWatcher(e.wake)
+	defer s.journal.unwatch(w)
+	next := 0
+	satisfied := func() bool {
+		msgs = s.journal.view()
+		for ; e.step != nil && next < len(msgs); next++ {
+			if e.step(msgs[next]) {
+				found = msgs[next]
+				return true
+			}
+		}
+		return e.cond != nil && e.cond(msgs)
+	}
+	for {
+		if satisfied() {
+			return msgs, found, true, ""
+		}
+		if e.settled != nil {
+			o, fresh := s.look(msgs)
+			if !fresh {
+				continue
+			}
+			if why := e.settled(msgs, o); why != "" {
+				return msgs, found, false, why
+			}
+		}
+		select {
+		case <-w.signal:
+		case <-ctx.Done():
+			if satisfied() {
+				return msgs, found, true, ""
+			}
+			if s.ctx.Err() != nil {
+				return msgs, found, false, "the server is closed"
+			}
+			return msgs, found, false, ""
+		}
+	}
+}
+
+// untilOver is the settled func of assertions that only the end of every
+// session settles.
+func untilOver(_ Messages, o *outlook) string { return o.over() }
+
+// unlessNever is untilOver, but settled from the start when never is set.
+func unlessNever(never string) func(Messages, *outlook) string {
+	return func(_ Messages, o *outlook) string {
+		if never != "" {
+			return never
+		}
+		return o.over()
+	}
+}
+
+// matching is the expectation of a message that m matches.
+func matching(m Matcher, settled func(Messages, *outlook) string) expectation {
+	return expectation{wake: m.wake, step: m.Match, settled: settled}
 }
 
 // Await is WaitFor without a test to fail: it returns the first message
 // matching m, or an error when ctx ends or the server closes first. It is
-// safe in any goroutine, e.g. to act when the client does something.
+// safe in any goroutine, e.g. to act when the client does something. Unlike
+// WaitFor it keeps waiting when every session has ended, since a client may
+// reconnect; ctx bounds it.
 func (s *Server) Await(ctx context.Context, m Matcher) (Message, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -113,44 +260,117 @@ func (s *Server) Await(ctx context.Context, m Matcher) (Message, error) {
 	return found, nil
 }
 
-// fail reports an assertion failure in the one format of the library:
-// the call, what was wanted, what happened, and the tail of the journal.
-func (s *Server) fail(t TB, call, want, got string, msgs []Message) bool {
-	t.Helper()
+// failure is the one format of an assertion failure: the call, what was
+// wanted, what happened, and the last messages of the journal, one line
+// each. The transcript, with every message in full, is logged once when
+// the test ends.
+func (s *Server) failure(call, want, got string, msgs Messages) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n  want: %s\n  got:  %s\n", call, want, got)
-	b.WriteString(journalTail(msgs, 20))
-	return assert.Fail(t, "mcptest: "+call+" failed", b.String())
+	fmt.Fprintf(&b, "mcptest: %s failed\n  want: %s\n  got:  %s\n", call, want, got)
+	b.WriteString(journalTail(msgs, 12))
+	return b.String()
 }
 
-func journalTail(msgs []Message, n int) string {
+// fail reports an assertion failure and returns false.
+func (s *Server) fail(t TB, call, want, got string, msgs Messages) bool {
+	t.Helper()
+	t.Errorf("%s", s.failure(call, want, got, msgs))
+	return false
+}
+
+// settledGot says what happened for a failure: why the answer can no
+// longer change, or that the wait timeout passed.
+func (s *Server) settledGot(got, why string) string {
+	if why != "" {
+		return got + "; " + why
+	}
+	return fmt.Sprintf("%s, within %v (WithWaitTimeout)", got, s.waitTimeout)
+}
+
+func journalTail(msgs Messages, n int) string {
 	var b strings.Builder
 	if len(msgs) == 0 {
-		return "journal: empty (no client connected or nothing was sent)\n"
+		return "journal: empty (no client connected, or it sent nothing)\n"
 	}
 	start := max(0, len(msgs)-n)
-	fmt.Fprintf(&b, "journal (messages %d to %d of %d):\n", start+1, len(msgs), len(msgs))
+	fmt.Fprintf(&b, "journal (messages %d to %d of %d; the transcript, every message in full, is logged when the test ends):\n", start+1, len(msgs), len(msgs))
 	for _, m := range msgs[start:] {
-		fmt.Fprintf(&b, "  %s  %s\n", m, shorten(m.raw, 160))
+		fmt.Fprintf(&b, "  %s\n", oneLine(m, 160))
 	}
 	return b.String()
 }
 
+// oneLine is a message's summary and its body, cut to n bytes: the params
+// of a request or notification (with _meta last, so that the arguments
+// show), the result or error of a response, the raw frame of an invalid one.
+func oneLine(m Message, n int) string {
+	body := m.raw
+	switch m.Kind {
+	case KindRequest, KindNotification:
+		body = metaLast(m.Get("params"))
+	case KindResult:
+		body = m.Get("result").Raw
+	case KindError:
+		body = m.Get("error").Raw
+	}
+	if body == "" {
+		return m.String()
+	}
+	return m.String() + "  " + shorten(body, n)
+}
+
+// metaLast returns a params object's JSON text with its _meta member moved
+// to the end.
+func metaLast(p gjson.Result) string {
+	if !p.IsObject() || !p.Get("_meta").Exists() {
+		return p.Raw
+	}
+	var b strings.Builder
+	var meta string
+	b.WriteByte('{')
+	p.ForEach(func(k, v gjson.Result) bool {
+		if k.Str == "_meta" {
+			meta = v.Raw
+			return true
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k.Raw + ":" + v.Raw)
+		return true
+	})
+	if b.Len() > 1 {
+		b.WriteByte(',')
+	}
+	b.WriteString(`"_meta":` + meta + "}")
+	return b.String()
+}
+
 // WaitFor blocks until a message matching m is in the journal (it may
-// already be there) and returns it. After the server's wait timeout
-// (WithWaitTimeout) it fails the test and returns the zero Message.
+// already be there) and returns it. Like testify's require, it stops the
+// test (t.Fatalf) when it fails: after the server's wait timeout
+// (WithWaitTimeout), or at once when no match can come any more: every
+// session has ended, or m can never match on this server (see ToolCall and
+// Method). To wait without failing, or for a client that reconnects, use
+// Await.
 func (s *Server) WaitFor(t TB, m Matcher) Message {
 	t.Helper()
-	found, ok := s.waitMatch(m)
+	if m.never != nil {
+		if why := m.never(s); why != "" {
+			t.Fatalf("%s", s.failure("WaitFor", m.Description, why, s.journal.view()))
+			return Message{}
+		}
+	}
+	msgs, found, ok, why := s.expect(matching(m, untilOver))
 	if !ok {
-		s.fail(t, "WaitFor", m.Description, fmt.Sprintf("no such message within %v", s.waitTimeout), s.journal.view())
+		t.Fatalf("%s", s.failure("WaitFor", m.Description, s.settledGot("no such message", why), msgs))
 	}
 	return found
 }
 
 // handshakes returns, per session, the version initialize was answered with
 // and whether notifications/initialized followed.
-func handshakes(msgs []Message) (versions map[int]string, ready map[int]bool) {
+func handshakes(msgs Messages) (versions map[int]string, ready map[int]bool) {
 	versions, ready = map[int]string{}, map[int]bool{}
 	for _, m := range msgs {
 		switch {
@@ -166,17 +386,27 @@ func handshakes(msgs []Message) (versions map[int]string, ready map[int]bool) {
 }
 
 // AssertHandshakeCompleted checks that a client completed the handshake:
-// initialize answered with a result, then notifications/initialized. With a
-// version, that session must have negotiated it. It waits for the
-// handshake up to the wait timeout, so it can follow the client's Connect
-// directly.
+// initialize answered with a result, then notifications/initialized. It
+// waits for the handshake up to the wait timeout, so it can follow the
+// client's Connect directly, and fails at once when no session can
+// complete it any more (each has ended or is in the stateless era) or the
+// server speaks no handshake-era version. To check the version too, add
+// AssertNegotiatedVersion; for a client that may pick either era, use
+// AssertConnected.
 func (s *Server) AssertHandshakeCompleted(t TB, version ...string) bool {
 	t.Helper()
+	call := "AssertHandshakeCompleted"
 	want := "initialize answered, then notifications/initialized"
 	if len(version) > 0 {
 		want += " in protocol version " + version[0]
 	}
-	msgs, ok := s.waitUntil(func(msgs []Message) bool {
+	s.mu.Lock()
+	legacy, offered := s.legacyVersions(), slices.Clone(s.versions)
+	s.mu.Unlock()
+	if len(legacy) == 0 {
+		return s.fail(t, call, want, "the server speaks only stateless-era versions ("+strings.Join(offered, ", ")+"), which have no handshake; see WithProtocolVersions", s.journal.view())
+	}
+	msgs, _, ok, why := s.expect(expectation{cond: func(msgs Messages) bool {
 		versions, ready := handshakes(msgs)
 		for n := range ready {
 			if len(version) == 0 || versions[n] == version[0] {
@@ -184,7 +414,21 @@ func (s *Server) AssertHandshakeCompleted(t TB, version ...string) bool {
 			}
 		}
 		return false
-	})
+	}, settled: func(msgs Messages, o *outlook) string {
+		if why := o.over(); why != "" {
+			return why
+		}
+		if len(o.sessions) == 0 {
+			return ""
+		}
+		eras := erasOf(msgs)
+		for _, n := range o.sessions {
+			if !o.ended[n] && eras[n].era != EraStateless {
+				return ""
+			}
+		}
+		return "no session can complete it any more"
+	}})
 	if ok {
 		return true
 	}
@@ -193,7 +437,7 @@ func (s *Server) AssertHandshakeCompleted(t TB, version ...string) bool {
 	var got []string
 	for _, n := range sessionsOf(msgs) {
 		if e := eras[n]; e.era == EraStateless {
-			got = append(got, fmt.Sprintf("session %d is in the stateless era (protocol %s), which has no handshake; pin the client to a handshake version or the server with WithProtocolVersions(HandshakeVersions...), or use AssertEra", n, e.version))
+			got = append(got, fmt.Sprintf("session %d is in the stateless era (protocol %s), which has no handshake; use AssertConnected to accept either era, or pin the client to a handshake version, or narrow the server with WithProtocolVersions(HandshakeVersions...)", n, e.version))
 			continue
 		}
 		switch v, answered := versions[n]; {
@@ -208,7 +452,48 @@ func (s *Server) AssertHandshakeCompleted(t TB, version ...string) bool {
 	if len(got) == 0 {
 		got = append(got, "no session")
 	}
-	return s.fail(t, "AssertHandshakeCompleted", want, strings.Join(got, "; "), msgs)
+	return s.fail(t, call, want, s.settledGot(strings.Join(got, "; "), why), msgs)
+}
+
+// AssertConnected checks that a client connected and can use the server,
+// in whichever era it chose: it completed the handshake
+// (initialize answered, then notifications/initialized), or the mock
+// accepted a request of the stateless era from it (server/discover or one
+// carrying the per-request _meta). It waits up to the wait timeout, so it
+// can follow the client's Connect directly, and fails at once when every
+// session has ended without connecting. AssertEra says which era.
+func (s *Server) AssertConnected(t TB) bool {
+	t.Helper()
+	connected := func(msgs Messages) bool {
+		_, ready := handshakes(msgs)
+		if len(ready) > 0 {
+			return true
+		}
+		for _, e := range erasOf(msgs) {
+			if e.era == EraStateless {
+				return true
+			}
+		}
+		return false
+	}
+	msgs, _, ok, why := s.expect(expectation{cond: connected, settled: untilOver})
+	if ok {
+		return true
+	}
+	versions, _ := handshakes(msgs)
+	var got []string
+	for _, n := range sessionsOf(msgs) {
+		if v, answered := versions[n]; answered {
+			got = append(got, fmt.Sprintf("session %d: initialize answered (%s), no notifications/initialized", n, v))
+		} else {
+			got = append(got, fmt.Sprintf("session %d: no initialize answered with a result, no stateless request accepted", n))
+		}
+	}
+	if len(got) == 0 {
+		got = append(got, "no session")
+	}
+	return s.fail(t, "AssertConnected", "a completed handshake, or an accepted request of the stateless era",
+		s.settledGot(strings.Join(got, "; "), why), msgs)
 }
 
 // eraInfo is where a session ended up, read from the journal.
@@ -218,7 +503,7 @@ type eraInfo struct{ era, version string }
 // handshake era when initialize was answered with a result (its version),
 // the stateless era when a request carrying the per-request _meta got a
 // result (the version of the latest one).
-func erasOf(msgs []Message) map[int]eraInfo {
+func erasOf(msgs Messages) map[int]eraInfo {
 	out := map[int]eraInfo{}
 	type sessionID struct {
 		session int
@@ -243,49 +528,70 @@ func erasOf(msgs []Message) map[int]eraInfo {
 	return out
 }
 
+// erasSettled is the settled func of the era and version assertions: the
+// server is closed, or every session has ended or settled its era and
+// version (a session does not change them once they are negotiated).
+func erasSettled(msgs Messages, o *outlook) string {
+	if why := o.over(); why != "" {
+		return why
+	}
+	if len(o.sessions) == 0 {
+		return ""
+	}
+	eras := erasOf(msgs)
+	for _, n := range o.sessions {
+		if _, ok := eras[n]; !ok && !o.ended[n] {
+			return ""
+		}
+	}
+	return "every session has settled its era and version, which do not change"
+}
+
 // AssertEra checks that a session ended up in era (EraHandshake or
 // EraStateless), and with a version, in that protocol version too: the one
 // initialize was answered with, or the one of the stateless requests the
-// mock accepted. It waits up to the wait timeout.
+// mock accepted. It waits up to the wait timeout, and fails at once when
+// every session has settled on something else or ended.
 func (s *Server) AssertEra(t TB, era string, version ...string) bool {
 	t.Helper()
 	want := "a session in the " + era + " era"
 	if len(version) > 0 {
 		want += ", protocol " + version[0]
 	}
-	msgs, ok := s.waitUntil(func(msgs []Message) bool {
+	msgs, _, ok, why := s.expect(expectation{cond: func(msgs Messages) bool {
 		for _, e := range erasOf(msgs) {
 			if e.era == era && (len(version) == 0 || e.version == version[0]) {
 				return true
 			}
 		}
 		return false
-	})
+	}, settled: erasSettled})
 	if ok {
 		return true
 	}
-	return s.fail(t, fmt.Sprintf("AssertEra(%q)", era), want, describeEras(msgs), msgs)
+	return s.fail(t, fmt.Sprintf("AssertEra(%q)", era), want, s.settledGot(describeEras(msgs), why), msgs)
 }
 
 // AssertNegotiatedVersion checks that a session, in either era, settled on
-// version; it waits up to the wait timeout.
+// version. It waits up to the wait timeout, and fails at once when every
+// session has settled on another version or ended.
 func (s *Server) AssertNegotiatedVersion(t TB, version string) bool {
 	t.Helper()
-	msgs, ok := s.waitUntil(func(msgs []Message) bool {
+	msgs, _, ok, why := s.expect(expectation{cond: func(msgs Messages) bool {
 		for _, e := range erasOf(msgs) {
 			if e.version == version {
 				return true
 			}
 		}
 		return false
-	})
+	}, settled: erasSettled})
 	if ok {
 		return true
 	}
-	return s.fail(t, fmt.Sprintf("AssertNegotiatedVersion(%q)", version), "a session in protocol "+version, describeEras(msgs), msgs)
+	return s.fail(t, fmt.Sprintf("AssertNegotiatedVersion(%q)", version), "a session in protocol "+version, s.settledGot(describeEras(msgs), why), msgs)
 }
 
-func describeEras(msgs []Message) string {
+func describeEras(msgs Messages) string {
 	eras := erasOf(msgs)
 	var got []string
 	for _, n := range sessionsOf(msgs) {
@@ -301,7 +607,7 @@ func describeEras(msgs []Message) string {
 	return strings.Join(got, "; ")
 }
 
-func countClient(msgs []Message, method string) int {
+func countClient(msgs Messages, method string) int {
 	n := 0
 	for _, m := range msgs {
 		if m.Direction == FromClient && (m.IsRequest() || m.IsNotification()) && m.Method == method {
@@ -311,14 +617,75 @@ func countClient(msgs []Message, method string) int {
 	return n
 }
 
+// clientMethods are the requests and notifications a client may send to a
+// server in some protocol version the mock speaks.
+var clientMethods = []string{
+	"completion/complete", "initialize", "logging/setLevel", "ping",
+	"prompts/get", "prompts/list",
+	"resources/list", "resources/read", "resources/subscribe", "resources/templates/list", "resources/unsubscribe",
+	"server/discover", "subscriptions/listen",
+	"tasks/cancel", "tasks/get", "tasks/list", "tasks/result",
+	"tools/call", "tools/list",
+	"notifications/cancelled", "notifications/initialized", "notifications/progress",
+	"notifications/roots/list_changed", "notifications/tasks/status",
+}
+
+// unknownMethod says why a client can never send method to this server in
+// a way an assertion would see as intended: it is no method of MCP and no
+// Handle serves it. "" when method is known.
+func (s *Server) unknownMethod(method string) string {
+	s.mu.Lock()
+	known := slices.Clone(clientMethods)
+	for m := range s.handlers {
+		known = append(known, m)
+	}
+	s.mu.Unlock()
+	if slices.Contains(known, method) {
+		return ""
+	}
+	why := fmt.Sprintf("%q is not a method a client sends in MCP, and no Handle(%q) serves it", method, method)
+	if c, near := closest(method, known); near {
+		why += fmt.Sprintf("; did you mean %q?", c)
+	}
+	return why
+}
+
+// unscriptedTool says why no tools/call of name is to be expected: no tool
+// of that name is scripted, and no Handle takes over tools/call. "" when
+// it is scripted.
+func (s *Server) unscriptedTool(name string) string {
+	s.mu.Lock()
+	_, scripted := s.tools.get(name)
+	_, handled := s.handlers["tools/call"]
+	names := s.tools.keys()
+	s.mu.Unlock()
+	if scripted || handled {
+		return ""
+	}
+	why := fmt.Sprintf("tool %q is not scripted (did you forget WithTool?)", name)
+	switch c, near := closest(name, names); {
+	case near:
+		why += fmt.Sprintf("; did you mean %q?", c)
+	case len(names) == 0:
+		why += "; the server has no tools"
+	default:
+		why += "; the scripted tools are " + quoteAll(names)
+	}
+	return why
+}
+
 // AssertCalled checks that the client sent method (a request or a
-// notification), waiting for it up to the wait timeout.
+// notification), waiting for it up to the wait timeout. It fails at once
+// when every session has ended, or when method is no method of MCP and no
+// Handle serves it (with the closest name).
 func (s *Server) AssertCalled(t TB, method string) bool {
 	t.Helper()
-	if _, ok := s.waitMatch(Method(method)); !ok {
-		return s.fail(t, fmt.Sprintf("AssertCalled(%q)", method), "the client sends "+method, "it never did", s.journal.view())
+	call := fmt.Sprintf("AssertCalled(%q)", method)
+	msgs, _, ok, why := s.expect(matching(Method(method), unlessNever(s.unknownMethod(method))))
+	if ok {
+		return true
 	}
-	return true
+	return s.fail(t, call, "the client sends "+method, s.settledGot("it never did", why), msgs)
 }
 
 // AssertNotCalled checks that the client has not sent method so far. It
@@ -333,40 +700,49 @@ func (s *Server) AssertNotCalled(t TB, method string) bool {
 }
 
 // AssertCalledTimes checks that the client sent method exactly n times,
-// waiting up to the wait timeout for the count to reach n.
+// waiting up to the wait timeout for the count to reach n. It fails at
+// once when the count is past n, or when every session has ended.
 func (s *Server) AssertCalledTimes(t TB, method string, n int) bool {
 	t.Helper()
 	sent := Method(method)
 	count := 0
-	ctx, cancel := context.WithTimeout(s.ctx, s.waitTimeout)
-	defer cancel()
-	if n > 0 {
-		s.journal.watch(ctx, sent.wake, func(m Message) bool {
-			if sent.Match(m) {
-				count++
-			}
-			return count >= n
-		})
-	}
-	msgs := s.journal.view() // more may have come since: the count is of the journal as it is now
+	msgs, _, _, why := s.expect(expectation{wake: sent.wake, step: func(m Message) bool {
+		if sent.Match(m) {
+			count++
+		}
+		return count >= n
+	}, cond: func(Messages) bool { return n <= 0 }, settled: unlessNever(s.unknownMethod(method))})
+	msgs = s.journal.view() // more may have come since: the count is of the journal as it is now
 	if got := countClient(msgs, method); got != n {
-		return s.fail(t, fmt.Sprintf("AssertCalledTimes(%q, %d)", method, n), fmt.Sprintf("%d time(s)", n), fmt.Sprintf("%d time(s)", got), msgs)
+		gotS := fmt.Sprintf("%d time(s)", got)
+		if got < n {
+			gotS = s.settledGot(gotS, why)
+		}
+		return s.fail(t, fmt.Sprintf("AssertCalledTimes(%q, %d)", method, n), fmt.Sprintf("%d time(s)", n), gotS, msgs)
 	}
 	return true
 }
 
 // AssertToolCalled checks that the client called the named tool with
 // arguments containing argsSubset (a JSON object text or Go value; every
-// key given must be there with an equal value, others may be there too).
-// It waits up to the wait timeout; on failure it shows each call of that
-// tool and how its arguments differed.
+// key given must be there with an equal value, others may be there too;
+// nil for any arguments). It waits up to the wait timeout; on failure it
+// shows each call of that tool and how its arguments differed. It fails at
+// once when argsSubset is not a JSON object, when no tool of that name is
+// scripted (naming the closest one), or when every session has ended.
 func (s *Server) AssertToolCalled(t TB, name string, argsSubset any) bool {
 	t.Helper()
+	call := fmt.Sprintf("AssertToolCalled(%q)", name)
 	m := ToolCall(name, argsSubset)
-	if _, ok := s.waitMatch(m); ok {
+	msgs, _, ok, why := s.expect(matching(m, func(_ Messages, o *outlook) string {
+		if why := m.never(s); why != "" {
+			return why
+		}
+		return o.over()
+	}))
+	if ok {
 		return true
 	}
-	msgs := s.journal.view()
 	var got []string
 	wantB, _ := toJSONObject(argsSubset)
 	want, _ := parseJSONValue(wantB)
@@ -374,22 +750,23 @@ func (s *Server) AssertToolCalled(t TB, name string, argsSubset any) bool {
 		if msg.Direction == FromClient && isToolCall(msg, name) {
 			args := msg.Get("params.arguments").Raw
 			g, _ := parseJSONValue([]byte(args))
-			_, why := subsetDiff(want, g, "", false)
-			got = append(got, fmt.Sprintf("call #%d with %s: %s", msg.Seq, shorten(args, 80), why))
+			_, diff := subsetDiff(want, g, "", false)
+			got = append(got, fmt.Sprintf("call #%d with %s: %s", msg.Seq, shorten(args, 80), diff))
 		}
 	}
 	if len(got) == 0 {
 		got = append(got, fmt.Sprintf("tool %q was never called", name))
 	}
-	return s.fail(t, fmt.Sprintf("AssertToolCalled(%q)", name), m.Description, strings.Join(got, "; "), msgs)
+	return s.fail(t, call, m.Description, s.settledGot(strings.Join(got, "; "), why), msgs)
 }
 
 // AssertOrder checks that the client sent these methods (requests or
 // notifications) in this order, others possibly in between, waiting up to
-// the wait timeout.
+// the wait timeout. It fails at once when every session has ended, or when
+// one of the methods is no method of MCP and no Handle serves it.
 func (s *Server) AssertOrder(t TB, methods ...string) bool {
 	t.Helper()
-	sent := func(msgs []Message) []string {
+	sent := func(msgs Messages) []string {
 		var out []string
 		for _, m := range msgs {
 			if m.Direction == FromClient && (m.IsRequest() || m.IsNotification()) {
@@ -398,7 +775,7 @@ func (s *Server) AssertOrder(t TB, methods ...string) bool {
 		}
 		return out
 	}
-	inOrder := func(msgs []Message) bool {
+	inOrder := func(msgs Messages) bool {
 		i := 0
 		for _, m := range sent(msgs) {
 			if i < len(methods) && m == methods[i] {
@@ -407,18 +784,25 @@ func (s *Server) AssertOrder(t TB, methods ...string) bool {
 		}
 		return i == len(methods)
 	}
-	msgs, ok := s.waitUntil(inOrder)
+	var unknown string
+	for _, m := range methods {
+		if unknown = s.unknownMethod(m); unknown != "" {
+			break
+		}
+	}
+	msgs, _, ok, why := s.expect(expectation{cond: inOrder, settled: unlessNever(unknown)})
 	if !ok {
-		return s.fail(t, "AssertOrder", strings.Join(methods, " → "), strings.Join(sent(msgs), " → "), msgs)
+		return s.fail(t, "AssertOrder", strings.Join(methods, " → "), s.settledGot(strings.Join(sent(msgs), " → "), why), msgs)
 	}
 	return true
 }
 
 // AssertCancelled checks that the client cancelled (notifications/cancelled)
-// a request of the given method ("" for any), waiting up to the wait timeout.
+// a request of the given method ("" for any), waiting up to the wait
+// timeout; it fails at once when every session has ended.
 func (s *Server) AssertCancelled(t TB, method string) bool {
 	t.Helper()
-	cancelled := func(msgs []Message) bool {
+	cancelled := func(msgs Messages) bool {
 		for _, m := range msgs {
 			if m.Direction != FromClient || m.Method != "notifications/cancelled" {
 				continue
@@ -432,14 +816,14 @@ func (s *Server) AssertCancelled(t TB, method string) bool {
 		}
 		return false
 	}
-	msgs, ok := s.waitUntil(cancelled)
+	msgs, _, ok, why := s.expect(expectation{cond: cancelled, settled: untilOver})
 	if !ok {
 		what := "a request"
 		if method != "" {
 			what = "a " + method + " request"
 		}
 		return s.fail(t, fmt.Sprintf("AssertCancelled(%q)", method), "notifications/cancelled for "+what,
-			fmt.Sprintf("%d notifications/cancelled, none for %s", countClient(msgs, "notifications/cancelled"), what), msgs)
+			s.settledGot(fmt.Sprintf("%d notifications/cancelled, none for %s", countClient(msgs, "notifications/cancelled"), what), why), msgs)
 	}
 	return true
 }

@@ -501,6 +501,7 @@ func (s *Server) Dial() net.Conn {
 	s.sessions = append(s.sessions, sess)
 	s.wg.Add(1)
 	s.mu.Unlock()
+	s.journal.wake() // a waiting assertion that found every session ended looks again
 	go sess.readLoop()
 	return client
 }

@@ -447,6 +447,7 @@ func (s *Session) end() {
 	s.cancel()
 	_ = s.conn.Close()
 	close(s.done)
+	s.srv.journal.wake() // a waiting assertion may be settled now
 }
 
 // receive handles one frame from the client: decode, journal, check, dispatch.

@@ -1,0 +1,337 @@
+package mcptest_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+)
+
+// Assertions whose answer can no longer change fail at once. Each case
+// runs with a one-minute wait timeout and must come back far below it:
+// proof that it did not wait for the timeout. The figures of a real run
+// are in the log (go test -v -run TestAssertionsFailFast) and in
+// BenchmarkAssertionFailFast; the bound here is generous on purpose, so
+// that a busy machine cannot make the test flaky.
+
+const (
+	failFastTimeout = time.Minute
+	failFastBound   = 10 * time.Second
+)
+
+// giftTB is a server with one tool and the one-minute timeout, reporting
+// to a fake TB.
+func giftFake(t *testing.T) (*fakeTB, *mcptest.Server) {
+	fake := newFakeTB(t)
+	srv := mcptest.NewServer(fake).
+		WithWaitTimeout(failFastTimeout).
+		WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
+	return fake, srv
+}
+
+// statelessToolCall is a stateless-era tools/call of suggest_gifts.
+func statelessToolCall(c *rawClient, t *testing.T, id, args string) {
+	t.Helper()
+	c.result(t, id, "tools/call", modernParams(`"name":"suggest_gifts","arguments":`+args))
+}
+
+func TestAssertionsFailFast(t *testing.T) {
+	tests := []struct {
+		name   string
+		setup  func(t *testing.T, srv *mcptest.Server) // the client, before the assertion
+		assert func(srv *mcptest.Server, tb mcptest.TB) bool
+		want   []string // what the failure must say
+	}{
+		{name: "AssertCalled, the session closed",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.handshake(t, "2025-11-25")
+				c.close()
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertCalled(tb, "tools/list") },
+			want:   []string{`AssertCalled("tools/list") failed`, "it never did", "session 1 has ended"}},
+		{name: "AssertToolCalled, the session closed",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.handshake(t, "2025-11-25")
+				c.close()
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool {
+				return srv.AssertToolCalled(tb, "suggest_gifts", `{"age":25}`)
+			},
+			want: []string{`tool "suggest_gifts" was never called`, "session 1 has ended"}},
+		{name: "AssertCalledTimes, two sessions closed",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				for range 2 {
+					c := dialRaw(t, srv)
+					c.discover(t, "1")
+					statelessToolCall(c, t, "2", `{"age":25}`)
+					c.close()
+				}
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertCalledTimes(tb, "tools/call", 3) },
+			want:   []string{"want: 3 time(s)", "got:  2 time(s)", "every session (1, 2) has ended"}},
+		{name: "AssertOrder, the session closed",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.handshake(t, "2025-11-25")
+				c.close()
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool {
+				return srv.AssertOrder(tb, "initialize", "tools/list")
+			},
+			want: []string{"initialize → notifications/initialized", "session 1 has ended"}},
+		{name: "AssertCancelled, the session closed",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.handshake(t, "2025-11-25")
+				c.close()
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertCancelled(tb, "tools/call") },
+			want:   []string{"0 notifications/cancelled", "session 1 has ended"}},
+		{name: "AssertConnected, the session closed before connecting",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.initialize(t, "2025-11-25")
+				c.close()
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertConnected(tb) },
+			want:   []string{"initialize answered (2025-11-25), no notifications/initialized", "session 1 has ended"}},
+		{name: "AssertHandshakeCompleted, the session is stateless",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.discover(t, "1")
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertHandshakeCompleted(tb) },
+			want:   []string{"session 1 is in the stateless era", "AssertConnected", "no session can complete it any more"}},
+		{name: "AssertHandshakeCompleted, a stateless-only server",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				srv.WithProtocolVersions("2026-07-28")
+				dialRaw(t, srv)
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertHandshakeCompleted(tb) },
+			want:   []string{"the server speaks only stateless-era versions (2026-07-28)", "WithProtocolVersions"}},
+		{name: "AssertNegotiatedVersion, the version is settled",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.handshake(t, "2025-06-18")
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool {
+				return srv.AssertNegotiatedVersion(tb, "2025-11-25")
+			},
+			want: []string{"session 1: handshake era, protocol 2025-06-18", "settled its era and version"}},
+		{name: "AssertEra, the era is settled",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.discover(t, "1")
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertEra(tb, mcptest.EraHandshake) },
+			want:   []string{"session 1: stateless era, protocol 2026-07-28", "settled its era and version"}},
+		{name: "AssertToolCalled, a tool nobody scripted",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.handshake(t, "2025-11-25")
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertToolCalled(tb, "suggest_gift", nil) },
+			want:   []string{`tool "suggest_gift" is not scripted (did you forget WithTool?)`, `did you mean "suggest_gifts"?`}},
+		{name: "AssertToolCalled, an argument subset that is not JSON",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.handshake(t, "2025-11-25")
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool {
+				return srv.AssertToolCalled(tb, "suggest_gifts", `{"age":`)
+			},
+			want: []string{"the argument subset is not a JSON object", "invalid JSON"}},
+		{name: "AssertCalled, a method MCP does not have",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.handshake(t, "2025-11-25")
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertCalled(tb, "tools/cal") },
+			want:   []string{`"tools/cal" is not a method a client sends`, `did you mean "tools/call"?`}},
+		{name: "AssertCalledTimes, already past the count",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.discover(t, "1")
+				statelessToolCall(c, t, "2", `{"age":25}`)
+				statelessToolCall(c, t, "3", `{"age":26}`)
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertCalledTimes(tb, "tools/call", 1) },
+			want:   []string{"want: 1 time(s)", "got:  2 time(s)"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fake, srv := giftFake(t)
+			tc.setup(t, srv)
+			start := time.Now()
+			var ok bool
+			fake.run(func() { ok = tc.assert(srv, fake) })
+			elapsed := time.Since(start)
+			t.Logf("failed after %v", elapsed)
+			if ok {
+				t.Fatalf("want the assertion to fail, it passed; got %s", fake.report())
+			}
+			if elapsed > failFastBound {
+				t.Errorf("want a failure at once (far below the %v wait timeout), it took %v", failFastTimeout, elapsed)
+			}
+			errs := fake.errors()
+			if len(errs) != 1 {
+				t.Fatalf("want one failure, got %s", fake.report())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(errs[0], w) {
+					t.Errorf("want the failure to say %q, got:\n%s", w, errs[0])
+				}
+			}
+			if strings.Contains(errs[0], "WithWaitTimeout") {
+				t.Errorf("want a failure that does not blame the wait timeout, got:\n%s", errs[0])
+			}
+		})
+	}
+}
+
+// TestAssertionsWaitForWhatCanStillHappen: with a session open, an
+// assertion waits for the client, and the wait timeout ends it.
+func TestAssertionsWaitForWhatCanStillHappen(t *testing.T) {
+	t.Run("the message comes", func(t *testing.T) {
+		fake, srv := giftFake(t)
+		c := dialRaw(t, srv)
+		c.handshake(t, "2025-11-25")
+		done := make(chan bool)
+		go func() {
+			var ok bool
+			fake.run(func() { ok = srv.AssertToolCalled(fake, "suggest_gifts", `{"age":25}`) })
+			done <- ok
+		}()
+		c.result(t, "1", "tools/call", `{"name":"suggest_gifts","arguments":{"age":25,"budget":10}}`)
+		if !<-done {
+			t.Fatalf("want AssertToolCalled to pass once the call came, got %s", fake.report())
+		}
+	})
+	t.Run("the session ends while it waits", func(t *testing.T) {
+		fake, srv := giftFake(t)
+		c := dialRaw(t, srv)
+		c.handshake(t, "2025-11-25")
+		done := make(chan bool)
+		go func() {
+			var ok bool
+			fake.run(func() { ok = srv.AssertCalled(fake, "tools/list") })
+			done <- ok
+		}()
+		c.close()
+		if <-done {
+			t.Fatalf("want AssertCalled to fail once the session ended, got %s", fake.report())
+		}
+		if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], "session 1 has ended") {
+			t.Errorf("want a failure saying the session ended, got %s", fake.report())
+		}
+	})
+	t.Run("the timeout passes", func(t *testing.T) {
+		fake := newFakeTB(t)
+		srv := mcptest.NewServer(fake).WithWaitTimeout(20 * time.Millisecond)
+		c := dialRaw(t, srv)
+		c.handshake(t, "2025-11-25")
+		if srv.AssertCalled(fake, "tools/list") {
+			t.Fatalf("want AssertCalled to fail, nothing was sent")
+		}
+		if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], "it never did, within 20ms (WithWaitTimeout)") {
+			t.Errorf("want a failure naming the wait timeout, got %s", fake.report())
+		}
+	})
+}
+
+// TestWaitForStopsTheTest: WaitFor is require-style, Await is not.
+func TestWaitForStopsTheTest(t *testing.T) {
+	fake, srv := giftFake(t)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	c.ping(t, "1")
+	var got mcptest.Message
+	if !fake.run(func() { got = srv.WaitFor(fake, mcptest.Method("ping")) }) {
+		t.Fatalf("WaitFor: want a match to return, got %s", fake.report())
+	}
+	if got.Method != "ping" || got.ID != "1" {
+		t.Errorf("WaitFor: want the ping id 1, got %v", got)
+	}
+	reached := false
+	if fake.run(func() { srv.WaitFor(fake, mcptest.ToolCall("suggest_gift", nil)); reached = true }) || reached {
+		t.Fatalf("WaitFor: want a failure to stop the test, the code after it ran; got %s", fake.report())
+	}
+	if msg := fake.fatal(); !strings.Contains(msg, "mcptest: WaitFor failed") || !strings.Contains(msg, `did you mean "suggest_gifts"?`) {
+		t.Errorf("WaitFor: want the failure to name the call and the closest tool, got %q", msg)
+	}
+	c.close()
+	fake2, srv2 := giftFake(t)
+	c2 := dialRaw(t, srv2)
+	c2.handshake(t, "2025-11-25")
+	c2.close()
+	if fake2.run(func() { srv2.WaitFor(fake2, mcptest.Method("tools/list")) }) {
+		t.Fatalf("WaitFor: want a failure once the session ended")
+	}
+	if msg := fake2.fatal(); !strings.Contains(msg, "session 1 has ended") {
+		t.Errorf("WaitFor: want the failure to say the session ended, got %q", msg)
+	}
+}
+
+// TestFailureShowsArgumentsBeforeMeta: the one-line journal entries of a
+// failure show a stateless request's arguments, not only its _meta.
+func TestFailureShowsArgumentsBeforeMeta(t *testing.T) {
+	fake, srv := giftFake(t)
+	c := dialRaw(t, srv)
+	c.discover(t, "1")
+	statelessToolCall(c, t, "2", `{"age":8}`)
+	c.close()
+	if srv.AssertToolCalled(fake, "suggest_gifts", `{"age":25}`) {
+		t.Fatalf("want AssertToolCalled to fail")
+	}
+	errs := fake.errors()
+	if len(errs) != 1 {
+		t.Fatalf("want one failure, got %s", fake.report())
+	}
+	want := `tools/call id=2  {"name":"suggest_gifts","arguments":{"age":8},"_meta":{`
+	if !strings.Contains(errs[0], want) {
+		t.Errorf("want the journal line %q, got:\n%s", want, errs[0])
+	}
+	if !strings.Contains(errs[0], `call #3 with {"age":8}: at "age": want 25, got 8`) {
+		t.Errorf("want the failure to say how the arguments differed, got:\n%s", errs[0])
+	}
+}
+
+// TestTranscriptOnceOnFailure: a test with two failing assertions logs its
+// transcript once, at the end; the failures show one-line entries only.
+func TestTranscriptOnceOnFailure(t *testing.T) {
+	t.Setenv("MCPTEST_TRANSCRIPT", "")
+	fake, srv := giftFake(t)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	c.close()
+	srv.AssertCalled(fake, "tools/list")
+	srv.AssertToolCalled(fake, "suggest_gifts", nil)
+	fake.finish()
+	frame := `{"jsonrpc":"2.0","id":"init","method":"initialize"`
+	all := strings.Join(fake.errors(), "\n") + "\n" + fake.logged()
+	if n := strings.Count(all, frame); n != 1 {
+		t.Errorf("want the initialize frame in full once (in the transcript), got %d times:\n%s", n, all)
+	}
+	if n := strings.Count(fake.logged(), "mcptest transcript:"); n != 1 {
+		t.Errorf("want one transcript logged, got %d:\n%s", n, fake.logged())
+	}
+}
+
+// BenchmarkAssertionFailFast measures a failing assertion whose answer is
+// settled (the session ended), with a one-minute wait timeout.
+func BenchmarkAssertionFailFast(b *testing.B) {
+	fake := &fakeTB{}
+	defer fake.finish()
+	srv := mcptest.NewServer(fake).WithWaitTimeout(time.Minute).
+		WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
+	c := dialRaw(b, srv)
+	c.handshake(b, "2025-11-25")
+	c.close()
+	<-srv.Session(1).Done()
+	for b.Loop() {
+		srv.AssertToolCalled(fake, "suggest_gifts", `{"age":25}`)
+	}
+}
