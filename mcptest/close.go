@@ -45,9 +45,13 @@ func (s *Server) Close() {
 	}
 	deadline := s.closeBy
 	sessions := slices.Clone(s.sessions)
+	front := s.http
 	s.mu.Unlock()
 	if first {
 		s.cancel()
+		if front != nil {
+			front.close() // first: it reports the HTTP sessions the clients left open
+		}
 		for _, sess := range sessions {
 			sess.close()
 		}

@@ -359,11 +359,12 @@ func (s *Session) writeFrames(e *emission) error {
 	// a server's stdout does: a client cannot see one without the next.
 	var pending []byte
 	var seqs []int
+	var msg Message // the journal entry of the last frame in pending
 	flush := func() error {
 		if len(pending) == 0 {
 			return nil
 		}
-		_, err := s.conn.Write(pending)
+		_, err := s.send(msg, pending)
 		if err != nil {
 			for _, seq := range seqs {
 				s.srv.journal.amend(seq, func(m *Message) {
@@ -414,9 +415,16 @@ func (s *Session) writeFrames(e *emission) error {
 		if plain {
 			pending = append(pending, out...)
 			seqs = append(seqs, rec.Seq)
+			msg = viaOf(rec, e.msg)
+			if s.perMessage() {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
 			continue
 		}
-		if n, err := s.writeChunks(out, fr.chunk, fr.pause); err != nil {
+		msg = viaOf(rec, e.msg)
+		if n, err := s.writeChunks(msg, out, fr.chunk, fr.pause); err != nil {
 			if n < len(out) {
 				s.srv.journal.amend(rec.Seq, func(m *Message) {
 					m.raw = strings.TrimSuffix(string(out[:n]), "\n")
@@ -429,16 +437,26 @@ func (s *Session) writeFrames(e *emission) error {
 	return flush()
 }
 
+// viaOf is the journal entry of a frame as the transport routes it: a
+// frame written in place of, or beside, a response goes where that
+// response goes.
+func viaOf(rec, logical Message) Message {
+	if logical.IsResponse() {
+		rec.via = logical.ID
+	}
+	return rec
+}
+
 // writeChunks writes out in pieces of chunk bytes with pauses between
 // them, and returns how many bytes went out.
-func (s *Session) writeChunks(out []byte, chunk int, pause time.Duration) (int, error) {
+func (s *Session) writeChunks(m Message, out []byte, chunk int, pause time.Duration) (int, error) {
 	if chunk <= 0 {
 		chunk = len(out)
 	}
 	written := 0
 	for written < len(out) {
 		n := min(chunk, len(out)-written)
-		if _, err := s.conn.Write(out[written : written+n]); err != nil {
+		if _, err := s.send(m, out[written:written+n]); err != nil {
 			return written, ErrSessionClosed
 		}
 		written += n

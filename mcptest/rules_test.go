@@ -544,6 +544,9 @@ func TestEveryRuleHasACase(t *testing.T) {
 	for _, tc := range ruleCases {
 		covered[tc.rule]++
 	}
+	for _, tc := range httpRuleCases { // the HTTP rules' cases, with a raw HTTP client
+		covered[tc.rule]++
+	}
 	rules := mcptest.Rules()
 	if len(rules) == 0 {
 		t.Fatal("want Rules() to list the rules, got none")

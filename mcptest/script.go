@@ -69,7 +69,7 @@ func (r *Request) Log(level string, data any) (bool, error) {
 	if want != "" && at < slices.Index(logLevels, want) {
 		return false, nil
 	}
-	if err := r.Session.Notify("notifications/message", map[string]any{"level": level, "data": data}); err != nil {
+	if err := r.Session.notifyVia(r.Message.ID, "notifications/message", map[string]any{"level": level, "data": data}); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -108,7 +108,7 @@ func (r *Request) Progress(progress, total float64, message string) error {
 	if message != "" {
 		p["message"] = message
 	}
-	return r.Session.Notify("notifications/progress", p)
+	return r.Session.notifyVia(r.Message.ID, "notifications/progress", p)
 }
 
 // script is the scripted behaviour of one tool, resource or prompt: cases

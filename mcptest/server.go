@@ -59,6 +59,9 @@ type Server struct {
 	toolsDeclared                        bool
 	resourcesDeclared, promptsDeclared   bool
 
+	http    *httpFront // the Streamable HTTP endpoint, made by the first URL or Handler
+	httpCfg httpConfig
+
 	scriptMu sync.Mutex // guards the counters of scripted sequences
 	journal  *Journal
 	faults   faultSet

@@ -45,7 +45,7 @@ type Session struct {
 	srv  *Server
 	n    int
 	id   string
-	conn *pipeConn
+	conn io.ReadWriteCloser // the server's end: a pipe made by Dial, or what Serve was given
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -115,7 +115,7 @@ type pendingRequest struct {
 	reply  chan Message
 }
 
-func newSession(s *Server, n int, conn *pipeConn) *Session {
+func newSession(s *Server, n int, conn io.ReadWriteCloser) *Session {
 	ctx, cancel := context.WithCancel(s.ctx)
 	return &Session{
 		srv: s, n: n, id: uuid.NewString(), conn: conn,
@@ -271,13 +271,21 @@ func (s *Session) close() {
 
 // Notify sends a notification to the client. params is a JSON text or Go
 // value (nil for none).
-func (s *Session) Notify(method string, params any) error {
+func (s *Session) Notify(method string, params any) error { return s.notifyVia("", method, params) }
+
+// viaKey is the context key of the id of the request a handler serves: what
+// the handler sends goes on that request's HTTP stream.
+type viaKey struct{}
+
+// notifyVia is Notify for a notification sent on behalf of the request
+// with id via (JSON text), "" for none.
+func (s *Session) notifyVia(via, method string, params any) error {
 	p, err := toJSON(params)
 	if err != nil {
 		return fmt.Errorf("mcptest: Notify(%q): %w", method, err)
 	}
 	frame := appendRequest(make([]byte, 0, 64+len(p)), "", method, p)
-	return s.write(Message{Kind: KindNotification, Method: method}, frame)
+	return s.write(Message{Kind: KindNotification, Method: method, via: via}, frame)
 }
 
 // Request sends a request to the client (ping, roots/list,
@@ -312,7 +320,8 @@ func (s *Session) Request(ctx context.Context, method string, params any) (Messa
 		s.mu.Unlock()
 	}
 	frame := appendRequest(make([]byte, 0, 64+len(p)), id, method, p)
-	if err := s.write(Message{Kind: KindRequest, Method: method, ID: id}, frame); err != nil {
+	via, _ := ctx.Value(viaKey{}).(string)
+	if err := s.write(Message{Kind: KindRequest, Method: method, ID: id, via: via}, frame); err != nil {
 		forget()
 		return Message{}, err
 	}
@@ -352,7 +361,7 @@ func (s *Session) write(m Message, frame []byte) error {
 	m.Session, m.Direction, m.Time, m.raw = s.n, FromServer, time.Now(), frameString(frame)
 	m = s.srv.journal.record(m)
 	frame = append(frame, '\n')
-	if n, err := writeMessage(s.conn, frame); err != nil {
+	if n, err := s.send(m, frame); err != nil {
 		s.srv.journal.amend(m.Seq, func(j *Message) { undelivered(j, frame, n) })
 		return ErrSessionClosed
 	}
@@ -371,6 +380,28 @@ func undelivered(m *Message, out []byte, n int) {
 	n = min(n, len(out))
 	m.raw = string(bytes.TrimSuffix(out[:n], []byte("\n")))
 	m.Problem = fmt.Sprintf("cut after %d of %d bytes: the connection closed", n, len(out))
+}
+
+// messageWriter is a transport that routes each message on its own, as
+// the HTTP transport does (a response on the stream of its request): it is
+// given the message, as journaled, with its bytes (one frame and its
+// newline, or a piece of one).
+type messageWriter interface {
+	sendMessage(m Message, data []byte) (int, error)
+}
+
+// send writes the bytes of m on the session's transport.
+func (s *Session) send(m Message, data []byte) (int, error) {
+	if mw, ok := s.conn.(messageWriter); ok {
+		return mw.sendMessage(m, data)
+	}
+	return writeMessage(s.conn, data)
+}
+
+// perMessage reports whether the transport takes each frame on its own.
+func (s *Session) perMessage() bool {
+	_, ok := s.conn.(messageWriter)
+	return ok
 }
 
 // readLoop reads frames until the connection ends, then ends the session.
@@ -426,7 +457,18 @@ func (s *Session) receiveSafely(line []byte) {
 			s.srv.errorf("mcptest: internal error handling %q in session %d: %v\n%s", shorten(string(line), 200), s.n, p, debug.Stack())
 		}
 	}()
-	s.receive(line)
+	s.receive(line, nil)
+}
+
+// receiveHTTP handles one message a client POSTed, x being its HTTP
+// exchange, as receiveSafely handles a frame read from the connection.
+func (s *Session) receiveHTTP(body []byte, x *HTTPExchange) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.srv.errorf("mcptest: internal error handling %q in session %d: %v\n%s", shorten(string(body), 200), s.n, p, debug.Stack())
+		}
+	}()
+	s.receive(bytes.TrimSpace(body), x)
 }
 
 // receiveOversized journals a frame too long to keep (its first bytes are
@@ -450,10 +492,11 @@ func (s *Session) end() {
 	s.srv.journal.wake() // a waiting assertion may be settled now
 }
 
-// receive handles one frame from the client: decode, journal, check, dispatch.
-func (s *Session) receive(line []byte) {
+// receive handles one frame from the client: decode, journal, check,
+// dispatch. x is the HTTP exchange that carried it, nil on a connection.
+func (s *Session) receive(line []byte, x *HTTPExchange) {
 	d := decode(line)
-	d.msg.Session, d.msg.Direction, d.msg.Time = s.n, FromClient, time.Now()
+	d.msg.Session, d.msg.Direction, d.msg.Time, d.msg.HTTP = s.n, FromClient, time.Now(), x
 	var pend pendingRequest
 	var answered bool
 	if d.msg.IsResponse() {
@@ -649,7 +692,7 @@ func (s *Session) runHandler(m Message, h Handler, vars map[string]string) {
 // runAsync computes the reply to m in its own goroutine, registered so
 // that notifications/cancelled and Close can cancel it.
 func (s *Session) runAsync(m Message, work func(ctx context.Context) Reply) {
-	ctx, cancel := context.WithCancelCause(s.ctx)
+	ctx, cancel := context.WithCancelCause(context.WithValue(s.ctx, viaKey{}, m.ID))
 	e := s.track(m, handlerName(m), cancel)
 	s.srv.wg.Add(1)
 	s.srv.goTracked(func() {

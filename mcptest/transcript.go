@@ -51,6 +51,9 @@ func transcriptLine(b *strings.Builder, m Message) {
 		arrow = "←"
 	}
 	fmt.Fprintf(b, "  %d %s %s", m.Seq, arrow, clip(m.raw))
+	if m.HTTP != nil {
+		fmt.Fprintf(b, "   [%s]", m.HTTP)
+	}
 	if m.Problem != "" {
 		fmt.Fprintf(b, "   ✗ %s", m.Problem)
 	}

@@ -90,9 +90,15 @@ type Message struct {
 	// Problem says why the frame is Invalid, empty otherwise.
 	Problem string
 
+	// HTTP is the HTTP side of a message that crossed the Streamable HTTP
+	// transport (URL, Handler): the request that carried it or the response
+	// it went out in. It is nil for messages of Dial.
+	HTTP *HTTPExchange
+
 	raw    string
 	tool   string // params.name of a tools/call request, read once by the decoder
 	modern bool   // a request served by the stateless era
+	via    string // the id of the request a message of the mock is sent for, for the HTTP transport's routing
 }
 
 // toolName returns the name a tools/call request calls.

@@ -1,0 +1,112 @@
+package mcptest
+
+// Rule IDs of the client checks of the Streamable HTTP transport. The
+// spec sections are those of basic/transports.
+const (
+	// RuleHTTPAccept: a POST's Accept header lists both application/json
+	// and text/event-stream; a GET's lists text/event-stream (answered 406).
+	RuleHTTPAccept = "http/accept"
+	// RuleHTTPContentType: a POST carries a JSON-RPC message as
+	// application/json (answered 415).
+	RuleHTTPContentType = "http/content-type"
+	// RuleHTTPSessionID: after the initialize result assigned an
+	// Mcp-Session-Id, every request carries it, and only an id the server
+	// issued (answered 400 without one, 404 for an unknown one).
+	RuleHTTPSessionID = "http/session-id"
+	// RuleHTTPProtocolVersion: after the handshake every HTTP request
+	// carries the negotiated version in Mcp-Protocol-Version (an
+	// unsupported one is answered 400).
+	RuleHTTPProtocolVersion = "http/protocol-version-header"
+	// RuleHTTPReinitialize: a client told 404 for its session starts a new
+	// one with initialize instead of reusing the ended session's id.
+	RuleHTTPReinitialize = "http/reinitialize-after-404"
+	// RuleHTTPDelete (a warning): a client that is done with a session
+	// ends it with DELETE. Reported when the server closes.
+	RuleHTTPDelete = "http/delete-on-close"
+	// RuleHTTPStatelessHeaders: a stateless-era (2026-07-28) request carries
+	// Mcp-Protocol-Version, Mcp-Method and, for tools/call, prompts/get and
+	// resources/read, Mcp-Name, each agreeing with its body (answered 400
+	// with -32020).
+	RuleHTTPStatelessHeaders = "http/stateless-headers"
+	// RuleHTTPOrigin: a request's Origin, when present, is a loopback one
+	// or one allowed with WithAllowedOrigins (answered 403).
+	RuleHTTPOrigin = "http/origin"
+	// RuleHTTPHost: a request's Host names a loopback address, against DNS
+	// rebinding (answered 403).
+	RuleHTTPHost = "http/host"
+)
+
+// httpRuleSpec is where the spec states each HTTP rule.
+var httpRuleSpec = map[string]string{
+	RuleHTTPAccept:           "basic/transports#sending-messages-to-the-server",
+	RuleHTTPContentType:      "basic/transports#sending-messages-to-the-server",
+	RuleHTTPSessionID:        "basic/transports#session-management",
+	RuleHTTPProtocolVersion:  "basic/transports#protocol-version-header",
+	RuleHTTPReinitialize:     "basic/transports#session-management",
+	RuleHTTPDelete:           "basic/transports#session-management",
+	RuleHTTPStatelessHeaders: "basic/transports#standard-headers",
+	RuleHTTPOrigin:           "basic/transports#security-warning",
+	RuleHTTPHost:             "basic/transports#security-warning",
+}
+
+func init() {
+	for rule, sec := range httpRuleSpec {
+		ruleSpec[rule] = sec
+	}
+	warnings[RuleHTTPDelete] = true
+}
+
+// once reports whether rule was not yet reported for this session over
+// HTTP, remembering it: header checks report once per session.
+func (c *httpConn) once(rule string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.warned == nil {
+		c.warned = map[string]bool{}
+	}
+	if c.warned[rule] {
+		return false
+	}
+	c.warned[rule] = true
+	return true
+}
+
+// noteHeaderless reports a request without Mcp-Protocol-Version after
+// the handshake negotiated 2025-06-18 or later (which made it a MUST).
+func (c *httpConn) noteHeaderless(body []byte, x *HTTPExchange) {
+	if !c.once(RuleHTTPProtocolVersion) {
+		return
+	}
+	c.sess.violate(RuleHTTPProtocolVersion, c.sess.describeHTTP(body, x), "no Mcp-Protocol-Version header after negotiating "+c.sess.ProtocolVersion()+" (the server assumes 2025-03-26)")
+}
+
+// noteMismatch reports a Mcp-Protocol-Version header that is not the
+// negotiated version.
+func (c *httpConn) noteMismatch(body []byte, x *HTTPExchange, negotiated string) {
+	if !c.once(RuleHTTPProtocolVersion) {
+		return
+	}
+	c.sess.violate(RuleHTTPProtocolVersion, c.sess.describeHTTP(body, x), "Mcp-Protocol-Version "+x.ProtocolVersion+", but the session negotiated "+negotiated)
+}
+
+// describeHTTP is the message a header violation names: the body as it
+// will be journaled (it is not journaled yet).
+func (s *Session) describeHTTP(body []byte, x *HTTPExchange) Message {
+	m := decode(body).msg
+	m.Session, m.Direction, m.HTTP = s.n, FromClient, x
+	m.raw = string(body)
+	return m
+}
+
+// noteNoDelete reports, when the server closes, a handshake-era session
+// the client left open: it neither sent DELETE nor learnt that the session
+// had ended. Stateless-era requests have no session to end.
+func (c *httpConn) noteNoDelete() {
+	c.mu.Lock()
+	open := !c.stateless && !c.deleted && !c.ended
+	c.mu.Unlock()
+	if open && c.sess.Era() == EraHandshake {
+		c.sess.violate(RuleHTTPDelete, Message{Session: c.sess.n, Direction: FromClient, Kind: KindInvalid, Problem: "no DELETE"},
+			"the client never ended session "+c.sess.id+" with DELETE")
+	}
+}

@@ -1,0 +1,237 @@
+package mcptest_test
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/tidwall/gjson"
+)
+
+// httpRaw is a hand-written Streamable HTTP client: it sends exactly the
+// requests a test gives it, to send what no SDK would.
+type httpRaw struct {
+	t   testing.TB
+	url string
+	c   *http.Client
+}
+
+func newHTTPRaw(t testing.TB, srv *mcptest.Server) *httpRaw {
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &httpRaw{t: t, url: srv.URL(), c: &http.Client{Transport: tr}}
+}
+
+// both is the Accept header the spec asks a POST for.
+const both = "application/json, text/event-stream"
+
+// do sends one request; headers alternate name, value. It returns the
+// status, the response's headers and its body.
+func (h *httpRaw) do(method, body string, headers ...string) (int, http.Header, string) {
+	h.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, h.url, rd)
+	if err != nil {
+		h.t.Fatalf("httpRaw: %v", err)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := h.c.Do(req)
+	if err != nil {
+		h.t.Fatalf("httpRaw: %s: %v", method, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+// post sends a JSON-RPC message the way a correct client does, plus headers.
+func (h *httpRaw) post(body string, headers ...string) (int, http.Header, string) {
+	h.t.Helper()
+	return h.do(http.MethodPost, body, append([]string{"Content-Type", "application/json", "Accept", both}, headers...)...)
+}
+
+// handshake initializes a session at version and returns its Mcp-Session-Id.
+func (h *httpRaw) handshake(version string) string {
+	h.t.Helper()
+	status, hdr, body := h.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	sid := hdr.Get(mcptest.HeaderSessionID)
+	if status != http.StatusOK || sid == "" {
+		h.t.Fatalf("initialize: status %d, session id %q, body %s", status, sid, body)
+	}
+	status, _, _ = h.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, version)
+	if status != http.StatusAccepted {
+		h.t.Fatalf("notifications/initialized: status %d, want 202", status)
+	}
+	return sid
+}
+
+const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`
+
+// httpRuleCase is a raw HTTP client breaking one HTTP rule: break_ sends
+// the offending request and returns its status and body.
+type httpRuleCase struct {
+	name     string
+	rule     string
+	server   func(testing.TB) *mcptest.Server // nil: ruleServer
+	break_   func(h *httpRaw) (int, string)
+	status   int // what the mock answers
+	code     int // the JSON-RPC error code of the answer, 0 for none
+	severity mcptest.Severity
+}
+
+var httpRuleCases = []httpRuleCase{
+	{name: "post accepts only json", rule: mcptest.RuleHTTPAccept, status: http.StatusNotAcceptable, code: mcptest.CodeInvalidRequest,
+		break_: func(h *httpRaw) (int, string) {
+			s, _, b := h.do(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Content-Type", "application/json", "Accept", "application/json")
+			return s, b
+		}},
+	{name: "get without event-stream", rule: mcptest.RuleHTTPAccept, status: http.StatusNotAcceptable, code: mcptest.CodeInvalidRequest,
+		break_: func(h *httpRaw) (int, string) {
+			sid := h.handshake("2025-11-25")
+			s, _, b := h.do(http.MethodGet, "", "Accept", "application/json", mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+			return s, b
+		}},
+	{name: "text/plain body", rule: mcptest.RuleHTTPContentType, status: http.StatusUnsupportedMediaType, code: mcptest.CodeInvalidRequest,
+		break_: func(h *httpRaw) (int, string) {
+			s, _, b := h.do(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Content-Type", "text/plain", "Accept", both)
+			return s, b
+		}},
+	{name: "request without session id", rule: mcptest.RuleHTTPSessionID, status: http.StatusBadRequest, code: mcptest.CodeInvalidRequest,
+		server: func(t testing.TB) *mcptest.Server {
+			return ruleServer(t).WithProtocolVersions(mcptest.HandshakeVersions...)
+		},
+		break_: func(h *httpRaw) (int, string) {
+			h.handshake("2025-11-25")
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderProtocolVersion, "2025-11-25")
+			return s, b
+		}},
+	{name: "invented session id", rule: mcptest.RuleHTTPSessionID, status: http.StatusNotFound, code: mcptest.CodeInvalidRequest,
+		break_: func(h *httpRaw) (int, string) {
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, "guessed", mcptest.HeaderProtocolVersion, "2025-11-25")
+			return s, b
+		}},
+	{name: "no version header after 2025-11-25", rule: mcptest.RuleHTTPProtocolVersion, status: http.StatusOK,
+		break_: func(h *httpRaw) (int, string) {
+			sid := h.handshake("2025-11-25")
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid)
+			return s, b
+		}},
+	{name: "other version than negotiated", rule: mcptest.RuleHTTPProtocolVersion, status: http.StatusOK,
+		break_: func(h *httpRaw) (int, string) {
+			sid := h.handshake("2025-11-25")
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-06-18")
+			return s, b
+		}},
+	{name: "unknown version header", rule: mcptest.RuleHTTPProtocolVersion, status: http.StatusBadRequest, code: mcptest.CodeInvalidRequest,
+		break_: func(h *httpRaw) (int, string) {
+			sid := h.handshake("2025-11-25")
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "1999-01-01")
+			return s, b
+		}},
+	{name: "ended session used twice", rule: mcptest.RuleHTTPReinitialize, status: http.StatusNotFound, code: mcptest.CodeInvalidRequest,
+		break_: func(h *httpRaw) (int, string) {
+			sid := h.handshake("2025-11-25")
+			if s, _, _ := h.do(http.MethodDelete, "", mcptest.HeaderSessionID, sid); s != http.StatusOK {
+				h.t.Fatalf("DELETE: status %d", s)
+			}
+			h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+			return s, b
+		}},
+	{name: "session left open", rule: mcptest.RuleHTTPDelete, status: http.StatusOK, severity: mcptest.SeverityWarning,
+		break_: func(h *httpRaw) (int, string) {
+			sid := h.handshake("2025-11-25")
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"ping"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+			return s, b
+		}},
+	{name: "no Mcp-Method", rule: mcptest.RuleHTTPStatelessHeaders, status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
+		break_: func(h *httpRaw) (int, string) {
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+statelessMeta+`}}`, mcptest.HeaderProtocolVersion, "2026-07-28")
+			return s, b
+		}},
+	{name: "Mcp-Name disagrees", rule: mcptest.RuleHTTPStatelessHeaders, status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
+		break_: func(h *httpRaw) (int, string) {
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo",`+statelessMeta+`}}`,
+				mcptest.HeaderProtocolVersion, "2026-07-28", mcptest.HeaderMethod, "tools/call", mcptest.HeaderName, "add")
+			return s, b
+		}},
+	{name: "version header disagrees with _meta", rule: mcptest.RuleHTTPStatelessHeaders, status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
+		break_: func(h *httpRaw) (int, string) {
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+statelessMeta+`}}`,
+				mcptest.HeaderProtocolVersion, "2025-11-25", mcptest.HeaderMethod, "tools/list")
+			return s, b
+		}},
+	{name: "foreign origin", rule: mcptest.RuleHTTPOrigin, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
+		break_: func(h *httpRaw) (int, string) {
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Origin", "https://evil.example")
+			return s, b
+		}},
+	{name: "rebound host", rule: mcptest.RuleHTTPHost, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
+		break_: func(h *httpRaw) (int, string) {
+			req, _ := http.NewRequest(http.MethodPost, h.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
+			req.Host = "attacker.example"
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", both)
+			resp, err := h.c.Do(req)
+			if err != nil {
+				h.t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return resp.StatusCode, string(b)
+		}},
+}
+
+// TestHTTPRules: for each HTTP rule, a raw HTTP client breaks it; the mock
+// answers as the spec says and records exactly that violation, and a
+// test that expects it passes.
+func TestHTTPRules(t *testing.T) {
+	for _, tc := range httpRuleCases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			ft := newFakeTB(t)
+			mk := tc.server
+			if mk == nil {
+				mk = ruleServer
+			}
+			srv := mk(ft)
+			h := newHTTPRaw(t, srv)
+			status, body := tc.break_(h)
+			if status != tc.status {
+				t.Errorf("status %d, want %d (body %s)", status, tc.status, body)
+			}
+			if tc.code != 0 {
+				if got := gjson.Get(body, "error.code").Int(); got != int64(tc.code) {
+					t.Errorf("error code %d, want %d (body %s)", got, tc.code, body)
+				}
+			}
+			srv.Close()
+			var found []mcptest.Violation
+			for _, v := range srv.Violations() {
+				switch {
+				case v.Rule == tc.rule:
+					found = append(found, v)
+				case v.Rule == mcptest.RuleHTTPDelete: // the raw client leaves its session open
+				default:
+					t.Errorf("another violation: %s", v)
+				}
+			}
+			if len(found) == 0 {
+				t.Fatalf("no %s violation; journal:\n%s", tc.rule, srv.Transcript())
+			}
+			if found[0].Severity != tc.severity {
+				t.Errorf("severity %s, want %s", found[0].Severity, tc.severity)
+			}
+			v := found[0]
+			if v.Detail == "" || v.Section == "" || !specVersion.MatchString(v.Spec) || v.Message.Direction != mcptest.FromClient {
+				t.Errorf("want a detail, a spec section and version, and the client's message, got %+v", v)
+			}
+		})
+	}
+}
