@@ -261,7 +261,7 @@ func TestHTTPServerRequests(t *testing.T) {
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask"})
 	require.NoError(t, err)
 	assert.Equal(t, "7", text(t, res.Content[0]))
-	ask := srv.Journal().ServerRequests("elicitation/create")
+	ask := srv.Journal().FromServer().Requests("elicitation/create")
 	require.Len(t, ask, 1)
 	assert.Equal(t, "POST", ask[0].HTTP.Method, "sent on the call's stream")
 

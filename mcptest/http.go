@@ -541,7 +541,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	}
 	if p.isNotification() || p.isResponse() {
 		c.setSessionHeader(w.Header())
-		sess.receiveHTTP(body, x)
+		c.receive(body, x)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -551,7 +551,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	}
 	method := p.method.String()
 	st := c.openPost(w, key, method, p.progress.Raw)
-	sess.receiveHTTP(body, x)
+	c.receive(body, x)
 	c.wait(st, w, r)
 }
 
@@ -848,6 +848,7 @@ type httpConn struct {
 	sess      *Session
 	stateless bool
 	closed    atomic.Bool
+	recvMu    sync.Mutex // one message at a time into the session, in the order they arrive, as on a connection
 
 	mu         sync.Mutex
 	ended      bool
@@ -1026,6 +1027,13 @@ func (c *httpConn) forget(st *sseStream) {
 	}
 }
 
+// receive hands one POSTed message to the session.
+func (c *httpConn) receive(body []byte, x *HTTPExchange) {
+	c.recvMu.Lock()
+	defer c.recvMu.Unlock()
+	c.sess.receiveHTTP(body, x)
+}
+
 // Read is never called: the HTTP handlers feed the session.
 func (c *httpConn) Read([]byte) (int, error) { return 0, io.EOF }
 
@@ -1163,13 +1171,14 @@ func (c *httpConn) deliver(st *sseStream, m Message, seq int, frame []byte) {
 		st.mode = modeJSON
 		st.complete = true
 		x := &HTTPExchange{Method: st.httpMeth, Status: c.statusFor(st, m), ContentType: "application/json"}
+		if !c.stateless {
+			x.SessionID = c.sess.id
+		}
+		c.note(seq, x) // before the client can see it
 		if st.w != nil {
 			h := st.w.Header()
 			h.Set("Content-Type", "application/json")
 			c.setSessionHeader(h)
-			if !c.stateless {
-				x.SessionID = c.sess.id
-			}
 			st.w.WriteHeader(x.Status)
 			_, _ = st.w.Write(frame)
 		} else {
@@ -1177,7 +1186,6 @@ func (c *httpConn) deliver(st *sseStream, m Message, seq int, frame []byte) {
 				j.Problem = strings.TrimPrefix(j.Problem+"; never delivered: the client's HTTP request was gone", "; ")
 			})
 		}
-		c.note(seq, x)
 		st.finish()
 		return
 	}
@@ -1253,8 +1261,8 @@ func (c *httpConn) event(st *sseStream, m Message, seq int, frame []byte) {
 		})
 		return
 	}
+	c.note(seq, x) // before the client can see it
 	c.writeEvent(st, id, frame)
-	c.note(seq, x)
 }
 
 func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte) {
