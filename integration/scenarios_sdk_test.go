@@ -89,6 +89,8 @@ var (
 		scenarios.KnownDeviation("tools-capability-missing",
 			"go-sdk v1.8.0: ClientSession.ListTools and CallTool send tools/list and tools/call whatever the server declared; "+
 				"they do not check InitializeResult().Capabilities.Tools (nil here), so an app that lists tools without checking the capability itself calls an undeclared feature"),
+		scenarios.KnownDeviation("capabilities-differ-by-era",
+			"go-sdk v1.8.0: in the stateless era ListTools sends tools/list although server/discover declared no tools capability (the SDK does not check capabilities; see tools-capability-missing)"),
 		scenarios.KnownDeviation("tools-schema-changed-quietly",
 			"go-sdk v1.8.0: CallTool returns the -32602 as an error and the SDK never lists the tools again by itself; "+
 				"a refresh is left to the app, and the app flow ends with the stale schema"),
@@ -109,6 +111,8 @@ var (
 		scenarios.KnownDeviation("tools-capability-missing",
 			"mark3labs/mcp-go v1.2.1: Client.ListTools and CallTool send tools/list and tools/call whatever the server declared; "+
 				"they do not check GetServerCapabilities().Tools (nil here), so an app that lists tools without checking the capability itself calls an undeclared feature"),
+		scenarios.KnownDeviation("capabilities-differ-by-era",
+			"mark3labs/mcp-go v1.2.1: in the stateless era ListTools sends tools/list although server/discover declared no tools capability (the client does not check capabilities; see tools-capability-missing)"),
 		scenarios.KnownDeviation("tools-schema-changed-quietly",
 			"mark3labs/mcp-go v1.2.1: CallTool returns the -32602 as an error and the client never lists the tools again by itself; "+
 				"a refresh is left to the app, and the app flow ends with the stale schema"),

@@ -90,6 +90,8 @@ func All() []Scenario {
 		notifyBeforeInitialized(),
 		toolsSchemaChangedQuietly(),
 		capabilitiesLie(),
+		capabilitiesDifferByEra(),
+		capabilitiesUnknownKeys(),
 		toolsListChanged(),
 		negotiateOlderVersion(),
 		negotiateUnknownVersion(),

@@ -61,6 +61,7 @@ type bugs struct {
 	noCancel             bool // gives up on a call without notifications/cancelled
 	reuseRetryID         bool // retries after input_required with the same id
 	followCursorsBlindly bool // follows nextCursor without noticing a loop
+	rejectUnknownCaps    bool // a capability key it does not know is fatal
 
 	// Not bugs: kinds of correct client.
 	handshakeOnly bool // never probes: initialize first (a client of the handshake era only)
@@ -76,6 +77,25 @@ const (
 )
 
 var knownHandshake = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+
+// knownCaps are the server capabilities the raw client knows.
+var knownCaps = []string{"tools", "resources", "prompts", "logging", "completions", "experimental", "tasks", "extensions"}
+
+// setCaps takes the server's capabilities; with rejectUnknownCaps, a key
+// the client does not know is an error.
+func (c *rawClient) setCaps(caps gjson.Result) error {
+	c.caps = caps
+	var err error
+	if c.bug.rejectUnknownCaps {
+		caps.ForEach(func(k, _ gjson.Result) bool {
+			if !slices.Contains(knownCaps, k.String()) {
+				err = fmt.Errorf("unknown server capability %q", k.String())
+			}
+			return err == nil
+		})
+	}
+	return err
+}
 
 // connectWith returns a ConnectFunc running a raw client with the given
 // bugs, over one session.
@@ -276,7 +296,10 @@ func (c *rawClient) connect() error {
 		if !slices.Contains(stringsOf(res.Get("supportedVersions")), statelessVer) {
 			return c.handshake()
 		}
-		c.stateless, c.caps = true, res.Get("capabilities")
+		c.stateless = true
+		if err := c.setCaps(res.Get("capabilities")); err != nil {
+			return err
+		}
 		if c.bug.initAfterDiscover {
 			return c.handshake()
 		}
@@ -316,7 +339,9 @@ func (c *rawClient) handshake() error {
 			return fmt.Errorf("malformed initialize result: capabilities is %s", res.Get("capabilities").Raw)
 		}
 	}
-	c.caps = res.Get("capabilities")
+	if err := c.setCaps(res.Get("capabilities")); err != nil {
+		return err
+	}
 	if c.bug.strictHandshake {
 		if m, err := c.read(time.Now().Add(strictPeekLimit)); err == nil {
 			return fmt.Errorf("unexpected message before notifications/initialized: %s", m.Raw)

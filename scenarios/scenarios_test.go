@@ -31,6 +31,8 @@ var buggy = map[string]struct {
 	"notify-before-initialized":    {bug: bugs{strictHandshake: true}, mention: []string{"did not send notifications/initialized", "unexpected message before notifications/initialized"}},
 	"tools-schema-changed-quietly": {bug: bugs{retryStale: true}, mention: []string{`called suggest_gifts again with the same arguments {"age":25}`, "without listing the tools first"}},
 	"capabilities-lie":             {bug: bugs{callDespiteListError: true}, mention: []string{"called tools", "although tools/list failed"}},
+	"capabilities-differ-by-era":   {bug: bugs{ignoreCaps: true}, mention: []string{"the client sent tools/list", "server/discover declared no tools capability (only prompts, resources)"}},
+	"capabilities-unknown-keys":    {bug: bugs{rejectUnknownCaps: true}, mention: []string{`unknown server capability \"wishlists\"`, "no request beyond the lifecycle"}},
 	"tools-list-changed":           {bug: bugs{ignoreListChanged: true}, mention: []string{"after notifications/tools/list_changed the client sent", "but no tools/list"}},
 	"negotiate-older-version":      {bug: bugs{exactVersion: true}, mention: []string{"did not send notifications/initialized", `unsupported protocol version \"2025-03-26\"`}},
 	"negotiate-unknown-version":    {bug: bugs{ignore32022: true}, mention: []string{"after -32022 listed only 2099-01-01 the client sent tools/list id 2 in 2026-07-28"}},

@@ -94,7 +94,7 @@ func TestHandshakeOnlyClient(t *testing.T) {
 	if r := got["discover-never-answered"]; !strings.Contains(r.Observed, "never probes") || r.Transcript != "" {
 		t.Errorf("discover-never-answered: want the reason it does not apply and no transcript, got %+v", r)
 	}
-	if tab := rep.Table(); !strings.Contains(tab, "17 pass, 0 known deviations, 0 fail, 0 not reached, 3 not applicable") {
+	if tab := rep.Table(); !strings.Contains(tab, fmt.Sprintf("%d pass, 0 known deviations, 0 fail, 0 not reached, 3 not applicable", len(rep.Results)-3)) {
 		t.Errorf("Table:\n%s", tab)
 	}
 }

@@ -554,6 +554,108 @@ func Example_mistake7() {
 	//
 	// The server's mistake: the official Go SDK v1.8.0 meets a mock that makes it.
 	//
+	// ## capabilities-differ-by-era
+	//
+	// The server: The server's two doors disagree: initialize declares tools, but
+	// server/discover, generated from another configuration, leaves them out. It
+	// catches clients that do not take the capabilities of the era they speak: a
+	// stateless client that calls tools/list anyway, or one that mixes the two
+	// answers.
+	// Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/discover
+	//
+	// Transcript (→ client to server, ← server to client):
+	//
+	//   faults on: DeleteField("server/discover", "result.capabilities.tools")
+	//   session 1 (stateless, protocol 2026-07-28)
+	//     1 → {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
+	//     2 ← {"jsonrpc":"2.0","id":1,"result":{"capabilities":{"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true}},"instructions":"Suggest gifts.","resultType":"complete","supportedVersions":["2024-11-05","2025-03-26","2025-06-18","2025-11-25","2026-07-28"],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}},"ttlMs":0,"cacheScope":"public"}}
+	//     3 → {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
+	//     4 ← {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"suggest_gifts","inputSchema":{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]},"description":"Suggests gift ideas for a recipient"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}},"ttlMs":0,"cacheScope":"public"}}
+	//     5 → {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"suggest_gifts","arguments":{"age":25}}}
+	//     6 ← {"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"a board game","type":"text"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}}}}
+	//
+	// Sequence diagram:
+	//
+	// ```mermaid
+	// sequenceDiagram
+	//     participant C as Client
+	//     participant S as Server (mcptest)
+	//     C->>S: server/discover [id 1]
+	//     S-->>C: result [id 1] (server/discover)
+	//     C->>S: tools/list [id 2]
+	//     S-->>C: result [id 2] (tools/list)
+	//     C->>S: tools/call [id 3]
+	//     S-->>C: result [id 3] (tools/call)
+	// ```
+	//
+	// What the client did:
+	// - Connect succeeded: protocol 2026-07-28 (stateless era) with
+	//   gift-genius-backend 0.2.0, which declared resources, prompts (no tools)
+	// - ListTools returned 1 tool: suggest_gifts
+	// - CallTool suggest_gifts {"age":25} returned a result "a board game"
+	// - it closed the session
+	//
+	// What the mock caught (the rules the client broke):
+	// - capabilities/undeclared-method: tools/list called, but the server did not
+	//   declare the tools capability, in message 3;
+	//   https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle#capability-negotiation
+	// - capabilities/undeclared-method: tools/call called, but the server did not
+	//   declare the tools capability, in message 5;
+	//   https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle#capability-negotiation
+	//
+	// A correct client: the client trusts the capabilities of its own era: stateless
+	// (after server/discover) it sends no tools/list or tools/call, since discover
+	// declared no tools; in the handshake era it completes the handshake and its work
+	// gets results; either way it returns before its deadline.
+	// The official Go SDK v1.8.0: fail, the client sent tools/list, tools/call
+	// although server/discover declared no tools capability (only prompts, resources).
+	//
+	// ## capabilities-unknown-keys
+	//
+	// The server: None: beside what it serves, the server declares capabilities the
+	// client cannot know: "wishlists", a feature of some future version of the spec,
+	// and a vendor's "io.example/giftWrapping". This is how MCP grows (new features
+	// arrive as new keys, and old clients ignore them); it catches clients that
+	// reject, or crash on, a key they do not know.
+	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
+	//
+	// Transcript (→ client to server, ← server to client):
+	//
+	//   faults on: SetField("initialize", "result.capabilities.wishlists", {"listChanged":true}), SetField("initialize", "result.capabilities.io\\.example/giftWrapping", {"colors":["red","gold"]}), SetField("server/discover", "result.capabilities.wishlists", {"listChanged":true}), SetField("server/discover", "result.capabilities.io\\.example/giftWrapping", {"colors":["red","gold"]})
+	//   session 1 (stateless, protocol 2026-07-28)
+	//     1 → {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
+	//     2 ← {"jsonrpc":"2.0","id":1,"result":{"capabilities":{"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true},"tools":{"listChanged":true},"wishlists":{"listChanged":true},"io.example/giftWrapping":{"colors":["red","gold"]}},"instructions":"Suggest gifts.","resultType":"complete","supportedVersions":["2024-11-05","2025-03-26","2025-06-18","2025-11-25","2026-07-28"],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}},"ttlMs":0,"cacheScope":"public"}}
+	//     3 → {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
+	//     4 ← {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"suggest_gifts","inputSchema":{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]},"description":"Suggests gift ideas for a recipient"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}},"ttlMs":0,"cacheScope":"public"}}
+	//     5 → {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"suggest_gifts","arguments":{"age":25}}}
+	//     6 ← {"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"a board game","type":"text"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}}}}
+	//
+	// Sequence diagram:
+	//
+	// ```mermaid
+	// sequenceDiagram
+	//     participant C as Client
+	//     participant S as Server (mcptest)
+	//     C->>S: server/discover [id 1]
+	//     S-->>C: result [id 1] (server/discover)
+	//     C->>S: tools/list [id 2]
+	//     S-->>C: result [id 2] (tools/list)
+	//     C->>S: tools/call [id 3]
+	//     S-->>C: result [id 3] (tools/call)
+	// ```
+	//
+	// What the client did:
+	// - Connect succeeded: protocol 2026-07-28 (stateless era) with
+	//   gift-genius-backend 0.2.0, which declared tools, resources, prompts
+	// - ListTools returned 1 tool: suggest_gifts
+	// - CallTool suggest_gifts {"age":25} returned a result "a board game"
+	// - it closed the session
+	//
+	// A correct client: the client ignores the capability keys it does not know and
+	// proceeds: its work gets results, it breaks no protocol rule, and connect returns
+	// nil.
+	// The official Go SDK v1.8.0: pass, it does that.
+	//
 	// ## capabilities-lie
 	//
 	// The server: The server's capabilities lie: it declares tools but nothing is
