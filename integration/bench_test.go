@@ -18,6 +18,7 @@ import (
 	"net"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -434,4 +435,316 @@ func benchDecodeResponse(t *testing.T, line []byte) benchResponse {
 		t.Errorf("benchResponse %q: jsonrpc %q, want 2.0", line, r.JSONRPC)
 	}
 	return r
+}
+
+// ---- Performance at scale (issue 11) ----
+//
+// Each benchmark below runs the case beside its floor in the same run:
+// the 1-tool catalog, the empty journal, the session without a waiter,
+// the raw server answering the same bytes. The README gives the ratios.
+//
+//	go test -run '^$' -bench 'Scale' -benchmem -count 6 ./integration
+
+// benchServerWith is the mock target with a given server, for the
+// benchmarks that shape the server.
+func benchServerWith(srv *mcptest.Server) *benchMcptest { return &benchMcptest{srv: srv} }
+
+// benchOpen dials the target and completes the handshake.
+func benchOpen(b *testing.B, t benchTarget) *benchClient {
+	conn, wait := t.dial(b)
+	b.Cleanup(func() { conn.Close(); wait() })
+	c := newBenchClient(conn)
+	if err := c.handshake(); err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// BenchmarkScaleCatalog: tools/call of one tool among 10,000 registered,
+// beside the same call with only that tool registered.
+func BenchmarkScaleCatalog(b *testing.B) {
+	for _, n := range []int{1, 10000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			benchNoLeaks(b)
+			tools := []*mcptest.Tool{mcptest.NewTool("echo").ReturnsText("hi")}
+			for i := 1; i < n; i++ {
+				tools = append(tools, mcptest.NewTool(fmt.Sprintf("tool_%05d", i)).ReturnsText("x"))
+			}
+			c := benchOpen(b, benchServerWith(mcptest.NewServer(b).WithTool(tools...)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.callTool(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// benchJournalServer returns a mock whose journal holds about n messages
+// (tools/call round trips of "echo"), then one call of "target" with
+// {"k":1}; n = 0 is the floor: the handshake and that call.
+func benchJournalServer(b *testing.B, n int) *mcptest.Server {
+	srv := mcptest.NewServer(b).WithTool(mcptest.NewTool("echo").ReturnsText("hi"), mcptest.NewTool("target").ReturnsText("t"))
+	c := benchOpen(b, benchServerWith(srv))
+	for srv.Journal().Len() < n {
+		if err := c.callTool(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := c.call(benchToolCallHead, []byte(`,"method":"tools/call","params":{"name":"target","arguments":{"k":1}}}`+"\n")); err != nil {
+		b.Fatal(err)
+	}
+	return srv
+}
+
+const benchJournalLen = 100000
+
+// BenchmarkScaleJournal: the assertions over a journal of 100,000 messages
+// whose match is the last call, beside the same over the near-empty
+// journal (handshake and that call).
+func BenchmarkScaleJournal(b *testing.B) {
+	for _, n := range []int{0, benchJournalLen} {
+		b.Run(fmt.Sprintf("messages=%d", n), func(b *testing.B) {
+			benchNoLeaks(b)
+			srv := benchJournalServer(b, n)
+			b.Run("AssertToolCalled", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if !srv.AssertToolCalled(b, "target", `{"k":1}`) {
+						b.Fatal("AssertToolCalled failed")
+					}
+				}
+			})
+			b.Run("WaitFor", func(b *testing.B) {
+				m := mcptest.ToolCall("target", nil)
+				b.ReportAllocs()
+				for b.Loop() {
+					if srv.WaitFor(b, m).Seq == 0 {
+						b.Fatal("WaitFor failed")
+					}
+				}
+			})
+			b.Run("AssertNotCalled", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if !srv.AssertNotCalled(b, "prompts/get") {
+						b.Fatal("AssertNotCalled failed")
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkScaleWaiting: a tools/call round trip while a WaitFor (Await)
+// for something that never comes is blocked, beside the same without it.
+func BenchmarkScaleWaiting(b *testing.B) {
+	for _, waiting := range []bool{false, true} {
+		b.Run(fmt.Sprintf("waiter=%v", waiting), func(b *testing.B) {
+			benchNoLeaks(b)
+			t := newBenchMcptest(b)
+			c := benchOpen(b, t)
+			if waiting {
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					_, _ = t.srv.Await(ctx, mcptest.ToolCall("never", nil))
+				}()
+				b.Cleanup(func() { cancel(); <-done })
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.callTool(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkScaleIdleServer: what one Server holds before any traffic (live
+// heap after GC, per server, over 1,000 of them), and the time to make one.
+func BenchmarkScaleIdleServer(b *testing.B) {
+	benchNoLeaks(b)
+	const servers = 1000
+	b.ReportAllocs()
+	var heap float64
+	iters := 0
+	for b.Loop() {
+		b.StopTimer()
+		scope := &benchIterationTB{TB: b}
+		keep := make([]*mcptest.Server, 0, servers)
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		b.StartTimer()
+		for range servers {
+			keep = append(keep, mcptest.NewServer(scope).WithTool(mcptest.NewTool("echo").ReturnsText("hi")))
+		}
+		b.StopTimer()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heap += float64(int64(after.HeapAlloc) - int64(before.HeapAlloc))
+		iters++
+		runtime.KeepAlive(keep)
+		scope.runCleanups()
+		b.StartTimer()
+	}
+	b.ReportMetric(heap/float64(iters*servers), "heapB/server")
+}
+
+// benchLargeText is the text of the large results: 1 MiB of JSON-safe bytes.
+var benchLargeText = strings.Repeat("abcdefghijklmnopqrstuvwxyz012345", 1<<15)
+
+// benchReplier is the floor of the large-message benchmarks: a raw server
+// on a net.Pipe that reads each request line and answers a frame made of
+// head, the request's id and tail, built in one append like any server's.
+type benchReplier struct{ head, tail []byte }
+
+func (r benchReplier) dial(tb testing.TB) (net.Conn, func()) {
+	client, server := net.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer server.Close()
+		rd := bufio.NewReaderSize(server, 2<<20)
+		var out []byte
+		for {
+			line, err := rd.ReadSlice('\n')
+			if err != nil {
+				return
+			}
+			id, ok := benchResponseID(line)
+			if !ok {
+				continue // a notification
+			}
+			out = append(strconv.AppendInt(append(out[:0], r.head...), id, 10), r.tail...)
+			if _, err := server.Write(out); err != nil {
+				return
+			}
+		}
+	}()
+	return client, func() { <-done }
+}
+
+// benchLargeClient is a raw client whose reader holds a large line.
+func benchLargeClient(b *testing.B, t benchTarget) *benchClient {
+	conn, wait := t.dial(b)
+	b.Cleanup(func() { conn.Close(); wait() })
+	c := newBenchClient(conn)
+	c.r = bufio.NewReaderSize(conn, 2<<20)
+	if err := c.handshake(); err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// BenchmarkScaleLargeResult: a tools/call answered with 1 MiB of text,
+// beside a raw server answering the same bytes.
+func BenchmarkScaleLargeResult(b *testing.B) {
+	tail, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": benchLargeText}}})
+	for _, name := range []string{"mcptest", "floor"} {
+		b.Run(name, func(b *testing.B) {
+			benchNoLeaks(b)
+			var t benchTarget = benchReplier{head: []byte(`{"jsonrpc":"2.0","id":`), tail: append(append([]byte(`,"result":`), tail...), "}\n"...)}
+			if name == "mcptest" {
+				t = benchServerWith(mcptest.NewServer(b).WithTool(mcptest.NewTool("echo").ReturnsText(benchLargeText)))
+			}
+			c := benchLargeClient(b, t)
+			b.SetBytes(int64(len(benchLargeText)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.callTool(); err != nil {
+					b.Fatal(err)
+				}
+				if len(c.last) < len(benchLargeText) {
+					b.Fatalf("a response of %d bytes, want the 1 MiB text", len(c.last))
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkScaleLargeArguments: a tools/call whose arguments hold 1 MiB of
+// text, beside a raw server that reads the same line and answers.
+func BenchmarkScaleLargeArguments(b *testing.B) {
+	tail := []byte(`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` + benchLargeText + `"}}}` + "\n")
+	for _, name := range []string{"mcptest", "floor"} {
+		b.Run(name, func(b *testing.B) {
+			benchNoLeaks(b)
+			var t benchTarget = benchReplier{head: []byte(`{"jsonrpc":"2.0","id":`), tail: []byte(`,"result":{"content":[{"type":"text","text":"hi"}]}}` + "\n")}
+			if name == "mcptest" {
+				t = newBenchMcptest(b)
+			}
+			c := benchLargeClient(b, t)
+			b.SetBytes(int64(len(benchLargeText)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.call(benchToolCallHead, tail); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkScaleTranscript: Transcript of a journal of 1,000 and of 4,000
+// sessions (each a handshake and a ping), reported per session: linear
+// when the two agree.
+func BenchmarkScaleTranscript(b *testing.B) {
+	for _, sessions := range []int{1000, 4000} {
+		b.Run(fmt.Sprintf("sessions=%d", sessions), func(b *testing.B) {
+			benchNoLeaks(b)
+			t := newBenchMcptest(b)
+			for range sessions {
+				conn, wait := t.dial(b)
+				c := newBenchClient(conn)
+				err := c.handshake()
+				if err == nil {
+					err = c.ping()
+				}
+				conn.Close()
+				wait()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if tr := t.srv.Transcript(); len(tr) == 0 {
+					b.Fatal("empty transcript")
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*sessions), "ns/session")
+		})
+	}
+}
+
+// BenchmarkScaleRequestID: a session (dial, handshake, one ping, close)
+// whose ping has the id 2 or 16,777,215: the memory the session keeps for
+// its ids must not depend on how large they are.
+func BenchmarkScaleRequestID(b *testing.B) {
+	for _, id := range []int64{2, 16777215} {
+		b.Run(fmt.Sprintf("id=%d", id), func(b *testing.B) {
+			benchNoLeaks(b)
+			t := newBenchMcptest(b)
+			b.ReportAllocs()
+			for b.Loop() {
+				conn, wait := t.dial(b)
+				c := newBenchClient(conn)
+				c.nextID = id
+				err := c.handshake()
+				if err == nil {
+					err = c.ping()
+				}
+				conn.Close()
+				wait()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

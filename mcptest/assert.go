@@ -17,10 +17,10 @@ type Matcher struct {
 	Description string
 	Match       func(Message) bool
 
-	// wake, when set, is a quick pure prefilter of Match that the recording
-	// goroutine runs on each new message, so that a waiter is woken only by
-	// a message that may match (nil: by every message).
-	wake func(Message) bool
+	// sel, when set, selects the only messages Match can accept, by the
+	// journal's index: a waiter looks at those alone and is woken by those
+	// alone (nil: by every message).
+	sel *selector
 
 	// never, when set, says why no message can match on this server
 	// (a tool that is not scripted, an unknown method): WaitFor fails at
@@ -32,20 +32,16 @@ type Matcher struct {
 // WaitFor fails at once when method is neither a method of MCP nor one the
 // server Handles.
 func Method(method string) Matcher {
-	match := func(m Message) bool {
-		return m.Direction == FromClient && (m.IsRequest() || m.IsNotification()) && m.Method == method
-	}
-	return Matcher{Description: "the client sends " + method, Match: match, wake: match,
+	sel := &selector{dir: FromClient, kinds: kindsRequest | kindsNotice, method: method}
+	return Matcher{Description: "the client sends " + method, Match: sel.accepts, sel: sel,
 		never: func(s *Server) string { return s.unknownMethod(method) }}
 }
 
 // ServerSent matches a request or notification the mock sent with method,
 // e.g. ServerSent("notifications/subscriptions/acknowledged").
 func ServerSent(method string) Matcher {
-	match := func(m Message) bool {
-		return m.Direction == FromServer && (m.IsRequest() || m.IsNotification()) && m.Method == method
-	}
-	return Matcher{Description: "the server sends " + method, Match: match, wake: match}
+	sel := &selector{dir: FromServer, kinds: kindsRequest | kindsNotice, method: method}
+	return Matcher{Description: "the server sends " + method, Match: sel.accepts, sel: sel}
 }
 
 // ToolCall matches a tools/call of the named tool whose arguments contain
@@ -67,9 +63,9 @@ func ToolCall(name string, argsSubset any) Matcher {
 		want, _ = parseJSONValue(b)
 		desc += " with arguments containing " + string(b)
 	}
-	wake := func(m Message) bool { return m.Direction == FromClient && isToolCall(m, name) }
-	return Matcher{Description: desc, wake: wake, Match: func(m Message) bool {
-		if !wake(m) {
+	sel := toolCalls(FromClient, name)
+	return Matcher{Description: desc, sel: &sel, Match: func(m Message) bool {
+		if m.Direction != FromClient || !isToolCall(m, name) {
 			return false
 		}
 		if want == nil {
@@ -163,12 +159,12 @@ func joinInts(ns []int) string {
 }
 
 // expectation is what an assertion waits for. step sees every message
-// once, in wire order, and returns true when the wait is over; cond, when
-// set, is then asked about the whole journal; settled says why the answer
-// can no longer change ("" while it can), given the messages step and cond
-// were not satisfied by.
+// sel selects (nil: every message) once, in wire order, and returns true
+// when the wait is over; cond, when set, is then asked about the whole
+// journal; settled says why the answer can no longer change ("" while it
+// can), given the messages step and cond were not satisfied by.
 type expectation struct {
-	wake    func(Message) bool // which messages may satisfy it (nil: any); see Journal.watch
+	sel     *selector // the only messages that may satisfy it (nil: any); see Journal.watch
 	step    func(Message) bool
 	cond    func(Messages) bool
 	settled func(Messages, *outlook) string
@@ -181,16 +177,30 @@ type expectation struct {
 func (s *Server) expect(e expectation) (msgs Messages, found Message, ok bool, why string) {
 	ctx, cancel := context.WithTimeout(s.ctx, s.waitTimeout)
 	defer cancel()
-	w := s.journal.addWatcher(e.wake)
+	w := s.journal.addWatcher(e.sel)
 	defer s.journal.unwatch(w)
 	next := 0
 	satisfied := func() bool {
-		msgs = s.journal.view()
-		for ; e.step != nil && next < len(msgs); next++ {
-			if e.step(msgs[next]) {
-				found = msgs[next]
-				return true
+		if e.sel == nil {
+			msgs = s.journal.view()
+			for ; e.step != nil && next < len(msgs); next++ {
+				if e.step(msgs[next]) {
+					found = msgs[next]
+					return true
+				}
 			}
+		} else { // through the index: only what sel selects
+			var keys []msgKey
+			var c compiled
+			var named bool
+			msgs, keys, c, named = s.journal.indexed(*e.sel)
+			for ; named && e.step != nil && next < len(keys); next++ {
+				if c.match(keys[next]) && e.step(msgs[next]) {
+					found = msgs[next]
+					return true
+				}
+			}
+			next = len(keys)
 		}
 		return e.cond != nil && e.cond(msgs)
 	}
@@ -237,7 +247,7 @@ func unlessNever(never string) func(Messages, *outlook) string {
 
 // matching is the expectation of a message that m matches.
 func matching(m Matcher, settled func(Messages, *outlook) string) expectation {
-	return expectation{wake: m.wake, step: m.Match, settled: settled}
+	return expectation{sel: m.sel, step: m.Match, settled: settled}
 }
 
 // Await is WaitFor without a test to fail: it returns the first message
@@ -250,7 +260,7 @@ func (s *Server) Await(ctx context.Context, m Matcher) (Message, error) {
 	defer cancel()
 	stop := context.AfterFunc(s.ctx, cancel)
 	defer stop()
-	found, ok := s.journal.watch(ctx, m.wake, m.Match)
+	found, ok := s.journal.watch(ctx, m.sel, m.Match)
 	if !ok {
 		if s.ctx.Err() != nil {
 			return Message{}, fmt.Errorf("mcptest: Await(%s): the server closed first", m.Description)
@@ -692,9 +702,8 @@ func (s *Server) AssertCalled(t TB, method string) bool {
 // does not wait.
 func (s *Server) AssertNotCalled(t TB, method string) bool {
 	t.Helper()
-	msgs := s.journal.view()
-	if n := countClient(msgs, method); n > 0 {
-		return s.fail(t, fmt.Sprintf("AssertNotCalled(%q)", method), method+" never sent", fmt.Sprintf("sent %d time(s)", n), msgs)
+	if n := s.journal.count(*Method(method).sel); n > 0 {
+		return s.fail(t, fmt.Sprintf("AssertNotCalled(%q)", method), method+" never sent", fmt.Sprintf("sent %d time(s)", n), s.journal.view())
 	}
 	return true
 }
@@ -706,14 +715,14 @@ func (s *Server) AssertCalledTimes(t TB, method string, n int) bool {
 	t.Helper()
 	sent := Method(method)
 	count := 0
-	msgs, _, _, why := s.expect(expectation{wake: sent.wake, step: func(m Message) bool {
+	msgs, _, _, why := s.expect(expectation{sel: sent.sel, step: func(m Message) bool {
 		if sent.Match(m) {
 			count++
 		}
 		return count >= n
 	}, cond: func(Messages) bool { return n <= 0 }, settled: unlessNever(s.unknownMethod(method))})
 	msgs = s.journal.view() // more may have come since: the count is of the journal as it is now
-	if got := countClient(msgs, method); got != n {
+	if got := s.journal.count(*sent.sel); got != n {
 		gotS := fmt.Sprintf("%d time(s)", got)
 		if got < n {
 			gotS = s.settledGot(gotS, why)

@@ -21,14 +21,139 @@ import (
 type Journal struct {
 	mu       sync.Mutex
 	msgs     []Message  // in wire order; what a view covers is never written again (see amend)
-	shared   bool       // a view of msgs was handed out since msgs was last copied
+	keys     []msgKey   // msgs[i]'s index entry, under the same rule
+	names    nameTable  // the methods and tool names of keys
+	shared   bool       // a view of msgs or keys was handed out since they were last copied
 	watchers []*watcher // replaced, never changed in place: record reads it without copying
+}
+
+// msgKey is a message's entry in the journal's index: what the queries
+// select on, packed in 16 bytes, so that a query over a long journal reads
+// a few bytes a message instead of the whole Message.
+type msgKey struct {
+	session int32
+	method  uint32 // the name number of Method (0: none)
+	tool    uint32 // the name number of a tools/call's tool (0: none)
+	dir     uint8
+	kind    uint8
+}
+
+func (j *Journal) keyOf(m Message) msgKey {
+	return msgKey{session: int32(m.Session), method: j.names.number(m.Method),
+		tool: j.names.number(m.tool), dir: uint8(m.Direction), kind: uint8(m.Kind)}
+}
+
+// nameTable numbers the names (methods, tools) of the index from 1.
+type nameTable map[string]uint32
+
+// number returns name's number, giving it one if it has none ("" is 0).
+func (t *nameTable) number(name string) uint32 {
+	if name == "" {
+		return 0
+	}
+	if n, ok := (*t)[name]; ok {
+		return n
+	}
+	if *t == nil {
+		*t = nameTable{}
+	}
+	n := uint32(len(*t) + 1)
+	(*t)[name] = n
+	return n
+}
+
+// selector chooses messages by their index entry; a zero field accepts
+// any value.
+type selector struct {
+	dir     Direction
+	kinds   uint8 // bits 1<<Kind
+	method  string
+	tool    string
+	session int
+}
+
+const (
+	kindsRequest  = 1 << KindRequest
+	kindsNotice   = 1 << KindNotification
+	kindsResponse = 1<<KindResult | 1<<KindError
+	kindsInvalid  = 1 << KindInvalid
+)
+
+// compiled is a selector with its names numbered; ok is false when a name
+// it asks for was never recorded (nothing matches).
+type compiled struct {
+	dir, kinds   uint8
+	method, tool uint32
+	session      int32
+	anyM, anyT   bool
+	anyS         bool
+}
+
+func (j *Journal) compile(s selector) (c compiled, ok bool) {
+	c = compiled{dir: uint8(s.dir), kinds: s.kinds, session: int32(s.session), anyM: s.method == "", anyT: s.tool == "", anyS: s.session == 0}
+	if !c.anyM {
+		if c.method, ok = j.names[s.method]; !ok {
+			return c, false
+		}
+	}
+	if !c.anyT {
+		if c.tool, ok = j.names[s.tool]; !ok {
+			return c, false
+		}
+	}
+	return c, true
+}
+
+func (c *compiled) match(k msgKey) bool {
+	return (c.dir == 0 || k.dir == c.dir) && (c.kinds == 0 || c.kinds&(1<<k.kind) != 0) &&
+		(c.anyM || k.method == c.method) && (c.anyT || k.tool == c.tool) && (c.anyS || k.session == c.session)
+}
+
+// indexed returns the messages and index recorded so far, without
+// copying them (the caller must not change them), and s compiled.
+func (j *Journal) indexed(s selector) (Messages, []msgKey, compiled, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.shared = true
+	n := len(j.msgs)
+	c, ok := j.compile(s)
+	return j.msgs[:n:n], j.keys[:n:n], c, ok
+}
+
+// query returns the messages s selects, reading the index in place.
+func (j *Journal) query(s selector) Messages {
+	msgs, keys, c, ok := j.indexed(s)
+	if !ok {
+		return nil
+	}
+	var out Messages
+	for i := range keys {
+		if c.match(keys[i]) {
+			out = append(out, msgs[i])
+		}
+	}
+	return out
+}
+
+// count returns how many messages s selects.
+func (j *Journal) count(s selector) int {
+	_, keys, c, ok := j.indexed(s)
+	if !ok {
+		return 0
+	}
+	n := 0
+	for i := range keys {
+		if c.match(keys[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 // watcher is a goroutine waiting for messages (watch).
 type watcher struct {
-	wake   func(Message) bool // which messages wake it; nil for every one
-	signal chan struct{}      // a token when a waking message was recorded
+	sel    *selector     // which messages wake it; nil for every one
+	signal chan struct{} // a token when a waking message was recorded
 }
 
 func newJournal() *Journal { return &Journal{} }
@@ -39,10 +164,11 @@ func (j *Journal) record(m Message) Message {
 	j.mu.Lock()
 	m.Seq = len(j.msgs) + 1
 	j.msgs = append(j.msgs, m) // past every view's end: nothing handed out changes
+	j.keys = append(j.keys, j.keyOf(m))
 	ws := j.watchers
 	j.mu.Unlock()
 	for _, w := range ws {
-		if w.wake == nil || w.wake(m) {
+		if w.sel == nil || w.sel.accepts(m) {
 			select {
 			case w.signal <- struct{}{}:
 			default: // a token is already there
@@ -66,9 +192,11 @@ func (j *Journal) amend(seq int, change func(*Message)) {
 	}
 	if j.shared {
 		j.msgs = append(make([]Message, 0, cap(j.msgs)), j.msgs...)
+		j.keys = append(make([]msgKey, 0, cap(j.keys)), j.keys...)
 		j.shared = false
 	}
 	change(&j.msgs[i])
+	j.keys[i] = j.keyOf(j.msgs[i])
 }
 
 // view returns the messages recorded so far without copying them: the
@@ -81,24 +209,36 @@ func (j *Journal) view() Messages {
 	return j.msgs[:len(j.msgs):len(j.msgs)]
 }
 
-// watch calls step with every message in wire order, from the first, the
-// ones recorded later as they come, until step returns true (watch then
-// returns that message and true) or ctx ends (then the messages recorded
-// until then are stepped through, and it returns false unless one made
-// step return true). step runs in the caller's goroutine, once per
-// message. wake, if not nil, must be a quick pure function: it is run by
-// the goroutine recording each message, and only messages it accepts wake
-// the caller (the others are stepped through at the next wake-up), so a
-// waiter costs the sessions next to nothing while what it waits for does
-// not come.
-func (j *Journal) watch(ctx context.Context, wake func(Message) bool, step func(Message) bool) (Message, bool) {
-	w := j.addWatcher(wake)
+// watch calls step with every message sel selects (nil: every message),
+// in wire order, from the first, the ones recorded later as they come,
+// until step returns true (watch then returns that message and true) or
+// ctx ends (then the messages recorded until then are stepped through, and
+// it returns false unless one made step return true). step runs in the
+// caller's goroutine, once per message. Only a message sel selects wakes
+// the caller, so a waiter costs the sessions next to nothing while what it
+// waits for does not come, and the messages already there are found
+// through the index.
+func (j *Journal) watch(ctx context.Context, sel *selector, step func(Message) bool) (Message, bool) {
+	w := j.addWatcher(sel)
 	defer j.unwatch(w)
 	next := 0
 	scan := func() (Message, bool) {
-		msgs := j.view()
-		for ; next < len(msgs); next++ {
-			if step(msgs[next]) {
+		if sel == nil {
+			msgs := j.view()
+			for ; next < len(msgs); next++ {
+				if step(msgs[next]) {
+					return msgs[next], true
+				}
+			}
+			return Message{}, false
+		}
+		msgs, keys, c, ok := j.indexed(*sel)
+		if !ok { // none of its names was recorded yet
+			next = len(keys)
+			return Message{}, false
+		}
+		for ; next < len(keys); next++ {
+			if c.match(keys[next]) && step(msgs[next]) {
 				return msgs[next], true
 			}
 		}
@@ -116,10 +256,17 @@ func (j *Journal) watch(ctx context.Context, wake func(Message) bool, step func(
 	}
 }
 
-// addWatcher registers a watcher: every message recorded from now on is
-// offered to its wake.
-func (j *Journal) addWatcher(wake func(Message) bool) *watcher {
-	w := &watcher{wake: wake, signal: make(chan struct{}, 1)}
+// accepts reports whether s selects m, from m's fields.
+func (s *selector) accepts(m Message) bool {
+	return (s.dir == 0 || m.Direction == s.dir) && (s.kinds == 0 || s.kinds&(1<<m.Kind) != 0) &&
+		(s.method == "" || m.Method == s.method) && (s.session == 0 || m.Session == s.session) &&
+		(s.tool == "" || m.tool == s.tool)
+}
+
+// addWatcher registers a watcher: every message recorded from now on that
+// sel selects (nil: any) signals it.
+func (j *Journal) addWatcher(sel *selector) *watcher {
+	w := &watcher{sel: sel, signal: make(chan struct{}, 1)}
 	j.mu.Lock()
 	j.watchers = append(slices.Clip(j.watchers), w) // a new array: record may be reading the old one
 	j.mu.Unlock()
@@ -133,10 +280,10 @@ func (j *Journal) unwatch(w *watcher) {
 }
 
 // waitView evaluates cond over the whole journal, read in place, now and
-// each time a message that wake accepts (nil: any) is recorded, until it
-// holds or ctx ends. It returns the journal as cond last saw it.
-func (j *Journal) waitView(ctx context.Context, wake func(Message) bool, cond func(Messages) bool) (Messages, bool) {
-	w := j.addWatcher(wake)
+// each time a message sel selects (nil: any) is recorded, until it holds or
+// ctx ends. It returns the journal as cond last saw it.
+func (j *Journal) waitView(ctx context.Context, sel *selector, cond func(Messages) bool) (Messages, bool) {
+	w := j.addWatcher(sel)
 	defer j.unwatch(w)
 	for {
 		msgs := j.view()
@@ -169,43 +316,93 @@ func (j *Journal) Len() int {
 func (j *Journal) Filter(keep func(Message) bool) Messages { return j.view().Filter(keep) }
 
 // FromClient returns the messages the client sent, as Messages.FromClient.
-func (j *Journal) FromClient() Messages { return j.view().FromClient() }
+func (j *Journal) FromClient() Messages { return j.query(selector{dir: FromClient}) }
 
 // FromServer returns the messages the mock sent, as Messages.FromServer.
-func (j *Journal) FromServer() Messages { return j.view().FromServer() }
+func (j *Journal) FromServer() Messages { return j.query(selector{dir: FromServer}) }
 
 // Requests returns the requests of method, in either direction, as
 // Messages.Requests.
-func (j *Journal) Requests(method string) Messages { return j.view().Requests(method) }
+func (j *Journal) Requests(method string) Messages {
+	return j.query(selector{kinds: kindsRequest, method: method})
+}
 
 // Notifications returns the notifications of method, in either direction,
 // as Messages.Notifications.
-func (j *Journal) Notifications(method string) Messages { return j.view().Notifications(method) }
+func (j *Journal) Notifications(method string) Messages {
+	return j.query(selector{kinds: kindsNotice, method: method})
+}
 
 // Responses returns the responses to requests of method, in either
 // direction, as Messages.Responses.
-func (j *Journal) Responses(method string) Messages { return j.view().Responses(method) }
+func (j *Journal) Responses(method string) Messages {
+	return j.query(selector{kinds: kindsResponse, method: method})
+}
 
 // ToolCalls returns the tools/call requests of the named tool, as
 // Messages.ToolCalls.
-func (j *Journal) ToolCalls(name string) Messages { return j.view().ToolCalls(name) }
+func (j *Journal) ToolCalls(name string) Messages { return j.query(toolCalls(0, name)) }
+
+// toolCalls selects the tools/call requests of a tool ("" for any) sent
+// in direction dir (0 for either).
+func toolCalls(dir Direction, name string) selector {
+	return selector{dir: dir, kinds: kindsRequest, method: "tools/call", tool: name}
+}
 
 // Session returns the messages of one session, as Messages.Session.
-func (j *Journal) Session(n int) Messages { return j.view().Session(n) }
+func (j *Journal) Session(n int) Messages {
+	if n == 0 {
+		return nil
+	}
+	return j.query(selector{session: n})
+}
 
 // Invalid returns the messages that were not valid JSON-RPC, as
 // Messages.Invalid.
-func (j *Journal) Invalid() Messages { return j.view().Invalid() }
+func (j *Journal) Invalid() Messages { return j.query(selector{kinds: kindsInvalid}) }
 
 // Where returns the messages whose value at a gjson path equals want, as
 // Messages.Where.
 func (j *Journal) Where(path string, want any) Messages { return j.view().Where(path, want) }
 
 // ResponseTo returns the response to the request req, as Messages.ResponseTo.
-func (j *Journal) ResponseTo(req Message) (Message, bool) { return j.view().ResponseTo(req) }
+func (j *Journal) ResponseTo(req Message) (Message, bool) {
+	if !req.IsRequest() {
+		return Message{}, false
+	}
+	msgs, keys, c, ok := j.indexed(selector{kinds: kindsResponse, dir: opposite(req.Direction), session: req.Session})
+	for i := req.Seq; ok && i < len(keys); i++ { // Seq is the position after req's
+		if c.match(keys[i]) && msgs[i].ID == req.ID {
+			return msgs[i], true
+		}
+	}
+	return Message{}, false
+}
+
+// opposite returns the other direction (0 for a Direction that is neither).
+func opposite(d Direction) Direction {
+	switch d {
+	case FromClient:
+		return FromServer
+	case FromServer:
+		return FromClient
+	}
+	return -1
+}
 
 // RequestOf returns the request a response answers, as Messages.RequestOf.
-func (j *Journal) RequestOf(resp Message) (Message, bool) { return j.view().RequestOf(resp) }
+func (j *Journal) RequestOf(resp Message) (Message, bool) {
+	if !resp.IsResponse() {
+		return Message{}, false
+	}
+	msgs, keys, c, ok := j.indexed(selector{kinds: kindsRequest, dir: opposite(resp.Direction), session: resp.Session})
+	for i := min(resp.Seq-1, len(keys)) - 1; ok && i >= 0; i-- {
+		if c.match(keys[i]) && msgs[i].ID == resp.ID {
+			return msgs[i], true
+		}
+	}
+	return Message{}, false
+}
 
 // Messages is a sequence of journaled messages in wire order, such as
 // Journal.All returns, with the journal's queries. Every query returns a

@@ -44,45 +44,50 @@ func TestJournalViewsAreSnapshots(t *testing.T) {
 	}
 }
 
-// TestJournalWatchWakesOnlyForMatches: a waiter with a prefilter is not
-// woken by the messages the prefilter rejects, and still finds the first
-// match in wire order.
+// TestJournalWatchWakesOnlyForMatches: a watcher is signalled only by the
+// messages its selector selects, and watch finds the first match in wire
+// order, through the index, then the ones recorded later.
 func TestJournalWatchWakesOnlyForMatches(t *testing.T) {
 	j := newJournal()
-	recordN(j, 5, "ping")
-	var mu sync.Mutex
-	steps := 0
-	wake := func(m Message) bool { return m.Method == "tools/call" }
+	w := j.addWatcher(&selector{kinds: kindsRequest, method: "tools/call"})
+	recordN(j, 50, "ping")
+	j.record(Message{Session: 1, Direction: FromClient, Kind: KindResult, Method: "tools/call", ID: "1"})
+	if len(w.signal) != 0 {
+		t.Fatal("want no signal for messages the selector rejects")
+	}
+	recordN(j, 1, "tools/call")
+	if len(w.signal) != 1 {
+		t.Fatal("want a signal for a message the selector selects")
+	}
+	j.unwatch(w)
+
+	var steps []int
 	got := make(chan Message, 1)
 	watching := make(chan struct{})
 	go func() {
-		m, _ := j.watch(context.Background(), wake, func(m Message) bool {
-			mu.Lock()
-			steps++
-			if steps == 5 {
-				close(watching) // the messages already there were looked at
+		m, _ := j.watch(context.Background(), &selector{method: "tools/call", kinds: kindsRequest}, func(m Message) bool {
+			steps = append(steps, m.Seq)
+			if m.Seq == 52 {
+				close(watching) // the one already there was looked at
 			}
-			mu.Unlock()
-			return wake(m)
+			return m.ID == `"a"`
 		})
 		got <- m
 	}()
 	<-watching
-	recordN(j, 50, "ping") // rejected by the prefilter: nobody is woken
-	mu.Lock()
-	if steps != 5 {
-		t.Errorf("want the waiter asleep through messages its prefilter rejects, it stepped through %d", steps)
-	}
-	mu.Unlock()
+	recordN(j, 50, "ping")
 	j.record(Message{Session: 1, Direction: FromClient, Kind: KindRequest, Method: "tools/call", ID: `"a"`})
 	j.record(Message{Session: 1, Direction: FromClient, Kind: KindRequest, Method: "tools/call", ID: `"b"`})
 	select {
 	case m := <-got:
-		if m.ID != `"a"` || m.Seq != 56 {
-			t.Errorf(`want the first tools/call, #56 id "a", got %s`, m)
+		if m.ID != `"a"` || m.Seq != 103 {
+			t.Errorf(`want the first tools/call with id "a", #103, got %s`, m)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("want the waiter woken by the matching message")
+	}
+	if fmt.Sprint(steps) != "[52 103]" {
+		t.Errorf("want step called for the selected messages only, once each, got %v", steps)
 	}
 	j.mu.Lock()
 	n := len(j.watchers)
@@ -123,7 +128,7 @@ func TestJournalConcurrentWatchers(t *testing.T) {
 	}
 	for w := 0; w < writers; w++ {
 		method := fmt.Sprintf("m%d", w)
-		m, ok := j.watch(context.Background(), func(m Message) bool { return m.Method == method }, func(m Message) bool {
+		m, ok := j.watch(context.Background(), &selector{method: method}, func(m Message) bool {
 			return m.Method == method && m.ID == fmt.Sprint(each-1)
 		})
 		if !ok || m.Method != method {
