@@ -532,6 +532,14 @@ func TestFramingFaultNoFinalNewline(t *testing.T) {
 // limit (mcp.DefaultMaxLineLength). The only test that sends one.
 func TestFramingFaultOversized(t *testing.T) {
 	const pad = 17 << 20
+	// The budget grows with the work: under -race, on a busy machine,
+	// encoding and decoding 17 MiB takes tens of seconds; it catches a hang,
+	// not slowness.
+	budget := func(t *testing.T) context.Context {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second+(pad>>20)*5*time.Second)
+		t.Cleanup(cancel)
+		return ctx
+	}
 	padding := `,"mcptest/padding":"` + strings.Repeat("x", pad) + `"`
 	check := func(t *testing.T, srv *mcptest.Server, plain string) mcptest.Message {
 		t.Helper()
@@ -553,7 +561,7 @@ func TestFramingFaultOversized(t *testing.T) {
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
 		before := len(tap.received())
-		_, err = callGoSDK(testContext(t), cs)
+		_, err = callGoSDK(budget(t), cs)
 		require.Error(t, err, "go-sdk refuses a frame over its limit")
 		assert.Contains(t, err.Error(), "exceeded the configured maximum line length")
 		m := check(t, srv, plainReply(t, "gosdk", same))
@@ -568,7 +576,7 @@ func TestFramingFaultOversized(t *testing.T) {
 		fault := mcptest.Oversized("tools/call", pad)
 		srv := echoServer(t).WithFault(fault)
 		c, tap := tapMark3(t, srv, nil)
-		res, got, err := callMark3(testContext(t), c)
+		res, got, err := callMark3(budget(t), c)
 		require.NoError(t, err)
 		assert.Equal(t, "hi", got)
 		require.NotNil(t, res.Meta)
