@@ -263,11 +263,11 @@ func (s *Session) hold(m Message, wait func(ctx context.Context) bool, serve fun
 	e := s.track(m, "a request held by a fault", cancel)
 	s.later(func(context.Context) {
 		ok := wait(ctx) && ctx.Err() == nil
-		s.untrack(e)
-		cancel(nil)
 		if ok {
 			serve()
 		}
+		s.untrack(e) // after serving: a batch waits for the reply until then
+		cancel(nil)
 	})
 }
 

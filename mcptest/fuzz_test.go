@@ -77,6 +77,12 @@ var fuzzSessionSeeds = []string{
 		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}` + "\n",
 	// batches
 	`[` + fuzzInit + `,` + fuzzInited + `]` + "\n[]\n[1,2,3]\n" + `[{"jsonrpc":"2.0","id":5,"method":"ping"}]` + "\n",
+	// batches in a version that has them: requests, notifications, an
+	// answer, a cancel, garbage inside, initialize inside, nested, empty
+	strings.Replace(fuzzInit, "2025-11-25", "2025-03-26", 1) + "\n" + fuzzInited + "\n" +
+		`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"confirm","arguments":{}}},{"jsonrpc":"2.0","method":"notifications/roots/list_changed"},42,[]]` + "\n" +
+		`[{"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":{"ok":true}}},{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}]` + "\n" +
+		`[` + fuzzInit + `,{"jsonrpc":"2.0","id":4,"method":"tools/list"}]` + "\n[]\n[[]]\n",
 	// huge and odd ids, a reused id
 	fuzzInit + "\n" + fuzzInited + "\n" +
 		`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}` + "\n" +
@@ -172,7 +178,8 @@ func fuzzRun(t *testing.T, srv *mcptest.Server, data []byte, ignore goleak.Optio
 			want = append(want, string(bytes.TrimRight(line, "\r")))
 		}
 	}
-	got := srv.Journal().Filter(func(m mcptest.Message) bool { return m.Direction == mcptest.FromClient })
+	// (the messages of a batch are journaled after it, each on its own)
+	got := srv.Journal().Filter(func(m mcptest.Message) bool { return m.Direction == mcptest.FromClient && m.Batch == 0 })
 	if len(got) != len(want) {
 		t.Fatalf("want %d client frames journaled (one per non-blank line), got %d:\n%s", len(want), len(got), srv.Transcript())
 	}
@@ -456,7 +463,7 @@ func (g *frameGen) str() {
 	for range g.size() {
 		p := pieces[int(g.next())%len(pieces)]
 		if g.next() >= 250 { // a long run of it
-			g.out = append(g.out, strings.Repeat(p, min(g.size()+1, (fuzzFramesMax-len(g.out))/len(p)+1))...)
+			g.out = append(g.out, strings.Repeat(p, max(0, min(g.size()+1, (fuzzFramesMax-len(g.out))/len(p)+1)))...)
 			continue
 		}
 		g.out = append(g.out, p...)

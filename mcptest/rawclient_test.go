@@ -81,6 +81,23 @@ func (c *rawClient) recvJSON(t testing.TB) gjson.Result {
 	return msg
 }
 
+// recvBatch reads the next line and checks it is a JSON-RPC batch: an
+// array of JSON-RPC 2.0 objects, which it returns.
+func (c *rawClient) recvBatch(t testing.TB) []gjson.Result {
+	t.Helper()
+	line := c.recv(t)
+	if !gjson.Valid(line) || !gjson.Parse(line).IsArray() {
+		t.Fatalf("rawClient: want a batch (a JSON array) from the mock, got %q", line)
+	}
+	elems := gjson.Parse(line).Array()
+	for _, e := range elems {
+		if got := e.Get("jsonrpc"); got.String() != "2.0" {
+			t.Fatalf(`rawClient: want "jsonrpc":"2.0" in every message of the batch, got %s in %s`, got.Raw, line)
+		}
+	}
+	return elems
+}
+
 // call sends a request and returns the reply, which must carry the same id.
 // id and params are JSON texts; params "" sends none.
 func (c *rawClient) call(t testing.TB, id, method, params string) gjson.Result {

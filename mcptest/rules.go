@@ -12,7 +12,8 @@ const (
 	// RuleParseError: every frame is valid JSON (answered with -32700, id null).
 	RuleParseError = "jsonrpc/parse-error"
 	// RuleInvalidRequest: every frame is a JSON-RPC request, notification or
-	// response object; batches are not supported by mcptest (answered with -32600).
+	// response object (answered with -32600); a batch is one only in a
+	// session of 2024-11-05 or 2025-03-26, the versions that have batches.
 	RuleInvalidRequest = "jsonrpc/invalid-request"
 	// RuleJSONRPCVersion: every message carries "jsonrpc": "2.0".
 	RuleJSONRPCVersion = "jsonrpc/version"
@@ -36,6 +37,9 @@ const (
 	// RuleInitializedFirst: after the initialize result the client sends
 	// notifications/initialized before any request but ping.
 	RuleInitializedFirst = "lifecycle/initialized-before-requests"
+	// RuleInitializeNotBatched: initialize is sent alone, never in a
+	// JSON-RPC batch (2024-11-05, 2025-03-26: the versions with batches).
+	RuleInitializeNotBatched = "lifecycle/initialize-not-batched"
 	// RuleCancelInitialize: the initialize request is never cancelled.
 	RuleCancelInitialize = "lifecycle/initialize-not-cancelled"
 	// RuleUndeclaredMethod: the client calls only methods whose server
@@ -107,6 +111,7 @@ var ruleSpec = map[string]string{
 	RuleInitializeOnce:          "basic/lifecycle#initialization",
 	RuleInitializedFirst:        "basic/lifecycle#initialization",
 	RuleCancelInitialize:        "basic/utilities/cancellation#cancellation-flow",
+	RuleInitializeNotBatched:    "basic/lifecycle#initialization",
 	RuleUndeclaredMethod:        "basic/lifecycle#capability-negotiation",
 	RuleInvalidCursor:           "server/utilities/pagination#error-handling",
 }

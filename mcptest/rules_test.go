@@ -69,13 +69,15 @@ var (
 
 // wantReply is how the mock must answer the offending frame.
 type wantReply struct {
-	kind mcptest.Kind // KindResult, KindError, or KindInvalid for no reply at all
-	code int          // the error code, for KindError
-	id   string       // the JSON text of the reply's id
+	kind  mcptest.Kind // KindResult, KindError, or KindInvalid for no reply at all
+	code  int          // the error code, for KindError
+	id    string       // the JSON text of the reply's id
+	batch bool         // the reply comes as the only response of a batch
 }
 
-func wantNoReply() wantReply         { return wantReply{kind: mcptest.KindInvalid} }
-func wantResult(id string) wantReply { return wantReply{kind: mcptest.KindResult, id: id} }
+func wantNoReply() wantReply            { return wantReply{kind: mcptest.KindInvalid} }
+func wantBatchOf(r wantReply) wantReply { r.batch = true; return r }
+func wantResult(id string) wantReply    { return wantReply{kind: mcptest.KindResult, id: id} }
 func wantError(code int, id string) wantReply {
 	return wantReply{kind: mcptest.KindError, code: code, id: id}
 }
@@ -241,6 +243,12 @@ var ruleCases = []ruleCase{
 		frame: `{"jsonrpc":"2.0","id":70,"method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantResult("70")},
 	{name: "resources/read before notifications/initialized", rule: mcptest.RuleInitializedFirst, before: ruleInitializing,
 		frame: `{"jsonrpc":"2.0","id":71,"method":"resources/read","params":{"uri":"file:///notes.txt"}}`, kind: mcptest.KindRequest, reply: wantResult("71")},
+
+	// lifecycle/initialize-not-batched: in a version with batches, the
+	// batch is answered anyway.
+	{name: "initialize in a batch", rule: mcptest.RuleInitializeNotBatched, before: ruleFresh,
+		frame: "[" + rawRequest(rawInitID, "initialize", initializeParams("2025-03-26")) + "]", kind: mcptest.KindBatch,
+		reply: wantBatchOf(wantResult(rawInitID))},
 
 	// lifecycle/initialize-not-cancelled: no reply.
 	{name: "cancel initialize after the handshake", rule: mcptest.RuleCancelInitialize,
@@ -409,9 +417,15 @@ func TestRuleCases(t *testing.T) {
 			c.send(frame)
 
 			// (b) the reply the spec asks for, or none.
-			if tc.reply.kind != mcptest.KindInvalid {
-				reply := c.recvJSON(t)
-				checkReply(t, reply, tc.reply)
+			switch {
+			case tc.reply.batch:
+				replies := c.recvBatch(t)
+				if len(replies) != 1 {
+					t.Fatalf("want a batch of one response, got %d", len(replies))
+				}
+				checkReply(t, replies[0], tc.reply)
+			case tc.reply.kind != mcptest.KindInvalid:
+				checkReply(t, c.recvJSON(t), tc.reply)
 			}
 			// (d) the session keeps serving; as the probe's answer is the
 			// next line, the mock also sent nothing else.

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -78,6 +79,8 @@ type Session struct {
 	rounds        []round
 	stateSeq      int
 	gaveUp        map[string]bool // ids of server requests the mock stopped waiting for
+	batches       []*batch        // the client's batches whose replies are being gathered (batch.go)
+	batchesOpen   atomic.Int32    // len(batches), read without the lock on every write
 }
 
 // inflight is one request being worked on: a Handler running, or a
@@ -101,13 +104,15 @@ func (s *Session) track(m Message, what string, cancel context.CancelCauseFunc) 
 
 func (s *Session) untrack(e *inflight) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	rest := slices.DeleteFunc(s.inflight[e.id], func(x *inflight) bool { return x == e })
 	if len(rest) == 0 {
 		delete(s.inflight, e.id)
-		return
+	} else {
+		s.inflight[e.id] = rest
 	}
-	s.inflight[e.id] = rest
+	done := s.settleBatchesLocked()
+	s.mu.Unlock()
+	s.sendBatches(done)
 }
 
 type pendingRequest struct {
@@ -348,6 +353,9 @@ func (s *Session) nextIDValue(id string) int {
 // write journals a message the mock sends and writes it, in one step so
 // that the journal's order is the wire's order.
 func (s *Session) write(m Message, frame []byte) error {
+	if m.IsResponse() && s.toBatch(m, frame) {
+		return nil // it goes out with the rest of its batch's responses
+	}
 	if faults := s.srv.faults.snapshot(false); len(faults) > 0 {
 		return s.writeFaulty(m, frame, faults)
 	}
@@ -497,6 +505,20 @@ func (s *Session) end() {
 func (s *Session) receive(line []byte, x *HTTPExchange) {
 	d := decode(line)
 	d.msg.Session, d.msg.Direction, d.msg.Time, d.msg.HTTP = s.n, FromClient, time.Now(), x
+	if d.batch.Exists() {
+		empty := len(d.batch.Array()) == 0
+		if !empty && x == nil && s.takesBatch(d.batch) {
+			s.receiveBatch(d)
+			return
+		}
+		d.msg.Problem = s.noBatch(empty)
+	}
+	s.process(d)
+}
+
+// process handles one decoded message from the client, framed alone or
+// in a batch: journal, check, dispatch.
+func (s *Session) process(d decoded) {
 	var pend pendingRequest
 	var answered bool
 	if d.msg.IsResponse() {

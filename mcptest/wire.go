@@ -47,6 +47,11 @@ const (
 	KindResult
 	// KindError is a response with an error.
 	KindError
+	// KindBatch is a JSON-RPC batch frame (an array of messages) of a
+	// session whose protocol version has batches (2024-11-05, 2025-03-26).
+	// Each message of the batch is journaled after it, on its own, with
+	// Batch set to the batch frame's Seq.
+	KindBatch
 )
 
 // String returns the lower-case name of the kind.
@@ -60,6 +65,8 @@ func (k Kind) String() string {
 		return "result"
 	case KindError:
 		return "error"
+	case KindBatch:
+		return "batch"
 	}
 	return "invalid"
 }
@@ -89,6 +96,10 @@ type Message struct {
 	ErrorCode int
 	// Problem says why the frame is Invalid, empty otherwise.
 	Problem string
+	// Batch is the Seq of the batch frame (KindBatch) the message came or
+	// went in, 0 for a message framed on its own. Raw is then the message's
+	// own JSON text within the batch.
+	Batch int
 
 	// HTTP is the HTTP side of a message that crossed the Streamable HTTP
 	// transport (URL, Handler): the request that carried it or the response
@@ -142,6 +153,9 @@ func (m Message) String() string {
 	if m.Kind == KindError {
 		fmt.Fprintf(&b, " code=%d", m.ErrorCode)
 	}
+	if m.Batch != 0 {
+		fmt.Fprintf(&b, " in batch #%d", m.Batch)
+	}
 	if m.Problem != "" {
 		b.WriteString(" (" + m.Problem + ")")
 	}
@@ -158,6 +172,7 @@ type decoded struct {
 	result     gjson.Result
 	err        gjson.Result
 	parseError bool
+	batch      gjson.Result // the elements of a JSON-RPC batch
 }
 
 // decode reads a frame leniently: anything is a message, and what is wrong
@@ -179,6 +194,7 @@ func decode(line []byte) decoded {
 	root := gjson.Parse(raw)
 	if root.IsArray() {
 		d.msg.Problem = "JSON-RPC batch"
+		d.batch = root
 		return d
 	}
 	if !root.IsObject() {
