@@ -129,7 +129,7 @@ type benchMcptest struct {
 }
 
 func newBenchMcptest(tb testing.TB) *benchMcptest {
-	return &benchMcptest{srv: mcptest.NewServer(tb).WithTool(mcptest.NewTool("echo").ReturnsText("hi"))}
+	return &benchMcptest{srv: mcptest.NewServer(tb).WithTools(mcptest.NewTool("echo").ReturnsText("hi"))}
 }
 
 func (t *benchMcptest) dial(tb testing.TB) (net.Conn, func()) {

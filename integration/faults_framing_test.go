@@ -84,7 +84,7 @@ func hangContext(t *testing.T) context.Context {
 
 // echoServer is a server with one tool, echo, answering "hi".
 func echoServer(t *testing.T) *mcptest.Server {
-	return mcptest.NewServer(t).WithTool(mcptest.NewTool("echo").ReturnsText("hi"))
+	return mcptest.NewServer(t).WithTools(mcptest.NewTool("echo").ReturnsText("hi"))
 }
 
 // tapGoSDK connects the official client through a wireTap; unlike
@@ -657,7 +657,7 @@ func assertLoop(t *testing.T, srv *mcptest.Server) {
 // first page (5 tools, 2 a page).
 func TestFramingFaultLoopingCursor(t *testing.T) {
 	server := func(t *testing.T, fault mcptest.Fault) *mcptest.Server {
-		return mcptest.NewServer(t).WithPageSize(2).WithTool(manyTools(5)...).WithFault(fault)
+		return mcptest.NewServer(t).WithPageSize(2).WithTools(manyTools(5)...).WithFault(fault)
 	}
 	t.Run("gosdk", func(t *testing.T) {
 		// go-sdk v1.8.0's Tools iterator follows nextCursor as long as it is
@@ -728,7 +728,7 @@ func TestFramingFaultEmptyPageWithCursor(t *testing.T) {
 			name = "pages of 2"
 		}
 		server := func(t *testing.T, fault mcptest.Fault) *mcptest.Server {
-			return mcptest.NewServer(t).WithPageSize(pageSize).WithTool(manyTools(5)...).WithFault(fault)
+			return mcptest.NewServer(t).WithPageSize(pageSize).WithTools(manyTools(5)...).WithFault(fault)
 		}
 		// With pages, EmptyPageWithCursor keeps the first page's nextCursor
 		// (to the second page) while it empties the page: the first page's
@@ -777,7 +777,7 @@ func TestFramingFaultEmptyPageWithCursor(t *testing.T) {
 	}
 	t.Run("gosdk one call", func(t *testing.T) {
 		// A single ListTools is one page: the empty one, with the cursor.
-		srv := mcptest.NewServer(t).WithTool(manyTools(5)...).WithFault(mcptest.EmptyPageWithCursor("tools/list"))
+		srv := mcptest.NewServer(t).WithTools(manyTools(5)...).WithFault(mcptest.EmptyPageWithCursor("tools/list"))
 		cs, _, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
 		page, err := cs.ListTools(testContext(t), nil)
@@ -816,7 +816,7 @@ func TestFramingFaultListChangedAfter(t *testing.T) {
 			// did not come on the listen stream go-sdk opened; go-sdk v1.8.0
 			// hands it to the ToolListChangedHandler all the same.
 			fault := mcptest.ListChangedAfter("tools/list", changed)
-			srv := e.narrow(mcptest.NewServer(t).WithTool(manyTools(2)...)).WithFault(fault)
+			srv := e.narrow(mcptest.NewServer(t).WithTools(manyTools(2)...)).WithFault(fault)
 			fired := make(chan struct{}, 4)
 			cs, tap, err := tapGoSDK(t, srv, &mcp.ClientOptions{
 				ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { fired <- struct{}{} },
@@ -840,7 +840,7 @@ func TestFramingFaultListChangedAfter(t *testing.T) {
 		})
 		t.Run("mark3labs", func(t *testing.T) {
 			fault := mcptest.ListChangedAfter("tools/list", changed)
-			srv := e.narrow(mcptest.NewServer(t).WithTool(manyTools(2)...)).WithFault(fault)
+			srv := e.narrow(mcptest.NewServer(t).WithTools(manyTools(2)...)).WithFault(fault)
 			notes := make(chan string, 4)
 			c, tap := tapMark3(t, srv, func(n m3.JSONRPCNotification) { notes <- n.Method })
 			ctx := testContext(t)

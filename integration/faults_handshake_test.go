@@ -184,7 +184,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 	for _, tc := range rejected {
 		t.Run(tc.name+"/gosdk", func(t *testing.T) {
 			t.Parallel()
-			srv := legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
+			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 				WithFault(mcptest.RespondProtocolVersion(tc.version))
 			_, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 			require.Error(t, err)
@@ -200,7 +200,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		})
 		t.Run(tc.name+"/mark3labs", func(t *testing.T) {
 			t.Parallel()
-			srv := legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
+			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 				WithFault(mcptest.RespondProtocolVersion(tc.version))
 			_, _, tap, err := hsMark3(t, srv, hsOK, nil)
 			require.Error(t, err)
@@ -267,7 +267,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 			srv.AssertNoViolations(t)
 		}
 		t.Run(tc.name+"/gosdk", func(t *testing.T) {
-			srv := tc.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
+			srv := tc.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 				WithFault(mcptest.RespondProtocolVersion(tc.answered))
 			cs, tap, err := hsGoSDK(t, srv, nil, tc.asked, hsOK)
 			require.NoError(t, err)
@@ -276,7 +276,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 			check(t, srv, tap, cs.InitializeResult().ProtocolVersion)
 		})
 		t.Run(tc.name+"/mark3labs", func(t *testing.T) {
-			srv := tc.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
+			srv := tc.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 				WithFault(mcptest.RespondProtocolVersion(tc.answered))
 			var opts []m3client.ClientOption
 			if tc.asked != "" {
@@ -297,7 +297,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		// {"error":{…},"result":{"protocolVersion":"1999-01-01"}}, which
 		// JSON-RPC forbids (go-sdk happens to take it as the error).
 		srv := mcptest.NewServer(t).WithProtocolVersions("2026-07-28").
-			WithFault(mcptest.RespondProtocolVersion("1999-01-01"))
+			WithFault(mcptest.RespondProtocolVersion("1999-01-01").Optional())
 		_, tap, err := hsGoSDK(t, srv, nil, "2025-06-18", hsOK)
 		assert.EqualError(t, err, `calling "initialize": Unsupported protocol version: this server speaks only 2026-07-28`)
 		init := hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
@@ -314,8 +314,8 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 
 	// The stateless era has no initialize: the fault never acts.
 	t.Run("stateless-era-inert", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x")).
-			WithFault(mcptest.RespondProtocolVersion("1999-01-01"))
+		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
+			WithFault(mcptest.RespondProtocolVersion("1999-01-01").Optional())
 		cs, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
@@ -324,7 +324,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		assert.Equal(t, "2026-07-28", res.ProtocolVersion)
 		srv.AssertNotCalled(t, "initialize")
 		srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
-		assert.True(t, strings.HasPrefix(srv.Transcript(), `faults on: RespondProtocolVersion("1999-01-01")`+"\n"), srv.Transcript())
+		assert.True(t, strings.HasPrefix(srv.Transcript(), `faults on: RespondProtocolVersion("1999-01-01").Optional()`+"\n"), srv.Transcript())
 		srv.AssertNoViolations(t)
 	})
 }
@@ -366,7 +366,7 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 		t.Run(name+"/gosdk", func(t *testing.T) {
 			// go-sdk finds no modern version it shares and falls back to
 			// initialize, which the default mock answers.
-			srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x")).
+			srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
 				WithFault(mcptest.RespondSupportedVersions(versions...))
 			cs, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 			require.NoError(t, err)
@@ -385,7 +385,7 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 			// succeeded, so it goes stateless at 2026-07-28, a version the
 			// server did not list. The mock still serves 2026-07-28 (and
 			// records nothing), so the client's calls succeed.
-			srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x")).
+			srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
 				WithFault(mcptest.RespondSupportedVersions(versions...))
 			c, res, tap, err := hsMark3(t, srv, hsOK, nil)
 			require.NoError(t, err)
@@ -409,8 +409,8 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 		// is. LIBRARY BUG: it edits every reply, errors too, and sends
 		// {"error":{…},"result":{"supportedVersions":[…]}}, which JSON-RPC
 		// forbids (both clients happen to treat it as the error).
-		srv := legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFault(mcptest.RespondSupportedVersions("2099-01-01"))
+		srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
+			WithFault(mcptest.RespondSupportedVersions("2099-01-01").Optional())
 		cs, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
@@ -440,7 +440,7 @@ func TestFaultRejectProtocolVersion(t *testing.T) {
 		assert.Equal(t, "2025-11-25", resp.Get("error.data.requested").String())
 		assert.JSONEq(t, `["2024-11-05","2025-03-26","2025-06-18","2025-11-25"]`, resp.Get("error.data.supported").Raw)
 		// No initialize result: the session settled in no era.
-		assert.Equal(t, "", srv.Session(1).Era())
+		assert.Equal(t, mcptest.Era(""), srv.Session(1).Era())
 		assert.Equal(t, "", srv.Session(1).ProtocolVersion())
 		srv.AssertNotCalled(t, "notifications/initialized")
 		assertJournalIsWire(t, srv, 1, tap)
@@ -468,7 +468,7 @@ func TestFaultRejectProtocolVersion(t *testing.T) {
 		checkJournal(t, srv, tap)
 	})
 	t.Run("stateless-era-inert", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithFault(mcptest.RejectProtocolVersion())
+		srv := mcptest.NewServer(t).WithFault(mcptest.RejectProtocolVersion().Optional())
 		_, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		_, _, _, err = hsMark3(t, srv, hsOK, nil)
@@ -513,7 +513,7 @@ func TestFaultRejectProtocolVersionModern(t *testing.T) {
 			srv.AssertNoViolations(t)
 		}
 		t.Run(tc.name+"/gosdk", func(t *testing.T) {
-			srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x")).
+			srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
 				WithFault(mcptest.RejectProtocolVersionModern(tc.versions...))
 			cs, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 			require.NoError(t, err)
@@ -523,7 +523,7 @@ func TestFaultRejectProtocolVersionModern(t *testing.T) {
 			check(t, srv, tap, tc.goDiscover)
 		})
 		t.Run(tc.name+"/mark3labs", func(t *testing.T) {
-			srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x")).
+			srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
 				WithFault(mcptest.RejectProtocolVersionModern(tc.versions...))
 			c, res, tap, err := hsMark3(t, srv, hsOK, nil)
 			require.NoError(t, err)
@@ -536,7 +536,7 @@ func TestFaultRejectProtocolVersionModern(t *testing.T) {
 	t.Run("handshake-era-inert", func(t *testing.T) {
 		// A legacy mock serves no stateless-era request: the probe gets the
 		// usual -32601.
-		srv := legacy(mcptest.NewServer(t)).WithFault(mcptest.RejectProtocolVersionModern("2026-07-28"))
+		srv := legacy(mcptest.NewServer(t)).WithFault(mcptest.RejectProtocolVersionModern("2026-07-28").Optional())
 		_, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		assert.Equal(t, mcptest.CodeMethodNotFound, hsOnly(t, srv.Journal().Responses("server/discover"), "one probe").ErrorCode)
@@ -571,7 +571,7 @@ func hsCapsReply(t *testing.T, srv *mcptest.Server, e eraCase) mcptest.Message {
 // answers (it does serve tools) and records capabilities/undeclared-method.
 func TestFaultOmitCapability(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
-		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
+		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFault(mcptest.OmitCapability("tools"))
 		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
 		var tap *wireTap
@@ -612,7 +612,7 @@ func TestFaultOmitCapability(t *testing.T) {
 // declaration, list, and get the error; they broke no rule.
 func TestFaultDeclareUnservedCapability(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
-		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
+		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFault(mcptest.DeclareUnservedCapability("prompts"))
 		var tap *wireTap
 		switch client {
@@ -650,7 +650,7 @@ func TestFaultDeclareUnservedCapability(t *testing.T) {
 // initialize, whose result is just as malformed, and fail.
 func TestFaultCapabilitiesAs(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
-		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
+		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFault(mcptest.CapabilitiesAs(`true`))
 		var tap *wireTap
 		var err error
@@ -682,7 +682,7 @@ func TestFaultCapabilitiesAs(t *testing.T) {
 // nil, mark3labs an empty Implementation.
 func TestFaultOmitServerInfo(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
-		srv := e.narrow(mcptest.NewServer(t).WithServerInfo("gift-genius-backend", "0.2.0").WithTool(mcptest.NewTool("t").ReturnsText("x"))).
+		srv := e.narrow(mcptest.NewServer(t).WithServerInfo("gift-genius-backend", "0.2.0").WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFault(mcptest.OmitServerInfo())
 		var tap *wireTap
 		switch client {
@@ -718,7 +718,7 @@ func TestFaultOmitServerInfo(t *testing.T) {
 // server info (go-sdk nil, mark3labs empty).
 func TestFaultCorruptServerInfo(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
-		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
+		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFault(mcptest.CorruptServerInfo(`{"name":42}`))
 		var tap *wireTap
 		switch client {
@@ -761,7 +761,7 @@ func TestFaultSetFieldDeleteFieldToolsList(t *testing.T) {
 		// A tool without its required name: both clients accept it
 		// silently, as a tool named "".
 		hsEras(t, func(t *testing.T, e eraCase, client string) {
-			srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("x"))).
+			srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("x"))).
 				WithFault(mcptest.DeleteField("tools/list", "result.tools.0.name"))
 			var tap *wireTap
 			switch client {
@@ -792,7 +792,7 @@ func TestFaultSetFieldDeleteFieldToolsList(t *testing.T) {
 	t.Run("SetField-tools-string", func(t *testing.T) {
 		// "tools":"x": both clients fail to decode the result.
 		hsEras(t, func(t *testing.T, e eraCase, client string) {
-			srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("x"))).
+			srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("x"))).
 				WithFault(mcptest.SetField("tools/list", "result.tools", "x"))
 			var tap *wireTap
 			switch client {
@@ -846,7 +846,7 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 		srv.IgnoreViolations() // the assertion above is the check; do not report the same violations twice
 	}
 	newServer := func(t *testing.T) *mcptest.Server {
-		return legacy(mcptest.NewServer(t).WithLogging().WithTool(mcptest.NewTool("t").ReturnsText("x"))).WithFault(fault())
+		return legacy(mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFault(fault())
 	}
 	t.Run("gosdk", func(t *testing.T) {
 		srv := newServer(t)
@@ -871,7 +871,7 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 		check(t, srv, tap)
 	})
 	t.Run("stateless-era-inert", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithLogging().WithTool(mcptest.NewTool("t").ReturnsText("x")).WithFault(fault())
+		srv := mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFault(fault().Optional())
 		cs, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		_, err = hsGoListTools(t, cs)
@@ -886,7 +886,7 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 // notifications/initialized. Both clients deliver both to the application.
 func TestFaultNotifyBeforeInitialized(t *testing.T) {
 	newServer := func(t *testing.T) *mcptest.Server {
-		return legacy(mcptest.NewServer(t).WithLogging().WithTool(mcptest.NewTool("t").ReturnsText("x"))).WithFault(
+		return legacy(mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFault(
 			mcptest.NotifyBeforeInitialized("notifications/message", map[string]any{"level": "info", "data": "early"}),
 			mcptest.NotifyBeforeInitialized("notifications/tools/list_changed", nil))
 	}
@@ -997,7 +997,7 @@ func TestFaultHangDiscover(t *testing.T) {
 			t.Parallel()
 			// mark3labs bounds the probe (5 s by default, here 200 ms) and
 			// then falls back to initialize, which both mocks answer.
-			srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).WithFault(mcptest.Hang("server/discover"))
+			srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFault(mcptest.Hang("server/discover"))
 			start := time.Now()
 			c, res, tap, err := hsMark3(t, srv, hsOK, nil, m3client.WithDiscoverTimeout(hsProbe))
 			require.NoError(t, err)
@@ -1016,8 +1016,8 @@ func TestFaultHangDiscover(t *testing.T) {
 	t.Run("release/gosdk", func(t *testing.T) {
 		t.Parallel()
 		// Release serves the held probe: the blocked Connect completes, stateless.
-		f := mcptest.Hang("server/discover")
-		srv := mcptest.NewServer(t).WithFault(f)
+		srv := mcptest.NewServer(t)
+		f := srv.AddFault(mcptest.Hang("server/discover"))
 		type result struct {
 			cs  *mcp.ClientSession
 			err error
@@ -1052,7 +1052,7 @@ func TestFaultHangInitialize(t *testing.T) {
 		hsTolerateInitializeCancel(t, srv) // closes srv
 		hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
 		assert.Empty(t, srv.Journal().Responses("initialize"))
-		assert.Equal(t, "", srv.Session(1).Era())
+		assert.Equal(t, mcptest.Era(""), srv.Session(1).Era())
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		t.Parallel()
@@ -1068,7 +1068,7 @@ func TestFaultHangInitialize(t *testing.T) {
 		srv.AssertNoViolations(t)
 	})
 	t.Run("stateless-era-inert", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithFault(mcptest.Hang("initialize"))
+		srv := mcptest.NewServer(t).WithFault(mcptest.Hang("initialize").Optional())
 		_, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		_, _, _, err = hsMark3(t, srv, hsOK, nil)
@@ -1129,7 +1129,7 @@ func TestFaultHangCloseUnblocks(t *testing.T) {
 // fall back to initialize, in both eras.
 func TestFaultErrorReplyDiscover(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
-		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).
+		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFault(mcptest.ErrorReply("server/discover", -32000, "boom", nil))
 		var tap *wireTap
 		switch client {
@@ -1166,7 +1166,7 @@ func TestFaultErrorReplyDiscover(t *testing.T) {
 func TestFaultDelayInitialize(t *testing.T) {
 	const delay = 100 * time.Millisecond
 	newServer := func(t *testing.T) *mcptest.Server {
-		return legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).WithFault(mcptest.Delay("initialize", delay))
+		return legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFault(mcptest.Delay("initialize", delay))
 	}
 	waited := func(t *testing.T, srv *mcptest.Server) {
 		t.Helper()
@@ -1250,7 +1250,7 @@ func TestFaultHandshakeComposition(t *testing.T) {
 	}
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		fs := faults(e)
-		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).WithFault(fs...)
+		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFault(fs...)
 		got := make(chan string, 4)
 		var tap *wireTap
 		var list func() error
@@ -1305,7 +1305,7 @@ func TestFaultHandshakeComposition(t *testing.T) {
 // edits meant for results (RespondProtocolVersion,
 // RespondSupportedVersions) rewrite error replies too.
 func TestFaultHandshakeCompositionKinds(t *testing.T) {
-	srv := legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))).WithFault(
+	srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFault(
 		mcptest.ErrorReply("tools/list", -32000, "down", nil).Nth(1),
 		mcptest.ListChangedAfter("tools/list", "notifications/tools/list_changed"))
 	cs, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
@@ -1380,7 +1380,11 @@ func TestFaultHandshakeStringAndTranscript(t *testing.T) {
 		assert.Equal(t, 2, results[1].Session)
 		assert.Equal(t, "1999-01-01", results[1].Get("result.protocolVersion").String())
 
-		assert.Equal(t, []mcptest.Fault{bad, late}, srv.Faults())
+		var on []string
+		for _, h := range srv.Faults() {
+			on = append(on, h.String())
+		}
+		assert.Equal(t, []string{bad.String(), late.String()}, on)
 		tr := srv.Transcript()
 		assert.True(t, strings.HasPrefix(tr, `faults on: RespondProtocolVersion("1999-01-01").InSession(2), Delay("initialize", 1ms)`+"\n"), tr)
 		assert.Contains(t, tr, "session 2 (handshake, protocol 1999-01-01)")
@@ -1416,7 +1420,7 @@ func TestFaultHangInitializeCancelIsViolation(t *testing.T) {
 	require.NoError(t, err)
 	srv.WaitFor(t, mcptest.Method("notifications/cancelled"))
 	srv.Close() // the notification has been handled
-	assert.Equal(t, []string{mcptest.RuleCancelInitialize}, ruleIDs(srv.Violations()),
+	assert.Equal(t, []mcptest.RuleID{mcptest.RuleCancelInitialize}, ruleIDs(srv.Violations()),
 		"cancelling a pending initialize is a violation")
 	srv.IgnoreViolations() // the assertion above is the check
 }

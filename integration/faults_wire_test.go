@@ -48,7 +48,7 @@ func wfShortContext(t *testing.T) context.Context {
 // wfServer is a handshake-era mock with one tool, "gift", answering
 // "a kite", and the faults.
 func wfServer(t *testing.T, faults ...mcptest.Fault) *mcptest.Server {
-	return legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("gift").ReturnsText("a kite"))).WithFault(faults...)
+	return legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("gift").ReturnsText("a kite"))).WithFault(faults...)
 }
 
 // wfGoSDK connects the official client through a wireTap.
@@ -549,7 +549,7 @@ func TestWireFaultJitter(t *testing.T) {
 			for range calls {
 				want = append(want, lo+time.Duration(src.Int63n(int64(hi-lo))))
 			}
-			srv := legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("echo").HandledBy(
+			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("echo").HandledBy(
 				func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 					return mcptest.TextResult(req.Params().Get("arguments.n").String())
 				}))).WithFaultSeed(seed).WithFault(mcptest.Jitter("tools/call", lo, hi))
@@ -585,8 +585,8 @@ func TestWireFaultJitter(t *testing.T) {
 // TestWireFaultHangRelease: a held call completes once the test releases
 // the fault, and later calls pass straight through.
 func TestWireFaultHangRelease(t *testing.T) {
-	h := mcptest.Hang("tools/call")
-	srv := wfServer(t, h)
+	srv := wfServer(t)
+	h := srv.AddFault(mcptest.Hang("tools/call"))
 	cs := connectGoSDK(t, srv, nil, nil)
 	type result struct {
 		res *mcp.CallToolResult
@@ -615,7 +615,7 @@ func TestWireFaultHangRelease(t *testing.T) {
 // and served, the call hangs until its deadline.
 func TestWireFaultDrop(t *testing.T) {
 	served := make(chan struct{}, 1)
-	srv := legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("gift").HandledBy(
+	srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("gift").HandledBy(
 		func(context.Context, *mcptest.Request) mcptest.Reply {
 			served <- struct{}{}
 			return mcptest.TextResult("a kite")
@@ -653,7 +653,7 @@ func TestWireFaultDropNotification(t *testing.T) {
 	_, err := cs.ListTools(testContext(t), nil)
 	require.NoError(t, err)
 	require.True(t, srv.Session(1).Ready())
-	srv.SetTools(mcptest.NewTool("new").ReturnsText("n"))
+	srv.SetTools(mcptest.ListChanged, mcptest.NewTool("new").ReturnsText("n"))
 	// go-sdk handles notifications one at a time, in order: once the next
 	// notification's handler ran, a list_changed before it would have too.
 	require.NoError(t, srv.Session(1).Notify("notifications/message", map[string]any{"level": "info", "data": "after"}))
@@ -674,8 +674,8 @@ func TestWireFaultDropNotification(t *testing.T) {
 	assert.Equal(t, "new", list.Tools[0].Name, "the change itself happened")
 
 	// The control: without the fault the same change reaches the handler.
-	srv.RemoveFault(srv.Faults()[0])
-	srv.SetTools(mcptest.NewTool("newer").ReturnsText("n"))
+	srv.Faults()[0].Remove()
+	srv.SetTools(mcptest.ListChanged, mcptest.NewTool("newer").ReturnsText("n"))
 	select {
 	case <-changed:
 	case <-testContext(t).Done():

@@ -17,7 +17,7 @@ import (
 
 func TestGoSDKJournalQueries(t *testing.T) {
 	ctx := testContext(t)
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("echo").ReturnsText("hi"))
+	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("echo").ReturnsText("hi"))
 	cs := connectGoSDK(t, srv, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 
 	const calls, wanted = 30, 20
@@ -59,7 +59,7 @@ func TestGoSDKJournalQueries(t *testing.T) {
 
 func TestMark3JournalQueries(t *testing.T) {
 	ctx := testContext(t)
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("echo").ReturnsText("hi"))
+	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("echo").ReturnsText("hi"))
 	c, _ := connectMark3(t, srv)
 	for n := range 3 {
 		req := m3.CallToolRequest{}

@@ -76,7 +76,7 @@ func giftServer(t *testing.T) *mcptest.Server {
 		WithServerInfo("gift-genius-backend", "0.2.0").
 		WithInstructions("Suggest gifts.").
 		WithLogging().
-		WithTool(mcptest.NewTool("suggest_gifts").
+		WithTools(mcptest.NewTool("suggest_gifts").
 			WithTitle("Suggest gifts").
 			WithDescription("Suggests gift ideas for a recipient").
 			WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"},"budget":{"type":"number"}},"required":["age"]}`).
@@ -84,19 +84,19 @@ func giftServer(t *testing.T) *mcptest.Server {
 			WhenArgs(`{"age":8}`, mcptest.TextResult("a kite")).
 			WhenArgs(`{"age":25,"budget":10}`, mcptest.StructuredResult(`{"gift":"a book","price":9.5}`)).
 			Returns(mcptest.TextResult("a board game"), mcptest.TextResult("a puzzle"))).
-		WithTool(mcptest.NewTool("fail").ReturnsError("the gift shop is closed")).
-		WithTool(mcptest.NewTool("broken").Returns(mcptest.RPCError(-32000, "backend down"))).
-		WithTool(mcptest.NewTool("pictures").Returns(mcptest.ContentResult(
+		WithTools(mcptest.NewTool("fail").ReturnsError("the gift shop is closed")).
+		WithTools(mcptest.NewTool("broken").Returns(mcptest.RPCError(-32000, "backend down"))).
+		WithTools(mcptest.NewTool("pictures").Returns(mcptest.ContentResult(
 			mcptest.ImageContent([]byte{0x89, 'P', 'N', 'G'}, "image/png"),
 			mcptest.ResourceLinkContent("gifts://catalog/1", "gift 1", "application/json"),
 			mcptest.EmbeddedResourceContent(mcptest.TextResourceContents("gifts://catalog/2", "text/plain", "a scarf"))))).
-		WithResource(mcptest.NewResource("gifts://catalog/1", "Gift 1").WithMIMEType("text/plain").ReturnsText("a kite"),
+		WithResources(mcptest.NewResource("gifts://catalog/1", "Gift 1").WithMIMEType("text/plain").ReturnsText("a kite"),
 			mcptest.NewResource("gifts://catalog/2", "Gift 2").WithMIMEType("text/plain").ReturnsText("a scarf")).
-		WithResourceTemplate(mcptest.NewResourceTemplate("gifts://person/{name}", "Person").
+		WithResourceTemplates(mcptest.NewResourceTemplate("gifts://person/{name}", "Person").
 			HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 				return mcptest.ReadResult(mcptest.TextResourceContents(req.Params().Get("uri").String(), "text/plain", "likes for "+req.Vars["name"]))
 			})).
-		WithPrompt(mcptest.NewPrompt("gift_idea").WithDescription("Ask for a gift idea").
+		WithPrompts(mcptest.NewPrompt("gift_idea").WithDescription("Ask for a gift idea").
 			WithArgument("occasion", "what for", true).
 			WhenArgs(`{"occasion":"birthday"}`, mcptest.PromptResult("birthday", mcptest.UserText("Suggest a birthday gift"))).
 			ReturnsText("Suggest a gift")).
@@ -106,14 +106,16 @@ func giftServer(t *testing.T) *mcptest.Server {
 // legacy narrows a server to the handshake era: server/discover gets
 // -32601 and probing clients fall back to initialize.
 func legacy(srv *mcptest.Server) *mcptest.Server {
-	return srv.WithProtocolVersions(mcptest.HandshakeVersions...)
+	return srv.WithProtocolVersions(mcptest.HandshakeVersions()...)
 }
 
 // eraCase runs a test against a legacy-only mock (the clients fall back to
 // the handshake) and against the default mock (the clients go stateless).
 type eraCase struct {
-	name, era, version string
-	narrow             func(*mcptest.Server) *mcptest.Server
+	name    string
+	era     mcptest.Era
+	version string
+	narrow  func(*mcptest.Server) *mcptest.Server
 }
 
 var bothEras = []eraCase{
@@ -137,7 +139,7 @@ func text(t *testing.T, c mcp.Content) string {
 // TestGoSDKHandshakeVersions pins the official client to each handshake-era
 // version and checks the mock negotiates it.
 func TestGoSDKHandshakeVersions(t *testing.T) {
-	for _, v := range mcptest.HandshakeVersions {
+	for _, v := range mcptest.HandshakeVersions() {
 		t.Run(v, func(t *testing.T) {
 			t.Parallel()
 			srv := giftServer(t)
@@ -170,7 +172,7 @@ func TestGoSDKDiscoverFallback(t *testing.T) {
 func TestGoSDKOlderVersionNegotiation(t *testing.T) {
 	// A server that only speaks 2025-03-26 answers a 2025-11-25 client with
 	// its own version; the official client accepts any version it knows.
-	srv := mcptest.NewServer(t).WithProtocolVersions("2025-03-26").WithTool(mcptest.NewTool("t").ReturnsText("x"))
+	srv := mcptest.NewServer(t).WithProtocolVersions("2025-03-26").WithTools(mcptest.NewTool("t").ReturnsText("x"))
 	cs := connectGoSDK(t, srv, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	assert.Equal(t, "2025-03-26", cs.InitializeResult().ProtocolVersion)
 	srv.AssertHandshakeCompleted(t, "2025-03-26")
@@ -316,18 +318,18 @@ func testGoSDKResourcesPromptsCompletion(t *testing.T, e eraCase) {
 		srv.ExpectViolation(mcptest.RuleRemovedMethod)
 		require.Error(t, cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"}))
 		require.Error(t, cs.Ping(ctx, nil))
-		assert.Equal(t, []string{mcptest.RuleInvalidParams, mcptest.RuleRemovedMethod, mcptest.RuleRemovedMethod}, ruleIDs(srv.Violations()))
+		assert.Equal(t, []mcptest.RuleID{mcptest.RuleInvalidParams, mcptest.RuleRemovedMethod, mcptest.RuleRemovedMethod}, ruleIDs(srv.Violations()))
 		return
 	}
 	require.NoError(t, cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"}))
 	assert.Equal(t, "warning", srv.Session(1).LogLevel())
 	require.NoError(t, cs.Ping(ctx, nil))
 	srv.AssertCalled(t, "ping")
-	assert.Equal(t, []string{mcptest.RuleInvalidParams}, ruleIDs(srv.Violations()))
+	assert.Equal(t, []mcptest.RuleID{mcptest.RuleInvalidParams}, ruleIDs(srv.Violations()))
 }
 
-func ruleIDs(vs []mcptest.Violation) []string {
-	var ids []string
+func ruleIDs(vs []mcptest.Violation) []mcptest.RuleID {
+	var ids []mcptest.RuleID
 	for _, v := range vs {
 		ids = append(ids, v.Rule)
 	}
@@ -346,7 +348,7 @@ func manyTools(n int) []*mcptest.Tool {
 func TestGoSDKPagination(t *testing.T) { forEachEra(t, testGoSDKPagination) }
 
 func testGoSDKPagination(t *testing.T, e eraCase) {
-	srv := e.narrow(mcptest.NewServer(t).WithPageSize(40).WithTool(manyTools(250)...))
+	srv := e.narrow(mcptest.NewServer(t).WithPageSize(40).WithTools(manyTools(250)...))
 	cs := connectGoSDK(t, srv, nil, nil)
 	ctx := testContext(t)
 
@@ -372,7 +374,7 @@ func testGoSDKPagination(t *testing.T, e eraCase) {
 
 func TestMark3Pagination(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e eraCase) {
-		srv := e.narrow(mcptest.NewServer(t).WithPageSize(100).WithTool(manyTools(250)...))
+		srv := e.narrow(mcptest.NewServer(t).WithPageSize(100).WithTools(manyTools(250)...))
 		c, _ := connectMark3(t, srv)
 		srv.AssertEra(t, e.era, e.version)
 		all, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
@@ -387,7 +389,7 @@ func TestMark3Pagination(t *testing.T) {
 func TestGoSDKListChanged(t *testing.T) { forEachEra(t, testGoSDKListChanged) }
 
 func testGoSDKListChanged(t *testing.T, e eraCase) {
-	srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("old").ReturnsText("x")))
+	srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("old").ReturnsText("x")))
 	changed := make(chan struct{}, 1)
 	cs := connectGoSDK(t, srv, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
@@ -405,7 +407,7 @@ func testGoSDKListChanged(t *testing.T, e eraCase) {
 	} else {
 		srv.AssertHandshakeCompleted(t)
 	}
-	srv.SetTools(mcptest.NewTool("new_a").ReturnsText("a"), mcptest.NewTool("new_b").ReturnsText("b"))
+	srv.SetTools(mcptest.ListChanged, mcptest.NewTool("new_a").ReturnsText("a"), mcptest.NewTool("new_b").ReturnsText("b"))
 	select {
 	case <-changed:
 	case <-ctx.Done():
@@ -426,14 +428,14 @@ func testGoSDKListChanged(t *testing.T, e eraCase) {
 	}
 
 	// Quietly: no notification, the client is not told.
-	srv.SetToolsQuietly(mcptest.NewTool("hidden").ReturnsText("h"))
+	srv.SetTools(mcptest.Quietly, mcptest.NewTool("hidden").ReturnsText("h"))
 	assert.Len(t, srv.Journal().Notifications("notifications/tools/list_changed"), 1)
 }
 
 func TestMark3ListChanged(t *testing.T) { forEachEra(t, testMark3ListChanged) }
 
 func testMark3ListChanged(t *testing.T, e eraCase) {
-	srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("old").ReturnsText("x")))
+	srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("old").ReturnsText("x")))
 	conn := srv.Dial()
 	c := m3client.NewClient(m3transport.NewIO(conn, conn, nil))
 	changed := make(chan string, 4)
@@ -457,7 +459,7 @@ func testMark3ListChanged(t *testing.T, e eraCase) {
 	} else {
 		srv.AssertHandshakeCompleted(t)
 	}
-	srv.SetTools(mcptest.NewTool("new").ReturnsText("n"))
+	srv.SetTools(mcptest.ListChanged, mcptest.NewTool("new").ReturnsText("n"))
 	select {
 	case m := <-changed:
 		assert.Equal(t, "notifications/tools/list_changed", m)
@@ -473,7 +475,7 @@ func testMark3ListChanged(t *testing.T, e eraCase) {
 // TestGoSDKServerRequests: the test drives roots/list, elicitation/create,
 // sampling/createMessage and ping to the client; its replies come back.
 func TestGoSDKServerRequests(t *testing.T) {
-	srv := legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x")))
+	srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")))
 	c := &mcp.ClientOptions{
 		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"age": 30}}, nil
@@ -527,7 +529,7 @@ func TestGoSDKServerRequests(t *testing.T) {
 // TestGoSDKElicitationDuringToolCall: a tool handler asks the client for
 // input in the middle of a call, as a real server does.
 func TestGoSDKElicitationDuringToolCall(t *testing.T) {
-	srv := legacy(mcptest.NewServer(t)).WithTool(mcptest.NewTool("suggest_gifts").HandledBy(
+	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("suggest_gifts").HandledBy(
 		func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
 			answer, err := req.Session.Request(ctx, "elicitation/create", map[string]any{
 				"message":         "Age?",
@@ -551,7 +553,7 @@ func TestGoSDKElicitationDuringToolCall(t *testing.T) {
 }
 
 func TestMark3ServerRequests(t *testing.T) {
-	srv := legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x")))
+	srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")))
 	_, _ = connectMark3(t, srv, m3client.WithRootsHandler(rootsHandler{}), m3client.WithElicitationHandler(elicitHandler{}))
 	srv.AssertHandshakeCompleted(t)
 	ctx := testContext(t)
@@ -598,7 +600,7 @@ func TestGoSDKCancellation(t *testing.T) { forEachEra(t, testGoSDKCancellation) 
 
 func testGoSDKCancellation(t *testing.T, e eraCase) {
 	tool, ended := blockingTool("slow")
-	srv := e.narrow(mcptest.NewServer(t).WithTool(tool))
+	srv := e.narrow(mcptest.NewServer(t).WithTools(tool))
 	cs := connectGoSDK(t, srv, nil, nil)
 	ctx, cancel := context.WithCancel(testContext(t))
 	errc := make(chan error, 1)
@@ -623,7 +625,7 @@ func TestMark3Cancellation(t *testing.T) { forEachEra(t, testMark3Cancellation) 
 
 func testMark3Cancellation(t *testing.T, e eraCase) {
 	tool, ended := blockingTool("slow")
-	srv := e.narrow(mcptest.NewServer(t).WithTool(tool))
+	srv := e.narrow(mcptest.NewServer(t).WithTools(tool))
 	c, _ := connectMark3(t, srv)
 	ctx, cancel := context.WithCancel(testContext(t))
 	errc := make(chan error, 1)
@@ -648,7 +650,7 @@ func testMark3Cancellation(t *testing.T, e eraCase) {
 // client's call fails with a closed connection.
 func TestCloseUnblocksHungCall(t *testing.T) {
 	tool, ended := blockingTool("hang")
-	srv := mcptest.NewServer(t).WithTool(tool)
+	srv := mcptest.NewServer(t).WithTools(tool)
 	cs := connectGoSDK(t, srv, nil, nil)
 	errc := make(chan error, 1)
 	go func() {
@@ -755,7 +757,7 @@ func TestNotificationsToClient(t *testing.T) {
 func TestProgressFromHandler(t *testing.T) { forEachEra(t, testProgressFromHandler) }
 
 func testProgressFromHandler(t *testing.T, e eraCase) {
-	srv := e.narrow(mcptest.NewServer(t)).WithTool(mcptest.NewTool("work").HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
+	srv := e.narrow(mcptest.NewServer(t)).WithTools(mcptest.NewTool("work").HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 		for i := 1; i <= 3; i++ {
 			if err := req.Progress(float64(i), 3, "step"); err != nil {
 				return mcptest.ErrorResult(err.Error())
@@ -812,7 +814,7 @@ func TestManySessions(t *testing.T) {
 // which the mock reports as capabilities/undeclared-method.
 func TestClientNotCheckingCapabilities(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithCapabilities(`{}`).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		srv := legacy(mcptest.NewServer(t)).WithCapabilities(`{}`).WithTools(mcptest.NewTool("t").ReturnsText("x"))
 		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
 		cs := connectGoSDK(t, srv, nil, nil)
 		_, err := cs.ListTools(testContext(t), nil)
@@ -820,7 +822,7 @@ func TestClientNotCheckingCapabilities(t *testing.T) {
 		assert.Equal(t, mcptest.RuleUndeclaredMethod, srv.Violations()[0].Rule)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithCapabilities(`{}`).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		srv := legacy(mcptest.NewServer(t)).WithCapabilities(`{}`).WithTools(mcptest.NewTool("t").ReturnsText("x"))
 		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
 		c, _ := connectMark3(t, srv)
 		_, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
@@ -829,7 +831,7 @@ func TestClientNotCheckingCapabilities(t *testing.T) {
 	t.Run("stateless", func(t *testing.T) {
 		// In the stateless era the server answers an undeclared method with
 		// -32601, so the client's call fails.
-		srv := mcptest.NewServer(t).WithCapabilities(`{}`).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		srv := mcptest.NewServer(t).WithCapabilities(`{}`).WithTools(mcptest.NewTool("t").ReturnsText("x"))
 		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
 		cs := connectGoSDK(t, srv, nil, nil)
 		_, err := cs.ListTools(testContext(t), nil)
@@ -865,7 +867,7 @@ func TestEraDetection(t *testing.T) {
 	t.Run("gosdk/unsupported-version-retries-once", func(t *testing.T) {
 		// The client asks for a version the mock does not know; -32022 lists
 		// only 2026-07-28, and the client retries discover once with it.
-		srv := mcptest.NewServer(t).WithProtocolVersions("2026-07-28").WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		srv := mcptest.NewServer(t).WithProtocolVersions("2026-07-28").WithTools(mcptest.NewTool("t").ReturnsText("x"))
 		cs := connectGoSDK(t, srv, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2026-09-01"})
 		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
 		discover := srv.Journal().Requests("server/discover")
@@ -905,7 +907,7 @@ func TestEraDetection(t *testing.T) {
 		srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
 	})
 	t.Run("mark3labs/unsupported-version-retries-once", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithProtocolVersions("2026-07-28").WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		srv := mcptest.NewServer(t).WithProtocolVersions("2026-07-28").WithTools(mcptest.NewTool("t").ReturnsText("x"))
 		_, init := connectMark3(t, srv, m3client.WithProtocolVersion("2026-09-01"))
 		assert.Equal(t, "2026-07-28", init.ProtocolVersion)
 		require.Len(t, srv.Journal().Requests("server/discover"), 2, "one probe, one retry")
@@ -919,7 +921,7 @@ func TestEraDetection(t *testing.T) {
 // era, an elicitation/create request in the handshake era.
 func TestMultiRoundTrip(t *testing.T) {
 	newServer := func(t *testing.T, e eraCase) *mcptest.Server {
-		return e.narrow(mcptest.NewServer(t)).WithTool(mcptest.NewTool("buy_gift").
+		return e.narrow(mcptest.NewServer(t)).WithTools(mcptest.NewTool("buy_gift").
 			RequiresInput(mcptest.ElicitInput("confirm", "Buy it?", `{"type":"object","properties":{"ok":{"type":"boolean"}}}`)).
 			HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 				return mcptest.TextResult(fmt.Sprintf("ok=%v", req.InputResponse("confirm").Get("content.ok").Bool()))
@@ -1076,7 +1078,7 @@ func TestAwait(t *testing.T) {
 // shows what both SDKs do with it.
 func TestStatelessCachingAndCursorsWithRealClients(t *testing.T) {
 	t.Run("gosdk caches for ttlMs", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithCacheHints(time.Minute, "private").WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		srv := mcptest.NewServer(t).WithCacheHints(time.Minute, "private").WithTools(mcptest.NewTool("t").ReturnsText("x"))
 		cs := connectGoSDK(t, srv, nil, nil)
 		for range 3 {
 			_, err := cs.ListTools(testContext(t), nil)
@@ -1088,7 +1090,7 @@ func TestStatelessCachingAndCursorsWithRealClients(t *testing.T) {
 		assert.Equal(t, "private", reply.Get("result.cacheScope").String())
 	})
 	t.Run("gosdk asks again with the default ttl 0", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("t").ReturnsText("x"))
+		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))
 		cs := connectGoSDK(t, srv, nil, nil)
 		for range 2 {
 			_, err := cs.ListTools(testContext(t), nil)
@@ -1100,7 +1102,7 @@ func TestStatelessCachingAndCursorsWithRealClients(t *testing.T) {
 	// results". Both SDK versions stop there, and miss every page after the
 	// first; these subtests assert today's behaviour.
 	t.Run("gosdk stops at an empty cursor", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithPageSize(2).WithEmptyStringCursor().WithTool(manyTools(5)...)
+		srv := mcptest.NewServer(t).WithPageSize(2).WithEmptyStringCursor().WithTools(manyTools(5)...)
 		cs := connectGoSDK(t, srv, nil, nil)
 		var names []string
 		for tool, err := range cs.Tools(testContext(t), nil) {
@@ -1111,7 +1113,7 @@ func TestStatelessCachingAndCursorsWithRealClients(t *testing.T) {
 		assert.Equal(t, `""`, srv.Journal().Responses("tools/list")[0].Get("result.nextCursor").Raw)
 	})
 	t.Run("mark3labs stops at an empty cursor", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithPageSize(2).WithEmptyStringCursor().WithTool(manyTools(5)...)
+		srv := mcptest.NewServer(t).WithPageSize(2).WithEmptyStringCursor().WithTools(manyTools(5)...)
 		c, _ := connectMark3(t, srv)
 		all, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
 		require.NoError(t, err)
@@ -1125,7 +1127,7 @@ func TestStatelessCachingAndCursorsWithRealClients(t *testing.T) {
 // the level of SetLevel there.
 func TestLogOnlyWhenAsked(t *testing.T) {
 	newServer := func(t *testing.T) *mcptest.Server {
-		return mcptest.NewServer(t).WithLogging().WithTool(mcptest.NewTool("work").HandledBy(
+		return mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("work").HandledBy(
 			func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 				sent, err := req.Log("info", "working")
 				if err != nil {

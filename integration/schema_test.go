@@ -363,12 +363,12 @@ func schemaAwait[T any](t *testing.T, ctx context.Context, ch <-chan T, what str
 // validates every message the mock sent against that version's schema.
 func TestServerMessagesMatchSchema(t *testing.T) {
 	root := schemaRoot(t)
-	for _, version := range mcptest.AllVersions {
+	for _, version := range mcptest.AllVersions() {
 		t.Run(version, func(t *testing.T) {
 			t.Parallel()
 			spec := loadSchemaSpec(t, root, version)
 
-			stateless := slices.Contains(mcptest.StatelessVersions, version)
+			stateless := slices.Contains(mcptest.StatelessVersions(), version)
 			t.Run("tables", func(t *testing.T) {
 				// The tables read out of the schema say what the test expects.
 				assert.Equal(t, "ListToolsResult", spec.resultDefFor(spec.clientRequests["tools/list"]))
@@ -592,10 +592,10 @@ func schemaCatalog(t *testing.T, spec *schemaSpec) *mcptest.Server {
 		WithInstructions("Every message validates.").
 		WithLogging().
 		WithPageSize(2).
-		WithTool(tools...).
-		WithResource(text, blob, third).
-		WithResourceTemplate(tmpl).
-		WithPrompt(greet, rich, plain).
+		WithTools(tools...).
+		WithResources(text, blob, third).
+		WithResourceTemplates(tmpl).
+		WithPrompts(greet, rich, plain).
 		WithPromptCompletion("greet", "name", "alice", "albert", "bob").
 		WithResourceCompletion("schema://person/{name}", "name", "ada", "alan")
 	if spec.hasProp("Implementation", "title") {
@@ -732,11 +732,11 @@ func schemaCommon(t *testing.T, ctx context.Context, spec *schemaSpec, c *schema
 // list_changed notifications, and waits until the client saw them; then it
 // lists the new tools.
 func schemaChangeLists(t *testing.T, ctx context.Context, srv *mcptest.Server, c *schemaClient, cs *mcp.ClientSession) {
-	srv.SetTools(mcptest.NewTool("echo2").WithDescription("The second echo").ReturnsText("again"))
+	srv.SetTools(mcptest.ListChanged, mcptest.NewTool("echo2").WithDescription("The second echo").ReturnsText("again"))
 	schemaAwait(t, ctx, c.toolsChanged, "tools/list_changed reaching the client")
-	srv.SetPrompts(mcptest.NewPrompt("greet2").ReturnsText("hello again"))
+	srv.SetPrompts(mcptest.ListChanged, mcptest.NewPrompt("greet2").ReturnsText("hello again"))
 	schemaAwait(t, ctx, c.promptsChanged, "prompts/list_changed reaching the client")
-	srv.SetResources(mcptest.NewResource("schema://docs/new", "new doc").ReturnsText("new"))
+	srv.SetResources(mcptest.ListChanged, mcptest.NewResource("schema://docs/new", "new doc").ReturnsText("new"))
 	schemaAwait(t, ctx, c.resourcesChanged, "resources/list_changed reaching the client")
 	list, err := cs.ListTools(ctx, nil)
 	require.NoError(t, err)
@@ -746,7 +746,7 @@ func schemaChangeLists(t *testing.T, ctx context.Context, srv *mcptest.Server, c
 
 // schemaHandshakeSession pins the client to a handshake-era version.
 func schemaHandshakeSession(t *testing.T, spec *schemaSpec) *mcptest.Server {
-	srv := schemaCatalog(t, spec).WithProtocolVersions(mcptest.HandshakeVersions...)
+	srv := schemaCatalog(t, spec).WithProtocolVersions(mcptest.HandshakeVersions()...)
 	c := newSchemaClient()
 	cs := c.connect(t, srv, &mcp.ClientSessionOptions{ProtocolVersion: spec.version})
 	ctx := schemaContext(t)
@@ -898,7 +898,7 @@ func schemaExampleServer(t *testing.T) *mcptest.Server {
 	return mcptest.NewServer(t).
 		WithServerInfo("ExampleServer", "1.0.0").
 		WithInstructions("This server provides weather and resource utilities.").
-		WithTool(mcptest.NewTool("get_weather").
+		WithTools(mcptest.NewTool("get_weather").
 			WithTitle("Weather Information Provider").
 			WithDescription("Get current weather information for a location").
 			WithInputSchema(`{"type":"object","properties":{"location":{"type":"string","description":"City name or zip code"}},"required":["location"]}`).
@@ -906,19 +906,19 @@ func schemaExampleServer(t *testing.T) *mcptest.Server {
 			HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 				return mcptest.TextResult("Current weather in " + req.Arguments().Get("location").String() + ":\nTemperature: 72°F\nConditions: Partly cloudy")
 			})).
-		WithResource(
+		WithResources(
 			mcptest.NewResource("file:///project/src/main.rs", "main.rs").
 				WithTitle("Rust Software Application Main File").
 				WithDescription("Primary application entry point").
 				WithMIMEType("text/x-rust").
 				ReturnsText("fn main() {\n    println!(\"Hello world!\");\n}"),
 			mcptest.NewResource("file:///project/config.json", "config.json").WithMIMEType("application/json").ReturnsText(`{"debug":false}`)).
-		WithResourceTemplate(mcptest.NewResourceTemplate("file:///{path}", "Project Files").
+		WithResourceTemplates(mcptest.NewResourceTemplate("file:///{path}", "Project Files").
 			WithTitle("📁 Project Files").
 			WithDescription("Access files in the project directory").
 			WithMIMEType("application/octet-stream").
 			ReturnsText("a project file")).
-		WithPrompt(mcptest.NewPrompt("code_review").
+		WithPrompts(mcptest.NewPrompt("code_review").
 			WithTitle("Request Code Review").
 			WithDescription("Asks the LLM to analyze code quality and suggest improvements").
 			WithArgument("code", "The code to review", true).
@@ -942,7 +942,7 @@ type schemaExample struct {
 // error is recorded.
 func TestSpecExampleRequestsAccepted(t *testing.T) {
 	root := schemaRoot(t)
-	version := mcptest.StatelessVersions[0]
+	version := mcptest.StatelessVersions()[0]
 	spec := loadSchemaSpec(t, root, version)
 	files, err := filepath.Glob(filepath.Join(root, version, "examples", "*", "*.json"))
 	require.NoError(t, err)
@@ -1009,7 +1009,7 @@ func TestSpecExampleRequestsAccepted(t *testing.T) {
 				assert.True(t, ack.Get("params.notifications.toolsListChanged").Bool(), "%s", ack.Raw)
 				assert.Equal(t, "file:///project/config.json", ack.Get("params.notifications.resourceSubscriptions.0").String(), "%s", ack.Raw)
 				// What the stream carries, then its end.
-				srv.SetTools(mcptest.NewTool("get_forecast").ReturnsText("sunny"))
+				srv.SetTools(mcptest.ListChanged, mcptest.NewTool("get_forecast").ReturnsText("sunny"))
 				changed := c.recv(t)
 				assert.Equal(t, "notifications/tools/list_changed", changed.Get("method").String(), "%s", changed.Raw)
 				assert.Equal(t, 1, srv.NotifyResourceUpdated("file:///project/config.json"))

@@ -19,7 +19,7 @@ func TestGoSDKTranscript(t *testing.T) {
 	t.Run("transcript", func(t *testing.T) {
 		srv := mcptest.NewServer(t).
 			WithServerInfo("gift-genius-backend", "0.2.0").
-			WithTool(mcptest.NewTool("suggest_gifts").
+			WithTools(mcptest.NewTool("suggest_gifts").
 				WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]}`).
 				ReturnsText("a board game"))
 		cs := connectGoSDK(t, srv, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
@@ -37,7 +37,7 @@ func TestGoSDKTranscript(t *testing.T) {
 `, srv.Transcript())
 	})
 	t.Run("sequence-diagram", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("a kite"))
+		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite"))
 		cs := connectGoSDK(t, srv, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
 		_, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "no_such_tool"})
 		require.Error(t, err, "an unknown tool is a JSON-RPC error")

@@ -447,7 +447,7 @@ func (s *Server) AssertHandshakeCompleted(t TB, version ...string) bool {
 	var got []string
 	for _, n := range sessionsOf(msgs) {
 		if e := eras[n]; e.era == EraStateless {
-			got = append(got, fmt.Sprintf("session %d is in the stateless era (protocol %s), which has no handshake; use AssertConnected to accept either era, or pin the client to a handshake version, or narrow the server with WithProtocolVersions(HandshakeVersions...)", n, e.version))
+			got = append(got, fmt.Sprintf("session %d is in the stateless era (protocol %s), which has no handshake; use AssertConnected to accept either era, or pin the client to a handshake version, or narrow the server with WithProtocolVersions(HandshakeVersions()...)", n, e.version))
 			continue
 		}
 		switch v, answered := versions[n]; {
@@ -507,7 +507,10 @@ func (s *Server) AssertConnected(t TB) bool {
 }
 
 // eraInfo is where a session ended up, read from the journal.
-type eraInfo struct{ era, version string }
+type eraInfo struct {
+	era     Era
+	version string
+}
 
 // erasOf reads each session's era and version from the journal: the
 // handshake era when initialize was answered with a result (its version),
@@ -562,9 +565,9 @@ func erasSettled(msgs Messages, o *outlook) string {
 // initialize was answered with, or the one of the stateless requests the
 // mock accepted. It waits up to the wait timeout, and fails at once when
 // every session has settled on something else or ended.
-func (s *Server) AssertEra(t TB, era string, version ...string) bool {
+func (s *Server) AssertEra(t TB, era Era, version ...string) bool {
 	t.Helper()
-	want := "a session in the " + era + " era"
+	want := "a session in the " + string(era) + " era"
 	if len(version) > 0 {
 		want += ", protocol " + version[0]
 	}

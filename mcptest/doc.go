@@ -4,7 +4,7 @@
 // did.
 //
 //	srv := mcptest.NewServer(t).
-//		WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
+//		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
 //	conn := srv.Dial() // the client's end of an in-memory stdio-style connection
 //
 //	client := mcp.NewClient(&mcp.Implementation{Name: "app", Version: "1.0"}, nil)
@@ -43,9 +43,35 @@
 //
 // A Fault is one way a real server breaks clients, as a value: a trigger
 // and an action (RespondProtocolVersion, OmitCapability, Hang, WrongID,
-// Banner, Truncate, …). Server.WithFault turns faults on, before or while
-// clients are connected; the journal records exactly what went on the
-// wire.
+// Banner, Truncate, …). Fault values are immutable and hold no state: one
+// value may be given to any number of Servers. Server.WithFault (chained)
+// and Server.AddFault (which returns a *FaultHandle with Hits, Remove and
+// Release) install faults, before or while clients are connected; each
+// installation counts for itself. A fault that never acted fails the test
+// at its end, saying why it likely did not (the client never sent that
+// method, went stateless, …), unless it was marked Optional. The journal
+// records exactly what went on the wire.
+//
+// # JSON values
+//
+// One rule for every parameter that takes JSON. A parameter that takes any
+// JSON value (SetField, Journal.Where, RPCErrorWithData and ErrorReply's
+// data, JSONRPCVersion, RespondProtocolVersion) reads a Go string as a JSON
+// string and a json.RawMessage (or []byte) as JSON text; anything else is what
+// encoding/json makes of it: SetField(m, p, "42") sets the string "42",
+// SetField(m, p, json.RawMessage(`42`)) the number. A parameter that only
+// takes a JSON object or schema (params, results, argument subsets,
+// capabilities, input and output schemas) also accepts JSON text in a
+// string or []byte: WhenArgs(`{"age":8}`, …). A value JSON cannot encode
+// fails the test, naming the call.
+//
+// # Verdicts outside tests
+//
+// Server.Verify returns the verdict (unexpected violations, unmet
+// ExpectViolation, faults that never acted) as one error, and ProgramTB is
+// a TB for programs that are not tests (examples, the mcpmock command):
+// its Run returns the verdict instead of failing a test. Server.Serve runs
+// one session over any io.ReadWriteCloser, as a server does on stdio.
 //
 // # What the client did
 //

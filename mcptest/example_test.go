@@ -85,7 +85,7 @@ func ExampleNewServer() {
 
 	srv := mcptest.NewServer(t).
 		WithServerInfo("gift-genius-backend", "0.2.0").
-		WithTool(mcptest.NewTool("suggest_gifts").
+		WithTools(mcptest.NewTool("suggest_gifts").
 			WithDescription("Suggests gift ideas for a recipient").
 			WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]}`).
 			ReturnsText("a board game"))
@@ -113,7 +113,7 @@ func ExampleTool_WhenArgs() {
 	t := &exampleT{}
 	defer t.finish()
 
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("suggest_gifts").
+	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").
 		WhenArgs(`{"age":8}`, mcptest.TextResult("a kite")).
 		WhenArgs(map[string]any{"budget": 0}, mcptest.ErrorResult("no budget, no gift")).
 		Returns(mcptest.TextResult("a board game"), mcptest.TextResult("a puzzle")))
@@ -138,7 +138,7 @@ func ExampleServer_Request() {
 	defer t.finish()
 
 	// Server-to-client requests exist in the handshake era only.
-	srv := mcptest.NewServer(t).WithProtocolVersions(mcptest.HandshakeVersions...)
+	srv := mcptest.NewServer(t).WithProtocolVersions(mcptest.HandshakeVersions()...)
 	c := dial(srv)
 	defer c.close()
 	c.handshake("2025-06-18") // declaring the roots capability
@@ -163,7 +163,7 @@ func ExampleServer_ExpectViolation() {
 	t := &exampleT{}
 	defer t.finish()
 
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("a kite"))
+	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite"))
 	srv.ExpectViolation(mcptest.RuleInitializeFirst)
 
 	conn := srv.Dial()
@@ -184,7 +184,7 @@ func ExampleServer_SequenceDiagram() {
 	t := &exampleT{}
 	defer t.finish()
 
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("a kite"))
+	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite"))
 	c := dial(srv)
 	c.handshake("2025-06-18")
 	c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"no_such_tool"}}`)
@@ -208,7 +208,7 @@ func ExampleTool_RequiresInput() {
 	t := &exampleT{}
 	defer t.finish()
 
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("buy_gift").
+	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("buy_gift").
 		RequiresInput(mcptest.ElicitInput("confirm", "Buy the kite for 12 EUR?",
 			`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`)).
 		HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {

@@ -187,10 +187,10 @@ func TestConfigurationMistakes(t *testing.T) {
 		mistake   func(*mcptest.Server) // the call that must fail
 		want      []string              // what the failure must say
 	}{
-		{name: "WithTool after Dial", afterDial: true,
-			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("late")) },
-			want:    []string{"WithTool called after the first Dial"}},
 		{name: "WithTools after Dial", afterDial: true,
+			mistake: func(s *mcptest.Server) { s.WithTools(mcptest.NewTool("late")) },
+			want:    []string{"WithTools called after the first Dial"}},
+		{name: "WithTools() after Dial", afterDial: true,
 			mistake: func(s *mcptest.Server) { s.WithTools() },
 			want:    []string{"WithTools called after the first Dial"}},
 		{name: "WithServerInfo after Dial", afterDial: true,
@@ -218,14 +218,14 @@ func TestConfigurationMistakes(t *testing.T) {
 			mistake: func(s *mcptest.Server) { s.WithWaitTimeout(time.Second) },
 			want:    []string{"WithWaitTimeout called after the first Dial"}},
 		{name: "WithResource after Dial", afterDial: true,
-			mistake: func(s *mcptest.Server) { s.WithResource(mcptest.NewResource("file:///a", "a")) },
-			want:    []string{"WithResource called after the first Dial"}},
+			mistake: func(s *mcptest.Server) { s.WithResources(mcptest.NewResource("file:///a", "a")) },
+			want:    []string{"WithResources called after the first Dial"}},
 		{name: "WithResourceTemplate after Dial", afterDial: true,
-			mistake: func(s *mcptest.Server) { s.WithResourceTemplate(mcptest.NewResourceTemplate("file:///{a}", "a")) },
-			want:    []string{"WithResourceTemplate called after the first Dial"}},
+			mistake: func(s *mcptest.Server) { s.WithResourceTemplates(mcptest.NewResourceTemplate("file:///{a}", "a")) },
+			want:    []string{"WithResourceTemplates called after the first Dial"}},
 		{name: "WithPrompt after Dial", afterDial: true,
-			mistake: func(s *mcptest.Server) { s.WithPrompt(mcptest.NewPrompt("p")) },
-			want:    []string{"WithPrompt called after the first Dial"}},
+			mistake: func(s *mcptest.Server) { s.WithPrompts(mcptest.NewPrompt("p")) },
+			want:    []string{"WithPrompts called after the first Dial"}},
 		{name: "WithPromptCompletion after Dial", afterDial: true,
 			mistake: func(s *mcptest.Server) { s.WithPromptCompletion("p", "a", "x") },
 			want:    []string{"WithPromptCompletion called after the first Dial"}},
@@ -236,28 +236,28 @@ func TestConfigurationMistakes(t *testing.T) {
 			mistake: func(s *mcptest.Server) { s.Handle("x/y", okHandler) },
 			want:    []string{`Handle("x/y") called after the first Dial`}},
 		{name: "invalid input schema",
-			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("x").WithInputSchema(`{not json`)) },
+			mistake: func(s *mcptest.Server) { s.WithTools(mcptest.NewTool("x").WithInputSchema(`{not json`)) },
 			want:    []string{"WithTool", "WithInputSchema", "{not json"}},
 		{name: "input schema not an object",
-			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("x").WithInputSchema(`["a"]`)) },
+			mistake: func(s *mcptest.Server) { s.WithTools(mcptest.NewTool("x").WithInputSchema(`["a"]`)) },
 			want:    []string{"WithTool", "WithInputSchema", "object"}},
 		{name: "duplicate tool in one call",
-			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("x"), mcptest.NewTool("x")) },
+			mistake: func(s *mcptest.Server) { s.WithTools(mcptest.NewTool("x"), mcptest.NewTool("x")) },
 			want:    []string{"WithTool", `NewTool("x")`, "registered twice"}},
 		{name: "duplicate tool in two calls",
-			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("x")).WithTool(mcptest.NewTool("x")) },
+			mistake: func(s *mcptest.Server) { s.WithTools(mcptest.NewTool("x")).WithTools(mcptest.NewTool("x")) },
 			want:    []string{"WithTool", `NewTool("x")`, "registered twice"}},
 		{name: "duplicate resource",
 			mistake: func(s *mcptest.Server) {
-				s.WithResource(mcptest.NewResource("file:///a", "a"), mcptest.NewResource("file:///a", "b"))
+				s.WithResources(mcptest.NewResource("file:///a", "a"), mcptest.NewResource("file:///a", "b"))
 			},
 			want: []string{"WithResource", `NewResource("file:///a")`, "registered twice"}},
 		{name: "duplicate prompt",
-			mistake: func(s *mcptest.Server) { s.WithPrompt(mcptest.NewPrompt("p"), mcptest.NewPrompt("p")) },
+			mistake: func(s *mcptest.Server) { s.WithPrompts(mcptest.NewPrompt("p"), mcptest.NewPrompt("p")) },
 			want:    []string{"WithPrompt", `NewPrompt("p")`, "registered twice"}},
 		{name: "unknown rule",
 			mistake: func(s *mcptest.Server) { s.ExpectViolation("no/such-rule") },
-			want:    append([]string{`ExpectViolation("no/such-rule")`, "no such rule"}, mcptest.Rules()...)},
+			want:    append([]string{`ExpectViolation("no/such-rule")`, "no such rule"}, ruleNames()...)},
 		{name: "unknown protocol version",
 			mistake: func(s *mcptest.Server) { s.WithProtocolVersions("2025-11-25", "1999-01-01") },
 			want:    []string{"WithProtocolVersions", `"1999-01-01"`, "2024-11-05"}},
@@ -277,13 +277,13 @@ func TestConfigurationMistakes(t *testing.T) {
 			mistake: func(s *mcptest.Server) { s.WithCapabilities(`["tools"]`) },
 			want:    []string{"WithCapabilities", "object"}},
 		{name: "invalid JSON in a Result",
-			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("x").Returns(mcptest.Result(`{bad`))) },
+			mistake: func(s *mcptest.Server) { s.WithTools(mcptest.NewTool("x").Returns(mcptest.Result(`{bad`))) },
 			want:    []string{"WithTool", `NewTool("x").Returns`, "Result"}},
 		{name: "Returns without replies",
-			mistake: func(s *mcptest.Server) { s.WithTool(mcptest.NewTool("x").Returns()) },
+			mistake: func(s *mcptest.Server) { s.WithTools(mcptest.NewTool("x").Returns()) },
 			want:    []string{"WithTool", `NewTool("x").Returns`, "no replies"}},
 		{name: "unbalanced URI template",
-			mistake: func(s *mcptest.Server) { s.WithResourceTemplate(mcptest.NewResourceTemplate("file:///{id", "t")) },
+			mistake: func(s *mcptest.Server) { s.WithResourceTemplates(mcptest.NewResourceTemplate("file:///{id", "t")) },
 			want:    []string{"WithResourceTemplate", `NewResourceTemplate("file:///{id")`, "unbalanced"}},
 		{name: "Dial after Close",
 			mistake: func(s *mcptest.Server) { s.Close(); s.Dial() },
@@ -320,24 +320,33 @@ func TestConfigurationMistakes(t *testing.T) {
 // methods and are fine while connected.
 func TestRuntimeChangesAfterDial(t *testing.T) {
 	fake := newFakeTB(t)
-	srv := mcptest.NewServer(fake).WithTool(mcptest.NewTool("a").ReturnsText("a"))
+	srv := mcptest.NewServer(fake).WithTools(mcptest.NewTool("a").ReturnsText("a"))
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
 	if !fake.run(func() {
 		srv.ExpectViolation(mcptest.RuleIDUnique)
 		srv.IgnoreViolations()
-		srv.SetToolsQuietly(mcptest.NewTool("b").ReturnsText("b"))
+		srv.SetTools(mcptest.Quietly, mcptest.NewTool("b").ReturnsText("b"))
 	}) {
 		t.Fatalf("want runtime controls to work after Dial, got %s", fake.report())
 	}
 	if got := c.result(t, "1", "tools/list", "").Get("tools.0.name").String(); got != "b" {
 		t.Errorf("want tools/list to show the replaced tool b, got %q", got)
 	}
-	if fake.run(func() { srv.SetTools(mcptest.NewTool("b"), mcptest.NewTool("b")) }) {
+	if fake.run(func() { srv.SetTools(mcptest.ListChanged, mcptest.NewTool("b"), mcptest.NewTool("b")) }) {
 		t.Errorf("SetTools: want a duplicate tool to fail the test")
 	}
 	if msg := fake.fatal(); !strings.Contains(msg, "SetTools") || !strings.Contains(msg, "registered twice") {
 		t.Errorf("SetTools: want the failure to name the call and the duplicate, got %q", msg)
 	}
 	fake.finish()
+}
+
+// ruleNames returns mcptest.Rules as strings.
+func ruleNames() []string {
+	var out []string
+	for _, r := range mcptest.Rules() {
+		out = append(out, string(r))
+	}
+	return out
 }

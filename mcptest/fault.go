@@ -19,35 +19,38 @@ import (
 // the mock serves it (answer instead, delay, hang, close), on a message
 // the mock sends (change a field, a wrong id, insert, duplicate or drop
 // messages), or on how that message is written (split, truncate, garbage,
-// framing). Build faults with the constructors of this package, refine the
-// trigger with Nth, InSession and WithProbability, and add them with
-// Server.WithFault, before or while clients are connected. A fault prints
-// itself, and a failing test's transcript names the faults that were on.
+// framing). Build faults with the constructors of this package and refine
+// the trigger with Nth, InSession, WithProbability and Optional.
+//
+// A Fault is immutable and holds no state: the same value may be given to
+// any number of Servers, and the refining methods return new values.
+// Installing one (Server.WithFault, Server.AddFault) makes a registration,
+// a *FaultHandle, with its own counts. A fault that never acts fails the
+// test when it ends, saying why it likely did not, unless it is Optional.
+// A fault prints itself, and a failing test's transcript names the faults
+// that were on.
 type Fault struct{ f *fault }
 
 type fault struct {
-	name    string
-	method  string  // the method of the message it acts on; "" for any
-	kinds   []Kind  // outbound: the kinds of message it acts on; nil for results and errors
-	nth     int     // act on the nth matching message only (from 1); 0 for every one
-	session int     // act in this session only (from 1); 0 for any
-	prob    float64 // act with this probability, drawn from the server's seeded source; 0 for always
-	inbound func(f *fault, s *Session, m Message, serve func()) bool
-	out     func(s *Session, e *emission)
-	outF    func(f *fault, s *Session, e *emission) // out, for actions that need the fault's own state
-	state   *faultState
+	name     string
+	method   string  // the method of the message it acts on; "" for any
+	kinds    []Kind  // outbound: the kinds of message it acts on; nil for results and errors
+	nth      int     // act on the nth matching message only (from 1); 0 for every one
+	session  int     // act in this session only (from 1); 0 for any
+	prob     float64 // act with this probability, drawn from the server's seeded source; 0 for always
+	optional bool    // it may never act without failing the test
+	err      error   // why the constructor could not build it; installing it fails the test
+	// inbound acts on a client request before it is served; it reports
+	// whether it acted (false: the request is served as usual).
+	inbound func(h *FaultHandle, s *Session, m Message, serve func()) bool
+	// out acts on a message the mock sends; it reports whether it acted.
+	out func(h *FaultHandle, s *Session, e *emission) bool
 }
 
-type faultState struct {
-	mu       sync.Mutex
-	seen     int
-	sessions map[int]bool // the sessions a once-per-session fault acted in
-	release  chan struct{}
-	once     sync.Once
-}
-
-func newFault(name, method string) *fault {
-	return &fault{name: name, method: method, state: &faultState{release: make(chan struct{})}}
+// brokenFault is a fault whose constructor failed: installing it fails the
+// test with err, naming the constructor call.
+func brokenFault(name string, err error) Fault {
+	return Fault{&fault{name: name, err: err}}
 }
 
 // String names the fault and its trigger, e.g. `Delay("tools/call", 2s).Nth(3)`.
@@ -66,56 +69,138 @@ func (f Fault) String() string {
 	if f.f.prob > 0 {
 		fmt.Fprintf(&b, ".WithProbability(%g)", f.f.prob)
 	}
+	if f.f.optional {
+		b.WriteString(".Optional()")
+	}
 	return b.String()
 }
 
-// refine copies the fault with a fresh trigger state.
+// refine returns a copy of the fault with a changed trigger.
 func (f Fault) refine(change func(*fault)) Fault {
+	if f.f == nil {
+		return f
+	}
 	c := *f.f
-	c.state = &faultState{release: make(chan struct{})}
 	change(&c)
 	return Fault{&c}
 }
 
 // Nth makes the fault act on the nth matching message only, counted from 1
-// across all sessions of the server (with InSession, of that session). The
-// count belongs to the Fault value: give each Server its own.
-func (f Fault) Nth(n int) Fault { return f.refine(func(c *fault) { c.nth = n }) }
+// across all sessions of the server (with InSession, of that session). Each
+// registration counts for itself: the same value on two Servers acts on
+// the nth message of each.
+func (f Fault) Nth(n int) Fault {
+	if n < 1 {
+		return brokenFault(f.String()+fmt.Sprintf(".Nth(%d)", n), fmt.Errorf("Nth(%d): n counts from 1", n))
+	}
+	return f.refine(func(c *fault) { c.nth = n })
+}
 
-// InSession makes the fault act in the n-th session (Dial) only.
-func (f Fault) InSession(n int) Fault { return f.refine(func(c *fault) { c.session = n }) }
+// InSession makes the fault act in the n-th session of the server only,
+// counted from 1 in the order the sessions opened (Session.Number).
+func (f Fault) InSession(n int) Fault {
+	if n < 1 {
+		return brokenFault(f.String()+fmt.Sprintf(".InSession(%d)", n), fmt.Errorf("InSession(%d): sessions count from 1", n))
+	}
+	return f.refine(func(c *fault) { c.session = n })
+}
 
 // WithProbability makes the fault act on each matching message with
-// probability p, drawn from the server's seeded source (WithFaultSeed), so
-// a run can be repeated exactly.
-func (f Fault) WithProbability(p float64) Fault { return f.refine(func(c *fault) { c.prob = p }) }
+// probability p (0 < p ≤ 1), drawn from the server's seeded source
+// (WithFaultSeed), so a run can be repeated exactly. Such a fault counts as
+// having come into play once its trigger matched, whether or not the draw
+// made it act.
+func (f Fault) WithProbability(p float64) Fault {
+	if !(p > 0 && p <= 1) {
+		return brokenFault(f.String()+fmt.Sprintf(".WithProbability(%g)", p), fmt.Errorf("WithProbability(%g): want 0 < p <= 1", p))
+	}
+	return f.refine(func(c *fault) { c.prob = p })
+}
+
+// Optional marks a fault that may legitimately never act in this test (a
+// client that may or may not reach it): it then does not fail the test at
+// its end. Without it, a fault that never acted is reported as evidence
+// that the test did not test what it says.
+func (f Fault) Optional() Fault { return f.refine(func(c *fault) { c.optional = true }) }
+
+// FaultHandle is one installed fault: the registration that Server.AddFault
+// returns (and Server.Faults lists), with its own counts. It is safe for
+// concurrent use.
+type FaultHandle struct {
+	srv *Server
+	f   *fault
+
+	mu       sync.Mutex
+	matched  int          // messages the trigger matched (method, session, kind)
+	hits     int          // times the fault acted
+	sessions map[int]bool // the sessions a once-per-session action acted in
+	removed  bool
+	release  chan struct{}
+	once     sync.Once
+}
+
+// Fault returns the fault value this registration installed.
+func (h *FaultHandle) Fault() Fault { return Fault{h.f} }
+
+// String names the fault, as Fault.String does.
+func (h *FaultHandle) String() string { return h.Fault().String() }
+
+// Hits returns how many times the fault acted so far.
+func (h *FaultHandle) Hits() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.hits
+}
+
+// Matched returns how many messages the fault's trigger matched so far
+// (its method, kinds and session), before Nth and WithProbability chose.
+func (h *FaultHandle) Matched() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.matched
+}
+
+// Remove uninstalls the fault: messages from now on are not touched by
+// it. A Hang it held is released. It is idempotent.
+func (h *FaultHandle) Remove() {
+	h.srv.removeFaults(func(g *FaultHandle) bool { return g == h })
+}
 
 // Release lets the messages a Hang fault holds go on, and every later one
 // pass. It is a no-op for other faults, and idempotent.
-func (f Fault) Release() { f.f.state.once.Do(func() { close(f.f.state.release) }) }
+func (h *FaultHandle) Release() { h.once.Do(func() { close(h.release) }) }
+
+// fired reports whether the fault came into play: it acted, or, for a
+// probabilistic fault, its trigger matched.
+func (h *FaultHandle) fired() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.hits > 0 || (h.f.prob > 0 && h.matched > 0)
+}
 
 // matches reports whether the fault acts on m, counting it.
-func (f *fault) matches(s *Session, m Message) bool {
+func (h *FaultHandle) matches(s *Session, m Message) bool {
+	f := h.f
 	if f.method != "" && m.Method != f.method {
 		return false
 	}
 	if f.session > 0 && s.n != f.session {
 		return false
 	}
-	if (f.out != nil || f.outF != nil) && m.Direction == FromServer {
-		kinds := f.kinds
-		if kinds == nil {
-			kinds = []Kind{KindResult, KindError}
-		}
-		if !slices.Contains(kinds, m.Kind) {
+	if f.out != nil && m.Direction == FromServer {
+		if f.kinds == nil {
+			if m.Kind != KindResult && m.Kind != KindError {
+				return false
+			}
+		} else if !slices.Contains(f.kinds, m.Kind) {
 			return false
 		}
 	}
-	f.state.mu.Lock()
-	f.state.seen++
-	seen := f.state.seen
-	f.state.mu.Unlock()
-	if f.nth > 0 && seen != f.nth {
+	h.mu.Lock()
+	h.matched++
+	matched := h.matched
+	h.mu.Unlock()
+	if f.nth > 0 && matched != f.nth {
 		return false
 	}
 	if f.prob > 0 && !s.srv.chance(f.prob) {
@@ -124,62 +209,129 @@ func (f *fault) matches(s *Session, m Message) bool {
 	return true
 }
 
+// hit records that the fault acted.
+func (h *FaultHandle) hit() {
+	h.mu.Lock()
+	h.hits++
+	h.mu.Unlock()
+}
+
 // firstIn reports whether this is the first time the fault acts in
 // session s, remembering it.
-func (f *fault) firstIn(s *Session) bool {
-	f.state.mu.Lock()
-	defer f.state.mu.Unlock()
-	if f.state.sessions == nil {
-		f.state.sessions = map[int]bool{}
+func (h *FaultHandle) firstIn(s *Session) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.sessions == nil {
+		h.sessions = map[int]bool{}
 	}
-	if f.state.sessions[s.n] {
+	if h.sessions[s.n] {
 		return false
 	}
-	f.state.sessions[s.n] = true
+	h.sessions[s.n] = true
 	return true
 }
 
-// faultSet is the server's faults, split by hook point.
+// faultSet is the server's faults, split by hook point. The hooks read an
+// immutable snapshot without a lock; changes swap it.
 type faultSet struct {
-	n        atomic.Int32 // how many faults are on: the fast path checks it without a lock
-	mu       sync.Mutex
-	all      []Fault
-	rng      *rand.Rand
-	seed     int64
-	inbound  []*fault
-	outbound []*fault
+	mu   sync.Mutex
+	all  []*FaultHandle // every registration ever made, in order, removed ones too
+	on   atomic.Pointer[faultSnapshot]
+	rng  *rand.Rand
+	seed int64
 }
 
-// WithFault adds faults. Unlike the configuration methods it may be called
-// at any time, also while clients are connected; RemoveFault takes one away.
+type faultSnapshot struct {
+	inbound, outbound []*FaultHandle
+}
+
+// WithFault installs faults, as AddFault does, and returns the Server so
+// that it chains with the configuration methods. Unlike them it may be
+// called at any time, also while clients are connected. A fault whose
+// constructor failed, or that names a method no version of the protocol
+// has and no Handle serves, fails the test at once, naming the call.
 func (s *Server) WithFault(faults ...Fault) *Server {
 	s.t.Helper()
-	s.faults.mu.Lock()
-	defer s.faults.mu.Unlock()
 	for _, f := range faults {
-		if f.f == nil {
-			s.t.Fatalf("mcptest: WithFault: a zero Fault; build faults with the constructors (Hang, Delay, RespondProtocolVersion, …)")
-			return s
+		if s.AddFault(f) == nil {
+			break
 		}
-		s.faults.all = append(s.faults.all, f)
 	}
-	s.faults.split()
 	return s
 }
 
-// RemoveFault takes a fault away; messages from now on are not touched by it.
-func (s *Server) RemoveFault(f Fault) {
+// AddFault installs a fault and returns its registration: its counts
+// (Hits), its Remove, and Release for a Hang. It may be called at any time,
+// also while clients are connected. A misbuilt fault fails the test at
+// once, naming the call, and AddFault returns nil.
+func (s *Server) AddFault(f Fault) *FaultHandle {
+	s.t.Helper()
+	if f.f == nil {
+		s.t.Fatalf("mcptest: WithFault: a zero Fault; build faults with the constructors (Hang, Delay, RespondProtocolVersion, …)")
+		return nil
+	}
+	if f.f.err != nil {
+		s.t.Fatalf("mcptest: WithFault(%s): %v", f, f.f.err)
+		return nil
+	}
+	if f.f.method != "" && !s.knownMethod(f.f.method) {
+		s.t.Fatalf("mcptest: WithFault(%s): %q is not a method of any protocol version%s, nor one a Handle serves; the fault would never act",
+			f, f.f.method, didYouMean(f.f.method, s.methodNames()))
+		return nil
+	}
+	h := &FaultHandle{srv: s, f: f.f, release: make(chan struct{})}
 	s.faults.mu.Lock()
-	defer s.faults.mu.Unlock()
-	s.faults.all = slices.DeleteFunc(s.faults.all, func(g Fault) bool { return g.f == f.f })
-	s.faults.split()
+	s.faults.all = append(s.faults.all, h)
+	s.faults.swap()
+	s.faults.mu.Unlock()
+	return h
 }
 
-// Faults returns the faults that are on, in the order they were added.
-func (s *Server) Faults() []Fault {
+// RemoveFault uninstalls every registration of a fault equal to f (the
+// same constructor, parameters and trigger, as String prints them):
+// messages from now on are not touched by them. Hang faults it removes are
+// released. Use FaultHandle.Remove to take away one registration.
+func (s *Server) RemoveFault(f Fault) {
+	name := f.String()
+	s.removeFaults(func(h *FaultHandle) bool { return h.String() == name })
+}
+
+func (s *Server) removeFaults(match func(*FaultHandle) bool) {
+	s.faults.mu.Lock()
+	var gone []*FaultHandle
+	for _, h := range s.faults.all {
+		h.mu.Lock()
+		if !h.removed && match(h) {
+			h.removed = true
+			gone = append(gone, h)
+		}
+		h.mu.Unlock()
+	}
+	s.faults.swap()
+	s.faults.mu.Unlock()
+	for _, h := range gone {
+		h.Release()
+	}
+}
+
+// Faults returns the registrations of the faults that are on, in the order
+// they were installed.
+func (s *Server) Faults() []*FaultHandle {
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
-	return slices.Clone(s.faults.all)
+	var out []*FaultHandle
+	for _, h := range s.faults.all {
+		if !h.isRemoved() {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func (h *FaultHandle) isRemoved() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.removed
 }
 
 // WithFaultSeed seeds the source WithProbability draws from (the default
@@ -192,32 +344,103 @@ func (s *Server) WithFaultSeed(seed int64) *Server {
 	return s
 }
 
-func (fs *faultSet) split() {
-	fs.n.Store(int32(len(fs.all)))
-	fs.inbound, fs.outbound = nil, nil
-	for _, f := range fs.all {
-		if f.f.inbound != nil {
-			fs.inbound = append(fs.inbound, f.f)
+// swap rebuilds the snapshot the hooks read; fs.mu is held.
+func (fs *faultSet) swap() {
+	snap := &faultSnapshot{}
+	for _, h := range fs.all {
+		if h.isRemoved() {
+			continue
 		}
-		if f.f.out != nil || f.f.outF != nil {
-			fs.outbound = append(fs.outbound, f.f)
+		if h.f.inbound != nil {
+			snap.inbound = append(snap.inbound, h)
+		}
+		if h.f.out != nil {
+			snap.outbound = append(snap.outbound, h)
 		}
 	}
+	if len(snap.inbound)+len(snap.outbound) == 0 {
+		snap = nil
+	}
+	fs.on.Store(snap)
 }
 
 // hasInbound reports whether any fault acts on client requests.
-func (fs *faultSet) hasInbound() bool { return fs.n.Load() > 0 && len(fs.snapshot(true)) > 0 }
+func (fs *faultSet) hasInbound() bool { return len(fs.snapshot(true)) > 0 }
 
-func (fs *faultSet) snapshot(inbound bool) []*fault {
-	if fs.n.Load() == 0 {
+// snapshot returns the faults of one hook point; it takes no lock.
+func (fs *faultSet) snapshot(inbound bool) []*FaultHandle {
+	snap := fs.on.Load()
+	if snap == nil {
 		return nil
 	}
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
 	if inbound {
-		return fs.inbound
+		return snap.inbound
 	}
-	return fs.outbound
+	return snap.outbound
+}
+
+// unfiredFaults explains each installed fault that never came into play,
+// unless it is Optional.
+func (s *Server) unfiredFaults() []string {
+	s.faults.mu.Lock()
+	all := slices.Clone(s.faults.all)
+	s.faults.mu.Unlock()
+	var out []string
+	var msgs []Message
+	for _, h := range all {
+		if h.f.optional || h.fired() {
+			continue
+		}
+		if msgs == nil {
+			msgs = s.journal.All()
+		}
+		out = append(out, fmt.Sprintf("%s never acted: %s", h, s.whyUnfired(h, msgs)))
+	}
+	return out
+}
+
+// whyUnfired says why a fault likely never acted, from what the journal holds.
+func (s *Server) whyUnfired(h *FaultHandle, msgs []Message) string {
+	f := h.f
+	const hint = " (mark it Optional() if the test may legitimately not reach it)"
+	if len(msgs) == 0 {
+		return "no client sent anything (the journal is empty)" + hint
+	}
+	sessions := 0
+	sent := map[string]bool{}
+	var methods []string
+	for _, m := range msgs {
+		sessions = max(sessions, m.Session)
+		if m.Direction == FromClient && m.Method != "" && !m.IsResponse() && !sent[m.Method] {
+			sent[m.Method] = true
+			methods = append(methods, m.Method)
+		}
+	}
+	if f.session > sessions {
+		return fmt.Sprintf("InSession(%d), but the server had %d session(s)%s", f.session, sessions, hint)
+	}
+	if f.method != "" && !sent[f.method] {
+		switch {
+		case f.method == "initialize" && sent["server/discover"]:
+			return "the client never sent initialize: it went stateless (server/discover was answered); narrow the server with " +
+				"WithProtocolVersions(mcptest.HandshakeVersions()...), or pin the client to a handshake-era version" + hint
+		case f.method == "server/discover" && sent["initialize"]:
+			return "the client never sent server/discover: it initialized at once (a handshake-only client, or one pinned to a version)" + hint
+		case f.method == "notifications/initialized" || strings.HasPrefix(f.method, "notifications/"):
+			return fmt.Sprintf("the client never sent %s (it sent %s)%s", f.method, strings.Join(methods, ", "), hint)
+		}
+		return fmt.Sprintf("the client never sent %s (it sent %s)%s%s", f.method, strings.Join(methods, ", "), didYouMean(f.method, methods), hint)
+	}
+	h.mu.Lock()
+	matched := h.matched
+	h.mu.Unlock()
+	if f.nth > 0 && matched < f.nth {
+		return fmt.Sprintf("its trigger matched %d message(s), fewer than Nth(%d)%s", matched, f.nth, hint)
+	}
+	if matched == 0 && f.out != nil && f.inbound == nil {
+		return "the mock never sent a message it applies to" + hint
+	}
+	return fmt.Sprintf("its trigger matched %d message(s), but none was one it applies to%s", matched, hint)
 }
 
 // chance draws from the seeded source.
@@ -247,8 +470,9 @@ func (s *Server) draw(lo, hi time.Duration) time.Duration {
 // serve applies the inbound faults to a client request, then serves it
 // with dispatch unless a fault answered, held or dropped it.
 func (s *Session) serve(m Message, dispatch func()) {
-	for _, f := range s.srv.faults.snapshot(true) {
-		if f.matches(s, m) && f.inbound(f, s, m, dispatch) {
+	for _, h := range s.srv.faults.snapshot(true) {
+		if h.matches(s, m) && h.f.inbound(h, s, m, dispatch) {
+			h.hit()
 			return
 		}
 	}
@@ -321,16 +545,12 @@ func (e *emission) first() *outFrame { return &e.frames[0] }
 
 // writeFaulty writes a message through the outbound faults: the journal
 // records each frame exactly as it goes on the wire.
-func (s *Session) writeFaulty(m Message, frame []byte, faults []*fault) error {
+func (s *Session) writeFaulty(m Message, frame []byte, faults []*FaultHandle) error {
 	m.Direction = FromServer
 	e := &emission{msg: m, frames: []outFrame{{data: frame}}}
-	for _, f := range faults {
-		if len(e.frames) > 0 && f.matches(s, m) {
-			if f.outF != nil {
-				f.outF(f, s, e)
-			} else {
-				f.out(s, e)
-			}
+	for _, h := range faults {
+		if len(e.frames) > 0 && h.matches(s, m) && h.f.out(h, s, e) {
+			h.hit()
 		}
 	}
 	if e.closeBefore {
@@ -470,8 +690,8 @@ func (s *Session) writeChunks(m Message, out []byte, chunk int, pause time.Durat
 // faultNames lists the faults that are on, for the transcript.
 func (s *Server) faultNames() string {
 	var names []string
-	for _, f := range s.Faults() {
-		names = append(names, f.String())
+	for _, h := range s.Faults() {
+		names = append(names, h.String())
 	}
 	return strings.Join(names, ", ")
 }
@@ -490,4 +710,48 @@ func (s *Session) noteWire(m Message, data []byte) {
 	case "server/discover":
 		s.wireCaps = r.Get("capabilities")
 	}
+}
+
+// specMethods are the methods of every protocol version, both directions,
+// requests and notifications: a fault naming another one would never act.
+var specMethods = map[string]bool{}
+
+func init() {
+	for _, m := range strings.Fields(`initialize ping server/discover completion/complete logging/setLevel
+		prompts/get prompts/list resources/list resources/templates/list resources/read resources/subscribe
+		resources/unsubscribe tools/call tools/list tasks/get tasks/result tasks/list tasks/cancel
+		subscriptions/listen sampling/createMessage roots/list elicitation/create
+		notifications/cancelled notifications/progress notifications/initialized notifications/roots/list_changed
+		notifications/tasks/status notifications/message notifications/resources/updated
+		notifications/resources/list_changed notifications/tools/list_changed notifications/prompts/list_changed
+		notifications/elicitation/complete notifications/subscriptions/acknowledged`) {
+		specMethods[m] = true
+	}
+}
+
+// knownMethod reports whether a fault may name method: one of the
+// protocol's, or one a Handle serves.
+func (s *Server) knownMethod(method string) bool {
+	if specMethods[method] {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.handlers[method]
+	return ok
+}
+
+// methodNames lists the methods a fault may name, for did-you-mean.
+func (s *Server) methodNames() []string {
+	names := make([]string, 0, len(specMethods))
+	for m := range specMethods {
+		names = append(names, m)
+	}
+	s.mu.Lock()
+	for m := range s.handlers {
+		names = append(names, m)
+	}
+	s.mu.Unlock()
+	slices.Sort(names)
+	return names
 }

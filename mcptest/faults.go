@@ -17,40 +17,48 @@ import (
 // servers break clients, and its doc names the symptom it reproduces.
 
 // inbound makes a fault that acts on the client's requests of method
-// ("" for any) before the mock serves them.
+// ("" for any) before the mock serves them; act reports whether it acted.
 func inbound(name, method string, act func(s *Session, m Message, serve func()) bool) Fault {
-	return inboundF(name, method, func(_ *fault, s *Session, m Message, serve func()) bool { return act(s, m, serve) })
+	return inboundH(name, method, func(_ *FaultHandle, s *Session, m Message, serve func()) bool { return act(s, m, serve) })
 }
 
-// inboundF is inbound for actions that need the fault's own state.
-func inboundF(name, method string, act func(f *fault, s *Session, m Message, serve func()) bool) Fault {
-	f := newFault(name, method)
-	f.inbound = act
-	return Fault{f}
+// inboundH is inbound for actions that need their registration's state.
+func inboundH(name, method string, act func(h *FaultHandle, s *Session, m Message, serve func()) bool) Fault {
+	return Fault{&fault{name: name, method: method, inbound: act}}
 }
 
 // outbound makes a fault that acts on the messages of the given kinds
 // (nil: results and errors) the mock sends with method ("" for any).
 func outbound(name, method string, kinds []Kind, act func(s *Session, e *emission)) Fault {
-	f := newFault(name, method)
-	f.kinds = kinds
-	f.out = act
-	return Fault{f}
+	return outboundH(name, method, kinds, func(_ *FaultHandle, s *Session, e *emission) bool { act(s, e); return true })
 }
 
-// edit makes an outbound fault that rewrites the message's JSON.
+// outboundH is outbound for actions that need their registration's state,
+// or that may decline (they report whether they acted).
+func outboundH(name, method string, kinds []Kind, act func(h *FaultHandle, s *Session, e *emission) bool) Fault {
+	return Fault{&fault{name: name, method: method, kinds: kinds, out: act}}
+}
+
+// edit makes an outbound fault that rewrites the message's JSON; change
+// returns nil to leave a message it does not apply to alone.
 func edit(name, method string, change func(s *Session, data []byte) []byte) Fault {
-	return outbound(name, method, nil, func(s *Session, e *emission) {
-		fr := e.first()
-		fr.data, fr.changed = change(s, fr.data), true
-	})
+	return editKinds(name, method, nil, change)
 }
 
 // editResult is edit for results only: error replies are left alone.
 func editResult(name, method string, change func(s *Session, data []byte) []byte) Fault {
-	return outbound(name, method, []Kind{KindResult}, func(s *Session, e *emission) {
+	return editKinds(name, method, []Kind{KindResult}, change)
+}
+
+func editKinds(name, method string, kinds []Kind, change func(s *Session, data []byte) []byte) Fault {
+	return outboundH(name, method, kinds, func(_ *FaultHandle, s *Session, e *emission) bool {
 		fr := e.first()
-		fr.data, fr.changed = change(s, fr.data), true
+		d := change(s, fr.data)
+		if d == nil {
+			return false
+		}
+		fr.data, fr.changed = d, true
+		return true
 	})
 }
 
@@ -80,14 +88,19 @@ func del(data []byte, path string) []byte {
 
 // ---- Handshake and capabilities ----
 
-// RespondProtocolVersion answers initialize with protocolVersion set to v
-// (any JSON value: an unknown, older or newer version, "", a number…).
+// RespondProtocolVersion answers initialize with protocolVersion set to v,
+// any JSON value by the package's JSON rule (an unknown, older or newer
+// version string, "", a number, a json.RawMessage…).
 // Reproduces: a server that ignores the client's version, or one the
 // client does not know — a correct client disconnects (the official Go
 // SDK fails Connect with "unsupported protocol version").
 func RespondProtocolVersion(v any) Fault {
-	return editResult(fmt.Sprintf("RespondProtocolVersion(%s)", jsonValue(v)), "initialize", func(_ *Session, d []byte) []byte {
-		return setRaw(d, "result.protocolVersion", jsonValue(v))
+	raw, err := anyJSON(v)
+	if err != nil {
+		return brokenFault(fmt.Sprintf("RespondProtocolVersion(%#v)", v), err)
+	}
+	return editResult(fmt.Sprintf("RespondProtocolVersion(%s)", raw), "initialize", func(_ *Session, d []byte) []byte {
+		return setRaw(d, "result.protocolVersion", raw)
 	})
 }
 
@@ -138,7 +151,7 @@ func RejectProtocolVersionModern(versions ...string) Fault {
 func capabilityEdit(name string, change func(d []byte) []byte) Fault {
 	return edit(name, "", func(_ *Session, d []byte) []byte {
 		if !gjson.GetBytes(d, "result.capabilities").Exists() {
-			return d
+			return nil
 		}
 		return change(d)
 	})
@@ -163,7 +176,7 @@ func DeclareUnservedCapability(name string) Fault {
 	f := capabilityEdit(fmt.Sprintf("DeclareUnservedCapability(%q)", name), func(d []byte) []byte {
 		return setRaw(d, "result.capabilities."+gjsonKey(name), []byte("{}"))
 	})
-	f.f.inbound = func(_ *fault, s *Session, m Message, _ func()) bool {
+	f.f.inbound = func(_ *FaultHandle, s *Session, m Message, _ func()) bool {
 		if c, ok := methodCapability[m.Method]; !ok || strings.Split(c, ".")[0] != name {
 			return false
 		}
@@ -178,8 +191,13 @@ func DeclareUnservedCapability(name string) Fault {
 // Reproduces: a malformed initialize result the client must reject
 // instead of crashing.
 func CapabilitiesAs(rawJSON string) Fault {
-	return capabilityEdit(fmt.Sprintf("CapabilitiesAs(%s)", rawJSON), func(d []byte) []byte {
-		return setRaw(d, "result.capabilities", []byte(rawJSON))
+	name := fmt.Sprintf("CapabilitiesAs(%s)", rawJSON)
+	raw, err := toJSON(rawJSON)
+	if err != nil || raw == nil {
+		return brokenFault(name, fmt.Errorf("rawJSON is not JSON text: %v", err))
+	}
+	return capabilityEdit(name, func(d []byte) []byte {
+		return setRaw(d, "result.capabilities", raw)
 	})
 }
 
@@ -188,6 +206,9 @@ func CapabilitiesAs(rawJSON string) Fault {
 // say who it is; clients that print or log the server name must not crash.
 func OmitServerInfo() Fault {
 	return edit("OmitServerInfo()", "", func(_ *Session, d []byte) []byte {
+		if !gjson.GetBytes(d, "result.serverInfo").Exists() && !gjson.GetBytes(d, "result."+metaPath(MetaServerInfo)).Exists() {
+			return nil
+		}
 		d = del(d, "result.serverInfo")
 		return del(d, "result."+metaPath(MetaServerInfo))
 	})
@@ -198,25 +219,38 @@ func OmitServerInfo() Fault {
 // `{"name":42}`. Reproduces: a malformed serverInfo the client must reject
 // or tolerate without crashing.
 func CorruptServerInfo(rawJSON string) Fault {
-	return edit(fmt.Sprintf("CorruptServerInfo(%s)", rawJSON), "", func(_ *Session, d []byte) []byte {
+	name := fmt.Sprintf("CorruptServerInfo(%s)", rawJSON)
+	raw, err := toJSON(rawJSON)
+	if err != nil || raw == nil {
+		return brokenFault(name, fmt.Errorf("rawJSON is not JSON text: %v", err))
+	}
+	return edit(name, "", func(_ *Session, d []byte) []byte {
+		acted := false
 		if gjson.GetBytes(d, "result.serverInfo").Exists() {
-			d = setRaw(d, "result.serverInfo", []byte(rawJSON))
+			d, acted = setRaw(d, "result.serverInfo", raw), true
 		}
 		if gjson.GetBytes(d, "result."+metaPath(MetaServerInfo)).Exists() {
-			d = setRaw(d, "result."+metaPath(MetaServerInfo), []byte(rawJSON))
+			d, acted = setRaw(d, "result."+metaPath(MetaServerInfo), raw), true
+		}
+		if !acted {
+			return nil
 		}
 		return d
 	})
 }
 
 // SetField sets the value at a JSON path (sjson syntax, e.g.
-// "result.tools.0.inputSchema") of every reply to method to value, a JSON
-// text or Go value — a different type too. Reproduces whatever malformed
-// reply a bug report shows.
+// "result.tools.0.inputSchema") of every reply to method to value, any JSON
+// value by the package's JSON rule: a Go value ("42" is the string "42",
+// 42 the number), a json.RawMessage for JSON text — a different type too.
+// Reproduces whatever malformed reply a bug report shows.
 func SetField(method, path string, value any) Fault {
-	raw, err := toJSON(value)
-	if s, ok := value.(string); ok && err != nil {
-		raw = jsonValue(s) // a plain string that is not JSON text is a string value
+	raw, err := anyJSON(value)
+	if err != nil {
+		return brokenFault(fmt.Sprintf("SetField(%q, %q, %#v)", method, path, value), err)
+	}
+	if path == "" {
+		return brokenFault(fmt.Sprintf("SetField(%q, \"\", %s)", method, raw), fmt.Errorf("an empty path; name the field, e.g. \"result.protocolVersion\""))
 	}
 	return edit(fmt.Sprintf("SetField(%q, %q, %s)", method, path, raw), method, func(_ *Session, d []byte) []byte {
 		return setRaw(d, path, raw)
@@ -232,13 +266,15 @@ func DeleteField(method, path string) Fault {
 	})
 }
 
-// frameOf builds a notification or request frame.
-func notificationFrame(method string, params any) []byte {
-	p, err := toJSON(params)
+// paramsFault returns a broken fault when params (a JSON object by the
+// package's JSON rule, or nil) cannot be encoded, and the encoding.
+func paramsFault(name string, params any) ([]byte, *Fault) {
+	p, err := toJSONObject(params)
 	if err != nil {
-		p = nil
+		f := brokenFault(name, fmt.Errorf("params: %v", err))
+		return nil, &f
 	}
-	return appendRequest(nil, "", method, p)
+	return p, nil
 }
 
 // NotifyBeforeInitializeResult sends a notification (e.g.
@@ -246,8 +282,13 @@ func notificationFrame(method string, params any) []byte {
 // initialize result. Reproduces: a server that talks before the handshake;
 // a correct client ignores it or copes, and does not deadlock.
 func NotifyBeforeInitializeResult(method string, params any) Fault {
-	return outbound(fmt.Sprintf("NotifyBeforeInitializeResult(%q)", method), "initialize", []Kind{KindResult}, func(_ *Session, e *emission) {
-		e.frames = append([]outFrame{{data: notificationFrame(method, params), changed: true}}, e.frames...)
+	name := fmt.Sprintf("NotifyBeforeInitializeResult(%q)", method)
+	p, broken := paramsFault(name, params)
+	if broken != nil {
+		return *broken
+	}
+	return outbound(name, "initialize", []Kind{KindResult}, func(_ *Session, e *emission) {
+		e.frames = append([]outFrame{{data: appendRequest(nil, "", method, p), changed: true}}, e.frames...)
 	})
 }
 
@@ -256,8 +297,13 @@ func NotifyBeforeInitializeResult(method string, params any) Fault {
 // Reproduces: logging or list_changed that arrives while the client is
 // still in its handshake.
 func NotifyBeforeInitialized(method string, params any) Fault {
-	return outbound(fmt.Sprintf("NotifyBeforeInitialized(%q)", method), "initialize", []Kind{KindResult}, func(_ *Session, e *emission) {
-		e.frames = append(e.frames, outFrame{data: notificationFrame(method, params), changed: true})
+	name := fmt.Sprintf("NotifyBeforeInitialized(%q)", method)
+	p, broken := paramsFault(name, params)
+	if broken != nil {
+		return *broken
+	}
+	return outbound(name, "initialize", []Kind{KindResult}, func(_ *Session, e *emission) {
+		e.frames = append(e.frames, outFrame{data: appendRequest(nil, "", method, p), changed: true})
 	})
 }
 
@@ -266,8 +312,12 @@ func NotifyBeforeInitialized(method string, params any) Fault {
 // notifications/initialized. Reproduces: a server that asks for roots
 // during the handshake; the client's answer is journaled.
 func RequestBeforeInitialized(method string, params any) Fault {
-	return outbound(fmt.Sprintf("RequestBeforeInitialized(%q)", method), "initialize", []Kind{KindResult}, func(s *Session, e *emission) {
-		p, _ := toJSON(params)
+	name := fmt.Sprintf("RequestBeforeInitialized(%q)", method)
+	p, broken := paramsFault(name, params)
+	if broken != nil {
+		return *broken
+	}
+	return outbound(name, "initialize", []Kind{KindResult}, func(s *Session, e *emission) {
 		s.mu.Lock()
 		s.nextID++
 		id := strconv.Itoa(s.nextID)
@@ -286,8 +336,8 @@ func RequestBeforeInitialized(method string, params any) Fault {
 // a probing client must time out on and fall back; Hang("tools/call") the
 // slow tool a client must time out and cancel.
 func Hang(method string) Fault {
-	return inboundF(fmt.Sprintf("Hang(%q)", method), method, func(f *fault, s *Session, m Message, serve func()) bool {
-		release := f.state.release
+	return inboundH(fmt.Sprintf("Hang(%q)", method), method, func(h *FaultHandle, s *Session, m Message, serve func()) bool {
+		release := h.release
 		select {
 		case <-release:
 			return false // released: serve as usual
@@ -328,15 +378,20 @@ func delayed(name, method string, wait func(*Server) time.Duration) Fault {
 }
 
 // ErrorReply answers requests of method with a JSON-RPC error instead of
-// serving them; data is a JSON text or Go value, nil for none.
+// serving them; data is any JSON value by the package's JSON rule (a Go
+// value; a json.RawMessage for JSON text), nil for none.
 // ErrorReply("server/discover", -32000, "boom") is a discover that fails
 // with an error a client must not rely on the code of.
 func ErrorReply(method string, code int, message string, data any) Fault {
+	name := fmt.Sprintf("ErrorReply(%q, %d, %q)", method, code, message)
 	r := RPCErrorWithData(code, message, data)
 	if data == nil {
 		r = RPCError(code, message)
 	}
-	return inbound(fmt.Sprintf("ErrorReply(%q, %d, %q)", method, code, message), method, func(s *Session, m Message, _ func()) bool {
+	if r.problem != nil {
+		return brokenFault(name, r.problem)
+	}
+	return inbound(name, method, func(s *Session, m Message, _ func()) bool {
 		s.reply(m, r)
 		return true
 	})
@@ -426,12 +481,16 @@ func ResultAndError(method string) Fault {
 // value, e.g. "1.0" or 2); nil leaves the field out. Reproduces: a server
 // that is not quite JSON-RPC 2.0 — the official Go SDK drops the connection.
 func JSONRPCVersion(method string, v any) Fault {
-	name := fmt.Sprintf("JSONRPCVersion(%q, %s)", method, jsonValue(v))
+	raw, err := anyJSON(v)
+	name := fmt.Sprintf("JSONRPCVersion(%q, %s)", method, raw)
+	if err != nil {
+		return brokenFault(fmt.Sprintf("JSONRPCVersion(%q, %#v)", method, v), err)
+	}
 	return edit(name, method, func(_ *Session, d []byte) []byte {
 		if v == nil {
 			return del(d, "jsonrpc")
 		}
-		return setRaw(d, "jsonrpc", jsonValue(v))
+		return setRaw(d, "jsonrpc", raw)
 	})
 }
 
@@ -480,13 +539,13 @@ func Truncate(method string, n int) Fault {
 // logs to stdout — mark3labs skips the line, the official Go SDK drops the
 // connection.
 func Banner(text string) Fault {
-	f := outbound(fmt.Sprintf("Banner(%q)", text), "", []Kind{KindResult, KindError, KindNotification, KindRequest}, nil)
-	f.f.outF = func(f *fault, s *Session, e *emission) {
-		if f.firstIn(s) {
-			e.frames = append([]outFrame{{data: []byte(text), changed: true}}, e.frames...)
+	return outboundH(fmt.Sprintf("Banner(%q)", text), "", []Kind{KindResult, KindError, KindNotification, KindRequest}, func(h *FaultHandle, s *Session, e *emission) bool {
+		if !h.firstIn(s) {
+			return false
 		}
-	}
-	return f
+		e.frames = append([]outFrame{{data: []byte(text), changed: true}}, e.frames...)
+		return true
+	})
 }
 
 // NonJSONLine writes a non-JSON line before every reply to method.
@@ -525,7 +584,7 @@ func PrettyPrint(method string) Fault {
 // messages — the official Go SDK fails with "invalid trailing data".
 func TwoOnOneLine(method string) Fault {
 	return edit(fmt.Sprintf("TwoOnOneLine(%q)", method), method, func(_ *Session, d []byte) []byte {
-		return append(append([]byte(nil), d...), notificationFrame("notifications/message", map[string]any{"level": "info", "data": "on the same line"})...)
+		return append(append([]byte(nil), d...), appendRequest(nil, "", "notifications/message", []byte(`{"data":"on the same line","level":"info"}`))...)
 	})
 }
 
@@ -606,7 +665,7 @@ func EmptyPageWithCursor(method string) Fault {
 // sent as written, without a subscriptionId.
 func ListChangedAfter(method, notification string) Fault {
 	f := outbound(fmt.Sprintf("ListChangedAfter(%q, %q)", method, notification), method, []Kind{KindResult}, func(_ *Session, e *emission) {
-		e.frames = append(e.frames, outFrame{data: notificationFrame(notification, nil), changed: true})
+		e.frames = append(e.frames, outFrame{data: appendRequest(nil, "", notification, nil), changed: true})
 	})
 	return f.Nth(1)
 }

@@ -141,14 +141,14 @@ func FuzzSession(f *testing.F) {
 // Violations are the client's and expected: they never fail the test.
 func fuzzServer(t *testing.T) *mcptest.Server {
 	return mcptest.NewServer(t).IgnoreViolations().
-		WithTool(mcptest.NewTool("echo").WithInputSchema(`{"type":"object"}`).ReturnsText("echo"),
+		WithTools(mcptest.NewTool("echo").WithInputSchema(`{"type":"object"}`).ReturnsText("echo"),
 			mcptest.NewTool("confirm").
 				RequiresInput(mcptest.ElicitInput("confirm", "Sure?", `{"type":"object","properties":{"ok":{"type":"boolean"}}}`)).
 				HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 					return mcptest.TextResult(req.InputResponse("confirm").Get("action").String())
 				})).
-		WithResource(mcptest.NewResource("fuzz://doc", "Doc").WithMIMEType("text/plain").ReturnsText("doc")).
-		WithPrompt(mcptest.NewPrompt("greet").WithArgument("who", "whom to greet", true).ReturnsText("hello")).
+		WithResources(mcptest.NewResource("fuzz://doc", "Doc").WithMIMEType("text/plain").ReturnsText("doc")).
+		WithPrompts(mcptest.NewPrompt("greet").WithArgument("who", "whom to greet", true).ReturnsText("hello")).
 		WithPromptCompletion("greet", "who", "fuzz", "world").
 		WithLogging()
 }

@@ -386,7 +386,7 @@ func (f *httpFront) checkOrigin(w http.ResponseWriter, r *http.Request, x *HTTPE
 // refuseStray journals a request refused before it reached a session
 // (its body, if any, as the client's message), records the violation, and
 // answers status with a JSON-RPC error.
-func (f *httpFront) refuseStray(w http.ResponseWriter, r *http.Request, x *HTTPExchange, status int, rule string, detail, message string) {
+func (f *httpFront) refuseStray(w http.ResponseWriter, r *http.Request, x *HTTPExchange, status int, rule RuleID, detail, message string) {
 	sess := f.strays()
 	var body []byte
 	if r.Body != nil && r.Method == http.MethodPost {
@@ -861,7 +861,7 @@ type httpConn struct {
 	backlog    []pendingFrame // for the standalone stream, while none is open
 	partial    []byte
 	partialMsg Message
-	warned     map[string]bool
+	warned     map[RuleID]bool
 }
 
 type pendingFrame struct {

@@ -5,39 +5,39 @@ package mcptest
 const (
 	// RuleHTTPAccept: a POST's Accept header lists both application/json
 	// and text/event-stream; a GET's lists text/event-stream (answered 406).
-	RuleHTTPAccept = "http/accept"
+	RuleHTTPAccept RuleID = "http/accept"
 	// RuleHTTPContentType: a POST carries a JSON-RPC message as
 	// application/json (answered 415).
-	RuleHTTPContentType = "http/content-type"
+	RuleHTTPContentType RuleID = "http/content-type"
 	// RuleHTTPSessionID: after the initialize result assigned an
 	// Mcp-Session-Id, every request carries it, and only an id the server
 	// issued (answered 400 without one, 404 for an unknown one).
-	RuleHTTPSessionID = "http/session-id"
+	RuleHTTPSessionID RuleID = "http/session-id"
 	// RuleHTTPProtocolVersion: after the handshake every HTTP request
 	// carries the negotiated version in Mcp-Protocol-Version (an
 	// unsupported one is answered 400).
-	RuleHTTPProtocolVersion = "http/protocol-version-header"
+	RuleHTTPProtocolVersion RuleID = "http/protocol-version-header"
 	// RuleHTTPReinitialize: a client told 404 for its session starts a new
 	// one with initialize instead of reusing the ended session's id.
-	RuleHTTPReinitialize = "http/reinitialize-after-404"
+	RuleHTTPReinitialize RuleID = "http/reinitialize-after-404"
 	// RuleHTTPDelete (a warning): a client that is done with a session
 	// ends it with DELETE. Reported when the server closes.
-	RuleHTTPDelete = "http/delete-on-close"
+	RuleHTTPDelete RuleID = "http/delete-on-close"
 	// RuleHTTPStatelessHeaders: a stateless-era (2026-07-28) request carries
 	// Mcp-Protocol-Version, Mcp-Method and, for tools/call, prompts/get and
 	// resources/read, Mcp-Name, each agreeing with its body (answered 400
 	// with -32020).
-	RuleHTTPStatelessHeaders = "http/stateless-headers"
+	RuleHTTPStatelessHeaders RuleID = "http/stateless-headers"
 	// RuleHTTPOrigin: a request's Origin, when present, is a loopback one
 	// or one allowed with WithAllowedOrigins (answered 403).
-	RuleHTTPOrigin = "http/origin"
+	RuleHTTPOrigin RuleID = "http/origin"
 	// RuleHTTPHost: a request's Host names a loopback address, against DNS
 	// rebinding (answered 403).
-	RuleHTTPHost = "http/host"
+	RuleHTTPHost RuleID = "http/host"
 )
 
 // httpRuleSpec is where the spec states each HTTP rule.
-var httpRuleSpec = map[string]string{
+var httpRuleSpec = map[RuleID]string{
 	RuleHTTPAccept:           "basic/transports#sending-messages-to-the-server",
 	RuleHTTPContentType:      "basic/transports#sending-messages-to-the-server",
 	RuleHTTPSessionID:        "basic/transports#session-management",
@@ -58,11 +58,11 @@ func init() {
 
 // once reports whether rule was not yet reported for this session over
 // HTTP, remembering it: header checks report once per session.
-func (c *httpConn) once(rule string) bool {
+func (c *httpConn) once(rule RuleID) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.warned == nil {
-		c.warned = map[string]bool{}
+		c.warned = map[RuleID]bool{}
 	}
 	if c.warned[rule] {
 		return false

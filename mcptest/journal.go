@@ -490,18 +490,12 @@ func (ms Messages) After(seq int) Messages {
 }
 
 // Where returns the messages whose value at the gjson path equals want,
-// compared as JSON: want may be a Go value (25, "x", true; a Go string is
-// a JSON string) or a JSON text wrapped in json.RawMessage. Messages
-// without the path do not match; a want that cannot be encoded matches
-// nothing.
+// compared as JSON: want is any JSON value by the package's JSON rule (a
+// Go value such as 25, "x" or true; a json.RawMessage for JSON text).
+// Messages without the path do not match; a want that cannot be encoded
+// matches nothing.
 func (ms Messages) Where(path string, want any) Messages {
-	wantJSON, err := toJSON(want)
-	if want == nil {
-		wantJSON = []byte("null")
-	}
-	if s, ok := want.(string); ok {
-		wantJSON, err = json.Marshal(s) // a plain string is a string value, not JSON text
-	}
+	wantJSON, err := anyJSON(want)
 	if err != nil {
 		return nil
 	}

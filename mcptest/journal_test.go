@@ -20,7 +20,7 @@ import (
 func journalFixture(t *testing.T) *mcptest.Server {
 	t.Helper()
 	srv := mcptest.NewServer(t).
-		WithTool(mcptest.NewTool("a").ReturnsText("A"), mcptest.NewTool("b").ReturnsText("B")).
+		WithTools(mcptest.NewTool("a").ReturnsText("A"), mcptest.NewTool("b").ReturnsText("B")).
 		ExpectViolation(mcptest.RuleParseError)
 	c1 := dialRaw(t, srv)
 	c1.handshake(t, "2025-11-25")

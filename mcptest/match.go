@@ -147,3 +147,12 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// didYouMean returns `; did you mean "x"?` naming the candidate closest to
+// s, or "" when none is close.
+func didYouMean(s string, candidates []string) string {
+	if c, near := closest(s, candidates); near {
+		return fmt.Sprintf("; did you mean %q?", c)
+	}
+	return ""
+}

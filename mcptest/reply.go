@@ -52,10 +52,11 @@ func RPCError(code int, message string) Reply {
 		desc: fmt.Sprintf("RPCError(%d, %q)", code, message)}
 }
 
-// RPCErrorWithData answers with a JSON-RPC error object that carries data
-// (a JSON text or a Go value).
+// RPCErrorWithData answers with a JSON-RPC error object that carries data,
+// any JSON value by the package's JSON rule (a Go value; a json.RawMessage
+// for JSON text; a Go string is a JSON string).
 func RPCErrorWithData(code int, message string, data any) Reply {
-	b, err := toJSON(data)
+	b, err := anyJSON(data)
 	if err != nil {
 		return brokenReply("RPCErrorWithData", err)
 	}

@@ -6,87 +6,92 @@ import (
 	"strings"
 )
 
-// Rule IDs of the client checks. They are stable: tests name them in
-// ExpectViolation, and reports print them.
+// RuleID names a client check, e.g. "lifecycle/initialize-first". The IDs
+// are stable: tests name them in ExpectViolation, and reports print them.
+// Rules lists every one; a RuleID that is not among them (a typo) makes
+// ExpectViolation fail the test at once.
+type RuleID string
+
+// Rule IDs of the client checks.
 const (
 	// RuleParseError: every frame is valid JSON (answered with -32700, id null).
-	RuleParseError = "jsonrpc/parse-error"
+	RuleParseError RuleID = "jsonrpc/parse-error"
 	// RuleInvalidRequest: every frame is a JSON-RPC request, notification or
 	// response object (answered with -32600); a batch is one only in a
 	// session of 2024-11-05 or 2025-03-26, the versions that have batches.
-	RuleInvalidRequest = "jsonrpc/invalid-request"
+	RuleInvalidRequest RuleID = "jsonrpc/invalid-request"
 	// RuleJSONRPCVersion: every message carries "jsonrpc": "2.0".
-	RuleJSONRPCVersion = "jsonrpc/version"
+	RuleJSONRPCVersion RuleID = "jsonrpc/version"
 	// RuleIDType: a request id is a string or an integer, never null.
-	RuleIDType = "jsonrpc/id-type"
+	RuleIDType RuleID = "jsonrpc/id-type"
 	// RuleIDUnique: a request id is not reused within a session.
-	RuleIDUnique = "jsonrpc/id-unique"
+	RuleIDUnique RuleID = "jsonrpc/id-unique"
 	// RuleMethodNotFound: the client calls only methods the server knows (answered with -32601).
-	RuleMethodNotFound = "jsonrpc/method-not-found"
+	RuleMethodNotFound RuleID = "jsonrpc/method-not-found"
 	// RuleInvalidParams: params are an object and well formed for the method (answered with -32602).
-	RuleInvalidParams = "jsonrpc/invalid-params"
+	RuleInvalidParams RuleID = "jsonrpc/invalid-params"
 	// RuleUnexpectedResponse: a response answers a pending request of the server.
-	RuleUnexpectedResponse = "jsonrpc/unexpected-response"
+	RuleUnexpectedResponse RuleID = "jsonrpc/unexpected-response"
 	// RuleInitializeFirst: initialize is the first interaction; only ping may precede it.
-	RuleInitializeFirst = "lifecycle/initialize-first"
+	RuleInitializeFirst RuleID = "lifecycle/initialize-first"
 	// RuleInitializeParams: initialize params carry protocolVersion (a
 	// string), capabilities (an object) and clientInfo with name and version.
-	RuleInitializeParams = "lifecycle/initialize-params"
+	RuleInitializeParams RuleID = "lifecycle/initialize-params"
 	// RuleInitializeOnce: initialize is sent once per session.
-	RuleInitializeOnce = "lifecycle/initialize-once"
+	RuleInitializeOnce RuleID = "lifecycle/initialize-once"
 	// RuleInitializedFirst: after the initialize result the client sends
 	// notifications/initialized before any request but ping.
-	RuleInitializedFirst = "lifecycle/initialized-before-requests"
+	RuleInitializedFirst RuleID = "lifecycle/initialized-before-requests"
 	// RuleInitializeNotBatched: initialize is sent alone, never in a
 	// JSON-RPC batch (2024-11-05, 2025-03-26: the versions with batches).
-	RuleInitializeNotBatched = "lifecycle/initialize-not-batched"
+	RuleInitializeNotBatched RuleID = "lifecycle/initialize-not-batched"
 	// RuleCancelInitialize: the initialize request is never cancelled.
-	RuleCancelInitialize = "lifecycle/initialize-not-cancelled"
+	RuleCancelInitialize RuleID = "lifecycle/initialize-not-cancelled"
 	// RuleUndeclaredMethod: the client calls only methods whose server
 	// capability was declared (tools, resources, resources.subscribe,
 	// prompts, logging, completions).
-	RuleUndeclaredMethod = "capabilities/undeclared-method"
+	RuleUndeclaredMethod RuleID = "capabilities/undeclared-method"
 	// RuleInvalidCursor: a list cursor is one the server issued.
-	RuleInvalidCursor = "pagination/invalid-cursor"
+	RuleInvalidCursor RuleID = "pagination/invalid-cursor"
 	// RuleArgumentsNull (a warning): tools/call and prompts/get send
 	// arguments as an object or leave them out, never null. The mock treats
 	// null as no arguments, as lenient servers do; strict ones reject it.
-	RuleArgumentsNull = "params/arguments-null"
+	RuleArgumentsNull RuleID = "params/arguments-null"
 
 	// RuleMetaRequired: every stateless-era request carries params._meta with
 	// io.modelcontextprotocol/protocolVersion (a string) and
 	// io.modelcontextprotocol/clientCapabilities (an object) (answered with -32602).
-	RuleMetaRequired = "stateless/meta-required"
+	RuleMetaRequired RuleID = "stateless/meta-required"
 	// RuleClientInfo (a warning): stateless-era requests SHOULD carry
 	// io.modelcontextprotocol/clientInfo. Reported once per session.
-	RuleClientInfo = "stateless/client-info"
+	RuleClientInfo RuleID = "stateless/client-info"
 	// RuleMetaConsistent (a warning): the protocolVersion and clientInfo of a
 	// session's requests stay the same. Reported once per session.
-	RuleMetaConsistent = "stateless/meta-consistent"
+	RuleMetaConsistent RuleID = "stateless/meta-consistent"
 	// RuleRemovedMethod: a stateless session uses no method 2026-07-28
 	// removed (ping, logging/setLevel, resources/subscribe, …; answered with -32601).
-	RuleRemovedMethod = "stateless/removed-method"
+	RuleRemovedMethod RuleID = "stateless/removed-method"
 	// RuleRetrySupportedVersion: after -32022 the client retries with a
 	// version from the error's supported list.
-	RuleRetrySupportedVersion = "stateless/retry-supported-version"
+	RuleRetrySupportedVersion RuleID = "stateless/retry-supported-version"
 	// RuleInitializeAfterDiscover: a client does not send initialize to a
 	// modern-only server after server/discover succeeded.
-	RuleInitializeAfterDiscover = "stateless/no-initialize-after-discover"
+	RuleInitializeAfterDiscover RuleID = "stateless/no-initialize-after-discover"
 	// RuleDiscoverFirst (a warning): on stdio a client SHOULD probe with
 	// server/discover before other stateless requests. Reported once per session.
-	RuleDiscoverFirst = "stateless/discover-first"
+	RuleDiscoverFirst RuleID = "stateless/discover-first"
 	// RuleMRTRRequestState: a retry after input_required echoes the
 	// server's requestState unchanged, and never invents one.
-	RuleMRTRRequestState = "mrtr/request-state-unchanged"
+	RuleMRTRRequestState RuleID = "mrtr/request-state-unchanged"
 	// RuleMRTRNewID: a retry after input_required has a new JSON-RPC id.
-	RuleMRTRNewID = "mrtr/new-id"
+	RuleMRTRNewID RuleID = "mrtr/new-id"
 	// RuleMRTRComplete: a retry carries a response for every input request.
-	RuleMRTRComplete = "mrtr/responses-complete"
+	RuleMRTRComplete RuleID = "mrtr/responses-complete"
 )
 
 // ruleSpec is where the spec states a rule, relative to
 // https://modelcontextprotocol.io/specification/<version>/.
-var ruleSpec = map[string]string{
+var ruleSpec = map[RuleID]string{
 	RuleArgumentsNull:           "schema#calltoolrequest (params.arguments is an object)",
 	RuleMetaRequired:            "basic#per-request-protocol-fields",
 	RuleClientInfo:              "basic#per-request-protocol-fields",
@@ -117,12 +122,23 @@ var ruleSpec = map[string]string{
 }
 
 // Rules returns the IDs of every client check, sorted.
-func Rules() []string {
-	out := make([]string, 0, len(ruleSpec))
+func Rules() []RuleID {
+	out := make([]RuleID, 0, len(ruleSpec))
 	for r := range ruleSpec {
 		out = append(out, r)
 	}
 	slices.Sort(out)
+	return out
+}
+
+// ruleNames returns Rules as strings.
+func ruleNames() []string { return ruleStrings(Rules()) }
+
+func ruleStrings(rs []RuleID) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = string(r)
+	}
 	return out
 }
 
@@ -146,8 +162,8 @@ func (s Severity) String() string {
 
 // Violation is one broken rule of the protocol by the client under test.
 type Violation struct {
-	// Rule is the stable rule ID, e.g. "lifecycle/initialize-first".
-	Rule string
+	// Rule is the stable rule ID, e.g. RuleInitializeFirst.
+	Rule RuleID
 	// Severity says whether it fails the test.
 	Severity Severity
 	// Spec is the protocol version the rule was checked against.
@@ -172,16 +188,16 @@ func (v Violation) String() string {
 }
 
 // warnings are the rules that state a SHOULD or a leniency: reported, never failing.
-var warnings = map[string]bool{RuleArgumentsNull: true, RuleClientInfo: true, RuleMetaConsistent: true, RuleDiscoverFirst: true}
+var warnings = map[RuleID]bool{RuleArgumentsNull: true, RuleClientInfo: true, RuleMetaConsistent: true, RuleDiscoverFirst: true}
 
 // violate records a violation of rule by message m.
-func (s *Session) violate(rule string, m Message, detail string) {
+func (s *Session) violate(rule RuleID, m Message, detail string) {
 	spec := s.ProtocolVersion()
 	switch {
-	case m.modern || strings.HasPrefix(rule, "stateless/") || strings.HasPrefix(rule, "mrtr/"):
-		spec = StatelessVersions[0]
+	case m.modern || strings.HasPrefix(string(rule), "stateless/") || strings.HasPrefix(string(rule), "mrtr/"):
+		spec = statelessVersions[0]
 	case spec == "" || isStateless(spec):
-		spec = HandshakeVersions[len(HandshakeVersions)-1]
+		spec = handshakeVersions[len(handshakeVersions)-1]
 	}
 	v := Violation{Rule: rule, Spec: spec, Section: ruleSpec[rule], Detail: detail, Message: m}
 	if warnings[rule] {
@@ -203,11 +219,11 @@ func (s *Server) Violations() []Violation {
 // given rules. They then do not fail the test, and each of them must be
 // broken at least once before the test ends, or the test fails. It may be
 // called at any time.
-func (s *Server) ExpectViolation(rules ...string) *Server {
+func (s *Server) ExpectViolation(rules ...RuleID) *Server {
 	s.t.Helper()
 	for _, r := range rules {
 		if _, ok := ruleSpec[r]; !ok {
-			s.t.Fatalf("mcptest: ExpectViolation(%q): no such rule; the rules are %s", r, strings.Join(Rules(), ", "))
+			s.t.Fatalf("mcptest: ExpectViolation(%q): no such rule%s; the rules are %s", r, didYouMean(string(r), ruleNames()), strings.Join(ruleNames(), ", "))
 		}
 	}
 	s.mu.Lock()
@@ -244,10 +260,10 @@ func (s *Server) Unmatched() []string {
 
 // unexpectedViolations returns the error-level violations not declared
 // expected, and the expected rules never broken.
-func (s *Server) unexpectedViolations() (unexpected []Violation, unmet []string) {
+func (s *Server) unexpectedViolations() (unexpected []Violation, unmet []RuleID) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	seen := map[string]bool{}
+	seen := map[RuleID]bool{}
 	for _, v := range s.violations {
 		seen[v.Rule] = true
 		if v.Severity == SeverityError && !slices.Contains(s.expected, v.Rule) {
@@ -262,22 +278,55 @@ func (s *Server) unexpectedViolations() (unexpected []Violation, unmet []string)
 	return unexpected, unmet
 }
 
-// reportViolations fails t for unexpected violations and unmet expectations.
-func (s *Server) reportViolations(t TB) {
-	t.Helper()
+// Verify returns the server's verdict so far as one error, nil when there
+// is nothing to report: every error-level violation the test did not
+// expect (ExpectViolation), every expected rule never broken, and every
+// installed fault that never acted (unless Optional), each with what to do.
+// IgnoreViolations turns the first two off. It is the goleak.Find of
+// mcptest: a program (with ProgramTB, or none) calls it to get the
+// verdict; in a test, NewServer's cleanup reports the same after Close,
+// and a test may call it earlier to fail at a point of its choosing.
+func (s *Server) Verify() error {
 	s.mu.Lock()
 	ignore := s.ignore
 	s.mu.Unlock()
-	if ignore {
-		return
+	var parts []string
+	if !ignore {
+		unexpected, unmet := s.unexpectedViolations()
+		if len(unexpected) > 0 {
+			parts = append(parts, fmt.Sprintf("the client broke %d protocol rule(s); fix the client, or declare them with ExpectViolation:\n%s",
+				len(unexpected), strings.TrimRight(formatViolations(unexpected), "\n")))
+		}
+		if len(unmet) > 0 {
+			parts = append(parts, fmt.Sprintf("ExpectViolation(%s) was declared, but the client never broke it", quoteAll(ruleStrings(unmet))))
+		}
 	}
-	unexpected, unmet := s.unexpectedViolations()
-	if len(unexpected) > 0 {
-		t.Errorf("mcptest: the client broke %d protocol rule(s); fix the client, or declare them with ExpectViolation:\n%s",
-			len(unexpected), formatViolations(unexpected))
+	if unfired := s.unfiredFaults(); len(unfired) > 0 {
+		parts = append(parts, fmt.Sprintf("%d fault(s) never came into play, so the test did not test what it says:\n  - %s",
+			len(unfired), strings.Join(unfired, "\n  - ")))
 	}
-	if len(unmet) > 0 {
-		t.Errorf("mcptest: ExpectViolation(%s) was declared, but the client never broke it", quoteAll(unmet))
+	if len(parts) == 0 {
+		return nil
+	}
+	return &VerifyError{parts: parts}
+}
+
+// VerifyError is the error Verify returns: each finding on its own lines.
+type VerifyError struct{ parts []string }
+
+// Error returns every finding, each prefixed with "mcptest: ".
+func (e *VerifyError) Error() string {
+	return "mcptest: " + strings.Join(e.parts, "\nmcptest: ")
+}
+
+// Findings returns the findings one by one.
+func (e *VerifyError) Findings() []string { return slices.Clone(e.parts) }
+
+// reportViolations fails t with the verdict of Verify.
+func (s *Server) reportViolations(t TB) {
+	t.Helper()
+	if err := s.Verify(); err != nil {
+		t.Errorf("%v", err)
 	}
 }
 

@@ -19,13 +19,13 @@ import (
 // declared, two tools listed one a page, so that cursors exist.
 func ruleServer(t testing.TB) *mcptest.Server {
 	return mcptest.NewServer(t).
-		WithTool(
+		WithTools(
 			mcptest.NewTool("echo").ReturnsText("echoed"),
 			mcptest.NewTool("add").ReturnsText("3"),
 		).
-		WithResource(mcptest.NewResource("file:///notes.txt", "notes").WithMIMEType("text/plain").ReturnsText("remember the milk")).
-		WithResourceTemplate(mcptest.NewResourceTemplate("file:///users/{id}", "user").ReturnsText("a user")).
-		WithPrompt(mcptest.NewPrompt("greet").WithArgument("name", "who to greet", true).ReturnsText("Hello!"),
+		WithResources(mcptest.NewResource("file:///notes.txt", "notes").WithMIMEType("text/plain").ReturnsText("remember the milk")).
+		WithResourceTemplates(mcptest.NewResourceTemplate("file:///users/{id}", "user").ReturnsText("a user")).
+		WithPrompts(mcptest.NewPrompt("greet").WithArgument("name", "who to greet", true).ReturnsText("Hello!"),
 			mcptest.NewPrompt("plain").ReturnsText("Hi.")).
 		WithPromptCompletion("greet", "name", "alice", "bob").
 		WithLogging().
@@ -34,7 +34,7 @@ func ruleServer(t testing.TB) *mcptest.Server {
 
 // mrtrServer has a tool that asks the client to confirm before it answers.
 func mrtrServer(t testing.TB) *mcptest.Server {
-	return mcptest.NewServer(t).WithTool(
+	return mcptest.NewServer(t).WithTools(
 		mcptest.NewTool("book").
 			RequiresInput(mcptest.ElicitInput("confirm", "Book it?", `{"type":"object","properties":{"ok":{"type":"boolean"}}}`)).
 			ReturnsText("booked"),
@@ -85,7 +85,7 @@ func wantError(code int, id string) wantReply {
 // ruleCase is a client that breaks exactly one rule with one frame.
 type ruleCase struct {
 	name   string
-	rule   string
+	rule   mcptest.RuleID
 	server func(testing.TB) *mcptest.Server // nil: ruleServer
 	before func(testing.TB, *rawClient)     // nil: handshaken
 	frame  string                           // the offending frame
@@ -271,13 +271,13 @@ var ruleCases = []ruleCase{
 	{name: "resources/subscribe without resources.subscribe", rule: mcptest.RuleUndeclaredMethod,
 		server: func(t testing.TB) *mcptest.Server {
 			return mcptest.NewServer(t).
-				WithResource(mcptest.NewResource("file:///notes.txt", "notes").ReturnsText("x")).
+				WithResources(mcptest.NewResource("file:///notes.txt", "notes").ReturnsText("x")).
 				WithCapabilities(`{"resources":{"listChanged":true}}`)
 		},
 		frame: `{"jsonrpc":"2.0","id":85,"method":"resources/subscribe","params":{"uri":"file:///notes.txt"}}`, kind: mcptest.KindRequest, reply: wantResult("85")},
 	{name: "tools/call with tools declared false", rule: mcptest.RuleUndeclaredMethod,
 		server: func(t testing.TB) *mcptest.Server {
-			return mcptest.NewServer(t).WithTool(mcptest.NewTool("echo").ReturnsText("x")).WithCapabilities(`{"tools":false}`)
+			return mcptest.NewServer(t).WithTools(mcptest.NewTool("echo").ReturnsText("x")).WithCapabilities(`{"tools":false}`)
 		},
 		frame: `{"jsonrpc":"2.0","id":86,"method":"tools/call","params":{"name":"echo"}}`, kind: mcptest.KindRequest, reply: wantResult("86")},
 
@@ -395,7 +395,7 @@ var ruleCases = []ruleCase{
 // spec asks for, the frame is journaled, and the session keeps serving.
 func TestRuleCases(t *testing.T) {
 	for _, tc := range ruleCases {
-		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+		t.Run(string(tc.rule)+"/"+tc.name, func(t *testing.T) {
 			newServer := tc.server
 			if newServer == nil {
 				newServer = ruleServer
@@ -546,7 +546,7 @@ func checkViolation(t *testing.T, v mcptest.Violation, offending mcptest.Message
 	if want := "https://modelcontextprotocol.io/specification/" + v.Spec + "/"; !strings.HasPrefix(v.URL(), want) || strings.Contains(v.URL(), " ") {
 		t.Errorf("want URL() to start with %s and hold no space, got %q", want, v.URL())
 	}
-	if s := v.String(); !strings.Contains(s, v.Rule) || !strings.Contains(s, v.Detail) {
+	if s := v.String(); !strings.Contains(s, string(v.Rule)) || !strings.Contains(s, v.Detail) {
 		t.Errorf("want String() to name the rule and the detail, got %q", s)
 	}
 }
@@ -554,7 +554,7 @@ func checkViolation(t *testing.T, v mcptest.Violation, offending mcptest.Message
 // TestEveryRuleHasACase fails when a rule is added without a case in
 // ruleCases, or a case names a rule that does not exist.
 func TestEveryRuleHasACase(t *testing.T) {
-	covered := map[string]int{}
+	covered := map[mcptest.RuleID]int{}
 	for _, tc := range ruleCases {
 		covered[tc.rule]++
 	}
@@ -580,7 +580,7 @@ func TestEveryRuleHasACase(t *testing.T) {
 	}
 	names := map[string]bool{}
 	for _, tc := range ruleCases {
-		key := tc.rule + "/" + tc.name
+		key := string(tc.rule) + "/" + tc.name
 		if names[key] {
 			t.Errorf("two cases are named %s", key)
 		}
@@ -591,7 +591,7 @@ func TestEveryRuleHasACase(t *testing.T) {
 // TestCorrectRawSession runs a client that does everything by the book, in
 // each handshake version, and checks that no rule fires.
 func TestCorrectRawSession(t *testing.T) {
-	for _, version := range mcptest.HandshakeVersions {
+	for _, version := range mcptest.HandshakeVersions() {
 		t.Run(version, func(t *testing.T) {
 			srv := ruleServer(t)
 			c := dialRaw(t, srv)
@@ -672,7 +672,7 @@ func TestCorrectRawSession(t *testing.T) {
 // book in the stateless era, including a multi-round-trip tools/call, and
 // checks that no rule fires.
 func TestCorrectStatelessSession(t *testing.T) {
-	srv := ruleServer(t).WithTool(mcptest.NewTool("book").
+	srv := ruleServer(t).WithTools(mcptest.NewTool("book").
 		RequiresInput(mcptest.ElicitInput("confirm", "Book it?", `{"type":"object"}`)).
 		ReturnsText("booked"))
 	c := dialRaw(t, srv)
@@ -1055,7 +1055,7 @@ func TestUnexpectedViolationFailsAtCleanup(t *testing.T) {
 	if len(errs) != 1 {
 		t.Fatalf("want one error at cleanup, got %s", fake.report())
 	}
-	for _, want := range []string{mcptest.RuleInitializeFirst, frame, "ExpectViolation", "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle"} {
+	for _, want := range []string{string(mcptest.RuleInitializeFirst), frame, "ExpectViolation", "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle"} {
 		if !strings.Contains(errs[0], want) {
 			t.Errorf("want the failure to name %q, got:\n%s", want, errs[0])
 		}
@@ -1128,7 +1128,7 @@ func TestAssertNoViolationsFails(t *testing.T) {
 	if srv.AssertNoViolations(fake) {
 		t.Errorf("AssertNoViolations: want false after a violation")
 	}
-	if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], mcptest.RuleInitializeFirst) || !strings.Contains(errs[0], frame) {
+	if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], string(mcptest.RuleInitializeFirst)) || !strings.Contains(errs[0], frame) {
 		t.Errorf("want AssertNoViolations to name the rule and the frame, got %s", fake.report())
 	}
 	fake.finish()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"slices"
@@ -33,7 +34,7 @@ type Server struct {
 	abandoned  bool      // Close gave up on goroutines that outlive it
 	sessions   []*Session
 	violations []Violation
-	expected   []string
+	expected   []RuleID
 	ignore     bool
 	unmatched  []string
 
@@ -80,22 +81,29 @@ type TB interface {
 	Failed() bool
 }
 
-// HandshakeVersions are the protocol versions of the handshake era
+var (
+	handshakeVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+	statelessVersions = []string{"2026-07-28"}
+	allVersions       = append(slices.Clone(handshakeVersions), statelessVersions...)
+)
+
+// HandshakeVersions returns the protocol versions of the handshake era
 // (initialize, then notifications/initialized) that the mock speaks, oldest
-// first.
-var HandshakeVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+// first. It returns a new slice each time: changing it changes nothing else.
+func HandshakeVersions() []string { return slices.Clone(handshakeVersions) }
 
-// StatelessVersions are the protocol versions of the stateless era
-// (server/discover, per-request _meta) that the mock speaks.
-var StatelessVersions = []string{"2026-07-28"}
+// StatelessVersions returns the protocol versions of the stateless era
+// (server/discover, per-request _meta) that the mock speaks, in a new slice.
+func StatelessVersions() []string { return slices.Clone(statelessVersions) }
 
-// AllVersions are every protocol version the mock speaks, oldest first. A
-// new Server supports all of them: it answers server/discover as a modern
-// server, and an initialize selects the handshake era for that connection.
-var AllVersions = append(slices.Clone(HandshakeVersions), StatelessVersions...)
+// AllVersions returns every protocol version the mock speaks, oldest first,
+// in a new slice. A new Server supports all of them: it answers
+// server/discover as a modern server, and an initialize selects the
+// handshake era for that session.
+func AllVersions() []string { return slices.Clone(allVersions) }
 
 // isStateless reports whether version belongs to the stateless era.
-func isStateless(version string) bool { return version >= StatelessVersions[0] }
+func isStateless(version string) bool { return version >= statelessVersions[0] }
 
 // DefaultWaitTimeout is how long WaitFor and the waiting assertions wait
 // unless WithWaitTimeout says otherwise.
@@ -151,7 +159,7 @@ func NewServer(t TB) *Server {
 		ctx:         ctx,
 		cancel:      cancel,
 		info:        map[string]string{"name": "mcptest", "version": "0.0.0"},
-		versions:    slices.Clone(AllVersions),
+		versions:    slices.Clone(allVersions),
 		cacheScope:  "public",
 		waitTimeout: DefaultWaitTimeout,
 		closeGrace:  DefaultCloseGrace,
@@ -226,8 +234,8 @@ func (s *Server) WithProtocolVersions(versions ...string) *Server {
 			return fmt.Errorf("no versions given")
 		}
 		for _, v := range versions {
-			if !slices.Contains(AllVersions, v) {
-				return fmt.Errorf("unknown protocol version %q; mcptest speaks %s", v, strings.Join(AllVersions, ", "))
+			if !slices.Contains(allVersions, v) {
+				return fmt.Errorf("unknown protocol version %q; mcptest speaks %s", v, strings.Join(allVersions, ", "))
 			}
 		}
 		s.versions = slices.Clone(versions)
@@ -321,46 +329,43 @@ func (s *Server) WithWaitTimeout(d time.Duration) *Server {
 	})
 }
 
-// WithTool registers tools, and with them the tools capability. A second
-// tool of the same name fails the test.
-func (s *Server) WithTool(tools ...*Tool) *Server {
+// WithTools registers tools, and with them the tools capability; with no
+// tools it declares the capability with none yet (for tools added later
+// with SetTools). A second tool of the same name fails the test. It may be
+// called more than once: the tools add up.
+func (s *Server) WithTools(tools ...*Tool) *Server {
 	s.t.Helper()
-	return s.configure("WithTool", func() error {
+	return s.configure("WithTools", func() error {
 		s.toolsDeclared = true
 		return addAll(&s.tools, tools, (*Tool).entry)
 	})
 }
 
-// WithTools declares the tools capability even when no tool is registered
-// yet (for tools added later with SetTools).
-func (s *Server) WithTools() *Server {
+// WithResources registers resources, and with them the resources
+// capability; with none it declares the capability with none yet.
+func (s *Server) WithResources(resources ...*Resource) *Server {
 	s.t.Helper()
-	return s.configure("WithTools", func() error { s.toolsDeclared = true; return nil })
-}
-
-// WithResource registers resources, and with them the resources capability.
-func (s *Server) WithResource(resources ...*Resource) *Server {
-	s.t.Helper()
-	return s.configure("WithResource", func() error {
+	return s.configure("WithResources", func() error {
 		s.resourcesDeclared = true
 		return addAll(&s.resources, resources, (*Resource).entry)
 	})
 }
 
-// WithResourceTemplate registers resource templates, and with them the
+// WithResourceTemplates registers resource templates, and with them the
 // resources capability.
-func (s *Server) WithResourceTemplate(templates ...*ResourceTemplate) *Server {
+func (s *Server) WithResourceTemplates(templates ...*ResourceTemplate) *Server {
 	s.t.Helper()
-	return s.configure("WithResourceTemplate", func() error {
+	return s.configure("WithResourceTemplates", func() error {
 		s.resourcesDeclared = true
 		return addAll(&s.templates, templates, (*ResourceTemplate).entry)
 	})
 }
 
-// WithPrompt registers prompts, and with them the prompts capability.
-func (s *Server) WithPrompt(prompts ...*Prompt) *Server {
+// WithPrompts registers prompts, and with them the prompts capability;
+// with none it declares the capability with none yet.
+func (s *Server) WithPrompts(prompts ...*Prompt) *Server {
 	s.t.Helper()
-	return s.configure("WithPrompt", func() error {
+	return s.configure("WithPrompts", func() error {
 		s.promptsDeclared = true
 		return addAll(&s.prompts, prompts, (*Prompt).entry)
 	})
@@ -421,50 +426,44 @@ func addAll[T registrable](c *catalog, items []T, toEntry func(T) entry) error {
 	return nil
 }
 
-// SetTools replaces the tool set while clients are connected and sends
-// notifications/tools/list_changed to every session that completed the
-// handshake.
-func (s *Server) SetTools(tools ...*Tool) {
+// Announce says whether replacing a catalog while clients are connected
+// (SetTools, SetResources, SetPrompts) tells them.
+type Announce bool
+
+const (
+	// ListChanged sends the catalog's notifications/…/list_changed to every
+	// session that may receive it (as Notify does).
+	ListChanged Announce = true
+	// Quietly tells no client: the clients keep what they listed before,
+	// which is how a server makes a cached schema stale.
+	Quietly Announce = false
+)
+
+// SetTools replaces the tool set while clients are connected; with
+// ListChanged it sends notifications/tools/list_changed (see Notify for who
+// receives it), with Quietly it tells no client.
+func (s *Server) SetTools(a Announce, tools ...*Tool) {
 	s.t.Helper()
-	setCatalog(s, "SetTools", &s.tools, tools, (*Tool).entry, "notifications/tools/list_changed")
+	setCatalog(s, "SetTools", &s.tools, tools, (*Tool).entry, a, "notifications/tools/list_changed")
 }
 
-// SetToolsQuietly replaces the tool set without telling any client: the
-// clients keep what they listed before.
-func (s *Server) SetToolsQuietly(tools ...*Tool) {
+// SetResources replaces the resource set, like SetTools, announcing it
+// with notifications/resources/list_changed.
+func (s *Server) SetResources(a Announce, resources ...*Resource) {
 	s.t.Helper()
-	setCatalog(s, "SetToolsQuietly", &s.tools, tools, (*Tool).entry, "")
+	setCatalog(s, "SetResources", &s.resources, resources, (*Resource).entry, a, "notifications/resources/list_changed")
 }
 
-// SetResources replaces the resource set and sends
-// notifications/resources/list_changed to every ready session.
-func (s *Server) SetResources(resources ...*Resource) {
+// SetPrompts replaces the prompt set, like SetTools, announcing it with
+// notifications/prompts/list_changed.
+func (s *Server) SetPrompts(a Announce, prompts ...*Prompt) {
 	s.t.Helper()
-	setCatalog(s, "SetResources", &s.resources, resources, (*Resource).entry, "notifications/resources/list_changed")
+	setCatalog(s, "SetPrompts", &s.prompts, prompts, (*Prompt).entry, a, "notifications/prompts/list_changed")
 }
 
-// SetResourcesQuietly replaces the resource set without telling any client.
-func (s *Server) SetResourcesQuietly(resources ...*Resource) {
-	s.t.Helper()
-	setCatalog(s, "SetResourcesQuietly", &s.resources, resources, (*Resource).entry, "")
-}
-
-// SetPrompts replaces the prompt set and sends
-// notifications/prompts/list_changed to every ready session.
-func (s *Server) SetPrompts(prompts ...*Prompt) {
-	s.t.Helper()
-	setCatalog(s, "SetPrompts", &s.prompts, prompts, (*Prompt).entry, "notifications/prompts/list_changed")
-}
-
-// SetPromptsQuietly replaces the prompt set without telling any client.
-func (s *Server) SetPromptsQuietly(prompts ...*Prompt) {
-	s.t.Helper()
-	setCatalog(s, "SetPromptsQuietly", &s.prompts, prompts, (*Prompt).entry, "")
-}
-
-// setCatalog replaces a catalog while connected and, unless notify is
-// empty, tells every ready session.
-func setCatalog[T registrable](s *Server, call string, c *catalog, items []T, toEntry func(T) entry, notify string) {
+// setCatalog replaces a catalog while connected and, with ListChanged,
+// tells every session that may hear it.
+func setCatalog[T registrable](s *Server, call string, c *catalog, items []T, toEntry func(T) entry, a Announce, notify string) {
 	s.t.Helper()
 	var fresh catalog
 	if err := addAll(&fresh, items, toEntry); err != nil {
@@ -475,7 +474,7 @@ func setCatalog[T registrable](s *Server, call string, c *catalog, items []T, to
 	*c = fresh
 	s.capsCache = nil
 	s.mu.Unlock()
-	if notify != "" {
+	if a == ListChanged {
 		s.Notify(notify, nil)
 	}
 }
@@ -494,29 +493,69 @@ func (s *Server) Dial() net.Conn {
 		s.t.Fatalf("mcptest: Dial called after Close")
 		return nil
 	}
+	n := len(s.sessions) + 1
+	client, server := newPipe(fmt.Sprintf("client-%d", n), fmt.Sprintf("mcptest-%d", n))
+	s.openLocked(server)
+	s.mu.Unlock()
+	s.journal.wake() // a waiting assertion that found every session ended looks again
+	return client
+}
+
+// openLocked starts a session over the server's end of a connection; s.mu
+// is held.
+func (s *Server) openLocked(conn io.ReadWriteCloser) *Session {
 	if !s.started {
 		s.started = true
 		s.legacy, s.modern = s.legacyVersions(), s.modernVersions()
 	}
-	n := len(s.sessions) + 1
-	client, server := newPipe(fmt.Sprintf("client-%d", n), fmt.Sprintf("mcptest-%d", n))
-	sess := newSession(s, n, server)
+	sess := newSession(s, len(s.sessions)+1, conn)
 	s.sessions = append(s.sessions, sess)
 	s.wg.Add(1)
-	s.mu.Unlock()
-	s.journal.wake() // a waiting assertion that found every session ended looks again
 	go sess.readLoop()
-	return client
+	return sess
 }
 
-// Sessions returns the sessions opened so far, in Dial order.
+// Serve runs one MCP session over rwc, framed as on stdio (one JSON-RPC
+// message a line), as a server process does on its stdin and stdout: the
+// client under test writes to rwc and reads what the mock writes. It
+// returns nil when the client closed its end (EOF) or the Server closed,
+// and ctx.Err() when ctx ended first; it closes rwc either way. rwc's
+// Close must end a Read in progress (pipes, sockets and net.Conn do). Like
+// Dial, the first Serve freezes the configuration; sessions opened by Dial
+// and Serve are numbered together, in the order they opened.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
+	s.t.Helper()
+	if rwc == nil {
+		s.t.Fatalf("mcptest: Serve: a nil io.ReadWriteCloser")
+		return nil
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		_ = rwc.Close()
+		return ErrSessionClosed
+	}
+	sess := s.openLocked(rwc)
+	s.mu.Unlock()
+	s.journal.wake() // a waiting assertion that found every session ended looks again
+	select {
+	case <-sess.Done():
+		return nil
+	case <-ctx.Done():
+		sess.close()
+		<-sess.Done()
+		return ctx.Err()
+	}
+}
+
+// Sessions returns the sessions opened so far, in the order they opened (Dial, Serve, and the HTTP transport).
 func (s *Server) Sessions() []*Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.sessions)
 }
 
-// Session returns the session of the n-th Dial, counted from 1, or nil.
+// Session returns the n-th session, counted from 1 in the order the sessions opened, or nil.
 func (s *Server) Session(n int) *Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -526,7 +565,7 @@ func (s *Server) Session(n int) *Session {
 	return s.sessions[n-1]
 }
 
-// Journal returns the record of every frame of every session.
+// Journal returns the record of every message of every session.
 func (s *Server) Journal() *Journal { return s.journal }
 
 // Notify sends a notification to the clients that may receive it, and

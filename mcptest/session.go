@@ -40,8 +40,8 @@ const (
 	phaseReady                     // notifications/initialized received
 )
 
-// Session is one client connection to the Server, made by one Dial: its
-// own handshake state, negotiated version, subscriptions and log level.
+// Session is one MCP session of the Server (one Dial, one Serve): its own
+// handshake state, negotiated version, subscriptions and log level.
 type Session struct {
 	srv  *Server
 	n    int
@@ -67,14 +67,14 @@ type Session struct {
 	subscriptions map[string]bool
 	logLevel      string
 
-	era           string       // "", EraHandshake or EraStateless
+	era           Era          // "", EraHandshake or EraStateless
 	initCaps      gjson.Result // client capabilities from initialize
 	clientCaps    gjson.Result // client capabilities from the latest modern request
 	wireCaps      gjson.Result // server capabilities the last server/discover result told the client
 	discovered    bool         // server/discover was answered with a result
 	toldSupported []string     // the supported list of the last -32022, if any
 	firstMeta     map[string]string
-	warned        map[string]bool
+	warned        map[RuleID]bool
 	listeners     []*listener
 	rounds        []round
 	stateSeq      int
@@ -126,7 +126,7 @@ func newSession(s *Server, n int, conn io.ReadWriteCloser) *Session {
 		srv: s, n: n, id: uuid.NewString(), conn: conn,
 		ctx: ctx, cancel: cancel, done: make(chan struct{}),
 		inflight: map[string][]*inflight{}, pending: map[string]pendingRequest{},
-		subscriptions: map[string]bool{}, warned: map[string]bool{}, gaveUp: map[string]bool{},
+		subscriptions: map[string]bool{}, warned: map[RuleID]bool{}, gaveUp: map[string]bool{},
 	}
 }
 
@@ -193,7 +193,7 @@ func canonicalUint(id string) (uint64, bool) {
 	return n, true
 }
 
-// Number returns the session's number, from 1 in Dial order, as in Message.Session.
+// Number returns the session's number, from 1 in the order the sessions opened, as in Message.Session.
 func (s *Session) Number() int { return s.n }
 
 // ID returns the session's unique id.
@@ -203,7 +203,7 @@ func (s *Session) ID() string { return s.id }
 // answered initialize, EraStateless once it accepted a request of the
 // stateless era (server/discover or one carrying the per-request _meta),
 // "" before either.
-func (s *Session) Era() string {
+func (s *Session) Era() Era {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.era
@@ -285,7 +285,7 @@ type viaKey struct{}
 // notifyVia is Notify for a notification sent on behalf of the request
 // with id via (JSON text), "" for none.
 func (s *Session) notifyVia(via, method string, params any) error {
-	p, err := toJSON(params)
+	p, err := toJSONObject(params)
 	if err != nil {
 		return fmt.Errorf("mcptest: Notify(%q): %w", method, err)
 	}
@@ -301,7 +301,7 @@ func (s *Session) notifyVia(via, method string, params any) error {
 // server-to-client requests: in a stateless session it returns an error;
 // script input_required results instead (InputRequired, RequiresInput).
 func (s *Session) Request(ctx context.Context, method string, params any) (Message, error) {
-	p, err := toJSON(params)
+	p, err := toJSONObject(params)
 	if err != nil {
 		return Message{}, fmt.Errorf("mcptest: Request(%q): %w", method, err)
 	}

@@ -26,11 +26,22 @@ const (
 	CodeUnsupportedProtocolVersion = -32022
 )
 
-// Eras a session can be in (Session.Era).
+// Era is one of the two eras of the protocol a session can be in
+// (Session.Era): EraHandshake or EraStateless. The zero value is no era yet.
+type Era string
+
+// The eras of the protocol.
 const (
-	EraHandshake = "handshake"
-	EraStateless = "stateless"
+	// EraHandshake is the era of protocol versions 2024-11-05 to
+	// 2025-11-25: initialize, then notifications/initialized; sessions have state.
+	EraHandshake Era = "handshake"
+	// EraStateless is the era of 2026-07-28 and later: no handshake, every
+	// request carries its _meta, server/discover.
+	EraStateless Era = "stateless"
 )
+
+// valid reports whether e is one of the eras.
+func (e Era) valid() bool { return e == EraHandshake || e == EraStateless }
 
 // metaPath is a gjson path to a _meta key under params.
 func metaPath(key string) string { return "_meta." + strings.ReplaceAll(key, ".", `\.`) }
@@ -196,7 +207,7 @@ func (s *Session) noteModernRequest(m Message, d decoded, version string, caps g
 	}
 	warnChanged := changed != "" && !s.warned[RuleMetaConsistent]
 	warnDiscover := first && m.Method != "server/discover" && !s.warned[RuleDiscoverFirst]
-	for rule, on := range map[string]bool{RuleClientInfo: warnInfo, RuleMetaConsistent: warnChanged, RuleDiscoverFirst: warnDiscover} {
+	for rule, on := range map[RuleID]bool{RuleClientInfo: warnInfo, RuleMetaConsistent: warnChanged, RuleDiscoverFirst: warnDiscover} {
 		if on {
 			s.warned[rule] = true
 		}
@@ -322,7 +333,7 @@ func (s *Session) notifyListeners(method string, params any, uri string) int {
 		}
 	}
 	s.mu.Unlock()
-	p, err := toJSON(params)
+	p, err := toJSONObject(params)
 	if err != nil || p == nil {
 		p = []byte("{}")
 	}

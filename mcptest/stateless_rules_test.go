@@ -138,13 +138,13 @@ func slFindClientFrame(t *testing.T, srv *mcptest.Server, raw string) mcptest.Me
 
 // slCheckOnly checks that the server recorded exactly one violation, of
 // rule, with severity, caused by the frame offending.
-func slCheckOnly(t *testing.T, srv *mcptest.Server, rule string, severity mcptest.Severity, offending mcptest.Message) {
+func slCheckOnly(t *testing.T, srv *mcptest.Server, rule mcptest.RuleID, severity mcptest.Severity, offending mcptest.Message) {
 	t.Helper()
 	slCheckOnlyIn(t, srv, rule, severity, slVersion, offending)
 }
 
 // slCheckOnlyIn is slCheckOnly for a rule checked against the given spec version.
-func slCheckOnlyIn(t *testing.T, srv *mcptest.Server, rule string, severity mcptest.Severity, spec string, offending mcptest.Message) {
+func slCheckOnlyIn(t *testing.T, srv *mcptest.Server, rule mcptest.RuleID, severity mcptest.Severity, spec string, offending mcptest.Message) {
 	t.Helper()
 	vs := srv.Violations()
 	if len(vs) != 1 || vs[0].Rule != rule {
@@ -174,7 +174,7 @@ const slBookSchema = `{"type":"object","properties":{"ok":{"type":"boolean"}}}`
 // two things), a resource, a prompt, completions and logging.
 func slFullServer(tb mcptest.TB) *mcptest.Server {
 	return mcptest.NewServer(tb).
-		WithTool(
+		WithTools(
 			mcptest.NewTool("echo").ReturnsText("echoed"),
 			mcptest.NewTool("book").
 				RequiresInput(mcptest.ElicitInput("confirm", "Book it?", slBookSchema)).
@@ -185,15 +185,15 @@ func slFullServer(tb mcptest.TB) *mcptest.Server {
 					mcptest.ElicitInput("seat", "Which seat?", `{"type":"object","properties":{"seat":{"type":"string"}}}`)).
 				ReturnsText("travelling"),
 		).
-		WithResource(mcptest.NewResource("file:///notes.txt", "notes").WithMIMEType("text/plain").ReturnsText("remember the milk")).
-		WithPrompt(mcptest.NewPrompt("greet").WithArgument("name", "who to greet", true).ReturnsText("Hello!")).
+		WithResources(mcptest.NewResource("file:///notes.txt", "notes").WithMIMEType("text/plain").ReturnsText("remember the milk")).
+		WithPrompts(mcptest.NewPrompt("greet").WithArgument("name", "who to greet", true).ReturnsText("Hello!")).
 		WithPromptCompletion("greet", "name", "alice", "bob").
 		WithLogging()
 }
 
 // slToolsOnlyServer declares tools and nothing else.
 func slToolsOnlyServer(tb mcptest.TB) *mcptest.Server {
-	return mcptest.NewServer(tb).WithTool(mcptest.NewTool("echo").ReturnsText("echoed"))
+	return mcptest.NewServer(tb).WithTools(mcptest.NewTool("echo").ReturnsText("echoed"))
 }
 
 // slModernOnlyServer speaks 2026-07-28 only.
@@ -213,7 +213,7 @@ type slReply struct {
 // slCase is a client that breaks exactly one stateless-era rule with one frame.
 type slCase struct {
 	name     string
-	rule     string
+	rule     mcptest.RuleID
 	severity mcptest.Severity
 	server   func(mcptest.TB) *mcptest.Server // nil: slFullServer
 	// before is what the client does first; it returns what frame needs
@@ -386,7 +386,7 @@ var slCases = []slCase{
 		frame: func(string) string {
 			return rawRequest("61", "tools/list", slParams("", slMeta("2098-12-31", slCaps, slInfo)))
 		},
-		reply: slWantUnsupported("2098-12-31", mcptest.AllVersions)},
+		reply: slWantUnsupported("2098-12-31", mcptest.AllVersions())},
 
 	// stateless/no-initialize-after-discover: rejected, naming the versions.
 	{name: "initialize a modern-only server after discover", rule: mcptest.RuleInitializeAfterDiscover,
@@ -473,7 +473,7 @@ func slWantInputRequiredAgain(key string) *slReply {
 // warnings are reported once per session; and the session keeps serving.
 func TestStatelessRuleViolations(t *testing.T) {
 	for _, tc := range slCases {
-		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+		t.Run(string(tc.rule)+"/"+tc.name, func(t *testing.T) {
 			t.Parallel()
 			newServer := tc.server
 			if newServer == nil {
@@ -570,13 +570,13 @@ func TestStatelessRuleViolations(t *testing.T) {
 // TestStatelessRulesAllHaveACase fails when a stateless-era rule has no
 // case in slCases.
 func TestStatelessRulesAllHaveACase(t *testing.T) {
-	covered := map[string]bool{}
+	covered := map[mcptest.RuleID]bool{}
 	for _, tc := range slCases {
 		covered[tc.rule] = true
 	}
-	want := []string{mcptest.RuleUndeclaredMethod}
+	want := []mcptest.RuleID{mcptest.RuleUndeclaredMethod}
 	for _, r := range mcptest.Rules() {
-		if strings.HasPrefix(r, "stateless/") || strings.HasPrefix(r, "mrtr/") {
+		if strings.HasPrefix(string(r), "stateless/") || strings.HasPrefix(string(r), "mrtr/") {
 			want = append(want, r)
 		}
 	}
@@ -590,10 +590,10 @@ func TestStatelessRulesAllHaveACase(t *testing.T) {
 	}
 	names := map[string]bool{}
 	for _, tc := range slCases {
-		if names[tc.rule+"/"+tc.name] {
+		if names[string(tc.rule)+"/"+tc.name] {
 			t.Errorf("two cases are named %s/%s", tc.rule, tc.name)
 		}
-		names[tc.rule+"/"+tc.name] = true
+		names[string(tc.rule)+"/"+tc.name] = true
 	}
 }
 
@@ -607,7 +607,7 @@ func TestStatelessRulesAllHaveACase(t *testing.T) {
 // right. No rule of any severity may fire.
 func TestStatelessCorrectRawClient(t *testing.T) {
 	srv := mcptest.NewServer(t).
-		WithTool(
+		WithTools(
 			mcptest.NewTool("echo").ReturnsText("echoed"),
 			mcptest.NewTool("book").
 				RequiresInput(mcptest.ElicitInput("confirm", "Book it?", slBookSchema)).
@@ -615,15 +615,15 @@ func TestStatelessCorrectRawClient(t *testing.T) {
 					return mcptest.TextResult(fmt.Sprintf("ok=%v state=%s", req.InputResponse("confirm").Get("content.ok").Bool(), req.RequestState()))
 				}),
 		).
-		WithResource(mcptest.NewResource("file:///notes.txt", "notes").WithMIMEType("text/plain").ReturnsText("remember the milk")).
-		WithPrompt(mcptest.NewPrompt("greet").WithArgument("name", "who to greet", true).ReturnsText("Hello!")).
+		WithResources(mcptest.NewResource("file:///notes.txt", "notes").WithMIMEType("text/plain").ReturnsText("remember the milk")).
+		WithPrompts(mcptest.NewPrompt("greet").WithArgument("name", "who to greet", true).ReturnsText("Hello!")).
 		WithPromptCompletion("greet", "name", "alice", "bob").
 		WithServerInfo("slserver", "9.9.9")
 	c := dialRaw(t, srv)
 
 	disc := slDiscover(t, c, "1")
-	if got := slStrings(disc.Get("supportedVersions")); !slices.Equal(got, mcptest.AllVersions) {
-		t.Errorf("server/discover: want supportedVersions %q, got %q", mcptest.AllVersions, got)
+	if got := slStrings(disc.Get("supportedVersions")); !slices.Equal(got, mcptest.AllVersions()) {
+		t.Errorf("server/discover: want supportedVersions %q, got %q", mcptest.AllVersions(), got)
 	}
 	for _, capName := range []string{"tools", "resources", "prompts", "completions"} {
 		if !disc.Get("capabilities." + capName).Exists() {
@@ -806,7 +806,7 @@ func TestStatelessUnsupportedVersion(t *testing.T) {
 		srv := slFullServer(t)
 		c := dialRaw(t, srv)
 		reply := c.call(t, "1", "server/discover", slParams("", slMeta("2099-01-01", slCaps, slInfo)))
-		slWantUnsupported("2099-01-01", mcptest.AllVersions).check(t, reply)
+		slWantUnsupported("2099-01-01", mcptest.AllVersions()).check(t, reply)
 		if got := reply.Get("error.code").Int(); got != slCodeUnsupportedVersion {
 			t.Errorf("want -32022, got %s", reply.Raw)
 		}
@@ -833,7 +833,7 @@ func TestStatelessUnsupportedVersion(t *testing.T) {
 		frame := rawRequest("2", "server/discover", slParams("", slMeta("2000-01-01", slCaps, slInfo)))
 		c.send(frame)
 		second := c.recvJSON(t)
-		slWantUnsupported("2000-01-01", mcptest.AllVersions).check(t, second)
+		slWantUnsupported("2000-01-01", mcptest.AllVersions()).check(t, second)
 		slCheckOnly(t, srv, mcptest.RuleRetrySupportedVersion, mcptest.SeverityError, slFindClientFrame(t, srv, frame))
 		slDiscover(t, c, "3")
 		slStillServing(t, c, "4")
@@ -878,7 +878,7 @@ func TestStatelessMixedEras(t *testing.T) {
 		slStillServing(t, c, "3")
 	})
 	t.Run("legacy-only server", func(t *testing.T) {
-		srv := slFullServer(t).WithProtocolVersions(mcptest.HandshakeVersions...).ExpectViolation(mcptest.RuleInitializeFirst).
+		srv := slFullServer(t).WithProtocolVersions(mcptest.HandshakeVersions()...).ExpectViolation(mcptest.RuleInitializeFirst).
 			WithWaitTimeout(500 * time.Millisecond) // AssertEra(stateless) must fail below: no need to wait 10 s
 		c := dialRaw(t, srv)
 		disc := c.call(t, "1", "server/discover", slOK(""))
@@ -963,7 +963,7 @@ func slFiveTools(tb mcptest.TB) *mcptest.Server {
 	for i := 1; i <= 5; i++ {
 		tools = append(tools, mcptest.NewTool(fmt.Sprintf("t%d", i)).ReturnsText("x"))
 	}
-	return mcptest.NewServer(tb).WithTool(tools...).WithPageSize(2)
+	return mcptest.NewServer(tb).WithTools(tools...).WithPageSize(2)
 }
 
 func TestStatelessEmptyStringCursor(t *testing.T) {
@@ -1027,7 +1027,7 @@ func TestStatelessEmptyStringCursor(t *testing.T) {
 // 7. Logging is per request: _meta logLevel.
 
 func TestStatelessLogging(t *testing.T) {
-	srv := mcptest.NewServer(t).WithLogging().WithTool(mcptest.NewTool("log").
+	srv := mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("log").
 		HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 			sent, err := req.Log(req.Arguments().Get("level").String(), "x")
 			if err != nil {
@@ -1136,7 +1136,7 @@ func TestStatelessMetaConsistentComparesJSON(t *testing.T) {
 // context ends and no reply is sent. It breaks no rule.
 func TestStatelessCancelInflight(t *testing.T) {
 	returned := make(chan error, 1)
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("wait").
+	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("wait").
 		HandledBy(func(ctx context.Context, _ *mcptest.Request) mcptest.Reply {
 			<-ctx.Done()
 			returned <- context.Cause(ctx)

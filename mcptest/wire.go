@@ -78,7 +78,7 @@ type Message struct {
 	// Seq is the message's position in the server's journal, from 1.
 	Seq int
 	// Session is the number of the session (connection) the message belongs
-	// to, from 1, in the order of Dial.
+	// to, from 1, in the order the sessions opened.
 	Session int
 	// Direction says who sent it.
 	Direction Direction
@@ -394,7 +394,36 @@ func toJSON(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// mustObject is toJSON for values that must be JSON objects.
+// anyJSON encodes a parameter that takes any JSON value, by the package's
+// one JSON rule: a json.RawMessage (or a []byte) is JSON text (checked and
+// compacted), a Go string is a JSON string, nil is null, anything else is
+// what encoding/json makes of it.
+func anyJSON(v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return []byte("null"), nil
+	case json.RawMessage:
+		if v == nil {
+			return []byte("null"), nil
+		}
+		return toJSON(v)
+	case []byte:
+		if v == nil {
+			return []byte("null"), nil
+		}
+		return toJSON(v)
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("cannot encode %T as JSON: %v", v, err)
+		}
+		return b, nil
+	}
+}
+
+// toJSONObject is toJSON for parameters that take a JSON object (params,
+// results, schemas, capabilities, argument subsets): a string, []byte or
+// json.RawMessage is JSON text, anything else is encoded; nil is none.
 func toJSONObject(v any) ([]byte, error) {
 	b, err := toJSON(v)
 	if err != nil {

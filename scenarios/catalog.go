@@ -37,13 +37,13 @@ func GiftGen(t mcptest.TB) *mcptest.Server {
 		WithServerInfo("gift-genius-backend", "0.2.0").
 		WithInstructions("Suggest gifts.").
 		WithPageSize(2).
-		WithTool(mcptest.NewTool("suggest_gifts").
+		WithTools(mcptest.NewTool("suggest_gifts").
 			WithDescription("Suggests gift ideas for a recipient").
 			WithInputSchema(ageSchema).
 			WhenArgs(`{"age":8}`, mcptest.TextResult("a kite")).
 			ReturnsText("a board game")).
-		WithResource(giftCatalog()...).
-		WithPrompt(mcptest.NewPrompt("gift_idea").
+		WithResources(giftCatalog()...).
+		WithPrompts(mcptest.NewPrompt("gift_idea").
 			WithDescription("Ask for a gift idea").
 			WithArgument("occasion", "what the gift is for", false).
 			ReturnsText("Suggest a gift"))
@@ -65,7 +65,7 @@ func giftCatalog() []*mcptest.Resource {
 // legacy narrows a server to the handshake era: server/discover gets
 // -32601 and probing clients fall back to initialize.
 func legacy(srv *mcptest.Server) *mcptest.Server {
-	return srv.WithProtocolVersions(mcptest.HandshakeVersions...)
+	return srv.WithProtocolVersions(mcptest.HandshakeVersions()...)
 }
 
 // faulty adds the scenario's faults, each optional: whether one acts is
@@ -521,7 +521,7 @@ func modernOnly() Scenario {
 			"It catches clients that initialize anyway after a successful discover, and handshake-only clients that carry on after the rejection.",
 		Spec: spec(latestStateless, "basic/transports/stdio#protocol-version-detection"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return base.WithProtocolVersions(mcptest.StatelessVersions...)
+			return base.WithProtocolVersions(mcptest.StatelessVersions()...)
 		},
 		Expect: Expectation{
 			Description:   "the client goes stateless and its work gets results without ever sending initialize after discover succeeded; a handshake-only client instead fails with an error after initialize is rejected and sends nothing more",

@@ -38,7 +38,7 @@ func ExampleApp_Suggest() {
 	defer t.finish()
 
 	srv := mcptest.NewServer(t).
-		WithTool(mcptest.NewTool("suggest_gifts").
+		WithTools(mcptest.NewTool("suggest_gifts").
 			WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]}`).
 			WhenArgs(`{"age":25}`, mcptest.TextResult("a board game\nconcert tickets")).
 			ReturnsText("a kite"))
@@ -73,8 +73,8 @@ func ExampleApp_Suggest_handshake() {
 	defer t.finish()
 
 	srv := mcptest.NewServer(t).
-		WithProtocolVersions(mcptest.HandshakeVersions...).
-		WithTool(mcptest.NewTool("suggest_gifts").ReturnsStructured(`{"ideas":["a scarf","a book"]}`))
+		WithProtocolVersions(mcptest.HandshakeVersions()...).
+		WithTools(mcptest.NewTool("suggest_gifts").ReturnsStructured(`{"ideas":["a scarf","a book"]}`))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -112,8 +112,8 @@ func ExampleConnect_unknownProtocolVersion() {
 	defer t.finish()
 
 	srv := mcptest.NewServer(t).
-		WithProtocolVersions(mcptest.HandshakeVersions...).
-		WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("a kite")).
+		WithProtocolVersions(mcptest.HandshakeVersions()...).
+		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite")).
 		WithFault(mcptest.RespondProtocolVersion("1999-01-01"))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -141,7 +141,7 @@ func ExampleApp_Suggest_toolsCapabilityForgotten() {
 	defer t.finish()
 
 	srv := mcptest.NewServer(t).
-		WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("a kite")).
+		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite")).
 		WithFault(mcptest.OmitCapability("tools"))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -44,7 +44,7 @@ func connect(t *testing.T, srv *mcptest.Server, opts ...giftgenius.Option) *gift
 func giftServer(t *testing.T) *mcptest.Server {
 	return mcptest.NewServer(t).
 		WithServerInfo("gift-genius-backend", "0.2.0").
-		WithTool(mcptest.NewTool(giftgenius.ToolName).
+		WithTools(mcptest.NewTool(giftgenius.ToolName).
 			WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"},"budget":{"type":"number"}},"required":["age"]}`).
 			WhenArgs(`{"age":25}`, mcptest.TextResult("a board game\nconcert tickets\na pour-over coffee set")).
 			ReturnsText("a kite"))
@@ -55,12 +55,14 @@ var ideas25 = []string{"a board game", "concert tickets", "a pour-over coffee se
 // legacy narrows srv to the handshake era: server/discover gets -32601
 // and the Go SDK falls back to initialize.
 func legacy(srv *mcptest.Server) *mcptest.Server {
-	return srv.WithProtocolVersions(mcptest.HandshakeVersions...)
+	return srv.WithProtocolVersions(mcptest.HandshakeVersions()...)
 }
 
 type era struct {
-	name, era, version string
-	narrow             func(*mcptest.Server) *mcptest.Server
+	name    string
+	era     mcptest.Era
+	version string
+	narrow  func(*mcptest.Server) *mcptest.Server
 }
 
 // eras: the default mock (the Go SDK goes stateless after server/discover)
@@ -132,7 +134,7 @@ func TestSuggestPinnedVersion(t *testing.T) {
 // text content (the mock also sends the same JSON as text, for old clients).
 func TestSuggestStructured(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e era) {
-		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool(giftgenius.ToolName).
+		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool(giftgenius.ToolName).
 			WithOutputSchema(`{"type":"object","properties":{"ideas":{"type":"array","items":{"type":"string"}}}}`).
 			ReturnsStructured(map[string]any{"ideas": []string{"a scarf", "a book"}})))
 		app := connect(t, srv)
@@ -151,7 +153,7 @@ func TestSuggestStructured(t *testing.T) {
 
 // TestSuggestTextLines: one idea a line; blank lines, CRLF and spaces go.
 func TestSuggestTextLines(t *testing.T) {
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool(giftgenius.ToolName).
+	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool(giftgenius.ToolName).
 		Returns(mcptest.TextResult("a kite\r\n\n  a scarf  \n", "a book"), mcptest.TextResult(" \n ")))
 	app := connect(t, srv)
 	got, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
@@ -215,7 +217,7 @@ func TestToolMissing(t *testing.T) {
 		return out
 	}
 	t.Run("absent", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithTool(other("wrap_gift", "suggest_gift")...)
+		srv := mcptest.NewServer(t).WithTools(other("wrap_gift", "suggest_gift")...)
 		app := connect(t, srv)
 		_, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		require.ErrorIs(t, err, giftgenius.ErrNoGiftTool)
@@ -227,7 +229,7 @@ func TestToolMissing(t *testing.T) {
 	// The tool on the third page: the app follows nextCursor.
 	t.Run("paged", func(t *testing.T) {
 		srv := giftServer(t).WithPageSize(1)
-		srv.SetToolsQuietly(append(other("wrap_gift", "ship_gift"), mcptest.NewTool(giftgenius.ToolName).ReturnsText("a kite"))...)
+		srv.SetTools(mcptest.Quietly, append(other("wrap_gift", "ship_gift"), mcptest.NewTool(giftgenius.ToolName).ReturnsText("a kite"))...)
 		app := connect(t, srv)
 		got, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		require.NoError(t, err)
@@ -242,7 +244,7 @@ func TestToolMissing(t *testing.T) {
 	// Every page points back at the first: the app stops at the repeated
 	// cursor instead of paging forever.
 	t.Run("looping-cursor", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithTool(other("wrap_gift")...).WithFault(mcptest.LoopingCursor("tools/list"))
+		srv := mcptest.NewServer(t).WithTools(other("wrap_gift")...).WithFault(mcptest.LoopingCursor("tools/list"))
 		app := connect(t, srv)
 		_, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		require.ErrorIs(t, err, giftgenius.ErrNoGiftTool)
@@ -254,7 +256,7 @@ func TestToolMissing(t *testing.T) {
 func TestToolError(t *testing.T) {
 	// isError: the tool ran and failed; its text is the error.
 	t.Run("isError", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithTool(mcptest.NewTool(giftgenius.ToolName).ReturnsError("the gift shop is closed"))
+		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool(giftgenius.ToolName).ReturnsError("the gift shop is closed"))
 		app := connect(t, srv)
 		got, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		require.ErrorIs(t, err, giftgenius.ErrToolFailed)
@@ -267,7 +269,7 @@ func TestToolError(t *testing.T) {
 	})
 	// A JSON-RPC error: the SDK's *jsonrpc.Error, wrapped.
 	t.Run("rpc-error", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithTool(mcptest.NewTool(giftgenius.ToolName).Returns(mcptest.RPCError(-32000, "backend down")))
+		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool(giftgenius.ToolName).Returns(mcptest.RPCError(-32000, "backend down")))
 		app := connect(t, srv)
 		_, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		var wire *jsonrpc.Error
@@ -310,7 +312,7 @@ func TestUnknownProtocolVersion(t *testing.T) {
 	// The fault edits initialize results only: a server that also speaks
 	// the stateless era is reached through server/discover, untouched.
 	t.Run("stateless-era-unaffected", func(t *testing.T) {
-		srv := giftServer(t).WithFault(mcptest.RespondProtocolVersion("1999-01-01"))
+		srv := giftServer(t).WithFault(mcptest.RespondProtocolVersion("1999-01-01").Optional())
 		app := connect(t, srv)
 		assert.Equal(t, "2026-07-28", app.ProtocolVersion())
 		srv.AssertNotCalled(t, "initialize")

@@ -59,7 +59,7 @@ func main() {
 func run(t *stderrTB) error {
 	srv := mcptest.NewServer(t).
 		WithServerInfo("gift-genius-backend", "0.2.0").
-		WithTool(mcptest.NewTool("suggest_gifts").
+		WithTools(mcptest.NewTool("suggest_gifts").
 			WithDescription("Suggests gift ideas for a recipient").
 			WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"},"budget":{"type":"number"}},"required":["age"]}`).
 			WhenArgs(`{"age":25}`, mcptest.TextResult("a board game\nconcert tickets\na pour-over coffee set")).
