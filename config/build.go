@@ -48,16 +48,16 @@ func (c *Config) NewServer(t mcptest.TB) *mcptest.Server {
 		srv.WithTools()
 	}
 	for _, t := range c.Tools {
-		srv.WithTool(t.tool())
+		srv.WithTools(t.tool())
 	}
 	for _, r := range c.Resources {
-		srv.WithResource(r.resource())
+		srv.WithResources(r.resource())
 	}
 	for _, r := range c.ResourceTemplates {
-		srv.WithResourceTemplate(r.template())
+		srv.WithResourceTemplates(r.template())
 	}
 	for _, p := range c.Prompts {
-		srv.WithPrompt(p.prompt())
+		srv.WithPrompts(p.prompt())
 	}
 	for _, cp := range c.Completions {
 		if cp.Prompt != "" {

@@ -72,7 +72,7 @@ func TestCloseFromHandler(t *testing.T) {
 	started := make(chan struct{})
 	closed := make(chan bool, 1)
 	var srv *mcptest.Server
-	srv = mcptest.NewServer(t).WithTool(
+	srv = mcptest.NewServer(t).WithTools(
 		mcptest.NewTool("wait").HandledBy(func(ctx context.Context, _ *mcptest.Request) mcptest.Reply {
 			close(started)
 			<-ctx.Done()
@@ -110,7 +110,7 @@ func TestCloseFromHandler(t *testing.T) {
 func TestCloseConcurrentCallers(t *testing.T) {
 	var ended atomic.Bool
 	cancelled, release := make(chan struct{}), make(chan struct{})
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("slow").HandledBy(
+	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("slow").HandledBy(
 		func(ctx context.Context, _ *mcptest.Request) mcptest.Reply {
 			<-ctx.Done()
 			close(cancelled)
@@ -146,7 +146,7 @@ func TestCloseGrace(t *testing.T) {
 	ignore := goleak.IgnoreCurrent()
 	ft := newFakeTB(t)
 	release, done := make(chan struct{}), make(chan struct{})
-	srv := mcptest.NewServer(ft).WithCloseGrace(50 * time.Millisecond).WithTool(
+	srv := mcptest.NewServer(ft).WithCloseGrace(50 * time.Millisecond).WithTools(
 		mcptest.NewTool("stubborn").HandledBy(func(context.Context, *mcptest.Request) mcptest.Reply {
 			defer close(done)
 			<-release                         // ignores ctx
