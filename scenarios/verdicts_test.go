@@ -114,7 +114,7 @@ func TestOnePageClient(t *testing.T) {
 func forecast(t mcptest.TB) *mcptest.Server {
 	return mcptest.NewServer(t).
 		WithServerInfo("weather", "1.0.0").
-		WithTool(mcptest.NewTool("get_forecast").
+		WithTools(mcptest.NewTool("get_forecast").
 			WithDescription("Forecast for a city").
 			WithInputSchema(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`).
 			ReturnsText("sunny"))
