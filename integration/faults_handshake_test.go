@@ -324,7 +324,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		assert.Equal(t, "2026-07-28", res.ProtocolVersion)
 		srv.AssertNotCalled(t, "initialize")
 		srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
-		assert.True(t, strings.HasPrefix(srv.Transcript(), `faults on: RespondProtocolVersion("1999-01-01").Optional()`+"\n"), srv.Transcript())
+		assert.True(t, strings.HasPrefix(srv.Transcript(), `faults on: RespondProtocolVersion("1999-01-01")`+"\n"), srv.Transcript())
 		srv.AssertNoViolations(t)
 	})
 }

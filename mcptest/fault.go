@@ -53,7 +53,9 @@ func brokenFault(name string, err error) Fault {
 	return Fault{&fault{name: name, err: err}}
 }
 
-// String names the fault and its trigger, e.g. `Delay("tools/call", 2s).Nth(3)`.
+// String names the fault and its trigger, e.g. `Delay("tools/call", 2s).Nth(3)`:
+// what it does on the wire (Optional, which changes only the verdict, is
+// not shown).
 func (f Fault) String() string {
 	if f.f == nil {
 		return "Fault(nil)"
@@ -69,10 +71,8 @@ func (f Fault) String() string {
 	if f.f.prob > 0 {
 		fmt.Fprintf(&b, ".WithProbability(%g)", f.f.prob)
 	}
-	if f.f.optional {
-		b.WriteString(".Optional()")
-	}
-	return b.String()
+	return b.String() // Optional is left out: it changes the verdict, not what goes on the wire
+
 }
 
 // refine returns a copy of the fault with a changed trigger.

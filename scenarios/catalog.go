@@ -72,7 +72,10 @@ func legacy(srv *mcptest.Server) *mcptest.Server {
 // what the decision point judges (a client that never gets there is not
 // reached), not a failure of its own.
 func faulty(srv *mcptest.Server, faults ...mcptest.Fault) *mcptest.Server {
-	return srv.WithFault(faults...)
+	for _, f := range faults {
+		srv.WithFault(f.Optional())
+	}
+	return srv
 }
 
 // All returns the catalog, in a stable order: the healthy servers first,
