@@ -675,7 +675,7 @@ func (s *Server) unscriptedTool(name string) string {
 	if scripted || handled {
 		return ""
 	}
-	why := fmt.Sprintf("tool %q is not scripted (did you forget WithTool?)", name)
+	why := fmt.Sprintf("tool %q is not scripted (did you forget WithTools?)", name)
 	switch c, near := closest(name, names); {
 	case near:
 		why += fmt.Sprintf("; did you mean %q?", c)

@@ -26,7 +26,7 @@ func giftFake(t *testing.T) (*fakeTB, *mcptest.Server) {
 	fake := newFakeTB(t)
 	srv := mcptest.NewServer(fake).
 		WithWaitTimeout(failFastTimeout).
-		WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
+		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
 	return fake, srv
 }
 
@@ -134,7 +134,7 @@ func TestAssertionsFailFast(t *testing.T) {
 				c.handshake(t, "2025-11-25")
 			},
 			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertToolCalled(tb, "suggest_gift", nil) },
-			want:   []string{`tool "suggest_gift" is not scripted (did you forget WithTool?)`, `did you mean "suggest_gifts"?`}},
+			want:   []string{`tool "suggest_gift" is not scripted (did you forget WithTools?)`, `did you mean "suggest_gifts"?`}},
 		{name: "AssertToolCalled, an argument subset that is not JSON",
 			setup: func(t *testing.T, srv *mcptest.Server) {
 				c := dialRaw(t, srv)
@@ -326,7 +326,7 @@ func BenchmarkAssertionFailFast(b *testing.B) {
 	fake := &fakeTB{}
 	defer fake.finish()
 	srv := mcptest.NewServer(fake).WithWaitTimeout(time.Minute).
-		WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
+		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
 	c := dialRaw(b, srv)
 	c.handshake(b, "2025-11-25")
 	c.close()

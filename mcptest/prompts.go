@@ -10,7 +10,7 @@ type ctxT = context.Context
 
 // Prompt is a prompt the mock serves: its definition, as prompts/list shows
 // it, and its scripted answers to prompts/get. Build one with NewPrompt and
-// register it with Server.WithPrompt or SetPrompts.
+// register it with Server.WithPrompts or SetPrompts.
 type Prompt struct {
 	name     string
 	def      definition

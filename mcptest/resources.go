@@ -9,7 +9,7 @@ import (
 
 // Resource is a resource the mock serves: its definition, as resources/list
 // shows it, and its scripted answers to resources/read. Build one with
-// NewResource and register it with Server.WithResource or SetResources.
+// NewResource and register it with Server.WithResources or SetResources.
 type Resource struct {
 	uri, mimeType string
 	def           definition

@@ -8,7 +8,7 @@ import (
 
 // Tool is a tool the mock serves: its definition, as tools/list shows it,
 // and its scripted answers to tools/call. Build one with NewTool and the
-// chained methods, then register it with Server.WithTool or Server.SetTools.
+// chained methods, then register it with Server.WithTools or Server.SetTools.
 // Changes to a Tool after it is registered have no effect on the server.
 type Tool struct {
 	name   string
