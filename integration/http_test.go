@@ -130,7 +130,7 @@ func TestHTTPMark3(t *testing.T) {
 // stream (a long-lived SSE response) in the stateless era.
 func TestHTTPGoSDKListChanged(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e eraCase) {
-		srv := e.narrow(mcptest.NewServer(t).WithTool(mcptest.NewTool("old").ReturnsText("x")))
+		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("old").ReturnsText("x")))
 		changed := make(chan struct{}, 1)
 		cs := connectGoSDKHTTP(t, srv, &mcp.ClientOptions{
 			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
@@ -143,7 +143,7 @@ func TestHTTPGoSDKListChanged(t *testing.T) {
 		} else {
 			srv.AssertHandshakeCompleted(t)
 		}
-		srv.SetTools(mcptest.NewTool("new").ReturnsText("n"))
+		srv.SetTools(mcptest.ListChanged, mcptest.NewTool("new").ReturnsText("n"))
 		select {
 		case <-changed:
 		case <-ctx.Done():
@@ -169,7 +169,7 @@ func TestHTTPGoSDKListChanged(t *testing.T) {
 // TestHTTPMark3ListChanged: mark3labs with continuous listening opens the
 // GET stream and gets tools/list_changed on it.
 func TestHTTPMark3ListChanged(t *testing.T) {
-	srv := legacy(mcptest.NewServer(t).WithTool(mcptest.NewTool("old").ReturnsText("x")))
+	srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("old").ReturnsText("x")))
 	changed := make(chan string, 4)
 	tr, err := m3transport.NewStreamableHTTP(srv.URL(), m3transport.WithHTTPBasicClient(httpClient(t)), m3transport.WithContinuousListening())
 	require.NoError(t, err)
@@ -181,7 +181,7 @@ func TestHTTPMark3ListChanged(t *testing.T) {
 	_, err = c.Initialize(testContext(t), m3.InitializeRequest{Params: m3.InitializeParams{ClientInfo: m3.Implementation{Name: "m3", Version: "1"}}})
 	require.NoError(t, err)
 	srv.AssertHandshakeCompleted(t)
-	srv.SetTools(mcptest.NewTool("new").ReturnsText("n"))
+	srv.SetTools(mcptest.ListChanged, mcptest.NewTool("new").ReturnsText("n"))
 	select {
 	case m := <-changed:
 		assert.Equal(t, "notifications/tools/list_changed", m)
@@ -195,7 +195,7 @@ func TestHTTPMark3ListChanged(t *testing.T) {
 // JSON body, unless WithSSEReplies asks for SSE.
 func TestHTTPProgressAsSSE(t *testing.T) {
 	for _, sse := range []bool{false, true} {
-		srv := legacy(mcptest.NewServer(t)).WithTool(
+		srv := legacy(mcptest.NewServer(t)).WithTools(
 			mcptest.NewTool("slow").HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 				_ = req.Progress(1, 2, "half way")
 				return mcptest.TextResult("done")
@@ -238,7 +238,7 @@ func TestHTTPProgressAsSSE(t *testing.T) {
 // HTTP (on the call's SSE stream); the client answers with a POST (202);
 // and the test sends roots/list and ping on the standalone stream.
 func TestHTTPServerRequests(t *testing.T) {
-	srv := legacy(mcptest.NewServer(t)).WithTool(mcptest.NewTool("ask").HandledBy(
+	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("ask").HandledBy(
 		func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
 			answer, err := req.Session.Request(ctx, "elicitation/create", map[string]any{
 				"message": "Age?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"age": map[string]any{"type": "integer"}}},
@@ -281,7 +281,7 @@ func TestHTTPServerRequests(t *testing.T) {
 func TestHTTPCancellation(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e eraCase) {
 		tool, ended := blockingTool("slow")
-		srv := e.narrow(mcptest.NewServer(t).WithTool(tool))
+		srv := e.narrow(mcptest.NewServer(t).WithTools(tool))
 		cs := connectGoSDKHTTP(t, srv, nil, nil)
 		ctx, cancel := context.WithCancel(testContext(t))
 		errc := make(chan error, 1)

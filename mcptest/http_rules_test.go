@@ -78,7 +78,7 @@ const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-
 // the offending request and returns its status and body.
 type httpRuleCase struct {
 	name     string
-	rule     string
+	rule     mcptest.RuleID
 	server   func(testing.TB) *mcptest.Server // nil: ruleServer
 	break_   func(h *httpRaw) (int, string)
 	status   int // what the mock answers
@@ -105,7 +105,7 @@ var httpRuleCases = []httpRuleCase{
 		}},
 	{name: "request without session id", rule: mcptest.RuleHTTPSessionID, status: http.StatusBadRequest, code: mcptest.CodeInvalidRequest,
 		server: func(t testing.TB) *mcptest.Server {
-			return ruleServer(t).WithProtocolVersions(mcptest.HandshakeVersions...)
+			return ruleServer(t).WithProtocolVersions(mcptest.HandshakeVersions()...)
 		},
 		break_: func(h *httpRaw) (int, string) {
 			h.handshake("2025-11-25")
@@ -194,7 +194,7 @@ var httpRuleCases = []httpRuleCase{
 // test that expects it passes.
 func TestHTTPRules(t *testing.T) {
 	for _, tc := range httpRuleCases {
-		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+		t.Run(string(tc.rule)+"/"+tc.name, func(t *testing.T) {
 			ft := newFakeTB(t)
 			mk := tc.server
 			if mk == nil {
