@@ -470,7 +470,7 @@ func BenchmarkScaleCatalog(b *testing.B) {
 			for i := 1; i < n; i++ {
 				tools = append(tools, mcptest.NewTool(fmt.Sprintf("tool_%05d", i)).ReturnsText("x"))
 			}
-			c := benchOpen(b, benchServerWith(mcptest.NewServer(b).WithTool(tools...)))
+			c := benchOpen(b, benchServerWith(mcptest.NewServer(b).WithTools(tools...)))
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := c.callTool(); err != nil {
@@ -485,7 +485,7 @@ func BenchmarkScaleCatalog(b *testing.B) {
 // (tools/call round trips of "echo"), then one call of "target" with
 // {"k":1}; n = 0 is the floor: the handshake and that call.
 func benchJournalServer(b *testing.B, n int) *mcptest.Server {
-	srv := mcptest.NewServer(b).WithTool(mcptest.NewTool("echo").ReturnsText("hi"), mcptest.NewTool("target").ReturnsText("t"))
+	srv := mcptest.NewServer(b).WithTools(mcptest.NewTool("echo").ReturnsText("hi"), mcptest.NewTool("target").ReturnsText("t"))
 	c := benchOpen(b, benchServerWith(srv))
 	for srv.Journal().Len() < n {
 		if err := c.callTool(); err != nil {
@@ -581,7 +581,7 @@ func BenchmarkScaleIdleServer(b *testing.B) {
 		runtime.ReadMemStats(&before)
 		b.StartTimer()
 		for range servers {
-			keep = append(keep, mcptest.NewServer(scope).WithTool(mcptest.NewTool("echo").ReturnsText("hi")))
+			keep = append(keep, mcptest.NewServer(scope).WithTools(mcptest.NewTool("echo").ReturnsText("hi")))
 		}
 		b.StopTimer()
 		runtime.GC()
@@ -650,7 +650,7 @@ func BenchmarkScaleLargeResult(b *testing.B) {
 			benchNoLeaks(b)
 			var t benchTarget = benchReplier{head: []byte(`{"jsonrpc":"2.0","id":`), tail: append(append([]byte(`,"result":`), tail...), "}\n"...)}
 			if name == "mcptest" {
-				t = benchServerWith(mcptest.NewServer(b).WithTool(mcptest.NewTool("echo").ReturnsText(benchLargeText)))
+				t = benchServerWith(mcptest.NewServer(b).WithTools(mcptest.NewTool("echo").ReturnsText(benchLargeText)))
 			}
 			c := benchLargeClient(b, t)
 			b.SetBytes(int64(len(benchLargeText)))
