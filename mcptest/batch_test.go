@@ -12,7 +12,7 @@ import (
 // batchServer is ruleServer with a tool whose handler blocks until its
 // context ends, reporting that on cancelled.
 func batchServer(t *testing.T, cancelled chan<- string) *mcptest.Server {
-	return ruleServer(t).WithTool(mcptest.NewTool("slow").HandledBy(func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
+	return ruleServer(t).WithTools(mcptest.NewTool("slow").HandledBy(func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
 		<-ctx.Done()
 		cancelled <- req.Message.ID
 		return mcptest.TextResult("too late")
