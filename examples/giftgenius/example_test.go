@@ -3,62 +3,47 @@ package giftgenius_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/mcpmock/mcpmock/examples/giftgenius"
 	"github.com/mcpmock/mcpmock/mcptest"
 )
 
-// exampleT stands in for the *testing.T of a real test, so that the
-// examples can run as Example functions. In your tests, pass t.
-type exampleT struct {
-	cleanups []func()
-	failed   bool
-}
-
-func (t *exampleT) Helper()          {}
-func (t *exampleT) Cleanup(f func()) { t.cleanups = append(t.cleanups, f) }
-func (t *exampleT) Errorf(format string, args ...any) {
-	t.failed = true
-	fmt.Printf("FAIL: "+format+"\n", args...)
-}
-func (t *exampleT) Fatalf(format string, args ...any) { t.Errorf(format, args...) }
-func (t *exampleT) Logf(format string, args ...any)   {}
-func (t *exampleT) Failed() bool                      { return t.failed }
-
-// finish runs the cleanups, as the testing package does when a test ends.
-func (t *exampleT) finish() {
-	for i := len(t.cleanups) - 1; i >= 0; i-- {
-		t.cleanups[i]()
+// The examples run with mcptest.ProgramTB, the TB for programs that are not
+// tests: a failure is printed (to stdout, so that // Output: checks it) and
+// the cleanups run when the function returns. In your tests, pass t.
+func example(f func(t mcptest.TB)) {
+	if err := mcptest.NewProgramTB("example", os.Stdout).Run(f); err != nil {
+		fmt.Println("FAIL")
 	}
 }
 
 func ExampleApp_Suggest() {
-	t := &exampleT{}
-	defer t.finish()
+	example(func(t mcptest.TB) {
+		srv := mcptest.NewServer(t).
+			WithTools(mcptest.NewTool("suggest_gifts").
+				WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]}`).
+				WhenArgs(`{"age":25}`, mcptest.TextResult("a board game\nconcert tickets")).
+				ReturnsText("a kite"))
 
-	srv := mcptest.NewServer(t).
-		WithTools(mcptest.NewTool("suggest_gifts").
-			WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]}`).
-			WhenArgs(`{"age":25}`, mcptest.TextResult("a board game\nconcert tickets")).
-			ReturnsText("a kite"))
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		app, err := giftgenius.Connect(ctx, srv.Dial())
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		defer app.Close()
+		ideas, err := app.Suggest(ctx, 25, 0)
+		fmt.Println(ideas, err)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	app, err := giftgenius.Connect(ctx, srv.Dial())
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer app.Close()
-	ideas, err := app.Suggest(ctx, 25, 0)
-	fmt.Println(ideas, err)
-
-	srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
-	srv.AssertToolCalled(t, "suggest_gifts", `{"age":25}`)
-	for _, m := range srv.Journal().Requests("") {
-		fmt.Println(m.Method)
-	}
+		srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
+		srv.AssertToolCalled(t, "suggest_gifts", `{"age":25}`)
+		for _, m := range srv.Journal().Requests("") {
+			fmt.Println(m.Method)
+		}
+	})
 	// Output:
 	// [a board game concert tickets] <nil>
 	// server/discover
@@ -69,26 +54,25 @@ func ExampleApp_Suggest() {
 // The same app against a legacy server: the Go SDK's server/discover probe
 // is answered -32601, and it falls back to the handshake.
 func ExampleApp_Suggest_handshake() {
-	t := &exampleT{}
-	defer t.finish()
+	example(func(t mcptest.TB) {
+		srv := mcptest.NewServer(t).
+			WithProtocolVersions(mcptest.HandshakeVersions()...).
+			WithTools(mcptest.NewTool("suggest_gifts").ReturnsStructured(`{"ideas":["a scarf","a book"]}`))
 
-	srv := mcptest.NewServer(t).
-		WithProtocolVersions(mcptest.HandshakeVersions()...).
-		WithTools(mcptest.NewTool("suggest_gifts").ReturnsStructured(`{"ideas":["a scarf","a book"]}`))
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		app, err := giftgenius.Connect(ctx, srv.Dial())
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		defer app.Close()
+		ideas, err := app.Suggest(ctx, 25, 30)
+		fmt.Printf("%q %v\n", ideas, err)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	app, err := giftgenius.Connect(ctx, srv.Dial())
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer app.Close()
-	ideas, err := app.Suggest(ctx, 25, 30)
-	fmt.Printf("%q %v\n", ideas, err)
-
-	srv.AssertHandshakeCompleted(t, "2025-11-25")
-	fmt.Print(srv.SequenceDiagram())
+		srv.AssertHandshakeCompleted(t, "2025-11-25")
+		fmt.Print(srv.SequenceDiagram())
+	})
 	// Output:
 	// ["a scarf" "a book"] <nil>
 	// sequenceDiagram
@@ -108,21 +92,20 @@ func ExampleApp_Suggest_handshake() {
 // A broken server: it answers initialize with a protocol version that
 // never existed. The app's Connect fails and the client hangs up.
 func ExampleConnect_unknownProtocolVersion() {
-	t := &exampleT{}
-	defer t.finish()
+	example(func(t mcptest.TB) {
+		srv := mcptest.NewServer(t).
+			WithProtocolVersions(mcptest.HandshakeVersions()...).
+			WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite")).
+			WithFault(mcptest.RespondProtocolVersion("1999-01-01"))
 
-	srv := mcptest.NewServer(t).
-		WithProtocolVersions(mcptest.HandshakeVersions()...).
-		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite")).
-		WithFault(mcptest.RespondProtocolVersion("1999-01-01"))
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, err := giftgenius.Connect(ctx, srv.Dial())
+		fmt.Println(err)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_, err := giftgenius.Connect(ctx, srv.Dial())
-	fmt.Println(err)
-
-	<-srv.Session(1).Done() // the client closed the connection
-	fmt.Print(srv.Transcript())
+		<-srv.Session(1).Done() // the client closed the connection
+		fmt.Print(srv.Transcript())
+	})
 	// Output:
 	// giftgenius: connecting: unsupported protocol version: "1999-01-01"
 	// faults on: RespondProtocolVersion("1999-01-01")
@@ -137,24 +120,23 @@ func ExampleConnect_unknownProtocolVersion() {
 // tools capability. The Go SDK would list the tools anyway; the app checks
 // the capability and sends neither tools/list nor tools/call.
 func ExampleApp_Suggest_toolsCapabilityForgotten() {
-	t := &exampleT{}
-	defer t.finish()
+	example(func(t mcptest.TB) {
+		srv := mcptest.NewServer(t).
+			WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite")).
+			WithFault(mcptest.OmitCapability("tools"))
 
-	srv := mcptest.NewServer(t).
-		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite")).
-		WithFault(mcptest.OmitCapability("tools"))
-
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	app, err := giftgenius.Connect(ctx, srv.Dial())
-	if err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		app, err := giftgenius.Connect(ctx, srv.Dial())
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		defer app.Close()
+		_, err = app.Suggest(ctx, 25, 0)
 		fmt.Println(err)
-		return
-	}
-	defer app.Close()
-	_, err = app.Suggest(ctx, 25, 0)
-	fmt.Println(err)
-	fmt.Println("tools/list sent:", len(srv.Journal().Requests("tools/list")))
+		fmt.Println("tools/list sent:", len(srv.Journal().Requests("tools/list")))
+	})
 	// Output:
 	// giftgenius: the server offers no suggest_gifts tool: it declares no tools capability
 	// tools/list sent: 0
