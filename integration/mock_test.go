@@ -965,13 +965,19 @@ func TestMultiRoundTrip(t *testing.T) {
 			checkWire(t, srv, e)
 		})
 		t.Run("no-elicitation-capability", func(t *testing.T) {
-			// A client without the capability gets -32021 naming it.
+			// A client without the capability gets an error naming it:
+			// -32021 in the stateless era, whose code it is; -32603 in the
+			// handshake era, which has only the generic codes.
 			srv := newServer(t, e)
 			cs := connectGoSDK(t, srv, nil, nil)
 			_, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "buy_gift", Arguments: map[string]any{}})
 			require.Error(t, err)
 			reply := srv.Journal().Responses("tools/call")[0]
-			assert.Equal(t, mcptest.CodeMissingClientCapability, reply.ErrorCode)
+			want := mcptest.CodeInternalError
+			if e.era == mcptest.EraStateless {
+				want = mcptest.CodeMissingClientCapability
+			}
+			assert.Equal(t, want, reply.ErrorCode)
 			assert.True(t, reply.Get("error.data.requiredCapabilities.elicitation").Exists())
 		})
 	})

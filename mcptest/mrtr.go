@@ -272,15 +272,28 @@ func (s *Session) askStateless(m Message, d decoded, inputs []InputRequest) bool
 // It returns the responses by key, or the reply to send instead.
 func (s *Session) askHandshake(ctx context.Context, m Message, inputs []InputRequest) (map[string]json.RawMessage, *Reply) {
 	s.mu.Lock()
-	caps := s.initCaps
+	caps, version := s.initCaps, s.version
 	s.mu.Unlock()
-	if need := clientLacks(caps, inputs); need != nil {
+	got := map[string]json.RawMessage{}
+	var asked []InputRequest
+	for _, in := range inputs {
+		if in.method == "elicitation/create" && version < v20250618 {
+			// render.go: a version without elicitation is not asked; the
+			// handler sees the input declined
+			got[in.key] = json.RawMessage(`{"action":"decline"}`)
+			s.noteDowngrades([]string{fmt.Sprintf("%s asks for elicitation %q (protocol %s), not sent: the handler sees it declined", m.Method, in.key, v20250618)})
+			continue
+		}
+		asked = append(asked, in)
+	}
+	if need := clientLacks(caps, asked); need != nil {
+		// -32021 is a code of the stateless era: the handshake era has
+		// only the generic codes (render.go)
 		data, _ := json.Marshal(map[string]any{"requiredCapabilities": need})
-		r := RPCErrorWithData(CodeMissingClientCapability, "Missing required client capability", data)
+		r := RPCErrorWithData(CodeInternalError, "Missing required client capability", data)
 		return nil, &r
 	}
-	got := map[string]json.RawMessage{}
-	for _, in := range inputs {
+	for _, in := range asked {
 		var params any
 		if in.params != nil {
 			params = in.params

@@ -80,6 +80,7 @@ type Session struct {
 	stateSeq      int
 	gaveUp        map[string]bool // ids of server requests the mock stopped waiting for
 	batches       []*batch        // the client's batches whose replies are being gathered (batch.go)
+	downgraded    map[string]bool // what render logged for this session
 	batchesOpen   atomic.Int32    // len(batches), read without the lock on every write
 }
 
@@ -793,6 +794,8 @@ func (s *Session) replyResult(m Message, result []byte) {
 		if r := gjson.ParseBytes(result); r.Get("resultType").String() == "input_required" {
 			s.noteRound(m, r)
 		}
+	} else {
+		result = s.render(m.Method, result) // the session's version of it (render.go)
 	}
 	frame := appendResult(make([]byte, 0, 48+len(result)), m.ID, result)
 	_ = s.write(Message{Kind: KindResult, Method: m.Method, ID: m.ID}, frame)

@@ -262,8 +262,8 @@ func (s *Session) decorate(method string, result []byte) []byte {
 		}
 	}
 	set("resultType", "complete")
+	set(metaPath(MetaServerInfo), srv.serverInfo()) // input_required results too: every result carries it
 	if r.Get("resultType").String() != "input_required" {
-		set(metaPath(MetaServerInfo), srv.serverInfo())
 		if cacheable[method] {
 			set("ttlMs", srv.ttlMs)
 			set("cacheScope", srv.cacheScope)

@@ -104,7 +104,9 @@ func (t *Tool) WhenArgs(subset any, replies ...Reply) *Tool {
 // answered: in the stateless era with an input_required result (the client
 // retries with inputResponses), in the handshake era with server-to-client
 // requests. A client that did not declare the capability an input needs
-// (elicitation, sampling, roots) gets -32021. The retry is then answered by
+// (elicitation, sampling, roots) gets -32021 (-32603 in the handshake era,
+// which has no such code), and a session whose version has no elicitation
+// is not asked: the handler sees that input declined. The retry is then answered by
 // WhenArgs, Returns or HandledBy; a Handler reads the answers with
 // Request.InputResponse.
 func (t *Tool) RequiresInput(inputs ...InputRequest) *Tool {
