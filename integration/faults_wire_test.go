@@ -10,11 +10,6 @@ package integration_test
 // Every blocked call is ended by a short context deadline (wfShort);
 // every call expected to return by itself gets testContext, so that a
 // hang shows up as context.DeadlineExceeded, which the tests rule out.
-//
-// Three tests assert what the library should do and fail today (library
-// bugs, see their comments): TestWireFaultOmitID/journal-says-invalid,
-// TestWireFaultDelay/cancelled-while-delayed-is-not-answered and
-// TestWireFaultDribbleCutByClose.
 
 import (
 	"context"
@@ -240,8 +235,6 @@ func TestWireFaultOmitID(t *testing.T) {
 		// A response must have an id (JSON-RPC 2.0 §5); OmitID's doc says
 		// the reply then looks like "neither a response nor a
 		// notification", which the journal's KindInvalid is for.
-		// Fails today: mcptest/wire.go decode classifies an object with
-		// "result" and no "id" as KindResult with ID "".
 		srv := wfServer(t, mcptest.OmitID("tools/call"))
 		cs := connectGoSDK(t, srv, nil, nil)
 		_, err := wfGoSDKCall(testContext(t), cs)
@@ -502,29 +495,44 @@ func TestWireFaultDelay(t *testing.T) {
 	})
 	t.Run("cancelled-while-delayed-is-not-answered", func(t *testing.T) {
 		// The spec says a server SHOULD NOT answer a request the client
-		// cancelled, and the mock cancels its handlers so; a request held
-		// by Delay when notifications/cancelled arrives must not be served
-		// and answered once the delay is over.
-		// Fails today: mcptest/faults.go delayed serves the request when
-		// the delay ends; Session.cancelled only cancels running handlers
-		// (s.inflight), and a delayed request is not one yet.
+		// cancelled: a request Delay holds when notifications/cancelled
+		// arrives is never served. The client cancels by hand once the
+		// call reached the mock, so no timer races the reply.
 		const d = 300 * time.Millisecond
-		srv := wfServer(t, mcptest.Delay("tools/call", d))
+		served := make(chan string, 2)
+		srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("gift").HandledBy(
+			func(_ context.Context, req *mcptest.Request) mcptest.Reply {
+				served <- req.Message.ID
+				return mcptest.TextResult("a kite")
+			}))).WithFault(mcptest.Delay("tools/call", d))
 		cs := connectGoSDK(t, srv, nil, nil)
-		_, err := wfGoSDKCall(wfShortContext(t), cs) // 200 ms < 300 ms
-		require.ErrorIs(t, err, context.DeadlineExceeded)
+		ctx, cancel := context.WithCancel(testContext(t))
+		errc := make(chan error, 1)
+		go func() {
+			_, err := wfGoSDKCall(ctx, cs)
+			errc <- err
+		}()
+		srv.WaitFor(t, mcptest.ToolCall("gift", nil))
+		cancel()
+		require.ErrorIs(t, <-errc, context.Canceled)
 		srv.AssertCancelled(t, "tools/call")
-		// A second call, delayed as long, starts after the cancellation: its
-		// reply comes after the moment the first one's delay was over.
+		// A second call, delayed as long, reaches the mock after the
+		// first: when it is answered, the first one's delay is over.
 		res, err := wfGoSDKCall(testContext(t), cs)
 		require.NoError(t, err)
 		assert.Equal(t, "a kite", wfText(t, res))
+		srv.Close() // waits for every goroutine: nothing is served later
+		close(served)
 		calls := srv.Journal().Requests("tools/call")
 		require.Len(t, calls, 2)
-		var answered []string
+		var handled, answered []string
+		for id := range served {
+			handled = append(handled, id)
+		}
 		for _, r := range srv.Journal().Responses("tools/call") {
 			answered = append(answered, r.ID)
 		}
+		assert.Equal(t, []string{calls[1].ID}, handled, "only the call that was not cancelled is served")
 		assert.Equal(t, []string{calls[1].ID}, answered, "only the call that was not cancelled is answered")
 	})
 }
@@ -926,10 +934,6 @@ func wfCloseWhileBlocked(t *testing.T, srv *mcptest.Server, waitReply bool, errc
 // TestWireFaultDribbleCutByClose: a reply that Close cuts in the middle of
 // a Dribble did not go on the wire whole; the journal must hold the bytes
 // that did, as it does for Truncate.
-//
-// Fails today: mcptest/fault.go writeFrames journals the whole frame
-// before writeChunks writes it, and nothing corrects the record when
-// Close stops the dribble.
 func TestWireFaultDribbleCutByClose(t *testing.T) {
 	srv := wfServer(t, mcptest.Dribble("tools/call", 1, time.Second))
 	cs, tap := wfGoSDK(t, srv)

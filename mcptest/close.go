@@ -48,13 +48,16 @@ func (s *Server) Close() {
 	front := s.http
 	s.mu.Unlock()
 	if first {
-		s.cancel()
 		if front != nil {
 			front.close() // first: it reports the HTTP sessions the clients left open
 		}
+		// Sessions before handlers: a handler that returns as soon as its
+		// context is cancelled finds its session closed, and no reply goes
+		// out after Close began.
 		for _, sess := range sessions {
 			sess.close()
 		}
+		s.cancel()
 	}
 	if self {
 		s.wg.addClosing(1)

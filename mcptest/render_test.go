@@ -12,7 +12,7 @@ import (
 // annotations, icons and an outputSchema and a structured result, one with
 // audio and resource_link content, one that asks for an elicitation.
 func renderServer(t testing.TB) *mcptest.Server {
-	return mcptest.NewServer(t).WithServerTitle("Render").WithTool(
+	return mcptest.NewServer(t).WithServerTitle("Render").WithTools(
 		mcptest.NewTool("weather").WithTitle("Weather").WithAnnotations(map[string]any{"readOnlyHint": true}).
 			WithIcons([]map[string]any{{"src": "https://example.com/i.png"}}).
 			WithOutputSchema(`{"type":"object","properties":{"t":{"type":"number"}}}`).
