@@ -95,6 +95,7 @@ func All() []Scenario {
 		capabilitiesLie(),
 		capabilitiesDifferByEra(),
 		capabilitiesUnknownKeys(),
+		capabilitiesPerSession(),
 		toolsListChanged(),
 		negotiateOlderVersion(),
 		negotiateUnknownVersion(),

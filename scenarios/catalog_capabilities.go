@@ -12,8 +12,6 @@ import (
 // "magic" around capabilities: capabilities that are not one honest
 // declaration of what the server does. Capabilities declared for a
 // feature the server does not serve are capabilities-lie (catalog.go).
-// Capabilities that differ between two sessions of one server are not here
-// yet: they need a workflow that connects twice.
 
 // unknownCapabilityKeys are capability keys no client knows today, added
 // to whatever the app's server declares: a feature of some future version
@@ -78,6 +76,67 @@ func capabilitiesDifferByEra() Scenario {
 			},
 		},
 	}
+}
+
+func capabilitiesPerSession() Scenario {
+	return Scenario{
+		Name: "capabilities-per-session",
+		Mistake: "The server generates its capabilities per session: the first session declares tools, but when the client reconnects, the second session's initialize and server/discover results leave them out. " +
+			"It catches clients that keep the capabilities of an earlier session (a cache across reconnects) instead of reading each session's own.",
+		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(base, mcptest.OmitCapability("tools").InSession(2))
+		},
+		Expect: Expectation{
+			Description:   "the client reads each session's capabilities afresh: in the second session it sends no tools/list or tools/call, since that session declared no tools",
+			DecisionPoint: "the client reconnected and read the second session's capabilities (its initialize or server/discover result)",
+			NotApplicable: func(o Outcome) string {
+				if _, ok := capabilitiesIn(o, 1); ok && o.Sessions == 1 {
+					return "the client opened one session and never reconnected, so it never met a second session's capabilities"
+				}
+				return ""
+			},
+			Reached: func(o Outcome) error {
+				if _, ok := capabilitiesIn(o, 2); !ok {
+					return notReachedf("the server never sent the second session's capabilities (%s)", sentWhat(o))
+				}
+				return nil
+			},
+			Check: func(o Outcome) error {
+				res, _ := capabilitiesIn(o, 2)
+				var calls []mcptest.Message
+				for _, m := range after(append(requests(o, "tools/list"), requests(o, "tools/call")...), res.Seq) {
+					if m.Session == 2 {
+						calls = append(calls, m)
+					}
+				}
+				if len(calls) > 0 {
+					return gotf("in the second session the client sent %s although that session declared no tools capability (only %s)", methods(calls), capabilityNames(res))
+				}
+				return nil
+			},
+		},
+	}
+}
+
+// capabilitiesIn returns the result that gave the client the capabilities
+// of session n: its initialize result, else its server/discover result.
+func capabilitiesIn(o Outcome, n int) (mcptest.Message, bool) {
+	var discover mcptest.Message
+	for _, m := range o.Journal {
+		if m.Session != n || m.Direction != mcptest.FromServer || m.Kind != mcptest.KindResult {
+			continue
+		}
+		switch m.Method {
+		case "initialize":
+			return m, true
+		case "server/discover":
+			if discover.Seq == 0 {
+				discover = m
+			}
+		}
+	}
+	return discover, discover.Seq > 0
 }
 
 // discoverResult returns the server's result to server/discover, if any.

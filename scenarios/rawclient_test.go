@@ -62,10 +62,12 @@ type bugs struct {
 	reuseRetryID         bool // retries after input_required with the same id
 	followCursorsBlindly bool // follows nextCursor without noticing a loop
 	rejectUnknownCaps    bool // a capability key it does not know is fatal
+	cacheCaps            bool // when it reconnects, keeps the first session's capabilities
 
 	// Not bugs: kinds of correct client.
 	handshakeOnly bool // never probes: initialize first (a client of the handshake era only)
 	onePage       bool // reads the first page of a list only
+	reconnect     bool // after a session that went well, connects once more and works again
 }
 
 const (
@@ -98,16 +100,31 @@ func (c *rawClient) setCaps(caps gjson.Result) error {
 }
 
 // connectWith returns a ConnectFunc running a raw client with the given
-// bugs, over one session.
+// bugs, over one session (two with reconnect).
 func connectWith(b bugs) scenarios.ConnectFunc {
-	return scenarios.OneSession(func(ctx context.Context, conn net.Conn) error {
-		c := &rawClient{ctx: ctx, conn: conn, r: bufio.NewReader(conn), bug: b}
-		defer conn.Close()
-		if err := c.connect(); err != nil {
-			return err
+	return func(ctx context.Context, ep *scenarios.Endpoint) error {
+		var first gjson.Result
+		for n := 1; n <= 2; n++ {
+			conn, err := ep.Dial()
+			if err != nil {
+				return err
+			}
+			c := &rawClient{ctx: ctx, conn: conn, r: bufio.NewReader(conn), bug: b}
+			err = c.connect()
+			if err == nil && n == 2 && b.cacheCaps {
+				c.caps = first
+			}
+			if err == nil {
+				err = c.work()
+			}
+			_ = conn.Close()
+			if err != nil || !b.reconnect {
+				return err
+			}
+			first = c.caps
 		}
-		return c.work()
-	})
+		return nil
+	}
 }
 
 // toolArgs are the arguments the raw client calls a tool with.

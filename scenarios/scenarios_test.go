@@ -16,7 +16,10 @@ func TestMain(m *testing.M) {
 // buggy is, per scenario, a client with exactly the bug the scenario
 // catches, and what the check's message must say about it.
 var buggy = map[string]struct {
-	bug     bugs
+	bug bugs
+	// correct, if set, is the kind of correct client the scenario applies
+	// to (e.g. one that reconnects); the zero value is the default one.
+	correct bugs
 	mention []string
 	// deadline, if set, shortens the scenario's deadline: the buggy client
 	// waits for it.
@@ -32,6 +35,7 @@ var buggy = map[string]struct {
 	"tools-schema-changed-quietly": {bug: bugs{retryStale: true}, mention: []string{`called suggest_gifts again with the same arguments {"age":25}`, "without listing the tools first"}},
 	"capabilities-lie":             {bug: bugs{callDespiteListError: true}, mention: []string{"called tools", "although tools/list failed"}},
 	"capabilities-differ-by-era":   {bug: bugs{ignoreCaps: true}, mention: []string{"the client sent tools/list", "server/discover declared no tools capability (only prompts, resources)"}},
+	"capabilities-per-session":     {correct: bugs{reconnect: true}, bug: bugs{reconnect: true, cacheCaps: true}, mention: []string{"in the second session the client sent tools/list, tools/call although that session declared no tools capability (only prompts, resources)"}},
 	"capabilities-unknown-keys":    {bug: bugs{rejectUnknownCaps: true}, mention: []string{`unknown server capability \"wishlists\"`, "no request beyond the lifecycle"}},
 	"tools-list-changed":           {bug: bugs{ignoreListChanged: true}, mention: []string{"after notifications/tools/list_changed the client sent", "but no tools/list"}},
 	"negotiate-older-version":      {bug: bugs{exactVersion: true}, mention: []string{"did not send notifications/initialized", `unsupported protocol version \"2025-03-26\"`}},
@@ -59,7 +63,11 @@ func TestCatalogBothWays(t *testing.T) {
 			}
 			t.Run("correct", func(t *testing.T) {
 				t.Parallel()
-				o := s.Play(t, correct)
+				cc := correct
+				if b.correct != (bugs{}) {
+					cc = connectWith(b.correct)
+				}
+				o := s.Play(t, cc)
 				if err := s.Check(o); err != nil {
 					t.Errorf("the correct client fails %s:\n%v\ntranscript:\n%s", s.Name, err, o.Server.Transcript())
 				}

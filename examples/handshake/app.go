@@ -18,7 +18,7 @@ import (
 func sdkClient() tour.Client {
 	return tour.Client{
 		Name: "the official Go SDK v1.8.0",
-		Run:  app,
+		Run:  reconnecting,
 		Skip: map[string]string{
 			// The SDK sends its notifications/cancelled from a goroutine
 			// that races with Close, so these transcripts differ from run
@@ -29,6 +29,33 @@ func sdkClient() tour.Client {
 			"discover-never-answered": "the SDK waits for server/discover until its deadline, 10 s",
 		},
 	}
+}
+
+// reconnects are the scenarios about a second session: there the app runs
+// its flow twice, reconnecting in between, as after a restart of its server.
+var reconnects = map[string]bool{"capabilities-per-session": true}
+
+// reconnecting runs app in one session, and for the scenarios of
+// reconnects, once it went well, in a second one.
+func reconnecting(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenario, say func(string, ...any)) error {
+	sessions := 1
+	if reconnects[s.Name] {
+		sessions = 2
+	}
+	for n := 1; n <= sessions; n++ {
+		if n > 1 {
+			say("it reconnected (session %d)", n)
+		}
+		conn, err := ep.Dial()
+		if err != nil {
+			say("Dial failed: %v", err)
+			return err
+		}
+		if err := app(ctx, conn, s, say); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // app is the application under test: it drives the official client the

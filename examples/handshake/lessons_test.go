@@ -610,6 +610,82 @@ func Example_mistake7() {
 	// The official Go SDK v1.8.0: fail, the client sent tools/list, tools/call
 	// although server/discover declared no tools capability (only prompts, resources).
 	//
+	// ## capabilities-per-session
+	//
+	// The server: The server generates its capabilities per session: the first session
+	// declares tools, but when the client reconnects, the second session's initialize
+	// and server/discover results leave them out. It catches clients that keep the
+	// capabilities of an earlier session (a cache across reconnects) instead of
+	// reading each session's own.
+	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
+	//
+	// Transcript (→ client to server, ← server to client):
+	//
+	//   faults on: OmitCapability("tools").InSession(2)
+	//   session 1 (stateless, protocol 2026-07-28)
+	//     1 → {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
+	//     2 ← {"jsonrpc":"2.0","id":1,"result":{"capabilities":{"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true},"tools":{"listChanged":true}},"instructions":"Suggest gifts.","resultType":"complete","supportedVersions":["2024-11-05","2025-03-26","2025-06-18","2025-11-25","2026-07-28"],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}},"ttlMs":0,"cacheScope":"public"}}
+	//     3 → {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
+	//     4 ← {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"suggest_gifts","inputSchema":{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]},"description":"Suggests gift ideas for a recipient"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}},"ttlMs":0,"cacheScope":"public"}}
+	//     5 → {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"suggest_gifts","arguments":{"age":25}}}
+	//     6 ← {"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"a board game","type":"text"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}}}}
+	//   session 2 (stateless, protocol 2026-07-28)
+	//     7 → {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
+	//     8 ← {"jsonrpc":"2.0","id":1,"result":{"capabilities":{"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true}},"instructions":"Suggest gifts.","resultType":"complete","supportedVersions":["2024-11-05","2025-03-26","2025-06-18","2025-11-25","2026-07-28"],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}},"ttlMs":0,"cacheScope":"public"}}
+	//     9 → {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
+	//     10 ← {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"suggest_gifts","inputSchema":{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]},"description":"Suggests gift ideas for a recipient"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}},"ttlMs":0,"cacheScope":"public"}}
+	//     11 → {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"suggest_gifts","arguments":{"age":25}}}
+	//     12 ← {"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"a board game","type":"text"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}}}}
+	//
+	// Sequence diagram:
+	//
+	// ```mermaid
+	// sequenceDiagram
+	//     participant C1 as Client 1
+	//     participant C2 as Client 2
+	//     participant S as Server (mcptest)
+	//     C1->>S: server/discover [id 1]
+	//     S-->>C1: result [id 1] (server/discover)
+	//     C1->>S: tools/list [id 2]
+	//     S-->>C1: result [id 2] (tools/list)
+	//     C1->>S: tools/call [id 3]
+	//     S-->>C1: result [id 3] (tools/call)
+	//     C2->>S: server/discover [id 1]
+	//     S-->>C2: result [id 1] (server/discover)
+	//     C2->>S: tools/list [id 2]
+	//     S-->>C2: result [id 2] (tools/list)
+	//     C2->>S: tools/call [id 3]
+	//     S-->>C2: result [id 3] (tools/call)
+	// ```
+	//
+	// What the client did:
+	// - Connect succeeded: protocol 2026-07-28 (stateless era) with
+	//   gift-genius-backend 0.2.0, which declared tools, resources, prompts
+	// - ListTools returned 1 tool: suggest_gifts
+	// - CallTool suggest_gifts {"age":25} returned a result "a board game"
+	// - it closed the session
+	// - it reconnected (session 2)
+	// - Connect succeeded: protocol 2026-07-28 (stateless era) with
+	//   gift-genius-backend 0.2.0, which declared resources, prompts (no tools)
+	// - ListTools returned 1 tool: suggest_gifts
+	// - CallTool suggest_gifts {"age":25} returned a result "a board game"
+	// - it closed the session
+	//
+	// What the mock caught (the rules the client broke):
+	// - capabilities/undeclared-method: tools/list called, but the server did not
+	//   declare the tools capability, in message 9;
+	//   https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle#capability-negotiation
+	// - capabilities/undeclared-method: tools/call called, but the server did not
+	//   declare the tools capability, in message 11;
+	//   https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle#capability-negotiation
+	//
+	// A correct client: the client reads each session's capabilities afresh: in the
+	// second session it sends no tools/list or tools/call, since that session declared
+	// no tools.
+	// The official Go SDK v1.8.0: fail, in the second session the client sent
+	// tools/list, tools/call although that session declared no tools capability (only
+	// prompts, resources).
+	//
 	// ## capabilities-unknown-keys
 	//
 	// The server: None: beside what it serves, the server declares capabilities the

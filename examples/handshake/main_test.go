@@ -20,6 +20,7 @@ func TestMain(m *testing.M) {
 var verdicts = map[string]string{
 	"tools-capability-missing":     "fail",
 	"capabilities-differ-by-era":   "fail",
+	"capabilities-per-session":     "fail",
 	"tools-schema-changed-quietly": "fail",
 	"tools-list-changed":           "fail",
 	"stdout-banner":                "fail",

@@ -168,7 +168,7 @@ var lessons = []Lesson{
 		Side:    ServerSide,
 		Summary: `Capabilities generated per client, per session or per era, declared "just in case", or new keys an old client does not know. ` +
 			`A correct client trusts the capabilities of the session it is in, ignores keys it does not know, and copes with a capability that has nothing behind it.`,
-		Scenarios: []string{"capabilities-differ-by-era", "capabilities-unknown-keys", "capabilities-lie"},
+		Scenarios: []string{"capabilities-differ-by-era", "capabilities-per-session", "capabilities-unknown-keys", "capabilities-lie"},
 		Fix: `Declare honestly what the server does, the same for every client, session and era (server/discover and initialize alike), ` +
 			`and grow the capabilities when a real need comes, not "just in case". New features come as new keys: old clients ignore the keys they do not know.`,
 		FixES: `Declara honestamente lo que hace el servidor, igual para cada cliente, sesión y era (server/discover e initialize por igual), ` +

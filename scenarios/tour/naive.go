@@ -30,7 +30,7 @@ const naiveVersion = "2025-06-18"
 // works, then it goes on as an app does.
 var malformedInitializeClient = Client{
 	Name: "the naive hand-written client",
-	Run: func(ctx context.Context, conn net.Conn, _ scenarios.Scenario, say func(string, ...any)) error {
+	Run: OneSession(func(ctx context.Context, conn net.Conn, _ scenarios.Scenario, say func(string, ...any)) error {
 		n := newNaive(ctx, conn, say)
 		defer n.close()
 		params := `{"protocolVersion":"` + naiveVersion + `","capabilities":{},"clientInfo":` + naiveInfo + `}`
@@ -43,14 +43,14 @@ var malformedInitializeClient = Client{
 		}
 		n.notify(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 		return n.work(4)
-	},
+	}),
 }
 
 // undeclaredMethodsClient makes mistake 4: a correct handshake, then
 // resources/list without a look at the server's capabilities.
 var undeclaredMethodsClient = Client{
 	Name: "the naive hand-written client",
-	Run: func(ctx context.Context, conn net.Conn, _ scenarios.Scenario, say func(string, ...any)) error {
+	Run: OneSession(func(ctx context.Context, conn net.Conn, _ scenarios.Scenario, say func(string, ...any)) error {
 		n := newNaive(ctx, conn, say)
 		defer n.close()
 		res := n.call("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+naiveVersion+`","capabilities":{},"clientInfo":`+naiveInfo+`}}`, 1)
@@ -60,7 +60,7 @@ var undeclaredMethodsClient = Client{
 		n.notify(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 		n.call("without looking at the capabilities", `{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, 2)
 		return n.work(3)
-	},
+	}),
 }
 
 // naive is the JSON-RPC of the naive clients: write a line, read lines

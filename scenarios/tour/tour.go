@@ -38,15 +38,28 @@ type Client struct {
 	// Name names the client in the verdicts, e.g. "the official Go SDK
 	// v1.8.0".
 	Name string
-	// Run drives the client over conn, as an application does (connect,
-	// list the tools, call suggest_gifts with {"age":25}, close), for the
-	// scenario s, and tells each step it took with say, in plain words. It
-	// must return when ctx is done.
-	Run func(ctx context.Context, conn net.Conn, s scenarios.Scenario, say func(format string, args ...any)) error
+	// Run drives the client as an application does (connect through
+	// ep.Dial, list the tools, call suggest_gifts with {"age":25}, close;
+	// reconnect if the scenario is about that), for the scenario s, and
+	// tells each step it took with say, in plain words. It must return when
+	// ctx is done. OneSession adapts a function that uses one connection.
+	Run func(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenario, say func(format string, args ...any)) error
 	// Skip names the scenarios the tour leaves out of its walk of the
 	// catalog for this client, each with the reason (e.g. a transcript that
 	// differs from run to run); they can still be named.
 	Skip map[string]string
+}
+
+// OneSession adapts the Run of a client that uses one connection: it
+// dials the endpoint once and hands the connection to run.
+func OneSession(run func(ctx context.Context, conn net.Conn, s scenarios.Scenario, say func(format string, args ...any)) error) func(context.Context, *scenarios.Endpoint, scenarios.Scenario, func(string, ...any)) error {
+	return func(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenario, say func(string, ...any)) error {
+		conn, err := ep.Dial()
+		if err != nil {
+			return err
+		}
+		return run(ctx, conn, s, say)
+	}
 }
 
 // Tour plays lessons and scenarios and writes what happened.
@@ -211,7 +224,7 @@ func (t Tour) play(w io.Writer, s scenarios.Scenario, c Client) error {
 	}
 	tb := &programTB{log: t.Log}
 	var st steps
-	o := s.Play(tb, scenarios.OneSession(func(ctx context.Context, conn net.Conn) error { return c.Run(ctx, conn, s, st.say) }))
+	o := s.Play(tb, func(ctx context.Context, ep *scenarios.Endpoint) error { return c.Run(ctx, ep, s, st.say) })
 	tb.finish()
 	r := s.Evaluate(o)
 
