@@ -335,3 +335,57 @@ func BenchmarkAssertionFailFast(b *testing.B) {
 		srv.AssertToolCalled(fake, "suggest_gifts", `{"age":25}`)
 	}
 }
+
+// TestNotifyStatelessReports: Notify says in the log when a stateless
+// session cannot get what it sends.
+func TestNotifyStatelessReports(t *testing.T) {
+	fake, srv := giftFake(t)
+	c := dialRaw(t, srv)
+	c.discover(t, "1")
+	if n := srv.Notify("notifications/tools/list_changed", nil); n != 0 {
+		t.Errorf("Notify: want 0 sent to a stateless session with no listen stream, got %d", n)
+	}
+	if n := srv.Notify("notifications/message", `{"level":"info","data":"hi"}`); n != 0 {
+		t.Errorf("Notify: want 0 sent to a stateless session, got %d", n)
+	}
+	logs := fake.logged()
+	for _, want := range []string{
+		`Notify("notifications/tools/list_changed") reached 0 session(s); stateless session(s) 1 got nothing: a stateless session gets it only on a subscriptions/listen stream that asked for toolsListChanged`,
+		`Notify("notifications/message") reached 0 session(s); stateless session(s) 1 got nothing: only a list_changed notification reaches a stateless session`,
+	} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("want the log to say %q, got:\n%s", want, logs)
+		}
+	}
+}
+
+// TestUnscriptedCallReports: a call of a tool nobody scripted is reported
+// as a possible mistake of the test, not only of the client.
+func TestUnscriptedCallReports(t *testing.T) {
+	t.Run("a tool that is not scripted", func(t *testing.T) {
+		fake, srv := giftFake(t)
+		c := dialRaw(t, srv)
+		c.handshake(t, "2025-11-25")
+		c.call(t, "1", "tools/call", `{"name":"suggest_gift","arguments":{}}`)
+		got := srv.Unmatched()
+		want := `tools/call (session 1, id 1): tool "suggest_gift" is not scripted (did you forget WithTools?), or the client called a tool the server never listed; did you mean "suggest_gifts"?`
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("Unmatched: want [%q], got %q", want, got)
+		}
+		if !strings.Contains(fake.logged(), want) {
+			t.Errorf("want the report in the log, got:\n%s", fake.logged())
+		}
+	})
+	t.Run("no tool scripted at all", func(t *testing.T) {
+		fake := newFakeTB(t)
+		srv := mcptest.NewServer(fake).IgnoreViolations()
+		c := dialRaw(t, srv)
+		c.handshake(t, "2025-11-25")
+		c.call(t, "1", "tools/call", `{"name":"suggest_gifts","arguments":{}}`)
+		vs := srv.Violations()
+		if len(vs) != 1 || vs[0].Rule != mcptest.RuleUndeclaredMethod ||
+			!strings.Contains(vs[0].Detail, "nothing of it is scripted: if the client is right to call it, did you forget WithTools?") {
+			t.Errorf("want one %s violation saying the test may have forgotten WithTools, got %v", mcptest.RuleUndeclaredMethod, vs)
+		}
+	})
+}

@@ -48,6 +48,44 @@ func (s *Session) dispatch(m Message, d decoded) {
 	}
 }
 
+// undeclared is the detail of a call of a method whose capability (path)
+// the server did not declare. When nothing of that kind is scripted, the
+// mistake may be the test's: it says which builder would declare it.
+func (s *Session) undeclared(m Message, path string) string {
+	detail := m.Method + " called, but the server did not declare the " + path + " capability"
+	srv := s.srv
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	if srv.capsOverride != nil {
+		return detail // the test chose the capabilities
+	}
+	var builder string
+	switch path {
+	case "tools":
+		if len(srv.tools.items) == 0 && !srv.toolsDeclared {
+			builder = "WithTools"
+		}
+	case "resources":
+		if len(srv.resources.items)+len(srv.templates.items) == 0 && !srv.resourcesDeclared {
+			builder = "WithResources or WithResourceTemplates"
+		}
+	case "prompts":
+		if len(srv.prompts.items) == 0 && !srv.promptsDeclared {
+			builder = "WithPrompts"
+		}
+	case "logging":
+		builder = "WithLogging"
+	case "completions":
+		if len(srv.completions) == 0 {
+			builder = "WithPromptCompletion or WithResourceCompletion"
+		}
+	}
+	if builder != "" {
+		detail += " (nothing of it is scripted: if the client is right to call it, did you forget " + builder + "?)"
+	}
+	return detail
+}
+
 // invalidParams answers -32602 and records the violation.
 func (s *Session) invalidParams(m Message, detail string) {
 	s.violate(RuleInvalidParams, m, detail)
@@ -231,7 +269,9 @@ func (s *Session) callTool(m Message, d decoded) {
 }
 
 // unknown answers a call of a tool or prompt that is not registered, naming
-// the closest registered one.
+// the closest registered one. The report says both ways it can be wrong:
+// the test did not script it, or the client called something the server
+// never listed.
 func (s *Session) unknown(m Message, kind, name string, names []string) {
 	hint := ""
 	if c, near := closest(name, names); near {
@@ -239,7 +279,9 @@ func (s *Session) unknown(m Message, kind, name string, names []string) {
 	} else if len(names) == 0 {
 		hint = "; none is registered"
 	}
-	s.srv.noteUnmatched(fmt.Sprintf("%s (session %d, id %s): unknown %s %q%s", m.Method, s.n, m.ID, kind, name, hint))
+	builder := map[string]string{"tool": "WithTools", "prompt": "WithPrompts"}[kind]
+	s.srv.noteUnmatched(fmt.Sprintf("%s (session %d, id %s): %s %q is not scripted (did you forget %s?), or the client called a %s the server never listed%s",
+		m.Method, s.n, m.ID, kind, name, builder, kind, hint))
 	s.replyError(m.ID, m.Method, CodeInvalidParams, fmt.Sprintf("Unknown %s: %s%s", kind, name, hint), nil)
 }
 
@@ -261,7 +303,7 @@ func (s *Session) readResource(m Message, d decoded) {
 	}
 	s.srv.mu.Unlock()
 	if !found {
-		s.srv.noteUnmatched(fmt.Sprintf("resources/read (session %d, id %s): no resource or template matches %q", s.n, m.ID, uri))
+		s.srv.noteUnmatched(fmt.Sprintf("resources/read (session %d, id %s): no resource or template matches %q: it is not scripted (did you forget WithResources or WithResourceTemplates?), or the client read a URI the server never listed", s.n, m.ID, uri))
 		data, _ := toJSON(map[string]string{"uri": uri})
 		code := CodeResourceNotFound
 		if m.modern {

@@ -3,16 +3,25 @@
 // the protocol on purpose, and reports exactly what the client under test
 // did.
 //
-//	srv := mcptest.NewServer(t).
-//		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
-//	conn := srv.Dial() // the client's end of an in-memory stdio-style connection
+//	func TestGiftApp(t *testing.T) {
+//		srv := mcptest.NewServer(t).
+//			WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
+//		conn := srv.Dial() // the client's end of an in-memory stdio-style connection
 //
-//	client := mcp.NewClient(&mcp.Implementation{Name: "app", Version: "1.0"}, nil)
-//	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
-//	// … the code under test lists and calls tools through cs …
+//		client := mcp.NewClient(&mcp.Implementation{Name: "app", Version: "1.0"}, nil)
+//		cs, err := client.Connect(t.Context(), &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+//		if err != nil {
+//			t.Fatal(err)
+//		}
+//		defer cs.Close()
+//		// the code under test lists and calls tools through cs, such as:
+//		if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 25}}); err != nil {
+//			t.Fatal(err)
+//		}
 //
-//	srv.AssertHandshakeCompleted(t)
-//	srv.AssertToolCalled(t, "suggest_gifts", `{"age":25}`)
+//		srv.AssertConnected(t) // in whichever era the client chose
+//		srv.AssertToolCalled(t, "suggest_gifts", `{"age":25}`)
+//	}
 //
 // # Scripting
 //
@@ -83,11 +92,29 @@
 // The client checks hold the client to the
 // spec (Rules lists them): each broken rule is a Violation with a stable
 // ID, the spec section and the offending message, and fails the test at
-// cleanup unless the test declared it with ExpectViolation. The Assert…
-// methods and WaitFor wait on the journal (never sleep) and print the
-// relevant slice of it when they fail; a failing test also logs the whole
-// transcript (always, with MCPTEST_TRANSCRIPT=1). Transcript and
+// cleanup unless the test declared it with ExpectViolation. Transcript and
 // SequenceDiagram (Mermaid) render a conversation.
+//
+// # Assertions
+//
+// The Assert… methods take t first, report with t.Errorf and return
+// whether they held, as testify's assert does; WaitFor stops the test
+// (t.Fatalf) like testify's require; Await waits without a test to fail.
+// They wait on the journal, never sleeping, up to WithWaitTimeout (10 s by
+// default), but only for what can still happen: an assertion whose answer
+// can no longer change fails at once. That is when every session has
+// ended (a client that reconnects opens a new session: wait for it with
+// Await), when each session has settled on another era or version
+// (AssertEra, AssertNegotiatedVersion, AssertHandshakeCompleted), when the
+// tool is not scripted (AssertToolCalled, ToolCall: with the closest
+// name), when the method is none of MCP's and no Handle serves it
+// (AssertCalled, Method), and when the argument subset is not a JSON
+// object. A failure says what was wanted, what happened and why it can no
+// longer change, with the last messages of the journal one line each; the
+// transcript, every message in full, is logged once when a test fails
+// (always, with MCPTEST_TRANSCRIPT=1). AssertConnected accepts a client in
+// either era, as a default client picks the stateless one when the server
+// offers it.
 //
 // # Limits
 //

@@ -69,7 +69,7 @@ func (s *Session) checkCapability(m Message) {
 		return // 2024-11-05 has completion/complete but no completions capability
 	}
 	if !declaredIn(caps, path) {
-		s.violate(RuleUndeclaredMethod, m, m.Method+" called, but the server did not declare the "+path+" capability")
+		s.violate(RuleUndeclaredMethod, m, s.undeclared(m, path))
 	}
 }
 

@@ -573,18 +573,38 @@ func (s *Server) Journal() *Journal { return s.journal }
 // that completed the handshake, and, for the list_changed notifications,
 // on every stateless-era subscriptions/listen stream that asked for them,
 // with its subscriptionId. params is a JSON text or Go value (nil for none).
-// To send exactly what you like to one session, use Session.Notify.
+//
+// The stateless era has no session to notify: a stateless client gets a
+// list_changed only on a subscriptions/listen stream it opened for that
+// list, and no other notification at all. When Notify skips a stateless
+// session for that reason it says so in the test log. To send exactly
+// what you like to one session, use Session.Notify.
 func (s *Server) Notify(method string, params any) int {
 	n := 0
+	var missed []string // stateless sessions this notification cannot reach
 	for _, sess := range s.Sessions() {
 		switch {
 		case sess.Ready():
 			if sess.Notify(method, params) == nil {
 				n++
 			}
-		case sess.Era() == EraStateless && listChangedKind[method] != "":
-			n += sess.notifyListeners(method, params, "")
+		case sess.Era() == EraStateless && !sess.Closed():
+			k := 0
+			if listChangedKind[method] != "" {
+				k = sess.notifyListeners(method, params, "")
+			}
+			n += k
+			if k == 0 {
+				missed = append(missed, strconv.Itoa(sess.Number()))
+			}
 		}
+	}
+	if len(missed) > 0 {
+		why := "only a list_changed notification reaches a stateless session, on a subscriptions/listen stream that asked for it"
+		if listChangedKind[method] != "" {
+			why = "a stateless session gets it only on a subscriptions/listen stream that asked for " + listChangedKind[method] + ", and none of these has one"
+		}
+		s.logf("mcptest: Notify(%q) reached %d session(s); stateless session(s) %s got nothing: %s", method, n, strings.Join(missed, ", "), why)
 	}
 	return n
 }

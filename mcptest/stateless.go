@@ -142,7 +142,7 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		told := s.wireCaps
 		s.mu.Unlock()
 		if told.Exists() && !declaredIn(told, path) || !told.Exists() && !declared(real, path) {
-			s.violate(RuleUndeclaredMethod, m, m.Method+" called, but the server did not declare the "+path+" capability")
+			s.violate(RuleUndeclaredMethod, m, s.undeclared(m, path))
 		}
 		if !declared(real, path) {
 			s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: the server does not declare the "+path+" capability", nil)
