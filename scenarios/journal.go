@@ -12,59 +12,32 @@ import (
 // metaVersionPath is the gjson path of a stateless-era request's protocol version.
 var metaVersionPath = "params._meta." + strings.ReplaceAll(mcptest.MetaProtocolVersion, ".", `\.`)
 
-// fromClient returns the frames the client sent, in wire order.
-func fromClient(o Outcome) []mcptest.Message {
-	var out []mcptest.Message
-	for _, m := range o.Journal {
-		if m.Direction == mcptest.FromClient {
-			out = append(out, m)
-		}
-	}
-	return out
-}
+// The queries below are mcptest.Messages queries of the client's side of
+// the journal (or of the server's, for serverSent), named for the checks.
+
+// fromClient returns the messages the client sent, in wire order.
+func fromClient(o Outcome) mcptest.Messages { return o.Journal.FromClient() }
 
 // requests returns the client's requests of method ("" for all).
-func requests(o Outcome, method string) []mcptest.Message {
-	var out []mcptest.Message
-	for _, m := range o.Journal {
-		if m.Direction == mcptest.FromClient && m.IsRequest() && (method == "" || m.Method == method) {
-			out = append(out, m)
-		}
-	}
-	return out
+func requests(o Outcome, method string) mcptest.Messages {
+	return o.Journal.FromClient().Requests(method)
 }
 
 // notifications returns the client's notifications of method.
-func notifications(o Outcome, method string) []mcptest.Message {
-	var out []mcptest.Message
-	for _, m := range o.Journal {
-		if m.Direction == mcptest.FromClient && m.IsNotification() && m.Method == method {
-			out = append(out, m)
-		}
-	}
-	return out
+func notifications(o Outcome, method string) mcptest.Messages {
+	return o.Journal.FromClient().Notifications(method)
 }
 
 // serverSent returns the notifications and requests the server sent with method.
-func serverSent(o Outcome, method string) []mcptest.Message {
-	var out []mcptest.Message
-	for _, m := range o.Journal {
-		if m.Direction == mcptest.FromServer && (m.IsNotification() || m.IsRequest()) && m.Method == method {
-			out = append(out, m)
-		}
-	}
-	return out
+func serverSent(o Outcome, method string) mcptest.Messages {
+	return o.Journal.FromServer().Filter(func(m mcptest.Message) bool {
+		return (m.IsNotification() || m.IsRequest()) && m.Method == method
+	})
 }
 
-// responseTo returns the server's response to the client's request req,
-// matched by method and id as the server wrote them.
+// responseTo returns the server's response to the client's request req.
 func responseTo(o Outcome, req mcptest.Message) (mcptest.Message, bool) {
-	for _, m := range o.Journal {
-		if m.Seq > req.Seq && m.Direction == mcptest.FromServer && m.IsResponse() && m.Method == req.Method && m.ID == req.ID {
-			return m, true
-		}
-	}
-	return mcptest.Message{}, false
+	return o.Journal.ResponseTo(req)
 }
 
 // answered reports whether some request of method got a result (not an error).
@@ -78,20 +51,12 @@ func answered(o Outcome, method string) bool {
 }
 
 // after returns the messages with a Seq greater than seq.
-func after(msgs []mcptest.Message, seq int) []mcptest.Message {
-	var out []mcptest.Message
-	for _, m := range msgs {
-		if m.Seq > seq {
-			out = append(out, m)
-		}
-	}
-	return out
-}
+func after(msgs mcptest.Messages, seq int) mcptest.Messages { return msgs.After(seq) }
 
 // initializeResult returns the server's result to initialize, if any.
 func initializeResult(o Outcome) (mcptest.Message, bool) {
-	for _, m := range o.Journal {
-		if m.Direction == mcptest.FromServer && m.Kind == mcptest.KindResult && m.Method == "initialize" {
+	for _, m := range o.Journal.FromServer().Responses("initialize") {
+		if m.Kind == mcptest.KindResult {
 			return m, true
 		}
 	}

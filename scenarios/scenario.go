@@ -207,7 +207,7 @@ type Outcome struct {
 	// Server is the scenario's server, closed.
 	Server *mcptest.Server
 	// Journal is every message of every session, both directions, in wire order.
-	Journal []mcptest.Message
+	Journal mcptest.Messages
 	// Violations are the protocol rules the client broke.
 	Violations []mcptest.Violation
 }
