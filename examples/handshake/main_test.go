@@ -205,11 +205,12 @@ func TestTourUnknownName(t *testing.T) {
 	}
 }
 
-// testLog sends what the mock reports to the test's log, and fails it.
+// testLog sends what the mock logs to the test's log (a problem the mock
+// reports also makes the tour return an error, which fails the test).
 type testLog struct{ t *testing.T }
 
 func (l testLog) Write(p []byte) (int, error) {
-	l.t.Errorf("the mock reported: %s", p)
+	l.t.Logf("the mock: %s", p)
 	return len(p), nil
 }
 

@@ -1,7 +1,6 @@
 package tour
 
 import (
-	"fmt"
 	"io"
 	"strings"
 )
@@ -62,34 +61,4 @@ func wrap(p, prefix string) string {
 		n += l
 	}
 	return b.String()
-}
-
-// programTB lets the scenarios' servers run outside a test, as the
-// *testing.T of a test would: problems go to log (if any), the rest of the
-// log is dropped, and finish runs the cleanups (closing the server), last
-// first.
-type programTB struct {
-	log      io.Writer
-	cleanups []func()
-	failed   bool
-}
-
-func (t *programTB) Helper()          {}
-func (t *programTB) Cleanup(f func()) { t.cleanups = append(t.cleanups, f) }
-func (t *programTB) Errorf(format string, args ...any) {
-	t.failed = true
-	if t.log != nil {
-		fmt.Fprintf(t.log, format+"\n", args...)
-	}
-}
-func (t *programTB) Fatalf(format string, args ...any) { t.Errorf(format, args...) }
-func (t *programTB) Logf(string, ...any)               {}
-func (t *programTB) Failed() bool                      { return t.failed }
-
-func (t *programTB) finish() {
-	cleanups := t.cleanups
-	t.cleanups = nil
-	for i := len(cleanups) - 1; i >= 0; i-- {
-		cleanups[i]()
-	}
 }

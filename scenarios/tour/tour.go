@@ -67,8 +67,10 @@ type Tour struct {
 	// Client is the client of the server-side lessons and of the
 	// catalog's scenarios.
 	Client Client
-	// Log receives what the mock reports as problems of a run (a
-	// misconfigured scenario, a fault that never acted); nil drops them.
+	// Log receives what the mock logs while a scenario plays, and the
+	// problems it reports (a misconfigured scenario, a fault that never
+	// acted), as mcptest.ProgramTB writes them; nil drops them. A problem
+	// also ends Run with an error.
 	Log io.Writer
 }
 
@@ -222,10 +224,14 @@ func (t Tour) play(w io.Writer, s scenarios.Scenario, c Client) error {
 	if c.Run == nil {
 		return fmt.Errorf("tour: no client to play the scenario %s with: set Tour.Client", s.Name)
 	}
-	tb := &programTB{log: t.Log}
 	var st steps
-	o := s.Play(tb, func(ctx context.Context, ep *scenarios.Endpoint) error { return c.Run(ctx, ep, s, st.say) })
-	tb.finish()
+	var o scenarios.Outcome
+	verdict := mcptest.NewProgramTB("tour: "+s.Name, t.Log).Run(func(tb mcptest.TB) {
+		o = s.Play(tb, func(ctx context.Context, ep *scenarios.Endpoint) error { return c.Run(ctx, ep, s, st.say) })
+	})
+	if o.Server == nil {
+		return fmt.Errorf("tour: scenario %s could not be played: %v", s.Name, verdict)
+	}
 	r := s.Evaluate(o)
 
 	fmt.Fprintf(w, "## %s\n\n", s.Name)
@@ -260,8 +266,8 @@ func (t Tour) play(w io.Writer, s scenarios.Scenario, c Client) error {
 	} else {
 		fmt.Fprintf(w, "%s\n", wrap(capitalize(c.Name)+": "+string(r.Status)+", "+r.Observed+".", ""))
 	}
-	if tb.failed {
-		return fmt.Errorf("tour: scenario %s: the mock reported a problem (in the tour's log)", s.Name)
+	if verdict != nil {
+		return fmt.Errorf("tour: the mock reported a problem with scenario %s: %w", s.Name, verdict)
 	}
 	return nil
 }

@@ -72,7 +72,7 @@ func TestClientSideLessons(t *testing.T) {
 	} {
 		t.Run(tc.lesson, func(t *testing.T) {
 			var out strings.Builder
-			if err := (Tour{Log: failLog{t}}).Run(&out, tc.lesson); err != nil {
+			if err := (Tour{Log: testLog{t}}).Run(&out, tc.lesson); err != nil {
 				t.Fatal(err)
 			}
 			s := out.String()
@@ -116,7 +116,7 @@ func TestClientMeetsScenario(t *testing.T) {
 		return conn.Close()
 	})}
 	var out strings.Builder
-	if err := (Tour{Client: idle, Log: failLog{t}}).Run(&out, "modern-only"); err != nil {
+	if err := (Tour{Client: idle, Log: testLog{t}}).Run(&out, "modern-only"); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
@@ -131,6 +131,21 @@ func TestClientMeetsScenario(t *testing.T) {
 	}
 	if strings.Contains(s, "# Mistake") || strings.Contains(s, "How to fix it") {
 		t.Errorf("a scenario named alone is shown without a lesson:\n%s", s)
+	}
+}
+
+// TestPanickingClient: a client that panics is a failed verdict naming
+// the panic, not a crash of the tour.
+func TestPanickingClient(t *testing.T) {
+	panicky := Client{Name: "a panicking client", Run: func(context.Context, *scenarios.Endpoint, scenarios.Scenario, func(string, ...any)) error {
+		panic("boom")
+	}}
+	var out strings.Builder
+	if err := (Tour{Client: panicky, Log: testLog{t}}).Run(&out, "modern-only"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "\nA panicking client: fail, ") || !strings.Contains(out.String(), "boom") {
+		t.Errorf("want the verdict fail naming the panic:\n%s", out.String())
 	}
 }
 
@@ -158,10 +173,11 @@ func TestRest(t *testing.T) {
 	}
 }
 
-// failLog fails the test with what the mock reported.
-type failLog struct{ t *testing.T }
+// testLog sends what the mock logs to the test's log (a problem the mock
+// reports also makes Run return an error, which fails the test).
+type testLog struct{ t *testing.T }
 
-func (l failLog) Write(p []byte) (int, error) {
-	l.t.Errorf("the mock reported: %s", p)
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Logf("the mock: %s", p)
 	return len(p), nil
 }
