@@ -314,5 +314,8 @@ func buildFault(f Fault) (mcptest.Fault, error) {
 		_ = json.Unmarshal(raw, &p)
 		fl = fl.WithProbability(p)
 	}
+	if raw, ok := f.Params["optional"]; ok && string(raw) == "true" {
+		fl = fl.Optional()
+	}
 	return fl, nil
 }

@@ -1,0 +1,500 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+	"go.uber.org/goleak"
+)
+
+// bin is the mcpmock binary the tests build and drive.
+var bin string
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("MCPMOCK_TEST_CLIENT"); mode != "" {
+		os.Exit(fakeClient(mode))
+	}
+	dir, err := os.MkdirTemp("", "mcpmock-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	bin = filepath.Join(dir, "mcpmock")
+	if out, err := exec.Command("go", "build", "-race", "-o", bin, ".").CombinedOutput(); err != nil {
+		// -race needs cgo; fall back to a plain build.
+		if out2, err2 := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err2 != nil {
+			fmt.Fprintf(os.Stderr, "building mcpmock: %v\n%s\n%s", err2, out, out2)
+			os.Exit(2)
+		}
+	}
+	code := func() int {
+		defer os.RemoveAll(dir)
+		goleak.VerifyTestMain(m) // exits
+		return 0
+	}()
+	os.Exit(code)
+}
+
+// proc is a running mcpmock.
+type proc struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan string
+	stderr *bytes.Buffer
+	done   chan struct{}
+}
+
+func start(t *testing.T, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	p := &proc{t: t, cmd: cmd, lines: make(chan string, 256), stderr: &bytes.Buffer{}, done: make(chan struct{})}
+	var err error
+	p.stdin, err = cmd.StdinPipe()
+	require.NoError(t, err)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	cmd.Stderr = &lockedWriter{w: p.stderr}
+	require.NoError(t, cmd.Start())
+	go func() {
+		defer close(p.lines)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		p.wait()
+	})
+	return p
+}
+
+type lockedWriter struct {
+	w io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) { return l.w.Write(b) }
+
+func (p *proc) send(line string) {
+	p.t.Helper()
+	_, err := io.WriteString(p.stdin, line+"\n")
+	require.NoError(p.t, err)
+}
+
+// recv returns the next line mcpmock wrote to stdout, which must be JSON.
+func (p *proc) recv() gjson.Result {
+	p.t.Helper()
+	select {
+	case line, ok := <-p.lines:
+		require.True(p.t, ok, "mcpmock closed stdout; stderr:\n%s", p.stderr)
+		require.True(p.t, gjson.Valid(line), "stdout carries only MCP, but got %q", line)
+		return gjson.Parse(line)
+	case <-time.After(20 * time.Second):
+		p.t.Fatalf("no reply from mcpmock within 20 s; stderr:\n%s", p.stderr)
+		return gjson.Result{}
+	}
+}
+
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
+const initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+
+func (p *proc) handshake() gjson.Result {
+	p.t.Helper()
+	p.send(initialize)
+	res := p.recv()
+	require.Equal(p.t, "2025-11-25", res.Get("result.protocolVersion").String(), res.Raw)
+	p.send(initialized)
+	return res
+}
+
+// wait waits for mcpmock to exit and returns its exit code.
+func (p *proc) wait() int {
+	err := p.cmd.Wait()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil && strings.Contains(err.Error(), "Wait was already called") {
+		return p.cmd.ProcessState.ExitCode()
+	}
+	return 0
+}
+
+// exit closes stdin and returns the exit code.
+func (p *proc) exit() int {
+	p.t.Helper()
+	require.NoError(p.t, p.stdin.Close())
+	for range p.lines { // drain
+	}
+	return p.wait()
+}
+
+func readReport(t *testing.T, path string) gjson.Result {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.True(t, gjson.ValidBytes(b), "%s", b)
+	return gjson.ParseBytes(b)
+}
+
+func runMcpmock(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("running mcpmock: %v", err)
+	}
+	return o.String(), e.String(), code
+}
+
+func TestList(t *testing.T) {
+	out, _, code := runMcpmock(t, nil, "list")
+	assert.Equal(t, 0, code)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	assert.GreaterOrEqual(t, len(lines), 20)
+	assert.Contains(t, out, "wrong-id-type: ")
+	assert.Contains(t, out, "[https://modelcontextprotocol.io/specification/")
+
+	out, _, code = runMcpmock(t, nil, "list", "--faults")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, `{fault: "Delay", method: string, duration: duration}: answers method after a delay`)
+	assert.Contains(t, out, "nth (integer ≥ 1)")
+}
+
+func TestUsage(t *testing.T) {
+	_, stderr, code := runMcpmock(t, nil)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "usage:")
+	_, stderr, code = runMcpmock(t, nil, "srve")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `unknown command "srve"`)
+	_, stderr, code = runMcpmock(t, nil, "serve", "--scenario", "wrong-id")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `no scenario named "wrong-id"`)
+	out, _, code := runMcpmock(t, nil, "help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "mcpmock run")
+}
+
+func TestServeStdioReport(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "report.json")
+	p := start(t, "serve", "--report", report)
+	init := p.handshake()
+	assert.Equal(t, "gift-genius-backend", init.Get("result.serverInfo.name").String(), "the default server is GiftGen")
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	assert.Equal(t, "suggest_gifts", p.recv().Get("result.tools.0.name").String())
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"suggest_gifts","arguments":{"age":25}}}`)
+	assert.Equal(t, "a board game", p.recv().Get("result.content.0.text").String())
+	assert.Equal(t, 0, p.exit(), "stderr:\n%s", p.stderr)
+
+	r := readReport(t, report)
+	assert.Equal(t, "pass", r.Get("verdict").String())
+	assert.Equal(t, "giftgen", r.Get("server").String())
+	assert.Equal(t, "stdio", r.Get("transport").String())
+	assert.Equal(t, "the client closed stdin", r.Get("ended").String())
+	assert.Equal(t, int64(7), r.Get("messages").Int())
+	assert.Empty(t, r.Get("violations").Array())
+	assert.Contains(t, r.Get("transcript").String(), `"method":"tools/call"`)
+	assert.True(t, strings.HasPrefix(r.Get("mermaid").String(), "sequenceDiagram"), r.Get("mermaid").String())
+	assert.Contains(t, r.Get("mermaid").String(), "C->>S: tools/call [id 3]")
+	assert.Contains(t, p.stderr.String(), "mcpmock: giftgen: pass (7 messages, 0 violations; the client closed stdin)")
+}
+
+func TestServeBrokenRuleExits1(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "report.json")
+	p := start(t, "serve", "--report", report)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`) // before initialize
+	p.recv()
+	assert.Equal(t, exitVerdict, p.exit())
+	r := readReport(t, report)
+	assert.Equal(t, "fail", r.Get("verdict").String())
+	assert.Equal(t, "lifecycle/initialize-first", r.Get("violations.0.rule").String(), r.Raw)
+	assert.Equal(t, "error", r.Get("violations.0.severity").String())
+	assert.Contains(t, r.Get("violations.0.url").String(), "https://modelcontextprotocol.io/specification/")
+	assert.Contains(t, r.Get("problems.0").String(), "lifecycle/initialize-first")
+	assert.Contains(t, p.stderr.String(), "lifecycle/initialize-first")
+}
+
+func TestServeGarbageDoesNotCrash(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "report.json")
+	p := start(t, "serve", "--report", report)
+	p.send(`{not json`)
+	assert.Equal(t, int64(-32700), p.recv().Get("error.code").Int())
+	p.handshake()
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	assert.True(t, p.recv().Get("result").Exists())
+	assert.Equal(t, exitVerdict, p.exit())
+	assert.Equal(t, "jsonrpc/parse-error", readReport(t, report).Get("violations.0.rule").String())
+}
+
+const smallConfig = `{
+  "server": {"name": "weather", "version": "1.0.0"},
+  "tools": [{
+    "name": "get_forecast",
+    "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
+    "cases": [{"arguments": {"city": "Paris"}, "replies": [{"text": "rain"}]}],
+    "replies": [{"text": "sunny"}]
+  }],
+  "faults": [{"fault": "SetField", "method": "tools/call", "path": "result._meta.fault", "value": true}]
+}`
+
+func TestServeConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "weather.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(smallConfig), 0o644))
+	report := filepath.Join(dir, "report.json")
+	p := start(t, "serve", "--config", cfg, "--report", report)
+	assert.Equal(t, "weather", p.handshake().Get("result.serverInfo.name").String())
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_forecast","arguments":{"city":"Paris"}}}`)
+	res := p.recv()
+	assert.Equal(t, "rain", res.Get("result.content.0.text").String())
+	assert.True(t, res.Get("result._meta.fault").Bool(), "the file's fault: %s", res.Raw)
+	assert.Equal(t, 0, p.exit(), "stderr:\n%s", p.stderr)
+	assert.Equal(t, "config "+cfg, readReport(t, report).Get("server").String())
+}
+
+func TestServeConfigFaultThatNeverActs(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "weather.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(smallConfig), 0o644))
+	report := filepath.Join(dir, "report.json")
+	p := start(t, "serve", "--config", cfg, "--report", report)
+	p.handshake()
+	assert.Equal(t, exitVerdict, p.exit(), "the file's fault never acted")
+	r := readReport(t, report)
+	assert.Equal(t, "fail", r.Get("verdict").String())
+	assert.Contains(t, r.Get("problems.0").String(), `SetField("tools/call"`)
+}
+
+func TestServeConfigOptionalFault(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "weather.json")
+	optional := strings.Replace(smallConfig, `"value": true}`, `"value": true, "optional": true}`, 1)
+	require.NotEqual(t, smallConfig, optional)
+	require.NoError(t, os.WriteFile(cfg, []byte(optional), 0o644))
+	p := start(t, "serve", "--config", cfg)
+	p.handshake()
+	assert.Equal(t, 0, p.exit(), "an optional fault may never act; stderr:\n%s", p.stderr)
+}
+
+func TestServeConfigEveryFeature(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "report.json")
+	p := start(t, "serve", "--config", "../../config/testdata/full.json", "--report", report)
+	init := p.handshake()
+	assert.Equal(t, "Weather service", init.Get("result.serverInfo.title").String())
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"weather://city/lyon"}}`)
+	assert.Equal(t, "a city", p.recv().Get("result.contents.0.text").String())
+	assert.Equal(t, exitVerdict, p.exit(), "its faults never acted")
+}
+
+func TestServeBadConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "bad.json")
+	require.NoError(t, os.WriteFile(cfg, []byte("{\n  \"server\": {\"name\": \"x\", \"version\": \"1\"},\n  \"tools\": [{\"name\": \"a\",\n    \"replies\": [{\"txt\": \"hi\"}]}],\n  \"faults\": [{\"fault\": \"Dealy\"}]\n}\n"), 0o644))
+	_, stderr, code := runMcpmock(t, nil, "serve", "--config", cfg)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `bad.json:4:17: tools[0].replies[0]: unknown field "txt" (did you mean "text"?)`)
+	assert.Contains(t, stderr, `bad.json:5:15: faults[0].fault: unknown fault "Dealy" (did you mean "Delay"?)`)
+
+	_, stderr, code = runMcpmock(t, nil, "serve", "--config", filepath.Join(dir, "missing.json"))
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "no such file")
+}
+
+func TestServeSignals(t *testing.T) {
+	for name, sig := range map[string]syscall.Signal{"SIGTERM": syscall.SIGTERM, "SIGINT": syscall.SIGINT} {
+		t.Run(name, func(t *testing.T) {
+			report := filepath.Join(t.TempDir(), "report.json")
+			p := start(t, "serve", "--report", report)
+			p.handshake()
+			p.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+			p.recv() // serving: the signal handler is in place
+			require.NoError(t, p.cmd.Process.Signal(sig))
+			assert.Equal(t, 0, p.wait(), "stderr:\n%s", p.stderr)
+			r := readReport(t, report)
+			assert.Equal(t, "pass", r.Get("verdict").String())
+			assert.Equal(t, name, r.Get("ended").String())
+			assert.Equal(t, int64(5), r.Get("messages").Int())
+		})
+	}
+}
+
+func TestServeScenario(t *testing.T) {
+	t.Run("a client that trusts the capabilities", func(t *testing.T) {
+		report := filepath.Join(t.TempDir(), "report.json")
+		p := start(t, "serve", "--scenario", "tools-capability-missing", "--report", report)
+		init := p.handshake()
+		assert.False(t, init.Get("result.capabilities.tools").Exists(), init.Raw)
+		assert.Equal(t, 0, p.exit(), "stderr:\n%s", p.stderr)
+		r := readReport(t, report)
+		assert.Equal(t, "pass", r.Get("verdict").String(), r.Raw)
+		assert.Equal(t, "tools-capability-missing", r.Get("scenario.scenario").String())
+		assert.Equal(t, "pass", r.Get("scenario.status").String())
+	})
+	t.Run("a client that lists anyway", func(t *testing.T) {
+		report := filepath.Join(t.TempDir(), "report.json")
+		p := start(t, "serve", "--scenario", "tools-capability-missing", "--report", report)
+		p.handshake()
+		p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+		p.recv()
+		assert.Equal(t, exitVerdict, p.exit())
+		r := readReport(t, report)
+		assert.Equal(t, "fail", r.Get("scenario.status").String(), r.Raw)
+		assert.Contains(t, r.Get("scenario.observed").String(), "tools/list")
+		assert.Equal(t, "capabilities/undeclared-method", r.Get("violations.0.rule").String())
+	})
+}
+
+func TestHTTPNotAvailableYet(t *testing.T) {
+	_, stderr, code := runMcpmock(t, nil, "serve", "--http", "127.0.0.1:0")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "Streamable HTTP is not available in this build")
+	_, stderr, code = runMcpmock(t, nil, "run", "--http", "--", "true")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "Streamable HTTP is not available in this build")
+}
+
+// fakeClientCmd is the command line of the fake client in the given mode.
+func fakeClientCmd(mode string) ([]string, []string) {
+	return []string{"MCPMOCK_TEST_CLIENT=" + mode}, []string{os.Args[0]}
+}
+
+func TestRunCarefulClient(t *testing.T) {
+	dir := t.TempDir()
+	env, cmd := fakeClientCmd("careful")
+	jsonFile, junitFile := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml")
+	args := append([]string{"run", "--scenario", "giftgen-handshake", "--scenario", "wrong-id-type", "--scenario", "stdout-banner",
+		"--json", jsonFile, "--junit", junitFile, "--"}, cmd...)
+	out, stderr, code := runMcpmock(t, env, args...)
+	assert.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, stderr)
+	assert.Contains(t, out, "3 scenarios: 3 pass, 0 known deviations, 0 fail")
+	assert.Regexp(t, `(?m)^wrong-id-type .* pass$`, out)
+
+	rep := readReport(t, jsonFile)
+	assert.Equal(t, int64(3), rep.Get("summary.pass").Int(), rep.Raw)
+	assert.Contains(t, rep.Get(`results.#(scenario=="wrong-id-type").observed`).String(), "no reply within")
+
+	var suite struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Cases    []struct {
+			Name    string    `xml:"name,attr"`
+			Failure *struct{} `xml:"failure"`
+		} `xml:"testcase"`
+	}
+	b, err := os.ReadFile(junitFile)
+	require.NoError(t, err)
+	require.NoError(t, xml.Unmarshal(b, &suite), "%s", b)
+	assert.Equal(t, 3, suite.Tests)
+	assert.Equal(t, 0, suite.Failures)
+	assert.Equal(t, "giftgen-handshake", suite.Cases[0].Name)
+	assert.Contains(t, stderr, "client[giftgen-handshake]: fake client: suggest_gifts: a board game", "the client's stderr goes to the log")
+}
+
+func TestRunBuggyClientAndKnownDeviation(t *testing.T) {
+	dir := t.TempDir()
+	env, cmd := fakeClientCmd("by-number")
+	junitFile := filepath.Join(dir, "r.xml")
+	out, _, code := runMcpmock(t, env, append([]string{"run", "--scenario", "wrong-id-type", "--junit", junitFile, "--"}, cmd...)...)
+	assert.Equal(t, exitVerdict, code, out)
+	assert.Regexp(t, `(?m)^wrong-id-type .*connect returned nil.* fail$`, out)
+	b, err := os.ReadFile(junitFile)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `failures="1"`)
+	assert.Contains(t, string(b), `<failure message="connect returned nil`)
+
+	out, _, code = runMcpmock(t, env, append([]string{"run", "--scenario", "wrong-id-type",
+		"--known-deviation", "wrong-id-type=matches reply ids by number", "--"}, cmd...)...)
+	assert.Equal(t, 0, code, out)
+	assert.Regexp(t, `(?m)^wrong-id-type .* known-deviation$`, out)
+
+	// A declared deviation that no longer happens fails, so it is removed.
+	env, cmd = fakeClientCmd("careful")
+	out, _, code = runMcpmock(t, env, append([]string{"run", "--scenario", "wrong-id-type",
+		"--known-deviation", "wrong-id-type=matches reply ids by number", "--json", filepath.Join(dir, "r.json"), "--"}, cmd...)...)
+	assert.Equal(t, exitVerdict, code, out)
+	assert.Contains(t, readReport(t, filepath.Join(dir, "r.json")).Get("results.0.why").String(), "remove the declaration")
+}
+
+func TestRunDeadlineCountsFromFirstByte(t *testing.T) {
+	// disconnect-mid-call wants the client to notice the closed connection
+	// well before its 4 s deadline; this client takes 2.5 s to start.
+	env, cmd := fakeClientCmd("slow-start")
+	out, stderr, code := runMcpmock(t, env, append([]string{"run", "--scenario", "disconnect-mid-call", "--"}, cmd...)...)
+	assert.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, stderr)
+	assert.Regexp(t, `(?m)^disconnect-mid-call .* pass$`, out)
+}
+
+func TestRunClientWithoutServer(t *testing.T) {
+	env, cmd := fakeClientCmd("no-server")
+	jsonFile := filepath.Join(t.TempDir(), "r.json")
+	out, _, code := runMcpmock(t, env, append([]string{"run", "--scenario", "giftgen-handshake", "--json", jsonFile, "--"}, cmd...)...)
+	assert.Equal(t, exitVerdict, code, "not reached is a failure")
+	assert.Regexp(t, `(?m)^giftgen-handshake .* not-reached$`, out)
+	r := readReport(t, jsonFile).Get("results.0")
+	assert.Contains(t, r.Get("observed").String(), "the client exited (exit status 3) without starting its server from MCPMOCK_SERVER_COMMAND")
+	assert.Contains(t, r.Get("observed").String(), "fake client: I start no server", "the end of its stderr")
+}
+
+func TestRunUsageMistakes(t *testing.T) {
+	_, stderr, code := runMcpmock(t, nil, "run")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "no client command: write it after --")
+	_, stderr, code = runMcpmock(t, nil, "run", "--scenario", "nope", "--", "true")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `no scenario named "nope"; the catalog has giftgen-handshake`)
+	_, stderr, code = runMcpmock(t, nil, "run", "--known-deviation", "wrong-id-type", "--", "true")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "write NAME=why")
+	out, _, code := runMcpmock(t, nil, "run", "--scenario", "giftgen-handshake", "--", "/nonexistent/client")
+	assert.Equal(t, exitVerdict, code)
+	assert.Contains(t, out, "did not start")
+}
+
+func TestRelayNeedsItsRunner(t *testing.T) {
+	_, stderr, code := runMcpmock(t, nil, "relay", "127.0.0.1:1", "token")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "cannot reach the mcpmock run")
+}
+
+func TestTour(t *testing.T) {
+	env, cmd := fakeClientCmd("careful")
+	out, stderr, code := runMcpmock(t, env, append([]string{"tour", "--name", "the fake client", "3", "--"}, cmd...)...)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "# Mistake 3 of 7: a forgotten capability")
+	assert.Contains(t, out, "```mermaid")
+	assert.Contains(t, out, "The fake client: pass")
+
+	out, _, code = runMcpmock(t, nil, "tour")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, out, "go run ./examples/handshake")
+	assert.Contains(t, out, "The lessons (by number or name):")
+}
+
+func TestShellJoin(t *testing.T) {
+	assert.Equal(t, `/bin/mcpmock relay 127.0.0.1:5 ab-c`, shellJoin([]string{"/bin/mcpmock", "relay", "127.0.0.1:5", "ab-c"}))
+	assert.Equal(t, `'/my dir/mcpmock' 'it'\''s' ''`, shellJoin([]string{"/my dir/mcpmock", "it's", ""}))
+}

@@ -1,0 +1,472 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/mcpmock/mcpmock/config"
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/scenarios"
+)
+
+// The environment of a client program under mcpmock run.
+const (
+	// envServerCommand is the command line (words separated by spaces,
+	// quoted as a POSIX shell does where needed) that starts the client's
+	// stdio server.
+	envServerCommand = "MCPMOCK_SERVER_COMMAND"
+	// envServerArgv is the same command as a JSON array of strings.
+	envServerArgv = "MCPMOCK_SERVER_ARGV"
+	// envURL is the mock's Streamable HTTP endpoint (with --http); it is
+	// also the client's last argument.
+	envURL = "MCPMOCK_URL"
+	// envScenario names the scenario being played.
+	envScenario = "MCPMOCK_SCENARIO"
+	// envDeadline is how long the client has, in milliseconds from its
+	// first byte, before the runner considers its time up; a client
+	// should give up on calls (and cancel them) within it.
+	envDeadline = "MCPMOCK_DEADLINE_MS"
+)
+
+// runOptions are mcpmock run's flags.
+type runOptions struct {
+	command     []string
+	http        bool
+	deviations  map[string]string
+	startup     time.Duration
+	log         io.Writer
+	stderrLines int
+	config      *config.Config
+}
+
+func runCmd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run", "[--scenario NAME]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] -- CMD ARGS...", stderr)
+	var only, deviations multi
+	fs.Var(&only, "scenario", "play only this scenario (repeatable; default: the whole catalog)")
+	httpMode := fs.Bool("http", false, "serve Streamable HTTP: the URL is the client's last argument and MCPMOCK_URL")
+	jsonFile := fs.String("json", "", "write the report to this file as JSON")
+	junitFile := fs.String("junit", "", "write the report to this file as JUnit XML")
+	fs.Var(&deviations, "known-deviation", "NAME=why: the client fails scenario NAME today, for that reason (repeatable); it then passes as a known deviation, and fails once the client stops deviating")
+	logFile := fs.String("log", "", "write the mock's and the client's logs to this file (default: stderr)")
+	configFile := fs.String("config", "", "start every scenario from the server this JSON file describes instead of GiftGen (the scenarios then judge whatever the client calls)")
+	startup := fs.Duration("startup-timeout", 60*time.Second, "how long the client may take to start and send its first byte")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("no client command: write it after --, e.g. mcpmock run -- node client.mjs")
+	}
+	opts := runOptions{command: fs.Args(), http: *httpMode, deviations: map[string]string{}, startup: *startup, stderrLines: 20}
+	for _, d := range deviations {
+		name, why, ok := strings.Cut(d, "=")
+		if !ok || name == "" || why == "" {
+			return usagef("--known-deviation %q: write NAME=why, e.g. --known-deviation 'wrong-id-type=matches ids by number'", d)
+		}
+		opts.deviations[name] = why
+	}
+	var unknown []string
+	for _, n := range append(slices.Clone([]string(only)), keys(opts.deviations)...) {
+		if _, ok := scenarios.Lookup(n); !ok {
+			unknown = append(unknown, fmt.Sprintf("%q", n))
+		}
+	}
+	if len(unknown) > 0 {
+		return usagef("no scenario named %s; the catalog has %s", strings.Join(unknown, ", "), strings.Join(scenarios.Names(), ", "))
+	}
+	if *configFile != "" {
+		c, err := config.Load(*configFile)
+		if err != nil {
+			return &usageError{"--config " + *configFile + ":\n" + err.Error()}
+		}
+		opts.config = c
+	}
+	if opts.http {
+		if err := httpAvailable(); err != nil {
+			return err
+		}
+	}
+	logw, closeLog, err := openLog(*logFile, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	opts.log = logw
+
+	rep := &scenarios.Report{}
+	for _, s := range scenarios.All() {
+		if len(only) > 0 && !slices.Contains(only, s.Name) {
+			continue
+		}
+		rep.Results = append(rep.Results, runScenario(s, opts))
+	}
+	fmt.Fprint(stdout, rep.Table())
+	if *jsonFile != "" {
+		b, err := rep.JSON()
+		if err == nil {
+			err = os.WriteFile(*jsonFile, append(b, '\n'), 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("--json: %v", err)
+		}
+	}
+	if *junitFile != "" {
+		if err := os.WriteFile(*junitFile, junit(rep, opts.command), 0o644); err != nil {
+			return fmt.Errorf("--junit: %v", err)
+		}
+	}
+	for _, r := range rep.Results {
+		if r.Status.Failed() {
+			return errVerdict
+		}
+	}
+	return nil
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// runScenario plays one scenario with the client program and returns its
+// result.
+func runScenario(s scenarios.Scenario, opts runOptions) scenarios.Result {
+	fmt.Fprintf(opts.log, "mcpmock run: scenario %s: starting %s\n", s.Name, strings.Join(opts.command, " "))
+	c, err := startClient(s, opts)
+	if err != nil {
+		return scenarios.Result{Scenario: s.Name, Spec: s.Spec, Expected: s.Expect.Description, Status: scenarios.Fail,
+			Observed: "the client command did not start: " + err.Error()}
+	}
+	defer c.stop()
+
+	var res scenarios.Result
+	p := mcptest.NewProgramTB(s.Name, opts.log)
+	runErr := p.Run(func(t mcptest.TB) {
+		var evalOpts []scenarios.Option
+		if why, ok := opts.deviations[s.Name]; ok {
+			evalOpts = append(evalOpts, scenarios.KnownDeviation(s.Name, why))
+		}
+		if opts.config != nil {
+			evalOpts = append(evalOpts, scenarios.WithServer(opts.config.NewServer))
+		}
+		o := s.Play(t, c.connect, evalOpts...)
+		res = s.Evaluate(o, evalOpts...)
+	})
+	if res.Scenario == "" {
+		res = scenarios.Result{Scenario: s.Name, Spec: s.Spec, Expected: s.Expect.Description, Status: scenarios.Fail,
+			Observed: fmt.Sprintf("the scenario could not be played: %v", runErr)}
+	}
+	fmt.Fprintf(opts.log, "mcpmock run: scenario %s: %s\n", s.Name, res)
+	return res
+}
+
+// client is one run of the client program for a scenario.
+type client struct {
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when the process has exited
+	err    error         // its exit, once exited is closed
+	stderr *tailBuffer
+	ln     net.Listener
+	conns  <-chan *relayConn
+	first  *relayConn // the first connection, once the client sent its first byte
+	setup  error      // why the client never connected, if it did not
+	opts   runOptions
+}
+
+// startClient starts the client program, with its server command in the
+// environment, and waits until its first byte reaches the mock (or it
+// exits, or the start-up timeout ends): the scenario's deadline counts
+// from that byte, so the client's start-up does not eat it.
+func startClient(s scenarios.Scenario, opts runOptions) (*client, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	token := uuid.NewString()
+	self, err := os.Executable()
+	if err != nil {
+		_ = ln.Close()
+		return nil, err
+	}
+	argv := []string{self, relayCommand, ln.Addr().String(), token}
+	argvJSON, _ := json.Marshal(argv)
+	cmd := exec.Command(opts.command[0], opts.command[1:]...)
+	cmd.Env = append(os.Environ(),
+		envServerCommand+"="+shellJoin(argv),
+		envServerArgv+"="+string(argvJSON),
+		envScenario+"="+s.Name,
+		fmt.Sprintf("%s=%d", envDeadline, scenarioDeadline(s).Milliseconds()),
+	)
+	c := &client{cmd: cmd, exited: make(chan struct{}), stderr: &tailBuffer{max: 64 << 10}, ln: ln, opts: opts}
+	prefix := &prefixWriter{w: opts.log, prefix: "client[" + s.Name + "]: "}
+	cmd.Stdout = prefix
+	cmd.Stderr = io.MultiWriter(prefix, c.stderr)
+	cmd.Stdin = nil // /dev/null
+	if err := cmd.Start(); err != nil {
+		_ = ln.Close()
+		return nil, err
+	}
+	go func() {
+		c.err = cmd.Wait()
+		close(c.exited)
+	}()
+	c.conns = acceptRelays(ln, token)
+	timer := time.NewTimer(opts.startup)
+	defer timer.Stop()
+	select {
+	case c.first = <-c.conns:
+	case <-c.exited:
+		c.setup = fmt.Errorf("the client exited (%v) without starting its server from %s", c.err, envServerCommand)
+		if tail := c.stderr.lastLines(opts.stderrLines); tail != "" {
+			c.setup = fmt.Errorf("%w; its stderr ends with:\n%s", c.setup, tail)
+		}
+	case <-timer.C:
+		c.setup = fmt.Errorf("the client sent nothing to its server within %v of its start (--startup-timeout)", opts.startup)
+	}
+	return c, nil
+}
+
+// connect is the scenario's ConnectFunc: it carries each session the
+// client opens (each time it starts its server) between the relay and a
+// new session of the mock, and returns when the client exits. When ctx
+// ends the client gets a moment to finish on its own (it knows its
+// deadline from MCPMOCK_DEADLINE_MS), then SIGTERM, then SIGKILL.
+func (c *client) connect(ctx context.Context, ep *scenarios.Endpoint) error {
+	return c.serve(ctx, ep.Dial)
+}
+
+// serve carries the client's sessions to connections from dial until the
+// client exits; see connect.
+func (c *client) serve(ctx context.Context, dial func() (net.Conn, error)) error {
+	if c.setup != nil {
+		c.kill()
+		return c.setup
+	}
+	var wg sync.WaitGroup
+	carry := func(rc *relayConn) {
+		conn, err := dial()
+		if err != nil {
+			fmt.Fprintf(c.opts.log, "mcpmock run: the client started its server again, but %v\n", err)
+			_ = rc.Close()
+			return
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			bridge(rc, conn)
+		}()
+	}
+	carry(c.first)
+	stopAccepting := make(chan struct{})
+	accepting := make(chan struct{})
+	go func() {
+		defer close(accepting)
+		for {
+			select {
+			case rc, ok := <-c.conns:
+				if !ok {
+					return
+				}
+				carry(rc)
+			case <-stopAccepting:
+				return
+			}
+		}
+	}()
+	select {
+	case <-c.exited:
+	case <-ctx.Done():
+		c.wait(1500*time.Millisecond, syscall.SIGTERM)
+		c.wait(time.Second, syscall.SIGKILL)
+		<-c.exited
+	}
+	close(stopAccepting)
+	<-accepting
+	// The client is gone: its relays end with it, and their bridges close
+	// the mock's ends.
+	wg.Wait()
+	return c.exitError()
+}
+
+// wait waits up to d for the client to exit, then sends it sig.
+func (c *client) wait(d time.Duration, sig syscall.Signal) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c.exited:
+	case <-t.C:
+		_ = c.cmd.Process.Signal(sig)
+	}
+}
+
+func (c *client) kill() {
+	select {
+	case <-c.exited:
+	default:
+		_ = c.cmd.Process.Kill()
+		<-c.exited
+	}
+}
+
+// exitError is the client's result as a ConnectFunc's error: nil for exit
+// status 0, otherwise the status and the end of its stderr (where a
+// client says why it gave up).
+func (c *client) exitError() error {
+	if c.err == nil {
+		return nil
+	}
+	tail := c.stderr.lastLines(c.opts.stderrLines)
+	if tail == "" {
+		return fmt.Errorf("the client exited: %v", c.err)
+	}
+	return fmt.Errorf("the client exited: %v; its stderr ends with:\n%s", c.err, tail)
+}
+
+func (c *client) stop() {
+	_ = c.ln.Close()
+	c.kill()
+	for rc := range c.conns {
+		_ = rc.Close()
+	}
+}
+
+// shellJoin quotes words as a POSIX shell would need them, so that the
+// line can be split on spaces when no word needs quotes.
+func shellJoin(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r == '=' || r == '+' || r == ',' ||
+				r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		}) < 0 {
+			q[i] = a
+			continue
+		}
+		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = t.b[len(t.b)-t.max:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) lastLines(n int) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimRight(string(t.b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+// prefixWriter writes each line with a prefix.
+type prefixWriter struct {
+	mu      sync.Mutex
+	w       io.Writer
+	prefix  string
+	partial []byte
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.partial = append(p.partial, b...)
+	for {
+		i := bytes.IndexByte(p.partial, '\n')
+		if i < 0 {
+			break
+		}
+		_, _ = fmt.Fprintf(p.w, "%s%s\n", p.prefix, p.partial[:i])
+		p.partial = p.partial[i+1:]
+	}
+	return len(b), nil
+}
+
+// junit renders the report as JUnit XML: one testcase per scenario; a
+// failure for Fail, a pass with a note for a known deviation.
+func junit(rep *scenarios.Report, command []string) []byte {
+	type failure struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Text    string `xml:",chardata"`
+	}
+	type skipped struct {
+		Message string `xml:"message,attr"`
+	}
+	type testcase struct {
+		Name      string   `xml:"name,attr"`
+		Classname string   `xml:"classname,attr"`
+		Time      string   `xml:"time,attr"`
+		Failure   *failure `xml:"failure,omitempty"`
+		Skipped   *skipped `xml:"skipped,omitempty"`
+		SystemOut string   `xml:"system-out,omitempty"`
+	}
+	type testsuite struct {
+		XMLName  xml.Name   `xml:"testsuite"`
+		Name     string     `xml:"name,attr"`
+		Tests    int        `xml:"tests,attr"`
+		Failures int        `xml:"failures,attr"`
+		Skipped  int        `xml:"skipped,attr"`
+		Time     string     `xml:"time,attr"`
+		Cases    []testcase `xml:"testcase"`
+	}
+	suite := testsuite{Name: "mcpmock scenarios: " + strings.Join(command, " ")}
+	var total int64
+	for _, r := range rep.Results {
+		total += r.ElapsedMS
+		tc := testcase{Name: r.Scenario, Classname: "mcpmock.scenarios", Time: seconds(r.ElapsedMS)}
+		text := fmt.Sprintf("spec: %s\nwant: %s\ngot:  %s\n", r.Spec, r.Expected, r.Observed)
+		switch r.Status {
+		case scenarios.Pass:
+		case scenarios.Deviation:
+			tc.SystemOut = "known deviation: " + r.Why + "\n" + text
+		case scenarios.Fail:
+			suite.Failures++
+			if r.Why != "" {
+				text += "note: " + r.Why + "\n"
+			}
+			tc.Failure = &failure{Message: r.Observed, Type: string(r.Status), Text: text + "\n" + r.Transcript}
+		default: // a status that is neither a pass nor a failure: not applicable
+			suite.Skipped++
+			tc.Skipped = &skipped{Message: r.Observed}
+		}
+		suite.Cases = append(suite.Cases, tc)
+	}
+	suite.Tests = len(suite.Cases)
+	suite.Time = seconds(total)
+	b, _ := xml.MarshalIndent(suite, "", "  ")
+	return append([]byte(xml.Header), append(b, '\n')...)
+}
+
+func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }

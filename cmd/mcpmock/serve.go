@@ -1,0 +1,330 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mcpmock/mcpmock/config"
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/scenarios"
+)
+
+// Report is what serve writes to --report: the verdict on the session(s)
+// and the evidence.
+type Report struct {
+	// Verdict is "pass" or "fail".
+	Verdict string `json:"verdict"`
+	// Server says what was served: "scenario NAME", "config FILE" or
+	// "giftgen" (the default, healthy GiftGen server).
+	Server string `json:"server"`
+	// Transport is "stdio" or "http".
+	Transport string `json:"transport"`
+	// Ended says why the server stopped: "the client closed stdin",
+	// "SIGTERM", …
+	Ended string `json:"ended"`
+	// Scenario is the scenario's check, in scenario mode.
+	Scenario *scenarios.Result `json:"scenario,omitempty"`
+	// Violations are the protocol rules the client broke.
+	Violations []ReportViolation `json:"violations"`
+	// Problems are the server's other findings: unexpected violations,
+	// faults that never acted, a misconfiguration.
+	Problems []string `json:"problems"`
+	// ElapsedMS is how long the session ran from the client's first byte.
+	ElapsedMS int64 `json:"elapsed_ms"`
+	// Messages is how many messages went over the wire, both directions.
+	Messages int `json:"messages"`
+	// Transcript is the wire log, one message a line.
+	Transcript string `json:"transcript"`
+	// Mermaid is the session as a Mermaid sequenceDiagram.
+	Mermaid string `json:"mermaid"`
+}
+
+// ReportViolation is one broken rule, as the report shows it.
+type ReportViolation struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Detail   string `json:"detail"`
+	Spec     string `json:"spec"`
+	URL      string `json:"url"`
+	Message  string `json:"message"`
+}
+
+func reportViolations(vs []mcptest.Violation) []ReportViolation {
+	out := []ReportViolation{}
+	for _, v := range vs {
+		out = append(out, ReportViolation{
+			Rule: string(v.Rule), Severity: v.Severity.String(), Detail: v.Detail,
+			Spec: v.Spec, URL: v.URL(), Message: v.Message.Raw(),
+		})
+	}
+	return out
+}
+
+// serverSpec is what serve (and run) serve: a scenario, a config file, or
+// the default GiftGen server.
+type serverSpec struct {
+	scenario *scenarios.Scenario
+	config   *config.Config
+	label    string
+}
+
+// build returns the server for t: the config file's (or GiftGen), with
+// the scenario's mistake applied if there is one.
+func (sp serverSpec) build(t mcptest.TB) *mcptest.Server {
+	var base *mcptest.Server
+	if sp.config != nil {
+		base = sp.config.NewServer(t)
+	} else {
+		base = scenarios.GiftGen(t)
+	}
+	if sp.scenario != nil {
+		return sp.scenario.Server(base)
+	}
+	return base
+}
+
+func pickServer(scenario, configFile string) (serverSpec, error) {
+	sp := serverSpec{label: "giftgen"}
+	if configFile != "" {
+		c, err := config.Load(configFile)
+		if err != nil {
+			return serverSpec{}, &usageError{"--config " + configFile + ":\n" + err.Error()}
+		}
+		sp.config, sp.label = c, "config "+configFile
+	}
+	if scenario != "" {
+		s, ok := scenarios.Lookup(scenario)
+		if !ok {
+			return serverSpec{}, usagef("no scenario named %q; `mcpmock list` shows the catalog: %s", scenario, strings.Join(scenarios.Names(), ", "))
+		}
+		sp.scenario = &s
+		if sp.config != nil {
+			sp.label = "scenario " + s.Name + " on config " + configFile
+		} else {
+			sp.label = "scenario " + s.Name
+		}
+	}
+	return sp, nil
+}
+
+func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("serve", "[--scenario NAME | --config FILE] [--report FILE] [--log FILE] [--http ADDR]", stderr)
+	scenario := fs.String("scenario", "", "serve the named scenario of the catalog (`mcpmock list`), applied to GiftGen or to the --config server")
+	configFile := fs.String("config", "", "serve the server this JSON file describes (schema: config/schema.json)")
+	reportFile := fs.String("report", "", "write the verdict to this file, as JSON, at exit")
+	logFile := fs.String("log", "", "write logs to this file instead of stderr")
+	httpAddr := fs.String("http", "", "serve Streamable HTTP on this address (host:port; loopback only) instead of stdio")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	spec, err := pickServer(*scenario, *configFile)
+	if err != nil {
+		return err
+	}
+	logw, closeLog, err := openLog(*logFile, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	if *httpAddr != "" {
+		return serveHTTP(spec, *httpAddr, *reportFile, stdout, logw)
+	}
+
+	ctx, stop := signalContext()
+	defer stop()
+	in := &firstByte{r: pump(stdin)}
+	rep := serveOnce(ctx, spec, "stdio", logw, func(ctx context.Context, srv *mcptest.Server) string {
+		rwc := &stdio{r: in, w: stdout}
+		if err := srv.Serve(ctx, rwc); err != nil {
+			return signalName(ctx)
+		}
+		return "the client closed stdin"
+	}, in.since)
+	return finish(rep, *reportFile, logw)
+}
+
+// serveOnce builds the server, runs serve on it, and returns the report.
+// session runs the sessions and says why they ended; since says how long
+// ago the client's first byte came.
+func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.Writer,
+	session func(ctx context.Context, srv *mcptest.Server) string, since func() time.Duration,
+) *Report {
+	rep := &Report{Server: spec.label, Transport: transport, Violations: []ReportViolation{}, Problems: []string{}}
+	p := mcptest.NewProgramTB("mcpmock", logw)
+	err := p.Run(func(t mcptest.TB) {
+		srv := spec.build(t)
+		if spec.scenario != nil {
+			// The scenario's check is the verdict, as in scenarios.Play.
+			srv.IgnoreViolations()
+		}
+		rep.Ended = session(ctx, srv)
+		srv.Close()
+		rep.ElapsedMS = since().Milliseconds()
+		msgs := srv.Journal().All()
+		rep.Messages = len(msgs)
+		rep.Violations = reportViolations(srv.Violations())
+		rep.Transcript = srv.Transcript()
+		rep.Mermaid = srv.SequenceDiagram()
+		if spec.scenario != nil {
+			s := *spec.scenario
+			o := scenarios.Outcome{
+				Err:        nil, // what the client made of it is not known to a server process: see mcpmock run
+				Elapsed:    since(),
+				Deadline:   scenarioDeadline(s),
+				Sessions:   len(srv.Sessions()),
+				Server:     srv,
+				Journal:    msgs,
+				Violations: srv.Violations(),
+			}
+			r := s.Evaluate(o)
+			rep.Scenario = &r
+		}
+	})
+	if err != nil {
+		for _, f := range p.Failures() {
+			rep.Problems = append(rep.Problems, f)
+		}
+	}
+	rep.Verdict = "pass"
+	if len(rep.Problems) > 0 || (rep.Scenario != nil && rep.Scenario.Status.Failed()) {
+		rep.Verdict = "fail"
+	}
+	return rep
+}
+
+func scenarioDeadline(s scenarios.Scenario) time.Duration {
+	if s.Deadline > 0 {
+		return s.Deadline
+	}
+	return scenarios.DefaultDeadline
+}
+
+// finish writes the report and returns the command's result.
+func finish(rep *Report, reportFile string, logw io.Writer) error {
+	if reportFile != "" {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err == nil {
+			err = os.WriteFile(reportFile, append(b, '\n'), 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("--report: %v", err)
+		}
+	}
+	fmt.Fprintf(logw, "mcpmock: %s: %s (%d messages, %d violations; %s)\n", rep.Server, rep.Verdict, rep.Messages, len(rep.Violations), rep.Ended)
+	if rep.Scenario != nil {
+		fmt.Fprintf(logw, "mcpmock: scenario %s: %s\n", rep.Scenario.Scenario, rep.Scenario)
+	}
+	if rep.Verdict != "pass" {
+		return errVerdict
+	}
+	return nil
+}
+
+// signalContext returns a context that SIGTERM or SIGINT cancels, with
+// the signal's name as its cause.
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		select {
+		case s := <-sigs:
+			name := map[os.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT"}[s]
+			cancel(errors.New(name))
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel(nil)
+	}
+}
+
+// signalName says why ctx ended: the signal's name.
+func signalName(ctx context.Context) string {
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause.Error()
+	}
+	return "a signal (SIGTERM or SIGINT)"
+}
+
+// stdio is the server's end of a stdio connection: it reads stdin and
+// writes stdout; Close closes stdin (ending a read in progress) and stdout.
+type stdio struct {
+	r    io.Reader
+	w    io.Writer
+	once sync.Once
+}
+
+func (s *stdio) Read(p []byte) (int, error)  { return s.r.Read(p) }
+func (s *stdio) Write(p []byte) (int, error) { return s.w.Write(p) }
+func (s *stdio) Close() error {
+	s.once.Do(func() {
+		for _, c := range []any{s.r, s.w} {
+			if c, ok := c.(io.Closer); ok {
+				_ = c.Close()
+			}
+		}
+	})
+	return nil
+}
+
+// pump returns a reader of r whose Close ends a Read in progress: a read
+// of os.Stdin in blocking mode cannot be interrupted by closing it, so a
+// goroutine reads r (and is left behind, blocked, when the process exits).
+func pump(r io.Reader) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, r)
+		_ = pw.CloseWithError(err)
+	}()
+	return pr
+}
+
+// firstByte is a reader that notes when its first byte came.
+type firstByte struct {
+	r     io.Reader
+	mu    sync.Mutex
+	first time.Time
+}
+
+func (f *firstByte) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if n > 0 {
+		f.mu.Lock()
+		if f.first.IsZero() {
+			f.first = time.Now()
+		}
+		f.mu.Unlock()
+	}
+	return n, err
+}
+
+func (f *firstByte) Close() error {
+	if c, ok := f.r.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// since is how long ago the first byte came (0 if none came).
+func (f *firstByte) since() time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.first.IsZero() {
+		return 0
+	}
+	return time.Since(f.first)
+}
