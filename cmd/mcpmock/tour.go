@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"slices"
 	"strings"
 	"time"
@@ -56,8 +55,8 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 	opts := runOptions{command: command, deviations: map[string]string{}, startup: 60 * time.Second, log: logw, stderrLines: 5}
 	t := tour.Tour{Log: logw, Client: tour.Client{
 		Name: clientName,
-		Run: func(ctx context.Context, conn net.Conn, s scenarios.Scenario, say func(string, ...any)) error {
-			return tourRun(ctx, conn, s, say, opts)
+		Run: func(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenario, say func(string, ...any)) error {
+			return tourRun(ctx, ep, s, say, opts)
 		},
 		Skip: map[string]string{
 			"wrong-id-type":     "a client that gives up on a call sends notifications/cancelled while the session closes: the transcript differs from run to run",
@@ -67,9 +66,9 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 	return t.Run(stdout, names...)
 }
 
-// tourRun plays one scenario of the tour with the client program over
-// conn, and says what it did.
-func tourRun(ctx context.Context, conn net.Conn, s scenarios.Scenario, say func(string, ...any), opts runOptions) error {
+// tourRun plays one scenario of the tour with the client program, each
+// server it starts a session of ep, and says what it did.
+func tourRun(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenario, say func(string, ...any), opts runOptions) error {
 	say("mcpmock starts %s", strings.Join(opts.command, " "))
 	c, err := startClient(s, opts)
 	if err != nil {
@@ -77,15 +76,7 @@ func tourRun(ctx context.Context, conn net.Conn, s scenarios.Scenario, say func(
 		return err
 	}
 	defer c.stop()
-	used := false
-	ep := func() (net.Conn, error) {
-		if used {
-			return nil, fmt.Errorf("the tour gives the client one session")
-		}
-		used = true
-		return conn, nil
-	}
-	err = c.serve(ctx, ep)
+	err = c.serve(ctx, ep.Dial)
 	if err != nil {
 		say("it exited with an error: %v", err)
 	} else {
