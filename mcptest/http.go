@@ -491,6 +491,25 @@ func (p peeked) isResponse() bool {
 
 var pathSubscriptionID = metaPath(MetaSubscriptionID)
 
+// isBatchWithoutRequests reports whether body is a JSON-RPC batch of
+// notifications and responses only, which gets 202 like one of them.
+func isBatchWithoutRequests(body []byte) bool {
+	r := gjson.ParseBytes(body)
+	if !r.IsArray() {
+		return false
+	}
+	items := r.Array()
+	if len(items) == 0 {
+		return false
+	}
+	for _, it := range items {
+		if !it.IsObject() || it.Get("id").Exists() && it.Get("method").Exists() {
+			return false
+		}
+	}
+	return true
+}
+
 // namedMethods are the methods whose Mcp-Name header names what they act on.
 var namedMethods = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true}
 
@@ -539,7 +558,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	} else if !f.checkVersionHeader(w, c, body, p, x) {
 		return
 	}
-	if p.isNotification() || p.isResponse() {
+	if p.isNotification() || p.isResponse() || isBatchWithoutRequests(body) {
 		c.setSessionHeader(w.Header())
 		c.receive(body, x)
 		w.WriteHeader(http.StatusAccepted)
@@ -1114,6 +1133,9 @@ func (c *httpConn) sendMessage(m Message, data []byte) (int, error) {
 // notification) on that request's stream; anything else on the standalone
 // stream, or, while none is open, the newest open POST stream. nil: none.
 func (c *httpConn) route(m Message) *sseStream {
+	if m.Kind == KindBatch { // the answer to a batch POST, whose stream waits under "null"
+		return c.firstPost("null")
+	}
 	if m.IsResponse() {
 		if st := c.firstPost(m.ID); st != nil {
 			return st
@@ -1166,7 +1188,7 @@ func (c *httpConn) firstPost(id string) *sseStream {
 // deliver writes one frame of m on st: as a JSON body if it is the
 // response st waits for and nothing went before it, else as an SSE event.
 func (c *httpConn) deliver(st *sseStream, m Message, seq int, frame []byte) {
-	final := st.reqID != "" && m.IsResponse() && m.ID == st.reqID
+	final := st.reqID != "" && m.IsResponse() && m.ID == st.reqID || m.Kind == KindBatch && st.reqID == "null"
 	if st.mode == modeUndecided && final && !st.forceSSE {
 		st.mode = modeJSON
 		st.complete = true

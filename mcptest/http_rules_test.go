@@ -235,3 +235,25 @@ func TestHTTPRules(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPBatch: a 2025-03-26 session POSTs a batch; the mock answers it
+// with one batch of responses in the POST's reply, and a batch of
+// notifications only with 202.
+func TestHTTPBatch(t *testing.T) {
+	srv := ruleServer(newFakeTB(t))
+	h := newHTTPRaw(t, srv)
+	sid := h.handshake("2025-03-26")
+	status, _, body := h.post(`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"tools/list"}]`,
+		mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-03-26")
+	if status != http.StatusOK || !gjson.Parse(body).IsArray() || gjson.Get(body, "#").Int() != 2 {
+		t.Fatalf("batch: status %d, body %s; want 200 and an array of two responses\n%s", status, body, srv.Transcript())
+	}
+	status, _, _ = h.post(`[{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}]`,
+		mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-03-26")
+	if status != http.StatusAccepted {
+		t.Fatalf("batch of notifications: status %d, want 202", status)
+	}
+	if b := srv.Journal().Filter(func(m mcptest.Message) bool { return m.Kind == mcptest.KindBatch && m.Direction == mcptest.FromServer }); len(b) != 1 || b[0].HTTP == nil || b[0].HTTP.Status != http.StatusOK {
+		t.Fatalf("want one batch reply journaled with its HTTP exchange, got %v", b)
+	}
+}

@@ -508,7 +508,7 @@ func (s *Session) receive(line []byte, x *HTTPExchange) {
 	d.msg.Session, d.msg.Direction, d.msg.Time, d.msg.HTTP = s.n, FromClient, time.Now(), x
 	if d.batch.Exists() {
 		empty := len(d.batch.Array()) == 0
-		if !empty && x == nil && s.takesBatch(d.batch) {
+		if !empty && s.takesBatch(d.batch) { // over HTTP too: the batch POST waits for the batch reply
 			s.receiveBatch(d)
 			return
 		}
