@@ -150,7 +150,7 @@ func benchHTTPTarget(tb testing.TB, name string) string {
 	var h http.Handler
 	switch name {
 	case "mcptest-json", "mcptest-sse":
-		srv := mcptest.NewServer(tb).WithTool(mcptest.NewTool("echo").ReturnsText("hi"))
+		srv := mcptest.NewServer(tb).WithTools(mcptest.NewTool("echo").ReturnsText("hi"))
 		if name == "mcptest-sse" {
 			srv.WithSSEReplies("tools/call")
 		}

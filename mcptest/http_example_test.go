@@ -17,7 +17,7 @@ import (
 func ExampleServer_URL() {
 	t := &exampleT{}
 	defer t.finish()
-	srv := mcptest.NewServer(t).WithTool(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
+	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
 
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
