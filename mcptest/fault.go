@@ -525,8 +525,9 @@ func sleep(ctx context.Context, d time.Duration) bool {
 type emission struct {
 	msg         Message // the logical message: kind, method, id
 	frames      []outFrame
-	closeBefore bool // close the connection instead of writing anything
-	closeAfter  bool // close the connection after writing
+	scripted    []byte // the reply as the script held it, when the version's rendering changed it (AsScripted)
+	closeBefore bool   // close the connection instead of writing anything
+	closeAfter  bool   // close the connection after writing
 }
 
 // outFrame is one piece of output: normally one JSON-RPC message and its newline.
@@ -545,9 +546,9 @@ func (e *emission) first() *outFrame { return &e.frames[0] }
 
 // writeFaulty writes a message through the outbound faults: the journal
 // records each frame exactly as it goes on the wire.
-func (s *Session) writeFaulty(m Message, frame []byte, faults []*FaultHandle) error {
+func (s *Session) writeFaulty(m Message, frame, scripted []byte, faults []*FaultHandle) error {
 	m.Direction = FromServer
-	e := &emission{msg: m, frames: []outFrame{{data: frame}}}
+	e := &emission{msg: m, frames: []outFrame{{data: frame}}, scripted: scripted}
 	for _, h := range faults {
 		if len(e.frames) > 0 && h.matches(s, m) && h.f.out(h, s, e) {
 			h.hit()

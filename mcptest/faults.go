@@ -621,6 +621,115 @@ func InvalidUTF8(method string) Fault {
 	})
 }
 
+// ---- What client bugs on record need ----
+
+// GluedPrefix writes text at the start of the line of the reply to method,
+// glued to the frame: "INFO ready{"jsonrpc":"2.0",…}". Reproduces: a server
+// whose logging writes to stdout without a newline, so the next frame does
+// not start its line — a client that parses whole lines loses the reply.
+func GluedPrefix(method, text string) Fault {
+	return edit(fmt.Sprintf("GluedPrefix(%q, %q)", method, text), method, func(_ *Session, d []byte) []byte {
+		return append([]byte(text), d...)
+	})
+}
+
+// RequestWithID sends the client a request of reqMethod (e.g. "ping" or
+// "roots/list", with params, a JSON object or nil) with the given id each
+// time a request of method arrives, then serves that request. id is any
+// JSON value by the package's JSON rule (1, "abc", json.RawMessage…); nil
+// uses the id of the client's request, which is then still pending.
+// Reproduces: a client that routes an incoming message by its id alone and
+// takes the server's request for the response to its own call; the
+// client's answer to the request is journaled and taken as an answer.
+func RequestWithID(method, reqMethod string, id, params any) Fault {
+	name := fmt.Sprintf("RequestWithID(%q, %q, %s)", method, reqMethod, jsonValue(id))
+	var raw []byte
+	if id != nil {
+		var err error
+		if raw, err = anyJSON(id); err != nil {
+			return brokenFault(name, err)
+		}
+		if r := gjson.ParseBytes(raw); !validID(r) {
+			return brokenFault(name, fmt.Errorf("id %s: a request id is a string or an integer", raw))
+		}
+	}
+	p, err := toJSONObject(params)
+	if err != nil {
+		return brokenFault(name, err)
+	}
+	return inbound(name, method, func(s *Session, m Message, serve func()) bool {
+		rid := string(raw)
+		if raw == nil {
+			rid = m.ID
+		}
+		s.mu.Lock()
+		s.pending[rid] = pendingRequest{method: reqMethod, reply: make(chan Message, 1)}
+		s.mu.Unlock()
+		_ = s.write(Message{Kind: KindRequest, Method: reqMethod, ID: rid}, appendRequest(nil, rid, reqMethod, p))
+		serve()
+		return true
+	})
+}
+
+// StringRequestIDs gives the mock's requests to the client (ping,
+// roots/list, sampling, elicitation) string ids, "mcptest-1" for 1, as
+// many servers do. Reproduces: a client that assumes a server's request
+// ids are numbers, as the mock's usually are.
+func StringRequestIDs() Fault {
+	return outboundH("StringRequestIDs()", "", []Kind{KindRequest}, func(_ *FaultHandle, s *Session, e *emission) bool {
+		fr := e.first()
+		id := gjson.GetBytes(fr.data, "id")
+		if id.Type != gjson.Number {
+			return false
+		}
+		str := string(jsonValue("mcptest-" + id.Raw))
+		s.mu.Lock()
+		if p, ok := s.pending[id.Raw]; ok { // the answer will carry the new id
+			delete(s.pending, id.Raw)
+			s.pending[str] = p
+		}
+		s.mu.Unlock()
+		fr.data, fr.changed = setRaw(fr.data, "id", []byte(str)), true
+		return true
+	})
+}
+
+// Batched sends the frames of the reply to method — the reply and any
+// frames faults added before it in the chain (NotifyBefore…, ReplyTwice) —
+// as one JSON-RPC batch. 2024-11-05 and 2025-03-26 say a receiver MUST
+// accept batches; 2025-06-18 removed them. Reproduces: a server of those
+// versions that batches its messages, against a client that cannot read a
+// batch.
+func Batched(method string) Fault {
+	return outbound(fmt.Sprintf("Batched(%q)", method), method, nil, func(_ *Session, e *emission) {
+		b := []byte{'['}
+		for i, fr := range e.frames {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, fr.data...)
+		}
+		e.frames = []outFrame{{data: append(b, ']'), changed: true}}
+	})
+}
+
+// AsScripted sends the reply to method as the script holds it, without the
+// downgrade for the session's version (see Session's rendering in the
+// package doc): a resource_link to a 2024-11-05 client, an outputSchema to
+// a 2025-03-26 one. Reproduces: a server that ignores the negotiated
+// version — mark3labs v0.32 fails on the unknown content type. It acts only
+// on replies that a downgrade changed.
+func AsScripted(method string) Fault {
+	return outboundH(fmt.Sprintf("AsScripted(%q)", method), method, []Kind{KindResult}, func(_ *FaultHandle, _ *Session, e *emission) bool {
+		if e.scripted == nil {
+			return false
+		}
+		fr := e.first()
+		fr.data, fr.changed = e.scripted, true
+		return true
+	})
+}
+
 // ---- Tools and lists ----
 
 // listField is the array a list method returns.

@@ -114,12 +114,13 @@ func (r *rendering) items(path string, f func(path string, item gjson.Result)) {
 	}
 }
 
-// render returns result as the session's version can carry it; what it
-// changed is logged once per session and kind of change.
-func (s *Session) render(method string, result []byte) []byte {
+// render returns result as the session's version can carry it, and
+// whether that changed it; what it changed is logged once per session and
+// kind of change.
+func (s *Session) render(method string, result []byte) ([]byte, bool) {
 	version := s.ProtocolVersion()
 	if version == "" || version >= v20251125 {
-		return result
+		return result, false
 	}
 	r := &rendering{version: version, result: result}
 	named := func(item gjson.Result, kind string) string {
@@ -155,7 +156,7 @@ func (s *Session) render(method string, result []byte) []byte {
 		}
 	}
 	s.noteDowngrades(r.notes)
-	return r.result
+	return r.result, len(r.notes) > 0
 }
 
 // noteDowngrades logs each kind of downgrade once per session.

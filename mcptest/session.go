@@ -353,12 +353,16 @@ func (s *Session) nextIDValue(id string) int {
 
 // write journals a message the mock sends and writes it, in one step so
 // that the journal's order is the wire's order.
-func (s *Session) write(m Message, frame []byte) error {
+func (s *Session) write(m Message, frame []byte) error { return s.writeScripted(m, frame, nil) }
+
+// writeScripted is write for a reply the version's rendering changed:
+// scripted is the frame as the script held it, for AsScripted.
+func (s *Session) writeScripted(m Message, frame, scripted []byte) error {
 	if m.IsResponse() && s.toBatch(m, frame) {
 		return nil // it goes out with the rest of its batch's responses
 	}
 	if faults := s.srv.faults.snapshot(false); len(faults) > 0 {
-		return s.writeFaulty(m, frame, faults)
+		return s.writeFaulty(m, frame, scripted, faults)
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
@@ -794,11 +798,18 @@ func (s *Session) replyResult(m Message, result []byte) {
 		if r := gjson.ParseBytes(result); r.Get("resultType").String() == "input_required" {
 			s.noteRound(m, r)
 		}
-	} else {
-		result = s.render(m.Method, result) // the session's version of it (render.go)
+		frame := appendResult(make([]byte, 0, 48+len(result)), m.ID, result)
+		_ = s.write(Message{Kind: KindResult, Method: m.Method, ID: m.ID}, frame)
+		return
+	}
+	var scripted []byte
+	if rendered, changed := s.render(m.Method, result); changed {
+		// the session's version of it (render.go); AsScripted sends the script's
+		scripted = appendResult(nil, m.ID, result)
+		result = rendered
 	}
 	frame := appendResult(make([]byte, 0, 48+len(result)), m.ID, result)
-	_ = s.write(Message{Kind: KindResult, Method: m.Method, ID: m.ID}, frame)
+	_ = s.writeScripted(Message{Kind: KindResult, Method: m.Method, ID: m.ID}, frame, scripted)
 }
 
 func (s *Session) replyError(id, method string, code int, message string, data []byte) {
