@@ -19,11 +19,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	m3client "github.com/mark3labs/mcp-go/client"
 	m3transport "github.com/mark3labs/mcp-go/client/transport"
 	m3 "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -227,4 +230,196 @@ func writeConformance(t *testing.T, name string, rep *scenarios.Report) {
 		}
 	}
 	t.Logf("conformance report of %s written to %s", name, filepath.Join(dir, name+".{json,txt}"))
+}
+
+// ---- verdicts for other clients: do-nothing, handshake-only, stateless, another app ----
+
+// gosdkFlow is an app on the official client: connect (pinned to pin
+// unless it is ""), list the tools (every page with allPages, else the
+// first), call tool with args, close. With relistAsync, a
+// ToolListChangedHandler lists the tools again from its own goroutine;
+// with keepOpen the app is long-lived: its session stays open after the
+// connect function returned (Play closes the connection at the end).
+type gosdkFlow struct {
+	pin         string
+	tool        string
+	args        map[string]any
+	allPages    bool
+	relistAsync bool
+	keepOpen    bool
+}
+
+func (f gosdkFlow) connect() scenarios.ConnectFunc {
+	return scenarios.OneSession(func(ctx context.Context, conn net.Conn) error {
+		opts := &mcp.ClientOptions{
+			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}, nil
+			},
+		}
+		if f.relistAsync {
+			opts.ToolListChangedHandler = func(_ context.Context, req *mcp.ToolListChangedRequest) {
+				go func() { _, _ = req.Session.ListTools(context.Background(), nil) }()
+			}
+		}
+		var sopts *mcp.ClientSessionOptions
+		if f.pin != "" {
+			sopts = &mcp.ClientSessionOptions{ProtocolVersion: f.pin}
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, opts).
+			Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, sopts)
+		if err != nil {
+			return err
+		}
+		if f.keepOpen {
+			context.AfterFunc(ctx, func() { _ = cs.Close() }) // the app closes its session when its context ends
+		} else {
+			defer cs.Close()
+		}
+		if f.allPages {
+			for _, err := range cs.Tools(ctx, nil) {
+				if err != nil {
+					return err
+				}
+			}
+		} else if _, err := cs.ListTools(ctx, nil); err != nil {
+			return err
+		}
+		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: f.tool, Arguments: f.args})
+		return err
+	})
+}
+
+// playStatuses plays every scenario with connect, in parallel subtests,
+// and returns each one's result.
+func playStatuses(t *testing.T, connect scenarios.ConnectFunc, opts ...scenarios.Option) map[string]scenarios.Result {
+	t.Helper()
+	var mu sync.Mutex
+	got := map[string]scenarios.Result{}
+	t.Run("play", func(t *testing.T) {
+		for _, s := range scenarios.All() {
+			t.Run(s.Name, func(t *testing.T) {
+				t.Parallel()
+				r := s.Evaluate(s.Play(t, connect, opts...))
+				mu.Lock()
+				got[s.Name] = r
+				mu.Unlock()
+			})
+		}
+	})
+	return got
+}
+
+// assertStatuses fails t for every scenario whose status is not the one
+// want gives (dflt for those it does not name). A scenario in either may
+// end in either status: a race the SDK loses most of the time.
+func assertStatuses(t *testing.T, got map[string]scenarios.Result, dflt scenarios.Status, want map[string]scenarios.Status, either map[string][2]scenarios.Status) {
+	t.Helper()
+	var b strings.Builder
+	for _, name := range scenarios.Names() {
+		r := got[name]
+		fmt.Fprintf(&b, "  %-30s %s\n", name, r.Status)
+		if e, ok := either[name]; ok {
+			if r.Status != e[0] && r.Status != e[1] {
+				t.Errorf("%s: want %s or %s, got %s: %s", name, e[0], e[1], r.Status, r.Observed)
+			}
+			continue
+		}
+		w, ok := want[name]
+		if !ok {
+			w = dflt
+		}
+		if r.Status != w {
+			t.Errorf("%s: want %s, got %s: %s", name, w, r.Status, r.Observed)
+		}
+	}
+	t.Logf("statuses:\n%s", b.String())
+}
+
+// TestScenarioVerdictsDoNothing: a client that dials and does nothing
+// passes nothing: every scenario is not reached.
+func TestScenarioVerdictsDoNothing(t *testing.T) {
+	got := playStatuses(t, scenarios.OneSession(func(ctx context.Context, conn net.Conn) error {
+		return conn.Close()
+	}))
+	assertStatuses(t, got, scenarios.NotReached, nil, nil)
+}
+
+// TestScenarioVerdictsHandshakeOnly: the official client pinned to
+// 2025-11-25 never probes; the scenarios about the stateless side do not
+// apply to it, and it does not page (ListTools reads one page), so the
+// looping cursor is never met.
+func TestScenarioVerdictsHandshakeOnly(t *testing.T) {
+	got := playStatuses(t, gosdkFlow{pin: "2025-11-25", tool: "suggest_gifts", args: map[string]any{"age": 25}}.connect())
+	assertStatuses(t, got, scenarios.Pass, withGoSDKFailures(map[string]scenarios.Status{
+		"giftgen-stateless":         scenarios.NotApplicable,
+		"negotiate-unknown-version": scenarios.NotApplicable,
+		"discover-never-answered":   scenarios.NotApplicable,
+		"looping-cursor":            scenarios.NotReached,
+	}), racyCancel)
+}
+
+// goSDKFailures are the scenarios go-sdk v1.8.0 fails in every era (the
+// known deviations of TestConformanceGoSDK).
+var goSDKFailures = []string{"tools-capability-missing", "tools-schema-changed-quietly", "tools-list-changed", "stdout-banner"}
+
+func withGoSDKFailures(m map[string]scenarios.Status) map[string]scenarios.Status {
+	for _, n := range goSDKFailures {
+		if _, ok := m[n]; !ok {
+			m[n] = scenarios.Fail
+		}
+	}
+	return m
+}
+
+// racyCancel: go-sdk v1.8.0 sends notifications/cancelled from a goroutine
+// that races the app's Close (see gosdkRacy).
+var racyCancel = map[string][2]scenarios.Status{"slow-tool-timeout": {scenarios.Fail, scenarios.Pass}}
+
+// TestScenarioVerdictsStateless: the official client unpinned goes
+// stateless against a server that speaks both eras.
+func TestScenarioVerdictsStateless(t *testing.T) {
+	got := playStatuses(t, gosdkFlow{tool: "suggest_gifts", args: map[string]any{"age": 25}, allPages: true}.connect())
+	assertStatuses(t, got, scenarios.Pass, withGoSDKFailures(map[string]scenarios.Status{
+		"discover-never-answered": scenarios.Fail, // the probe has no timeout of its own
+		"looping-cursor":          scenarios.Fail, // ClientSession.Tools pages forever
+	}), racyCancel)
+}
+
+// forecastServer is the healthy server of another app: one tool, get_forecast.
+func forecastServer(t mcptest.TB) *mcptest.Server {
+	return mcptest.NewServer(t).
+		WithServerInfo("weather", "1.0.0").
+		WithTool(mcptest.NewTool("get_forecast").
+			WithDescription("Forecast for a city").
+			WithInputSchema(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`).
+			ReturnsText("sunny"))
+}
+
+// TestScenarioVerdictsForecastApp: an app whose tool is get_forecast runs
+// the catalog against its own server, calling its own tool. It is
+// long-lived (its session outlives the connect function) and re-lists the
+// tools from the SDK's ToolListChangedHandler, in a goroutine of its own:
+// tools-list-changed passes, every run, because Play waits for the
+// re-list within the scenario's window.
+func TestScenarioVerdictsForecastApp(t *testing.T) {
+	app := gosdkFlow{tool: "get_forecast", args: map[string]any{"city": "Paris"}, relistAsync: true, keepOpen: true}
+	got := playStatuses(t, app.connect(), scenarios.WithServer(forecastServer))
+	want := withGoSDKFailures(map[string]scenarios.Status{
+		"tools-list-changed":      scenarios.Pass,
+		"discover-never-answered": scenarios.Fail,
+		"looping-cursor":          scenarios.NotReached, // ListTools reads one page
+	})
+	assertStatuses(t, got, scenarios.Pass, want, racyCancel)
+	for _, name := range []string{"tools-capability-missing", "tools-schema-changed-quietly"} {
+		if r := got[name]; !strings.Contains(r.Observed+r.Transcript, "get_forecast") {
+			t.Errorf("%s: the play does not show the app's tool get_forecast: %+v", name, r)
+		}
+	}
+
+	s, _ := scenarios.Lookup("tools-list-changed")
+	for play := 1; play <= 5; play++ {
+		if r := s.Evaluate(s.Play(t, app.connect(), scenarios.WithServer(forecastServer))); r.Status != scenarios.Pass {
+			t.Fatalf("play %d of tools-list-changed: want pass every time, got %s: %s", play, r.Status, r.Observed)
+		}
+	}
 }
