@@ -423,3 +423,38 @@ func TestScenarioVerdictsForecastApp(t *testing.T) {
 		}
 	}
 }
+
+// TestScenarioVerdictsOverHTTP: the official client on the Streamable
+// HTTP transport reaches the scenario's server at Endpoint.URL; the
+// scenarios judge it as they judge a stdio client.
+func TestScenarioVerdictsOverHTTP(t *testing.T) {
+	app := func(ctx context.Context, ep *scenarios.Endpoint) error {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "gosdk-http-app", Version: "1.0.0"}, nil).
+			Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ep.URL()}, nil)
+		if err != nil {
+			return err
+		}
+		defer cs.Close()
+		if _, err := cs.ListTools(ctx, nil); err != nil {
+			return err
+		}
+		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 25}})
+		return err
+	}
+	for name, want := range map[string]scenarios.Status{
+		"giftgen-stateless":        scenarios.Pass,
+		"giftgen-handshake":        scenarios.Pass,
+		"tools-capability-missing": scenarios.Fail, // go-sdk v1.8.0 lists tools whatever the server declared
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, _ := scenarios.Lookup(name)
+			o := s.Play(t, app)
+			if r := s.Evaluate(o); r.Status != want {
+				t.Fatalf("want %s, got %s: %s", want, r.Status, r.Observed)
+			}
+			if o.Sessions == 0 || len(o.Journal) == 0 || o.Journal[0].HTTP == nil {
+				t.Errorf("want the play's messages to have crossed HTTP, got %d sessions, journal %v", o.Sessions, o.Journal)
+			}
+		})
+	}
+}

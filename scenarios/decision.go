@@ -29,7 +29,7 @@ func sentRequest(o Outcome) error {
 // sentWhat says what the client sent, for the do-nothing case.
 func sentWhat(o Outcome) string {
 	if o.Sessions == 0 {
-		return "it never dialed the endpoint"
+		return "it never opened a session"
 	}
 	return "it sent " + methods(fromClient(o))
 }

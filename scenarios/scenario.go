@@ -54,9 +54,10 @@ func OneSession(f func(ctx context.Context, conn net.Conn) error) ConnectFunc {
 }
 
 // Endpoint is where the client under test reaches a scenario's server
-// during one play. Dial opens a new session each time (a client that
-// reconnects dials again); URL is for the HTTP transport. Play closes
-// every connection it handed out when the play ends.
+// during one play, over either transport: Dial opens a new stdio-framed
+// session each time (a client that reconnects dials again); URL is the
+// Streamable HTTP address. Play closes every connection it handed out, and
+// the server, when the play ends.
 type Endpoint struct {
 	srv *mcptest.Server
 
@@ -85,17 +86,19 @@ func (e *Endpoint) Dial() (net.Conn, error) {
 	return c, nil
 }
 
-// URL returns the address of the scenario's server for clients on the
-// Streamable HTTP transport. It is "" today: the scenarios serve the stdio
-// framing only (Dial); once mcptest serves HTTP, URL returns that address
-// and ConnectFuncs written for HTTP need no other change.
-func (e *Endpoint) URL() string { return "" }
-
-// sessions returns how many sessions the client opened.
-func (e *Endpoint) sessions() int {
+// URL returns the Streamable HTTP address of the scenario's server, e.g.
+// "http://127.0.0.1:38241/mcp", for clients on the HTTP transport
+// (&mcp.StreamableClientTransport{Endpoint: ep.URL()}); the HTTP server
+// starts on the first call and stops with the play. Each MCP session the
+// client opens there is a session of the play, like one of Dial. It
+// returns "" once the play is over.
+func (e *Endpoint) URL() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return len(e.conns)
+	if e.closed {
+		return ""
+	}
+	return e.srv.URL()
 }
 
 // close ends the play: no more Dial, and every connection handed out is
@@ -202,7 +205,7 @@ type Outcome struct {
 	Elapsed time.Duration
 	// Deadline is how long it was allowed to run before its context ended.
 	Deadline time.Duration
-	// Sessions is how many sessions the client opened (Endpoint.Dial).
+	// Sessions is how many sessions the client opened (Dial or URL).
 	Sessions int
 	// Server is the scenario's server, closed.
 	Server *mcptest.Server
@@ -293,7 +296,7 @@ func (s Scenario) Play(t mcptest.TB, connect ConnectFunc, opts ...Option) Outcom
 	ep.close()
 	drain(srv)
 	srv.Close()
-	o.Sessions = ep.sessions()
+	o.Sessions = len(srv.Sessions())
 	o.Journal = srv.Journal().All()
 	o.Violations = srv.Violations()
 	return o
@@ -371,13 +374,24 @@ func (s Scenario) judge(o Outcome) (Status, string) {
 	return Pass, ""
 }
 
-// drain waits (up to grace) until every session has read what the client
-// wrote before closing its end: Server.Close would drop messages still in
-// the pipe, such as a last notifications/cancelled.
+// drain waits (up to grace) until every session of Dial has read what
+// the client wrote before closing its end: Server.Close would drop
+// messages still in the pipe, such as a last notifications/cancelled.
+// HTTP sessions have nothing in flight: each message is journaled before
+// its HTTP request is answered.
 func drain(srv *mcptest.Server) {
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
+	overHTTP := map[int]bool{}
+	for _, m := range srv.Journal().All() {
+		if m.HTTP != nil {
+			overHTTP[m.Session] = true
+		}
+	}
 	for _, sess := range srv.Sessions() {
+		if overHTTP[sess.Number()] {
+			continue
+		}
 		select {
 		case <-sess.Done():
 		case <-timer.C:

@@ -69,7 +69,7 @@ func TestDoNothingPassesNothing(t *testing.T) {
 			got := playAll(t, connect)
 			wantStatuses(t, got, scenarios.NotReached, nil)
 			for n, r := range got {
-				if r.Status == scenarios.NotReached && (!strings.Contains(r.Observed, "it never dialed the endpoint") && !strings.Contains(r.Observed, "it sent nothing") || r.DecisionPoint == "") {
+				if r.Status == scenarios.NotReached && (!strings.Contains(r.Observed, "it never opened a session") && !strings.Contains(r.Observed, "it sent nothing") || r.DecisionPoint == "") {
 					t.Errorf("%s: a not-reached result must say what was missing and name the decision point: %+v", n, r)
 				}
 			}
@@ -285,6 +285,6 @@ func TestEndpointReconnect(t *testing.T) {
 		t.Errorf("Dial after the play: want an error saying the play is over, got %v", err)
 	}
 	if kept.URL() != "" {
-		t.Errorf("URL() = %q, want \"\" until HTTP exists", kept.URL())
+		t.Errorf("URL() after the play = %q, want \"\"", kept.URL())
 	}
 }
