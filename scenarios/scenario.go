@@ -213,6 +213,11 @@ type Outcome struct {
 	Journal mcptest.Messages
 	// Violations are the protocol rules the client broke.
 	Violations []mcptest.Violation
+	// Faults are the registrations of the faults the scenario installed,
+	// with how often each acted (Hits) and matched (Matched): the catalog's
+	// faults are Optional, and whether they came into play is what the
+	// decision point judges.
+	Faults []*mcptest.FaultHandle
 }
 
 // String names the scenario, the spec section and the first sentence of
@@ -299,6 +304,7 @@ func (s Scenario) Play(t mcptest.TB, connect ConnectFunc, opts ...Option) Outcom
 	o.Sessions = len(srv.Sessions())
 	o.Journal = srv.Journal().All()
 	o.Violations = srv.Violations()
+	o.Faults = srv.Faults()
 	return o
 }
 

@@ -13,16 +13,22 @@ import (
 	"github.com/mcpmock/mcpmock/scenarios"
 )
 
+// maxPlays is how many plays run at once in one status run.
+const maxPlays = 4
+
 // playAll plays every scenario with connect (and opts), in parallel
 // subtests, and returns each one's result by name.
 func playAll(t *testing.T, connect scenarios.ConnectFunc, opts ...scenarios.Option) map[string]scenarios.Result {
 	t.Helper()
 	var mu sync.Mutex
 	got := map[string]scenarios.Result{}
+	slots := make(chan struct{}, maxPlays) // plays at once: each has a deadline, so do not starve them
 	t.Run("play", func(t *testing.T) {
 		for _, s := range scenarios.All() {
 			t.Run(s.Name, func(t *testing.T) {
 				t.Parallel()
+				slots <- struct{}{}
+				defer func() { <-slots }()
 				r := s.Evaluate(s.Play(t, connect, opts...), opts...)
 				mu.Lock()
 				got[s.Name] = r
@@ -286,5 +292,39 @@ func TestEndpointReconnect(t *testing.T) {
 	}
 	if kept.URL() != "" {
 		t.Errorf("URL() after the play = %q, want \"\"", kept.URL())
+	}
+}
+
+// TestJudgeProgramTB: Judge runs in a program with mcptest's ProgramTB,
+// whose verdict is the run's: nil when every scenario passed or did not
+// apply, an error naming the not-reached scenario otherwise.
+func TestJudgeProgramTB(t *testing.T) {
+	var log strings.Builder
+	var rep *scenarios.Report
+	p := mcptest.NewProgramTB("conformance", &log)
+	err := p.Run(func(tb mcptest.TB) {
+		rep = scenarios.Judge(tb, connectWith(bugs{handshakeOnly: true}), scenarios.Only("giftgen-handshake", "discover-never-answered"))
+	})
+	if err != nil || rep.Status("giftgen-handshake") != scenarios.Pass || rep.Status("discover-never-answered") != scenarios.NotApplicable {
+		t.Errorf("a passing run: want a nil verdict, pass and not-applicable, got %v, %+v\n%s", err, rep.Results, log.String())
+	}
+	p = mcptest.NewProgramTB("conformance", &log)
+	err = p.Run(func(tb mcptest.TB) {
+		rep = scenarios.Judge(tb, func(context.Context, *scenarios.Endpoint) error { return nil }, scenarios.Only("tools-list-changed"))
+	})
+	if err == nil || !strings.Contains(err.Error(), "scenario tools-list-changed not reached") || rep.Status("tools-list-changed") != scenarios.NotReached {
+		t.Errorf("a do-nothing client: want a verdict naming the scenario not reached, got %v, %+v", err, rep.Results)
+	}
+}
+
+// TestOutcomeFaults: the Outcome carries the scenario's fault
+// registrations; the catalog's faults are optional, so a client that never
+// meets one does not fail the test, and its hits say it never acted.
+func TestOutcomeFaults(t *testing.T) {
+	s, _ := scenarios.Lookup("notify-before-initialized")
+	idle := s.Play(t, func(context.Context, *scenarios.Endpoint) error { return nil })
+	met := s.Play(t, correct)
+	if len(idle.Faults) != 1 || idle.Faults[0].Hits() != 0 || len(met.Faults) != 1 || met.Faults[0].Hits() != 1 {
+		t.Fatalf("want one fault, idle: 0 hits, correct client: 1 hit; got %v and %v", idle.Faults, met.Faults)
 	}
 }
