@@ -244,7 +244,8 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		check := func(t *testing.T, srv *mcptest.Server, tap *wireTap, negotiated string) {
 			t.Helper()
 			assert.Equal(t, tc.answered, negotiated)
-			srv.AssertHandshakeCompleted(t, tc.answered)
+			srv.AssertHandshakeCompleted(t)
+			srv.AssertNegotiatedVersion(t, tc.answered)
 			init := hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
 			want := tc.asked
 			if want == "" {
@@ -323,7 +324,8 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, "2026-07-28", res.ProtocolVersion)
 		srv.AssertNotCalled(t, "initialize")
-		srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
+		srv.AssertEra(t, mcptest.EraStateless)
+		srv.AssertNegotiatedVersion(t, "2026-07-28")
 		assert.True(t, strings.HasPrefix(srv.Transcript(), `faults on: RespondProtocolVersion("1999-01-01")`+"\n"), srv.Transcript())
 		srv.AssertNoViolations(t)
 	})
@@ -376,7 +378,8 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 			disc := hsOnly(t, srv.Journal().Responses("server/discover"), "one discover reply")
 			assert.JSONEq(t, string(advertised), disc.Get("result.supportedVersions").Raw)
 			srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
-			srv.AssertEra(t, mcptest.EraHandshake, "2025-11-25")
+			srv.AssertEra(t, mcptest.EraHandshake)
+			srv.AssertNegotiatedVersion(t, "2025-11-25")
 			assertJournalIsWire(t, srv, 1, tap)
 			srv.AssertNoViolations(t)
 		})
@@ -398,7 +401,8 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 			assert.Equal(t, "2026-07-28", used)
 			assert.NotContains(t, versions, used, "the version mark3labs uses is not one the server advertised")
 			assert.JSONEq(t, string(advertised), srv.Journal().Responses("server/discover")[0].Get("result.supportedVersions").Raw)
-			srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
+			srv.AssertEra(t, mcptest.EraStateless)
+			srv.AssertNegotiatedVersion(t, "2026-07-28")
 			assertJournalIsWire(t, srv, 1, tap)
 			srv.AssertNoViolations(t)
 		})
@@ -508,7 +512,8 @@ func TestFaultRejectProtocolVersionModern(t *testing.T) {
 				assert.Equal(t, "2026-07-28", r.Get("error.data.requested").String())
 			}
 			srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
-			srv.AssertEra(t, mcptest.EraHandshake, "2025-11-25")
+			srv.AssertEra(t, mcptest.EraHandshake)
+			srv.AssertNegotiatedVersion(t, "2025-11-25")
 			assertJournalIsWire(t, srv, 1, tap)
 			srv.AssertNoViolations(t)
 		}
@@ -593,7 +598,8 @@ func TestFaultOmitCapability(t *testing.T) {
 			require.NoError(t, err, "mark3labs v1.2.1 calls tools/list without the capability")
 			require.Len(t, list.Tools, 1)
 		}
-		srv.AssertEra(t, e.era, e.version)
+		srv.AssertEra(t, e.era)
+		srv.AssertNegotiatedVersion(t, e.version)
 		caps := hsCapsReply(t, srv, e).Get("result.capabilities")
 		assert.True(t, caps.IsObject())
 		assert.False(t, caps.Get("tools").Exists(), "the wire declares no tools: %s", caps.Raw)
@@ -829,7 +835,8 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 	}
 	check := func(t *testing.T, srv *mcptest.Server, tap *wireTap) {
 		t.Helper()
-		srv.AssertHandshakeCompleted(t, "2025-11-25")
+		srv.AssertHandshakeCompleted(t)
+		srv.AssertNegotiatedVersion(t, "2025-11-25")
 		note := hsOnly(t, srv.Journal().Notifications("notifications/message"), "one log message")
 		result := hsOnly(t, srv.Journal().Responses("initialize"), "one initialize result")
 		assert.Equal(t, mcptest.FromServer, note.Direction)
@@ -892,7 +899,8 @@ func TestFaultNotifyBeforeInitialized(t *testing.T) {
 	}
 	check := func(t *testing.T, srv *mcptest.Server, tap *wireTap) {
 		t.Helper()
-		srv.AssertHandshakeCompleted(t, "2025-11-25")
+		srv.AssertHandshakeCompleted(t)
+		srv.AssertNegotiatedVersion(t, "2025-11-25")
 		result := hsOnly(t, srv.Journal().Responses("initialize"), "one initialize result")
 		msg := hsOnly(t, srv.Journal().Notifications("notifications/message"), "one log message")
 		changed := hsOnly(t, srv.Journal().Notifications("notifications/tools/list_changed"), "one list_changed")
@@ -936,7 +944,8 @@ func TestFaultNotifyBeforeInitialized(t *testing.T) {
 func TestFaultRequestBeforeInitialized(t *testing.T) {
 	check := func(t *testing.T, srv *mcptest.Server, tap *wireTap, root string) {
 		t.Helper()
-		srv.AssertHandshakeCompleted(t, "2025-11-25")
+		srv.AssertHandshakeCompleted(t)
+		srv.AssertNegotiatedVersion(t, "2025-11-25")
 		req := hsOnly(t, srv.Journal().FromServer().Requests("roots/list"), "one roots/list request")
 		assert.Equal(t, "1", req.ID)
 		result := hsOnly(t, srv.Journal().Responses("initialize"), "one initialize result")
@@ -1006,7 +1015,8 @@ func TestFaultHangDiscover(t *testing.T) {
 			_, err = hsM3ListTools(t, c)
 			require.NoError(t, err)
 			srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
-			srv.AssertEra(t, mcptest.EraHandshake, "2025-11-25")
+			srv.AssertEra(t, mcptest.EraHandshake)
+			srv.AssertNegotiatedVersion(t, "2025-11-25")
 			assert.Empty(t, srv.Journal().Responses("server/discover"), "the probe is still held")
 			srv.AssertNotCalled(t, "notifications/cancelled") // mark3labs never cancels the probe
 			assertJournalIsWire(t, srv, 1, tap)
@@ -1033,7 +1043,8 @@ func TestFaultHangDiscover(t *testing.T) {
 		require.NoError(t, r.err)
 		assert.Equal(t, "2026-07-28", r.cs.InitializeResult().ProtocolVersion)
 		assert.Equal(t, mcptest.KindResult, hsOnly(t, srv.Journal().Responses("server/discover"), "one reply").Kind)
-		srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
+		srv.AssertEra(t, mcptest.EraStateless)
+		srv.AssertNegotiatedVersion(t, "2026-07-28")
 		srv.AssertNoViolations(t)
 	})
 }
@@ -1153,7 +1164,8 @@ func TestFaultErrorReplyDiscover(t *testing.T) {
 		assert.Equal(t, "boom", reply.Get("error.message").String())
 		assert.False(t, reply.Get("error.data").Exists())
 		srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
-		srv.AssertEra(t, mcptest.EraHandshake, "2025-11-25")
+		srv.AssertEra(t, mcptest.EraHandshake)
+		srv.AssertNegotiatedVersion(t, "2025-11-25")
 		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	})
@@ -1181,7 +1193,8 @@ func TestFaultDelayInitialize(t *testing.T) {
 		require.NoError(t, err)
 		_, err = hsGoListTools(t, cs)
 		require.NoError(t, err)
-		srv.AssertHandshakeCompleted(t, "2025-11-25")
+		srv.AssertHandshakeCompleted(t)
+		srv.AssertNegotiatedVersion(t, "2025-11-25")
 		waited(t, srv)
 		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
@@ -1193,7 +1206,8 @@ func TestFaultDelayInitialize(t *testing.T) {
 		require.NoError(t, err)
 		_, err = hsM3ListTools(t, c)
 		require.NoError(t, err)
-		srv.AssertHandshakeCompleted(t, "2025-11-25")
+		srv.AssertHandshakeCompleted(t)
+		srv.AssertNegotiatedVersion(t, "2025-11-25")
 		waited(t, srv)
 		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)

@@ -67,7 +67,8 @@ func TestHTTPGoSDKHandshake(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "a kite", res.Content[0].(*mcp.TextContent).Text)
 
-	srv.AssertHandshakeCompleted(t, "2025-11-25")
+	srv.AssertHandshakeCompleted(t)
+	srv.AssertNegotiatedVersion(t, "2025-11-25")
 	srv.AssertToolCalled(t, "suggest_gifts", `{"age":8}`)
 	sess := srv.Session(1)
 	require.NotNil(t, sess)
@@ -121,7 +122,8 @@ func TestHTTPMark3(t *testing.T) {
 	out, err := c.CallTool(ctx, m3.CallToolRequest{Params: m3.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 8}}})
 	require.NoError(t, err)
 	assert.Equal(t, "a kite", out.Content[0].(m3.TextContent).Text)
-	srv.AssertHandshakeCompleted(t, "2025-11-25")
+	srv.AssertHandshakeCompleted(t)
+	srv.AssertNegotiatedVersion(t, "2025-11-25")
 	srv.AssertToolCalled(t, "suggest_gifts", `{"age":8}`)
 }
 
@@ -316,6 +318,7 @@ func TestHTTPMark3Stateless(t *testing.T) {
 	out, err := c.CallTool(ctx, m3.CallToolRequest{Params: m3.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 8}}})
 	require.NoError(t, err)
 	assert.Equal(t, "a kite", out.Content[0].(m3.TextContent).Text)
-	srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
+	srv.AssertEra(t, mcptest.EraStateless)
+	srv.AssertNegotiatedVersion(t, "2026-07-28")
 	srv.AssertNoViolations(t)
 }

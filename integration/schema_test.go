@@ -414,10 +414,12 @@ func TestServerMessagesMatchSchema(t *testing.T) {
 			var srv *mcptest.Server
 			if stateless {
 				srv = schemaStatelessSession(t, spec)
-				srv.AssertEra(t, mcptest.EraStateless, version)
+				srv.AssertEra(t, mcptest.EraStateless)
+				srv.AssertNegotiatedVersion(t, version)
 			} else {
 				srv = schemaHandshakeSession(t, spec)
-				srv.AssertEra(t, mcptest.EraHandshake, version)
+				srv.AssertEra(t, mcptest.EraHandshake)
+				srv.AssertNegotiatedVersion(t, version)
 			}
 			for _, v := range srv.Violations() {
 				if v.Severity == mcptest.SeverityError {
@@ -729,7 +731,8 @@ func schemaHandshakeSession(t *testing.T, spec *schemaSpec) *mcptest.Server {
 	c := newSchemaClient()
 	cs := c.connect(t, srv, &mcp.ClientSessionOptions{ProtocolVersion: spec.version})
 	ctx := schemaContext(t)
-	srv.AssertHandshakeCompleted(t, spec.version)
+	srv.AssertHandshakeCompleted(t)
+	srv.AssertNegotiatedVersion(t, spec.version)
 	require.NoError(t, cs.Ping(ctx, nil))
 	require.NoError(t, cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}))
 

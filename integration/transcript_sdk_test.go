@@ -26,7 +26,8 @@ func TestGoSDKTranscript(t *testing.T) {
 		res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 25}})
 		require.NoError(t, err)
 		assert.Equal(t, "a board game", text(t, res.Content[0]))
-		srv.AssertHandshakeCompleted(t, "2025-06-18")
+		srv.AssertHandshakeCompleted(t)
+		srv.AssertNegotiatedVersion(t, "2025-06-18")
 		srv.AssertToolCalled(t, "suggest_gifts", `{"age":25}`)
 		assert.Equal(t, `session 1 (handshake, protocol 2025-06-18)
   1 → {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"gosdk-app","version":"1.0.0"},"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true}}}}

@@ -403,13 +403,10 @@ func handshakes(msgs Messages) (versions map[int]string, ready map[int]bool) {
 // server speaks no handshake-era version. To check the version too, add
 // AssertNegotiatedVersion; for a client that may pick either era, use
 // AssertConnected.
-func (s *Server) AssertHandshakeCompleted(t TB, version ...string) bool {
+func (s *Server) AssertHandshakeCompleted(t TB) bool {
 	t.Helper()
 	call := "AssertHandshakeCompleted"
 	want := "initialize answered, then notifications/initialized"
-	if len(version) > 0 {
-		want += " in protocol version " + version[0]
-	}
 	s.mu.Lock()
 	legacy, offered := s.legacyVersions(), slices.Clone(s.versions)
 	s.mu.Unlock()
@@ -417,13 +414,8 @@ func (s *Server) AssertHandshakeCompleted(t TB, version ...string) bool {
 		return s.fail(t, call, want, "the server speaks only stateless-era versions ("+strings.Join(offered, ", ")+"), which have no handshake; see WithProtocolVersions", s.journal.view())
 	}
 	msgs, _, ok, why := s.expect(expectation{cond: func(msgs Messages) bool {
-		versions, ready := handshakes(msgs)
-		for n := range ready {
-			if len(version) == 0 || versions[n] == version[0] {
-				return true
-			}
-		}
-		return false
+		_, ready := handshakes(msgs)
+		return len(ready) > 0
 	}, settled: func(msgs Messages, o *outlook) string {
 		if why := o.over(); why != "" {
 			return why
@@ -560,20 +552,30 @@ func erasSettled(msgs Messages, o *outlook) string {
 	return "every session has settled its era and version, which do not change"
 }
 
-// AssertEra checks that a session ended up in era (EraHandshake or
-// EraStateless), and with a version, in that protocol version too: the one
-// initialize was answered with, or the one of the stateless requests the
-// mock accepted. It waits up to the wait timeout, and fails at once when
-// every session has settled on something else or ended.
-func (s *Server) AssertEra(t TB, era Era, version ...string) bool {
+// AssertEra checks that a session ended up in era, EraHandshake or
+// EraStateless: the handshake era once initialize was answered with a
+// result, the stateless era once the mock accepted a request carrying the
+// per-request _meta. AssertNegotiatedVersion checks the version. It waits
+// up to the wait timeout, and fails at once when every session has
+// settled on the other era or ended, when the server speaks no version of
+// era (WithProtocolVersions), or when era is not one of the two.
+func (s *Server) AssertEra(t TB, era Era) bool {
 	t.Helper()
+	call := fmt.Sprintf("AssertEra(%q)", era)
 	want := "a session in the " + string(era) + " era"
-	if len(version) > 0 {
-		want += ", protocol " + version[0]
+	if era != EraHandshake && era != EraStateless {
+		return s.fail(t, call, "an era", fmt.Sprintf("%q is no era%s; the eras are mcptest.EraHandshake (%q) and mcptest.EraStateless (%q)",
+			era, didYouMean(string(era), []string{string(EraHandshake), string(EraStateless)}), EraHandshake, EraStateless), s.journal.view())
+	}
+	s.mu.Lock()
+	offered := slices.Clone(s.versions)
+	s.mu.Unlock()
+	if !slices.ContainsFunc(offered, func(v string) bool { return (era == EraStateless) == isStateless(v) }) {
+		return s.fail(t, call, want, fmt.Sprintf("the server speaks no version of the %s era (WithProtocolVersions: %s)", era, strings.Join(offered, ", ")), s.journal.view())
 	}
 	msgs, _, ok, why := s.expect(expectation{cond: func(msgs Messages) bool {
 		for _, e := range erasOf(msgs) {
-			if e.era == era && (len(version) == 0 || e.version == version[0]) {
+			if e.era == era {
 				return true
 			}
 		}
@@ -582,7 +584,7 @@ func (s *Server) AssertEra(t TB, era Era, version ...string) bool {
 	if ok {
 		return true
 	}
-	return s.fail(t, fmt.Sprintf("AssertEra(%q)", era), want, s.settledGot(describeEras(msgs), why), msgs)
+	return s.fail(t, call, want, s.settledGot(describeEras(msgs), why), msgs)
 }
 
 // AssertNegotiatedVersion checks that a session, in either era, settled on
@@ -601,7 +603,11 @@ func (s *Server) AssertNegotiatedVersion(t TB, version string) bool {
 	if ok {
 		return true
 	}
-	return s.fail(t, fmt.Sprintf("AssertNegotiatedVersion(%q)", version), "a session in protocol "+version, s.settledGot(describeEras(msgs), why), msgs)
+	got := describeEras(msgs)
+	if !slices.Contains(AllVersions(), version) {
+		got = fmt.Sprintf("%s (%q is no version mcptest speaks%s)", got, version, didYouMean(version, AllVersions()))
+	}
+	return s.fail(t, fmt.Sprintf("AssertNegotiatedVersion(%q)", version), "a session in protocol "+version, s.settledGot(got, why), msgs)
 }
 
 func describeEras(msgs Messages) string {

@@ -128,6 +128,26 @@ func TestAssertionsFailFast(t *testing.T) {
 			},
 			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertEra(tb, mcptest.EraHandshake) },
 			want:   []string{"session 1: stateless era, protocol 2026-07-28", "settled its era and version"}},
+		{name: "AssertEra, a misspelled era",
+			setup:  func(t *testing.T, srv *mcptest.Server) { dialRaw(t, srv) },
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertEra(tb, "handshek") },
+			want:   []string{`AssertEra("handshek") failed`, `"handshek" is no era; did you mean "handshake"?`, "mcptest.EraHandshake"}},
+		{name: "AssertEra, an era the server does not speak",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				srv.WithProtocolVersions(mcptest.HandshakeVersions()...)
+				dialRaw(t, srv)
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertEra(tb, mcptest.EraStateless) },
+			want:   []string{"the server speaks no version of the stateless era"}},
+		{name: "AssertNegotiatedVersion, a version mcptest does not speak",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.handshake(t, "2025-11-25")
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool {
+				return srv.AssertNegotiatedVersion(tb, "2025-11-52")
+			},
+			want: []string{`"2025-11-52" is no version mcptest speaks; did you mean "2025-11-25"?`, "settled its era and version"}},
 		{name: "AssertToolCalled, a tool nobody scripted",
 			setup: func(t *testing.T, srv *mcptest.Server) {
 				c := dialRaw(t, srv)

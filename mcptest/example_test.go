@@ -96,7 +96,8 @@ func ExampleNewServer() {
 	reply := c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"suggest_gifts","arguments":{"age":25}}}`)
 	fmt.Println(reply.Get("result.content.0.text"))
 
-	srv.AssertHandshakeCompleted(t, "2025-06-18")
+	srv.AssertHandshakeCompleted(t)
+	srv.AssertNegotiatedVersion(t, "2025-06-18")
 	srv.AssertToolCalled(t, "suggest_gifts", `{"age":25}`)
 	fmt.Print(srv.Transcript())
 	// Output:
@@ -235,7 +236,8 @@ func ExampleTool_RequiresInput() {
 		`"inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}},` + meta + `}}`)
 	fmt.Println(reply.Get("result.content.0.text"))
 
-	srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
+	srv.AssertEra(t, mcptest.EraStateless)
+	srv.AssertNegotiatedVersion(t, "2026-07-28")
 	for _, m := range srv.Journal().ToolCalls("buy_gift") {
 		fmt.Printf("tools/call id=%s requestState=%s inputResponses=%s\n", m.ID,
 			m.Get("params.requestState").Raw, m.Get("params.inputResponses").Raw)

@@ -663,7 +663,8 @@ func TestCorrectRawSession(t *testing.T) {
 				t.Errorf("want no violation from a correct client, got:\n%v", vs)
 			}
 			srv.AssertNoViolations(t)
-			srv.AssertHandshakeCompleted(t, version)
+			srv.AssertHandshakeCompleted(t)
+			srv.AssertNegotiatedVersion(t, version)
 		})
 	}
 }

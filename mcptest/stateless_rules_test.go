@@ -721,7 +721,8 @@ func TestStatelessCorrectRawClient(t *testing.T) {
 	}
 	slDiscover(t, c, "10") // discover is fine at any time
 
-	srv.AssertEra(t, mcptest.EraStateless, slVersion)
+	srv.AssertEra(t, mcptest.EraStateless)
+	srv.AssertNegotiatedVersion(t, slVersion)
 	s := srv.Session(1)
 	if s.Era() != mcptest.EraStateless || s.ProtocolVersion() != slVersion {
 		t.Errorf("want session 1 stateless, %s; got era %q, version %q", slVersion, s.Era(), s.ProtocolVersion())
@@ -818,7 +819,8 @@ func TestStatelessUnsupportedVersion(t *testing.T) {
 		}
 		slDiscover(t, c, "2")
 		slStillServing(t, c, "3")
-		srv.AssertEra(t, mcptest.EraStateless, slVersion)
+		srv.AssertEra(t, mcptest.EraStateless)
+		srv.AssertNegotiatedVersion(t, slVersion)
 		if vs := srv.Violations(); len(vs) != 0 {
 			t.Errorf("want no violation for a client that retried with a supported version, got %v", vs)
 		}
@@ -858,8 +860,10 @@ func TestStatelessMixedEras(t *testing.T) {
 		if got := srv.Session(2).Era(); got != mcptest.EraStateless {
 			t.Errorf("session 2 (discover): want era %q, got %q", mcptest.EraStateless, got)
 		}
-		srv.AssertEra(t, mcptest.EraHandshake, "2025-11-25")
-		srv.AssertEra(t, mcptest.EraStateless, slVersion)
+		srv.AssertEra(t, mcptest.EraHandshake)
+		srv.AssertNegotiatedVersion(t, "2025-11-25")
+		srv.AssertEra(t, mcptest.EraStateless)
+		srv.AssertNegotiatedVersion(t, slVersion)
 		// A handshake-era tools/list has no stateless decoration.
 		if res := hs.result(t, "3", "tools/list", ""); res.Get("resultType").Exists() || res.Get("ttlMs").Exists() {
 			t.Errorf("handshake session: want a plain tools/list result, got %s", res.Raw)
@@ -914,7 +918,8 @@ func TestStatelessMixedEras(t *testing.T) {
 		if got := srv.Session(1).Era(); got != mcptest.EraHandshake {
 			t.Errorf("legacy server: want era %q after initialize, got %q", mcptest.EraHandshake, got)
 		}
-		srv.AssertEra(t, mcptest.EraHandshake, "2025-06-18")
+		srv.AssertEra(t, mcptest.EraHandshake)
+		srv.AssertNegotiatedVersion(t, "2025-06-18")
 		if vs := srv.Violations(); len(vs) != 1 {
 			t.Errorf("legacy server: want only the initialize-first violation, got %v", vs)
 		}

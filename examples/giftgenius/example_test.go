@@ -38,7 +38,8 @@ func ExampleApp_Suggest() {
 		ideas, err := app.Suggest(ctx, 25, 0)
 		fmt.Println(ideas, err)
 
-		srv.AssertEra(t, mcptest.EraStateless, "2026-07-28")
+		srv.AssertEra(t, mcptest.EraStateless)
+		srv.AssertNegotiatedVersion(t, "2026-07-28")
 		srv.AssertToolCalled(t, "suggest_gifts", `{"age":25}`)
 		for _, m := range srv.Journal().Requests("") {
 			fmt.Println(m.Method)
@@ -70,7 +71,8 @@ func ExampleApp_Suggest_handshake() {
 		ideas, err := app.Suggest(ctx, 25, 30)
 		fmt.Printf("%q %v\n", ideas, err)
 
-		srv.AssertHandshakeCompleted(t, "2025-11-25")
+		srv.AssertHandshakeCompleted(t)
+		srv.AssertNegotiatedVersion(t, "2025-11-25")
 		fmt.Print(srv.SequenceDiagram())
 	})
 	// Output:

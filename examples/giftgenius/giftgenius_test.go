@@ -88,14 +88,16 @@ func TestSuggest(t *testing.T) {
 		assert.Equal(t, ideas25, got)
 		assert.Equal(t, e.version, app.ProtocolVersion())
 
-		srv.AssertEra(t, e.era, e.version)
+		srv.AssertEra(t, e.era)
+		srv.AssertNegotiatedVersion(t, e.version)
 		srv.AssertToolCalled(t, giftgenius.ToolName, `{"age":25}`)
 		calls := srv.Journal().ToolCalls(giftgenius.ToolName)
 		require.Len(t, calls, 1)
 		assert.JSONEq(t, `{"age":25}`, calls[0].Get("params.arguments").Raw, "no budget: no budget argument")
 		srv.AssertCalledTimes(t, "tools/list", 1)
 		if e.era == mcptest.EraHandshake {
-			srv.AssertHandshakeCompleted(t, e.version)
+			srv.AssertHandshakeCompleted(t)
+			srv.AssertNegotiatedVersion(t, e.version)
 			srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized", "tools/list", "tools/call")
 		} else {
 			srv.AssertNotCalled(t, "initialize")
@@ -126,7 +128,8 @@ func TestSuggestPinnedVersion(t *testing.T) {
 	assert.Equal(t, ideas25, got)
 	assert.Equal(t, "2025-06-18", app.ProtocolVersion())
 	srv.AssertNotCalled(t, "server/discover")
-	srv.AssertHandshakeCompleted(t, "2025-06-18")
+	srv.AssertHandshakeCompleted(t)
+	srv.AssertNegotiatedVersion(t, "2025-06-18")
 	srv.AssertToolCalled(t, giftgenius.ToolName, `{"age":25}`)
 }
 
@@ -181,7 +184,8 @@ func TestToolsCapabilityOmitted(t *testing.T) {
 		require.ErrorIs(t, err, giftgenius.ErrNoGiftTool)
 		assert.EqualError(t, err, "giftgenius: the server offers no suggest_gifts tool: it declares no tools capability")
 
-		srv.AssertEra(t, e.era, e.version)
+		srv.AssertEra(t, e.era)
+		srv.AssertNegotiatedVersion(t, e.version)
 		srv.AssertNotCalled(t, "tools/list")
 		srv.AssertNotCalled(t, "tools/call")
 		srv.AssertNoViolations(t)
