@@ -153,7 +153,8 @@ func TestFaultBatched(t *testing.T) {
 		got, err := callGoSDK(testContext(t), connectGoSDK(t, srv, nil, nil))
 		require.NoError(t, err, "go-sdk reads the batch")
 		assert.Equal(t, "hi", got)
-		srv.AssertEra(t, mcptest.EraHandshake, "2025-03-26")
+		srv.AssertEra(t, mcptest.EraHandshake)
+		srv.AssertNegotiatedVersion(t, "2025-03-26")
 		check(t, srv)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
