@@ -748,3 +748,41 @@ func BenchmarkScaleRequestID(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScaleFaults: a tools/call round trip with faults installed that
+// cannot act on it (other methods), beside the same without faults: one
+// on the client's requests (Delay), one on the mock's messages (SetField),
+// and five of both kinds.
+func BenchmarkScaleFaults(b *testing.B) {
+	sets := []struct {
+		name   string
+		faults []mcptest.Fault
+	}{
+		{"none", nil},
+		{"inbound", []mcptest.Fault{mcptest.Delay("prompts/get", time.Hour)}},
+		{"outbound", []mcptest.Fault{mcptest.SetField("prompts/get", "result.x", 1)}},
+		{"five", []mcptest.Fault{
+			mcptest.Delay("prompts/get", time.Hour),
+			mcptest.ErrorReply("resources/read", -32000, "down", nil),
+			mcptest.SetField("prompts/get", "result.x", 1),
+			mcptest.WrongID("resources/read"),
+			mcptest.Drop("prompts/list"),
+		}},
+	}
+	for _, set := range sets {
+		b.Run("faults="+set.name, func(b *testing.B) {
+			benchNoLeaks(b)
+			srv := mcptest.NewServer(b).WithTools(mcptest.NewTool("echo").ReturnsText("hi"))
+			for _, f := range set.faults {
+				srv.WithFault(f.Optional())
+			}
+			c := benchOpen(b, benchServerWith(srv))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.callTool(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

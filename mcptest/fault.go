@@ -181,20 +181,8 @@ func (h *FaultHandle) fired() bool {
 // matches reports whether the fault acts on m, counting it.
 func (h *FaultHandle) matches(s *Session, m Message) bool {
 	f := h.f
-	if f.method != "" && m.Method != f.method {
+	if !h.mayAct(s, m) {
 		return false
-	}
-	if f.session > 0 && s.n != f.session {
-		return false
-	}
-	if f.out != nil && m.Direction == FromServer {
-		if f.kinds == nil {
-			if m.Kind != KindResult && m.Kind != KindError {
-				return false
-			}
-		} else if !slices.Contains(f.kinds, m.Kind) {
-			return false
-		}
 	}
 	h.mu.Lock()
 	h.matched++
@@ -364,8 +352,48 @@ func (fs *faultSet) swap() {
 	fs.on.Store(snap)
 }
 
-// hasInbound reports whether any fault acts on client requests.
-func (fs *faultSet) hasInbound() bool { return len(fs.snapshot(true)) > 0 }
+// mayAct reports whether the fault's trigger selects m by its method,
+// session and kinds, without counting it: the message paths skip the
+// fault machinery for a message no installed fault may act on.
+func (h *FaultHandle) mayAct(s *Session, m Message) bool {
+	f := h.f
+	if f.method != "" && m.Method != f.method {
+		return false
+	}
+	if f.session > 0 && s.n != f.session {
+		return false
+	}
+	if f.out != nil && m.Direction == FromServer {
+		if f.kinds == nil {
+			return m.Kind == KindResult || m.Kind == KindError
+		}
+		return slices.Contains(f.kinds, m.Kind)
+	}
+	return true
+}
+
+// hasInbound reports whether a fault on client requests may act on m.
+func (fs *faultSet) hasInbound(s *Session, m Message) bool {
+	for _, h := range fs.snapshot(true) {
+		if h.mayAct(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// outboundFor returns the faults on the mock's messages when one of them
+// may act on m, a message the mock is about to send; else nil.
+func (fs *faultSet) outboundFor(s *Session, m Message) []*FaultHandle {
+	faults := fs.snapshot(false)
+	m.Direction = FromServer
+	for _, h := range faults {
+		if h.mayAct(s, m) {
+			return faults
+		}
+	}
+	return nil
+}
 
 // snapshot returns the faults of one hook point; it takes no lock.
 func (fs *faultSet) snapshot(inbound bool) []*FaultHandle {

@@ -198,6 +198,19 @@ func (c *pipeConn) write(b []byte, owned bool) (int, error) {
 	return len(b), nil
 }
 
+// pendingBytes returns how many bytes conn holds for its reader beyond
+// what was read, when it knows (a pipe), else 0.
+func pendingBytes(conn any) int {
+	c, ok := conn.(*pipeConn)
+	if !ok {
+		return 0
+	}
+	p := c.rd
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.unread()
+}
+
 // ownedWriter is implemented by a connection that can take a message
 // without copying it (pipeConn).
 type ownedWriter interface {

@@ -361,7 +361,7 @@ func (s *Session) writeScripted(m Message, frame, scripted []byte) error {
 	if m.IsResponse() && s.toBatch(m, frame) {
 		return nil // it goes out with the rest of its batch's responses
 	}
-	if faults := s.srv.faults.snapshot(false); len(faults) > 0 {
+	if faults := s.srv.faults.outboundFor(s, m); len(faults) > 0 {
 		return s.writeFaulty(m, frame, scripted, faults)
 	}
 	s.writeMu.Lock()
@@ -431,6 +431,9 @@ func (s *Session) readLoop() {
 				oversized += len(long) + len(chunk)
 				long = nil
 			} else {
+				if long == nil { // room for the whole frame when the connection knows its size: one copy
+					long = make([]byte, 0, min(maxFrame+1, len(chunk)+r.Buffered()+pendingBytes(s.conn)))
+				}
 				long = append(long, chunk...)
 			}
 			continue
@@ -620,7 +623,7 @@ func (s *Session) request(m Message, d decoded) {
 	}
 	s.checkLifecycle(m)
 	s.checkCapability(m)
-	if s.srv.faults.hasInbound() {
+	if s.srv.faults.hasInbound(s, m) {
 		s.serveFaulty(m, d, s.handle)
 		return
 	}

@@ -150,7 +150,7 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		}
 	}
 	s.checkRetry(m, d)
-	if srv.faults.hasInbound() {
+	if srv.faults.hasInbound(s, m) {
 		s.serveFaulty(m, d, s.handleModern)
 		return
 	}
