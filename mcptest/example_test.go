@@ -253,3 +253,34 @@ func ExampleTool_RequiresInput() {
 	// reply id=2 resultType=input_required
 	// reply id=3 resultType=complete
 }
+
+// An assertion whose answer cannot change any more fails at once instead
+// of waiting for the timeout: here the tool is not even scripted, and the
+// failure names the closest one.
+func ExampleServer_AssertToolCalled() {
+	t := &exampleT{}
+	defer t.finish()
+
+	srv := mcptest.NewServer(t).
+		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
+	c := dial(srv)
+	defer c.close()
+	c.handshake("2025-11-25")
+	c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"suggest_gifts","arguments":{"age":25}}}`)
+
+	fmt.Println(srv.AssertToolCalled(t, "suggest_gifts", `{"age":25}`))
+	fmt.Println(srv.AssertToolCalled(t, "suggest_gift", nil)) // a typo: it fails at once
+	// Output:
+	// true
+	// FAIL: mcptest: AssertToolCalled("suggest_gift") failed
+	//   want: the client calls tool "suggest_gift"
+	//   got:  tool "suggest_gift" was never called; tool "suggest_gift" is not scripted (did you forget WithTools?); did you mean "suggest_gifts"?
+	// journal (messages 1 to 5 of 5; the transcript, every message in full, is logged when the test ends):
+	//   #1 s1 client→server request initialize id=1  {"clientInfo":{"name":"gift-app","version":"1.0.0"},"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true}}}
+	//   #2 s1 server→client result initialize id=1  {"capabilities":{"tools":{"listChanged":true}},"protocolVersion":"2025-11-25","serverInfo":{"name":"mcptest","version":"0.0.0"}}
+	//   #3 s1 client→server notification notifications/initialized  {}
+	//   #4 s1 client→server request tools/call id=2  {"name":"suggest_gifts","arguments":{"age":25}}
+	//   #5 s1 server→client result tools/call id=2  {"content":[{"text":"a board game","type":"text"}]}
+	//
+	// false
+}
