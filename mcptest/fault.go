@@ -45,6 +45,8 @@ type fault struct {
 	inbound func(h *FaultHandle, s *Session, m Message, serve func()) bool
 	// out acts on a message the mock sends; it reports whether it acted.
 	out func(h *FaultHandle, s *Session, e *emission) bool
+	// http acts at the HTTP transport (http_faults.go).
+	http *httpFault
 }
 
 // brokenFault is a fault whose constructor failed: installing it fails the
@@ -230,7 +232,7 @@ type faultSet struct {
 }
 
 type faultSnapshot struct {
-	inbound, outbound []*FaultHandle
+	inbound, outbound, http []*FaultHandle
 }
 
 // WithFault installs faults, as AddFault does, and returns the Server so
@@ -345,8 +347,11 @@ func (fs *faultSet) swap() {
 		if h.f.out != nil {
 			snap.outbound = append(snap.outbound, h)
 		}
+		if h.f.http != nil {
+			snap.http = append(snap.http, h)
+		}
 	}
-	if len(snap.inbound)+len(snap.outbound) == 0 {
+	if len(snap.inbound)+len(snap.outbound)+len(snap.http) == 0 {
 		snap = nil
 	}
 	fs.on.Store(snap)

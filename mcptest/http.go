@@ -558,6 +558,9 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	} else if !f.checkVersionHeader(w, c, body, p, x) {
 		return
 	}
+	if c.faultRequest(w, r, p, body) {
+		return
+	}
 	if p.isNotification() || p.isResponse() || isBatchWithoutRequests(body) {
 		c.setSessionHeader(w.Header())
 		c.receive(body, x)
@@ -601,6 +604,9 @@ func (f *httpFront) sessionFor(w http.ResponseWriter, r *http.Request, x *HTTPEx
 		return c, true
 	}
 	stateless := isStateless(x.ProtocolVersion) || p.pv.Exists() || p.method.String() == "server/discover" || len(srv.legacy) == 0
+	if c := f.sessionlessConn(); c != nil && !stateless && p.method.String() != "initialize" {
+		return c, true // OmitSessionID: the session's requests come without an id
+	}
 	if p.isRequest() && p.method.String() == "initialize" && len(srv.legacy) > 0 && !isStateless(x.ProtocolVersion) {
 		stateless = false
 		c, err := f.newConn(false, "")
@@ -627,6 +633,23 @@ func (f *httpFront) sessionFor(w http.ResponseWriter, r *http.Request, x *HTTPEx
 	sess.violate(RuleHTTPSessionID, in, "POST without Mcp-Session-Id; the server assigned one on the initialize result")
 	f.refuse(w, sess, &in, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: Mcp-Session-Id header required (initialize first)")
 	return nil, false
+}
+
+// sessionlessConn returns the newest open session that OmitSessionID left
+// without an id, or nil.
+func (f *httpFront) sessionlessConn() *httpConn {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var newest *httpConn
+	for _, c := range f.conns {
+		c.mu.Lock()
+		ok := c.noSID && !c.ended
+		c.mu.Unlock()
+		if ok && (newest == nil || c.sess.n > newest.sess.n) {
+			newest = c
+		}
+	}
+	return newest
 }
 
 func (f *httpFront) lookup(id string) *httpConn {
@@ -802,6 +825,12 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 		f.refuse(w, f.strays(), nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: protocol "+x.ProtocolVersion+" has no GET stream; use subscriptions/listen")
 		return
 	}
+	if x.SessionID == "" && !srv.httpCfg.noGET {
+		if c := f.sessionlessConn(); c != nil { // OmitSessionID: the session's GET comes without an id
+			f.getStream(w, r, c)
+			return
+		}
+	}
 	if x.SessionID == "" {
 		if srv.httpCfg.noGET {
 			w.Header().Set("Allow", "POST, DELETE")
@@ -823,6 +852,13 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 		f.refuse(w, c.sess, nil, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+x.SessionID+" has ended; initialize a new one")
 		return
 	}
+	f.getStream(w, r, c)
+}
+
+// getStream serves a GET of session c: a resumption with Last-Event-ID,
+// or the standalone stream.
+func (f *httpFront) getStream(w http.ResponseWriter, r *http.Request, c *httpConn) {
+	srv := f.srv
 	if last := r.Header.Get(HeaderLastEventID); last != "" {
 		st := c.resume(w, last)
 		if st == nil {
@@ -866,6 +902,7 @@ type httpConn struct {
 	front     *httpFront
 	sess      *Session
 	stateless bool
+	noSID     bool // OmitSessionID: the client was never told the session's id
 	closed    atomic.Bool
 	recvMu    sync.Mutex // one message at a time into the session, in the order they arrive, as on a connection
 
@@ -908,12 +945,20 @@ type sseStream struct {
 	status   int // the status of a JSON error reply, when set
 	w        http.ResponseWriter
 	fl       http.Flusher
-	events   [][]byte // the data of every event, for Last-Event-ID
-	complete bool     // the response went out
+	events   []sseEvent // every event sent, for Last-Event-ID
+	complete bool       // the response went out
 	done     chan struct{}
 	doneOnce sync.Once
 	httpMeth string
 	progress string // the progressToken of the request, JSON text
+
+	// set by HTTP faults
+	forceJSON   bool          // a JSON reply even when something goes before it
+	dropAfter   int           // cut the stream after this many events; -1: never
+	noIDs       bool          // events carry no ids
+	retry       time.Duration // a retry field at the stream's start
+	comment     string        // a comment line before each event
+	contentType string        // the Content-Type instead of the right one
 }
 
 func (st *sseStream) finish() { st.doneOnce.Do(func() { close(st.done) }) }
@@ -924,14 +969,22 @@ func (c *httpConn) gone() bool {
 	return c.ended
 }
 
+// sentID is the Mcp-Session-Id the session's responses carry, "" for none.
+func (c *httpConn) sentID() string {
+	if c.stateless || c.noSID {
+		return ""
+	}
+	return c.sess.id
+}
+
 func (c *httpConn) setSessionHeader(h http.Header) {
-	if !c.stateless {
+	if !c.stateless && !c.noSID {
 		h.Set(HeaderSessionID, c.sess.id)
 	}
 }
 
 func (c *httpConn) newStream(w http.ResponseWriter, reqID, method, httpMethod string) *sseStream {
-	st := &sseStream{id: strconv.FormatInt(c.front.streamSeq.Add(1), 10), reqID: reqID, method: method, w: w, done: make(chan struct{}), httpMeth: httpMethod}
+	st := &sseStream{id: strconv.FormatInt(c.front.streamSeq.Add(1), 10), reqID: reqID, method: method, w: w, done: make(chan struct{}), httpMeth: httpMethod, dropAfter: -1}
 	st.fl, _ = w.(http.Flusher)
 	cfg := c.front.srv.httpCfg.sseMethods
 	st.forceSSE = cfg[""] || cfg[method]
@@ -949,6 +1002,7 @@ func (c *httpConn) openPost(w http.ResponseWriter, key, method, progress string)
 		st.finish()
 		return st
 	}
+	c.faultReply(st)
 	c.posts[key] = append(c.posts[key], st)
 	c.order = append(c.order, st)
 	return st
@@ -1001,7 +1055,18 @@ func (c *httpConn) resume(w http.ResponseWriter, last string) *sseStream {
 	}
 	c.sseHeaders(st)
 	for i := n; i < len(st.events); i++ {
-		c.writeEvent(st, st.id+"-"+strconv.Itoa(i+1), st.events[i])
+		id := st.id + "-" + strconv.Itoa(i+1)
+		if ev := st.events[i]; ev.seq > 0 {
+			c.front.srv.journal.amend(ev.seq, func(j *Message) {
+				j.Problem = strings.TrimPrefix(strings.Replace(j.Problem, notYet, "", 1), "; ")
+				x := &HTTPExchange{Method: http.MethodGet, Status: http.StatusOK, ContentType: "text/event-stream", EventID: id}
+				if j.HTTP != nil {
+					x.SessionID = j.HTTP.SessionID
+				}
+				j.HTTP = x
+			})
+		}
+		c.writeEvent(st, id, st.events[i].frame)
 	}
 	if st.complete || c.ended {
 		st.finish()
@@ -1189,17 +1254,26 @@ func (c *httpConn) firstPost(id string) *sseStream {
 // response st waits for and nothing went before it, else as an SSE event.
 func (c *httpConn) deliver(st *sseStream, m Message, seq int, frame []byte) {
 	final := st.reqID != "" && m.IsResponse() && m.ID == st.reqID || m.Kind == KindBatch && st.reqID == "null"
+	if st.mode == modeUndecided && !final && st.forceJSON && st.reqID != "" { // ReplyAsJSON: what goes before the reply goes elsewhere
+		if c.standalone != nil {
+			c.event(c.standalone, m, seq, frame)
+		} else if !c.stateless {
+			c.backlog = append(c.backlog, pendingFrame{m, seq, frame})
+		}
+		return
+	}
 	if st.mode == modeUndecided && final && !st.forceSSE {
 		st.mode = modeJSON
 		st.complete = true
 		x := &HTTPExchange{Method: st.httpMeth, Status: c.statusFor(st, m), ContentType: "application/json"}
-		if !c.stateless {
-			x.SessionID = c.sess.id
-		}
+		x.SessionID = c.sentID()
 		c.note(seq, x) // before the client can see it
+		if st.contentType != "" {
+			x.ContentType = st.contentType
+		}
 		if st.w != nil {
 			h := st.w.Header()
-			h.Set("Content-Type", "application/json")
+			h.Set("Content-Type", x.ContentType)
 			c.setSessionHeader(h)
 			st.w.WriteHeader(x.Status)
 			_, _ = st.w.Write(frame)
@@ -1256,12 +1330,28 @@ func (c *httpConn) sseHeaders(st *sseStream) {
 		return
 	}
 	h := st.w.Header()
-	h.Set("Content-Type", "text/event-stream")
+	ct := "text/event-stream"
+	if st.contentType != "" {
+		ct = st.contentType
+	}
+	h.Set("Content-Type", ct)
 	h.Set("Cache-Control", "no-cache")
 	c.setSessionHeader(h)
 	st.w.WriteHeader(http.StatusOK)
 	if d := c.front.srv.httpCfg.retry; d > 0 {
 		fmt.Fprintf(st.w, "retry: %d\n\n", d.Milliseconds())
+	} else if st.retry > 0 {
+		fmt.Fprintf(st.w, "retry: %d\n\n", st.retry.Milliseconds())
+	}
+	if st.dropAfter == 0 {
+		if !st.noIDs { // a priming event: an id to resume from before anything was sent
+			_, _ = io.WriteString(st.w, "id: "+st.id+"-0\ndata: \n\n")
+		}
+		if st.fl != nil {
+			st.fl.Flush()
+		}
+		c.cut(st)
+		return
 	}
 	if st.fl != nil {
 		st.fl.Flush()
@@ -1270,21 +1360,42 @@ func (c *httpConn) sseHeaders(st *sseStream) {
 
 // event sends one frame as an SSE event of st and remembers it for resumption.
 func (c *httpConn) event(st *sseStream, m Message, seq int, frame []byte) {
-	st.events = append(st.events, slices.Clone(frame))
+	st.events = append(st.events, sseEvent{seq: seq, frame: slices.Clone(frame)})
 	id := st.id + "-" + strconv.Itoa(len(st.events))
-	x := &HTTPExchange{Method: st.httpMeth, Status: http.StatusOK, ContentType: "text/event-stream", EventID: id}
-	if !c.stateless {
-		x.SessionID = c.sess.id
-	}
+	x := &HTTPExchange{Method: st.httpMeth, Status: http.StatusOK, ContentType: "text/event-stream", EventID: id, SessionID: c.sentID()}
 	if st.w == nil {
 		c.front.srv.journal.amend(seq, func(j *Message) {
 			j.HTTP = x
-			j.Problem = strings.TrimPrefix(j.Problem+"; not delivered yet: the stream is disconnected (a GET with Last-Event-ID replays it)", "; ")
+			j.Problem = strings.TrimPrefix(j.Problem+"; "+notYet, "; ")
 		})
 		return
 	}
+	if st.noIDs {
+		x.EventID = ""
+	}
 	c.note(seq, x) // before the client can see it
-	c.writeEvent(st, id, frame)
+	c.writeEvent(st, x.EventID, frame)
+	if st.dropAfter > 0 && len(st.events) >= st.dropAfter {
+		c.cut(st)
+	}
+}
+
+// notYet is the problem of a message on a stream the client is not reading.
+const notYet = "not delivered yet: the stream is disconnected (a GET with Last-Event-ID replays it)"
+
+// sseEvent is one event of a stream: its frame and journal entry.
+type sseEvent struct {
+	seq   int
+	frame []byte
+}
+
+// cut ends st's HTTP response before its reply (DropStream): the handler
+// returns, the stream stays, and what it sends later waits for a GET with
+// Last-Event-ID.
+func (c *httpConn) cut(st *sseStream) {
+	st.w, st.fl = nil, nil
+	st.dropAfter = -1 // a resumed stream is not cut again
+	st.finish()
 }
 
 func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte) {
@@ -1292,9 +1403,17 @@ func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte) {
 		return
 	}
 	b := make([]byte, 0, len(frame)+32)
-	b = append(b, "id: "...)
-	b = append(b, id...)
-	b = append(b, "\nevent: message\n"...)
+	if st.comment != "" {
+		b = append(b, ": "...)
+		b = append(b, st.comment...)
+		b = append(b, "\n\n"...)
+	}
+	if id != "" {
+		b = append(b, "id: "...)
+		b = append(b, id...)
+		b = append(b, '\n')
+	}
+	b = append(b, "event: message\n"...)
 	for line := range bytes.SplitSeq(frame, []byte("\n")) {
 		b = append(b, "data: "...)
 		b = append(b, bytes.TrimSuffix(line, []byte("\r"))...)
