@@ -1,14 +1,222 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/mcpmock/mcpmock/mcptest"
 )
 
-// httpAvailable reports whether this build serves Streamable HTTP.
-func httpAvailable() error {
-	return usagef("--http: Streamable HTTP is not available in this build of mcpmock yet (mcptest has no srv.URL()); use stdio, which every MCP client supports")
+// mcpPath is where serve --http mounts the MCP endpoint.
+const mcpPath = "/mcp"
+
+// loopbackAddr checks that addr (host:port) is a loopback address: the
+// mock is a test double, never a service on the network.
+func loopbackAddr(flagName, addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usagef("%s %q: want host:port, e.g. 127.0.0.1:8080 (port 0: any free port)", flagName, addr)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return usagef("%s %q: mcpmock serves loopback addresses only (127.0.0.1, ::1, localhost)", flagName, addr)
 }
 
+// serveHTTP is serve --http: the mock's Streamable HTTP endpoint at
+// http://ADDR/mcp, printed on stdout. It ends when every session the
+// client opened has ended (DELETE), or on SIGTERM or SIGINT; a stateless
+// (2026-07-28) client has no session to end, so only a signal ends it.
 func serveHTTP(spec serverSpec, addr, reportFile string, stdout, logw io.Writer) error {
-	return httpAvailable()
+	if err := loopbackAddr("--http", addr); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return usagef("--http %s: %v", addr, err)
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	first := &firstRequest{}
+	rep := serveOnce(ctx, spec, "http", logw, func(ctx context.Context, srv *mcptest.Server) string {
+		mux := http.NewServeMux()
+		mux.Handle(mcpPath, srv.Handler())
+		hs := &http.Server{Handler: first.wrap(mux), ReadHeaderTimeout: 10 * time.Second}
+		served := make(chan struct{})
+		go func() {
+			defer close(served)
+			_ = hs.Serve(ln)
+		}()
+		endpoint := "http://" + ln.Addr().String() + mcpPath
+		fmt.Fprintln(stdout, endpoint)
+		fmt.Fprintf(logw, "mcpmock: serving Streamable HTTP at %s\n", endpoint)
+		why := waitSessions(ctx, srv)
+		_ = hs.Close() // cuts open SSE streams; the server's Close waits for their handlers
+		<-served
+		return why
+	}, first.since)
+	return finish(rep, reportFile, logw)
+}
+
+// waitSessions waits until the client has opened at least one session and
+// every session it opened has ended, or ctx ends, and says which.
+func waitSessions(ctx context.Context, srv *mcptest.Server) string {
+	for {
+		sessions := srv.Sessions()
+		var open *mcptest.Session
+		for _, s := range sessions {
+			select {
+			case <-s.Done():
+			default:
+				open = s
+			}
+			if open != nil {
+				break
+			}
+		}
+		if len(sessions) > 0 && open == nil {
+			return "the client ended its session (DELETE)"
+		}
+		// Wait for the open session to end, a new session, or ctx.
+		wctx, cancel := context.WithCancel(ctx)
+		newSession := make(chan struct{})
+		known := len(sessions)
+		go func() {
+			defer close(newSession)
+			_, _ = srv.Await(wctx, mcptest.MatchFunc("a message of a new session", func(m mcptest.Message) bool { return m.Session > known }))
+		}()
+		var openDone <-chan struct{}
+		if open != nil {
+			openDone = open.Done()
+		}
+		select {
+		case <-ctx.Done():
+			cancel()
+			<-newSession
+			return signalName(ctx)
+		case <-openDone:
+		case <-newSession:
+		}
+		cancel()
+		<-newSession
+	}
+}
+
+// firstRequest notes when the first HTTP request came.
+type firstRequest struct {
+	mu    sync.Mutex
+	first time.Time
+}
+
+func (f *firstRequest) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		if f.first.IsZero() {
+			f.first = time.Now()
+		}
+		f.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (f *firstRequest) since() time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.first.IsZero() {
+		return 0
+	}
+	return time.Since(f.first)
+}
+
+// httpFront is the address mcpmock run gives an HTTP client before the
+// scenario's server exists: a reverse proxy on its own loopback port that
+// holds the client's first request until the play begins (the scenario's
+// deadline counts from that request, not from the client's start-up), then
+// forwards every request to the scenario's server.
+type httpFront struct {
+	ln      net.Listener
+	hs      *http.Server
+	url     string
+	arrived chan struct{} // closed at the first request
+	once    sync.Once
+	target  chan string // the scenario server's URL, once the play began
+	mu      sync.Mutex
+	proxy   *httputil.ReverseProxy
+	served  chan struct{}
+}
+
+func newHTTPFront() (*httpFront, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	f := &httpFront{ln: ln, url: "http://" + ln.Addr().String() + mcpPath, arrived: make(chan struct{}), target: make(chan string, 1), served: make(chan struct{})}
+	f.hs = &http.Server{Handler: f, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		defer close(f.served)
+		_ = f.hs.Serve(ln)
+	}()
+	return f, nil
+}
+
+func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.once.Do(func() { close(f.arrived) })
+	p, err := f.upstream(r.Context())
+	if err != nil {
+		http.Error(w, "mcpmock run: "+err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	p.ServeHTTP(w, r)
+}
+
+// upstream waits until the play began and returns the proxy to its server.
+func (f *httpFront) upstream(ctx context.Context) (*httputil.ReverseProxy, error) {
+	f.mu.Lock()
+	p := f.proxy
+	f.mu.Unlock()
+	if p != nil {
+		return p, nil
+	}
+	select {
+	case u := <-f.target:
+		target, err := url.Parse(u)
+		if err != nil {
+			return nil, err
+		}
+		f.mu.Lock()
+		if f.proxy == nil {
+			f.proxy = &httputil.ReverseProxy{
+				Rewrite: func(pr *httputil.ProxyRequest) {
+					pr.SetURL(target)
+					pr.Out.URL.Path = target.Path
+					pr.Out.Host = target.Host
+				},
+				FlushInterval: -1, // SSE: every event at once
+			}
+		}
+		p = f.proxy
+		f.mu.Unlock()
+		f.target <- u // for the other requests waiting
+		return p, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// begin points the front at the scenario's server.
+func (f *httpFront) begin(u string) { f.target <- u }
+
+func (f *httpFront) close() {
+	_ = f.hs.Close()
+	<-f.served
 }

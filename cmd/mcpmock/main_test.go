@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -368,13 +369,96 @@ func TestServeScenario(t *testing.T) {
 	})
 }
 
-func TestHTTPNotAvailableYet(t *testing.T) {
-	_, stderr, code := runMcpmock(t, nil, "serve", "--http", "127.0.0.1:0")
+// httpPost posts a JSON-RPC message to the mock's endpoint and returns
+// the status, the session id header and the body.
+func httpPost(t *testing.T, url, sid, body string) (int, string, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res.StatusCode, res.Header.Get("Mcp-Session-Id"), string(b)
+}
+
+func TestServeHTTP(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "report.json")
+	p := start(t, "serve", "--http", "127.0.0.1:0", "--report", report)
+	var url string
+	select {
+	case url = <-p.lines:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("serve --http printed no URL; stderr:\n%s", p.stderr)
+	}
+	require.Regexp(t, `^http://127\.0\.0\.1:\d+/mcp$`, url)
+
+	status, sid, body := httpPost(t, url, "", initialize)
+	require.Equal(t, http.StatusOK, status, body)
+	require.NotEmpty(t, sid)
+	assert.Equal(t, "gift-genius-backend", gjson.Get(body, "result.serverInfo.name").String(), body)
+	status, _, _ = httpPost(t, url, sid, initialized)
+	assert.Equal(t, http.StatusAccepted, status)
+	status, _, body = httpPost(t, url, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	assert.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "suggest_gifts", gjson.Get(body, "result.tools.0.name").String(), body)
+
+	req, err := http.NewRequest(http.MethodDelete, url, nil)
+	require.NoError(t, err)
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_ = res.Body.Close()
+	assert.Equal(t, http.StatusOK, res.StatusCode)
+
+	assert.Equal(t, 0, p.wait(), "DELETE ends serve --http; stderr:\n%s", p.stderr)
+	r := readReport(t, report)
+	assert.Equal(t, "pass", r.Get("verdict").String(), r.Raw)
+	assert.Equal(t, "http", r.Get("transport").String())
+	assert.Equal(t, "the client ended its session (DELETE)", r.Get("ended").String())
+	assert.Equal(t, int64(5), r.Get("messages").Int())
+	assert.Contains(t, r.Get("transcript").String(), "POST")
+}
+
+func TestServeHTTPStatelessEndsOnSignal(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "report.json")
+	p := start(t, "serve", "--http", "127.0.0.1:0", "--scenario", "modern-only", "--report", report)
+	url := <-p.lines
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}}}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/list")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	b, _ := io.ReadAll(res.Body)
+	_ = res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode, "%s", b)
+	assert.Equal(t, "suggest_gifts", gjson.GetBytes(b, "result.tools.0.name").String(), "%s", b)
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	p.wait()
+	r := readReport(t, report)
+	assert.Equal(t, "SIGTERM", r.Get("ended").String())
+	assert.Equal(t, "modern-only", r.Get("scenario.scenario").String())
+	assert.Contains(t, r.Get("transcript").String(), "tools/list")
+}
+
+func TestServeHTTPLoopbackOnly(t *testing.T) {
+	_, stderr, code := runMcpmock(t, nil, "serve", "--http", "0.0.0.0:0")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, stderr, "Streamable HTTP is not available in this build")
-	_, stderr, code = runMcpmock(t, nil, "run", "--http", "--", "true")
+	assert.Contains(t, stderr, "loopback addresses only")
+	_, stderr, code = runMcpmock(t, nil, "serve", "--http", "8080")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, stderr, "Streamable HTTP is not available in this build")
+	assert.Contains(t, stderr, "want host:port")
 }
 
 // fakeClientCmd is the command line of the fake client in the given mode.

@@ -93,11 +93,6 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		opts.config = c
 	}
-	if opts.http {
-		if err := httpAvailable(); err != nil {
-			return err
-		}
-	}
 	logw, closeLog, err := openLog(*logFile, stderr)
 	if err != nil {
 		return err
@@ -185,6 +180,7 @@ type client struct {
 	ln     net.Listener
 	conns  <-chan *relayConn
 	first  *relayConn // the first connection, once the client sent its first byte
+	front  *httpFront // with --http: the client's URL
 	setup  error      // why the client never connected, if it did not
 	opts   runOptions
 }
@@ -206,20 +202,35 @@ func startClient(s scenarios.Scenario, opts runOptions) (*client, error) {
 	}
 	argv := []string{self, relayCommand, ln.Addr().String(), token}
 	argvJSON, _ := json.Marshal(argv)
-	cmd := exec.Command(opts.command[0], opts.command[1:]...)
-	cmd.Env = append(os.Environ(),
+	env := append(os.Environ(),
 		envServerCommand+"="+shellJoin(argv),
 		envServerArgv+"="+string(argvJSON),
 		envScenario+"="+s.Name,
 		fmt.Sprintf("%s=%d", envDeadline, scenarioDeadline(s).Milliseconds()),
 	)
-	c := &client{cmd: cmd, exited: make(chan struct{}), stderr: &tailBuffer{max: 64 << 10}, ln: ln, opts: opts}
+	args := opts.command[1:]
+	var front *httpFront
+	if opts.http {
+		front, err = newHTTPFront()
+		if err != nil {
+			_ = ln.Close()
+			return nil, err
+		}
+		args = append(slices.Clone(args), front.url)
+		env = append(env, envURL+"="+front.url)
+	}
+	cmd := exec.Command(opts.command[0], args...)
+	cmd.Env = env
+	c := &client{cmd: cmd, exited: make(chan struct{}), stderr: &tailBuffer{max: 64 << 10}, ln: ln, front: front, opts: opts}
 	prefix := &prefixWriter{w: opts.log, prefix: "client[" + s.Name + "]: "}
 	cmd.Stdout = prefix
 	cmd.Stderr = io.MultiWriter(prefix, c.stderr)
 	cmd.Stdin = nil // /dev/null
 	if err := cmd.Start(); err != nil {
 		_ = ln.Close()
+		if front != nil {
+			front.close()
+		}
 		return nil, err
 	}
 	go func() {
@@ -227,10 +238,15 @@ func startClient(s scenarios.Scenario, opts runOptions) (*client, error) {
 		close(c.exited)
 	}()
 	c.conns = acceptRelays(ln, token)
+	var arrived <-chan struct{}
+	if front != nil {
+		arrived = front.arrived
+	}
 	timer := time.NewTimer(opts.startup)
 	defer timer.Stop()
 	select {
 	case c.first = <-c.conns:
+	case <-arrived:
 	case <-c.exited:
 		c.setup = fmt.Errorf("the client exited (%v) without starting its server from %s", c.err, envServerCommand)
 		if tail := c.stderr.lastLines(opts.stderrLines); tail != "" {
@@ -248,15 +264,24 @@ func startClient(s scenarios.Scenario, opts runOptions) (*client, error) {
 // ends the client gets a moment to finish on its own (it knows its
 // deadline from MCPMOCK_DEADLINE_MS), then SIGTERM, then SIGKILL.
 func (c *client) connect(ctx context.Context, ep *scenarios.Endpoint) error {
-	return c.serve(ctx, ep.Dial)
+	return c.serve(ctx, ep.Dial, ep.URL)
 }
 
 // serve carries the client's sessions to connections from dial until the
 // client exits; see connect.
-func (c *client) serve(ctx context.Context, dial func() (net.Conn, error)) error {
+func (c *client) serve(ctx context.Context, dial func() (net.Conn, error), urlOf func() string) error {
 	if c.setup != nil {
 		c.kill()
 		return c.setup
+	}
+	if c.first == nil { // an HTTP client: its requests go to the play's server
+		u := urlOf()
+		if u == "" {
+			c.kill()
+			return fmt.Errorf("mcpmock run --http: this build's scenarios do not serve Streamable HTTP (Endpoint.URL is empty)")
+		}
+		c.front.begin(u)
+		return c.await(ctx)
 	}
 	var wg sync.WaitGroup
 	carry := func(rc *relayConn) {
@@ -289,6 +314,19 @@ func (c *client) serve(ctx context.Context, dial func() (net.Conn, error)) error
 			}
 		}
 	}()
+	err := c.await(ctx)
+	close(stopAccepting)
+	<-accepting
+	// The client is gone: its relays end with it, and their bridges close
+	// the mock's ends.
+	wg.Wait()
+	return err
+}
+
+// await waits until the client exits; when ctx ends first it gets a
+// moment to finish on its own, then SIGTERM, then SIGKILL. It returns the
+// client's result.
+func (c *client) await(ctx context.Context) error {
 	select {
 	case <-c.exited:
 	case <-ctx.Done():
@@ -296,11 +334,6 @@ func (c *client) serve(ctx context.Context, dial func() (net.Conn, error)) error
 		c.wait(time.Second, syscall.SIGKILL)
 		<-c.exited
 	}
-	close(stopAccepting)
-	<-accepting
-	// The client is gone: its relays end with it, and their bridges close
-	// the mock's ends.
-	wg.Wait()
 	return c.exitError()
 }
 
@@ -341,6 +374,9 @@ func (c *client) exitError() error {
 func (c *client) stop() {
 	_ = c.ln.Close()
 	c.kill()
+	if c.front != nil {
+		c.front.close()
+	}
 	for rc := range c.conns {
 		_ = rc.Close()
 	}

@@ -76,7 +76,7 @@ func tourRun(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenario, 
 		return err
 	}
 	defer c.stop()
-	err = c.serve(ctx, ep.Dial)
+	err = c.serve(ctx, ep.Dial, ep.URL)
 	if err != nil {
 		say("it exited with an error: %v", err)
 	} else {
