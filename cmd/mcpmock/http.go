@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -61,7 +62,14 @@ func serveHTTP(spec serverSpec, addr, reportFile string, stdout, logw io.Writer)
 		fmt.Fprintln(stdout, endpoint)
 		fmt.Fprintf(logw, "mcpmock: serving Streamable HTTP at %s\n", endpoint)
 		why := waitSessions(ctx, srv)
-		_ = hs.Close() // cuts open SSE streams; the server's Close waits for their handlers
+		// Close the mock first: it ends its SSE streams and waits for its
+		// handlers (the DELETE that ended the session still answers); then
+		// the HTTP server shuts down with nothing left in flight.
+		srv.Close()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(sctx)
+		_ = hs.Close()
 		<-served
 		return why
 	}, first.since)
@@ -144,24 +152,26 @@ func (f *firstRequest) since() time.Duration {
 // deadline counts from that request, not from the client's start-up), then
 // forwards every request to the scenario's server.
 type httpFront struct {
-	ln      net.Listener
-	hs      *http.Server
-	url     string
-	arrived chan struct{} // closed at the first request
-	once    sync.Once
-	target  chan string // the scenario server's URL, once the play began
-	mu      sync.Mutex
-	proxy   *httputil.ReverseProxy
-	served  chan struct{}
+	ln       net.Listener
+	hs       *http.Server
+	url      string
+	arrived  chan struct{} // closed at the first request
+	once     sync.Once
+	target   chan string // the scenario server's URL, once the play began
+	mu       sync.Mutex
+	proxy    *httputil.ReverseProxy
+	served   chan struct{}
+	errorLog *log.Logger
 }
 
-func newHTTPFront() (*httpFront, error) {
+func newHTTPFront(logw io.Writer) (*httpFront, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	f := &httpFront{ln: ln, url: "http://" + ln.Addr().String() + mcpPath, arrived: make(chan struct{}), target: make(chan string, 1), served: make(chan struct{})}
-	f.hs = &http.Server{Handler: f, ReadHeaderTimeout: 10 * time.Second}
+	f := &httpFront{ln: ln, url: "http://" + ln.Addr().String() + mcpPath, arrived: make(chan struct{}), target: make(chan string, 1), served: make(chan struct{}),
+		errorLog: log.New(logw, "mcpmock run: http front: ", 0)}
+	f.hs = &http.Server{Handler: f, ReadHeaderTimeout: 10 * time.Second, ErrorLog: f.errorLog}
 	go func() {
 		defer close(f.served)
 		_ = f.hs.Serve(ln)
@@ -176,8 +186,26 @@ func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "mcpmock run: "+err.Error(), http.StatusServiceUnavailable)
 		return
 	}
+	if r.Method == http.MethodPost {
+		// A client that sends a message and goes away (a notifications/cancelled
+		// just before it exits) still delivered it: the mock must read it, as
+		// it would without the front in between. Only a stream (GET) ends
+		// with its client.
+		r = r.WithContext(context.WithoutCancel(r.Context()))
+		w = keepGoing{w}
+	}
 	p.ServeHTTP(w, r)
 }
+
+// keepGoing hides the http.CloseNotifier of a ResponseWriter, with which
+// httputil.ReverseProxy cancels the upstream request when the client goes
+// away; Flush still reaches the writer through Unwrap.
+type keepGoing struct{ w http.ResponseWriter }
+
+func (k keepGoing) Header() http.Header         { return k.w.Header() }
+func (k keepGoing) Write(b []byte) (int, error) { return k.w.Write(b) }
+func (k keepGoing) WriteHeader(code int)        { k.w.WriteHeader(code) }
+func (k keepGoing) Unwrap() http.ResponseWriter { return k.w }
 
 // upstream waits until the play began and returns the proxy to its server.
 func (f *httpFront) upstream(ctx context.Context) (*httputil.ReverseProxy, error) {
@@ -202,6 +230,7 @@ func (f *httpFront) upstream(ctx context.Context) (*httputil.ReverseProxy, error
 					pr.Out.Host = target.Host
 				},
 				FlushInterval: -1, // SSE: every event at once
+				ErrorLog:      f.errorLog,
 			}
 		}
 		p = f.proxy

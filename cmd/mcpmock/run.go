@@ -211,7 +211,7 @@ func startClient(s scenarios.Scenario, opts runOptions) (*client, error) {
 	args := opts.command[1:]
 	var front *httpFront
 	if opts.http {
-		front, err = newHTTPFront()
+		front, err = newHTTPFront(opts.log)
 		if err != nil {
 			_ = ln.Close()
 			return nil, err

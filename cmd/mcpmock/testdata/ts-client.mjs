@@ -1,6 +1,6 @@
 // A client app on the official TypeScript SDK (@modelcontextprotocol/sdk),
 // written the way an application uses it, for `mcpmock run`: connect, list
-// the tools, call suggest_gifts {"age":25}, close. Over stdio it spawns the
+// every page of the tools, call suggest_gifts {"age":25}, close. Over stdio it spawns the
 // server named in MCPMOCK_SERVER_ARGV; with --http it connects to the URL
 // given as its last argument (also in MCPMOCK_URL). It gives up on a call
 // when the scenario's deadline (MCPMOCK_DEADLINE_MS) is near, as an app
@@ -30,8 +30,22 @@ const client = new Client({ name: "ts-sdk-app", version: "1.0.0" });
 let code = 0;
 try {
   await client.connect(transport(), { timeout });
-  const tools = await client.listTools(undefined, { timeout });
-  console.error(`tools: ${tools.tools.map((t) => t.name).join(", ")}`);
+  // Every page of the tools, as an app that shows them all does; a cursor
+  // seen before means the server loops: stop there.
+  const tools = [];
+  const seen = new Set();
+  let cursor;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+    if (cursor !== undefined && seen.has(cursor)) {
+      console.error(`tools/list: the cursor ${JSON.stringify(cursor)} came back: the server's pages loop; stopping`);
+      break;
+    }
+    if (cursor !== undefined) seen.add(cursor);
+  } while (cursor !== undefined);
+  console.error(`tools: ${tools.map((t) => t.name).join(", ")}`);
   const res = await client.callTool({ name: "suggest_gifts", arguments: { age: 25 } }, undefined, { timeout });
   if (res.isError) throw new Error(`suggest_gifts failed: ${JSON.stringify(res.content)}`);
   console.error(`suggest_gifts: ${JSON.stringify(res.content)}`);
