@@ -20,6 +20,7 @@ const (
 	pAny                       // any JSON value, passed on as raw JSON
 	pInt                       // a non-negative integer
 	pDuration                  // a Go duration string: "250ms", "2s"
+	pBool                      // true or false
 )
 
 // FaultParam is one parameter of a fault, as a file writes it.
@@ -62,7 +63,7 @@ var refinements = []FaultParam{
 func Refinements() []FaultParam { return append([]FaultParam(nil), refinements...) }
 
 func param(name string, k paramKind, required bool, doc string) FaultParam {
-	t := map[paramKind]string{pString: "string", pStrings: "array of strings", pAny: "any JSON", pInt: "integer ≥ 0", pDuration: "duration"}[k]
+	t := map[paramKind]string{pString: "string", pStrings: "array of strings", pAny: "any JSON", pInt: "integer ≥ 0", pDuration: "duration", pBool: "boolean"}[k]
 	return FaultParam{Name: name, Type: t, Required: required, Doc: doc, kind: k}
 }
 
@@ -88,6 +89,8 @@ func (a args) strs(name string) []string {
 	_ = json.Unmarshal(a.m[name], &s)
 	return s
 }
+
+func (a args) bool(name string) bool { return string(a.m[name]) == "true" }
 
 func (a args) int(name string) int {
 	var n int
@@ -251,6 +254,37 @@ func specs() []FaultSpec {
 		methodOnly("Batched", "the reply (and frames faults added before it) sent as one JSON-RPC batch", mcptest.Batched),
 		methodOnly("AsScripted", "the reply sent as scripted, without the downgrade for the session's version", mcptest.AsScripted),
 		methodOnly("LoopingCursor", "every page's nextCursor points back at the first page", mcptest.LoopingCursor),
+		// Streamable HTTP only (mcpmock serve --http):
+		{Name: "ExpireSession", Doc: "HTTP: the session ends at the request it matches; it and later ones get 404",
+			build: func(args) (mcptest.Fault, error) { return mcptest.ExpireSession(), nil }},
+		{Name: "HTTPStatus", Doc: "HTTP: requests of method get this HTTP status instead of a JSON-RPC reply",
+			Params: []FaultParam{method, param("code", pInt, true, "the HTTP status, e.g. 502"), param("body", pString, false, "the body (absent: an HTML error page)")},
+			build: func(a args) (mcptest.Fault, error) {
+				return mcptest.HTTPStatus(a.str("method"), a.int("code"), a.str("body")), nil
+			}},
+		{Name: "SlowHeaders", Doc: "HTTP: the response to method starts only after a delay",
+			Params: []FaultParam{method, param("duration", pDuration, true, "how long")},
+			build: func(a args) (mcptest.Fault, error) {
+				d, err := a.duration("duration")
+				return mcptest.SlowHeaders(a.str("method"), d), err
+			}},
+		{Name: "DropStream", Doc: "HTTP: the SSE stream answering method breaks off after n events, before the reply",
+			Params: []FaultParam{method, param("events", pInt, true, "how many events before the break (0: at once)"), param("resumable", pBool, false, "events carry ids, so the client can resume with Last-Event-ID")},
+			build: func(a args) (mcptest.Fault, error) {
+				return mcptest.DropStream(a.str("method"), a.int("events"), a.bool("resumable")), nil
+			}},
+		methodOnly("ReplyAsJSON", "HTTP: the reply to method is a JSON body, its notifications on the GET stream", mcptest.ReplyAsJSON),
+		methodOnly("ReplyAsSSE", "HTTP: the reply to method is an SSE stream, even with only the result", mcptest.ReplyAsSSE),
+		{Name: "OmitSessionID", Doc: "HTTP: initialize is answered without an Mcp-Session-Id header",
+			build: func(args) (mcptest.Fault, error) { return mcptest.OmitSessionID(), nil }},
+		{Name: "WrongContentType", Doc: "HTTP: the reply to method is labelled with this Content-Type",
+			Params: []FaultParam{method, param("contentType", pString, true, `e.g. "text/html"`)},
+			build: func(a args) (mcptest.Fault, error) {
+				return mcptest.WrongContentType(a.str("method"), a.str("contentType")), nil
+			}},
+		{Name: "SSEComment", Doc: "HTTP: the reply to method is an SSE stream with a comment line before each event",
+			Params: []FaultParam{method, param("text", pString, true, "the comment's text")},
+			build:  func(a args) (mcptest.Fault, error) { return mcptest.SSEComment(a.str("method"), a.str("text")), nil }},
 		methodOnly("EmptyPageWithCursor", "an empty first page with a nextCursor", mcptest.EmptyPageWithCursor),
 		{Name: "ListChangedAfter", Doc: "a list_changed notification after the reply, although nothing changed",
 			Params: []FaultParam{method, param("notification", pString, true, `e.g. "notifications/tools/list_changed"`)},

@@ -111,6 +111,8 @@ func paramSchema(p FaultParam) map[string]any {
 			} else {
 				s = map[string]any{"type": "integer", "minimum": 0}
 			}
+		case pBool:
+			s = map[string]any{"type": "boolean"}
 		case pDuration:
 			s = map[string]any{"type": "string", "pattern": `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`}
 		default:
