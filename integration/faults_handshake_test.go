@@ -265,7 +265,14 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 				assert.False(t, list.Get("params._meta").Exists())
 			}
 			assertJournalIsWire(t, srv, 1, tap)
-			srv.AssertNoViolations(t)
+			if tc.answered == "2026-07-28" { // no handshake has it: the client went on regardless
+				vs := srv.Violations()
+				require.Len(t, vs, 1)
+				assert.Equal(t, mcptest.RuleUnofferedVersion, vs[0].Rule)
+				assert.Equal(t, mcptest.SeverityWarning, vs[0].Severity)
+			} else {
+				srv.AssertNoViolations(t)
+			}
 		}
 		t.Run(tc.name+"/gosdk", func(t *testing.T) {
 			srv := tc.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).

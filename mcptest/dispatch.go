@@ -264,6 +264,7 @@ func (s *Session) named(m Message, d decoded, c *catalog, kind string) (e entry,
 
 func (s *Session) callTool(m Message, d decoded) {
 	if e, name, args, ok := s.named(m, d, &s.srv.tools, "tool"); ok {
+		s.checkArguments(m, e.def, args)
 		s.answer(m, d, e, args, nil, "tool", name)
 	}
 }

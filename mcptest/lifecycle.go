@@ -3,6 +3,7 @@ package mcptest
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -103,6 +104,9 @@ func (s *Session) initialize(m Message, d decoded) {
 		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: protocolVersion must be a string", nil)
 		return
 	}
+	if !versionFormat(pv.Str) {
+		s.violate(RuleProtocolVersionFormat, m, "params.protocolVersion is "+strconv.Quote(shorten(pv.Str, 40))+", want a version such as \"2025-11-25\"")
+	}
 	version := s.srv.negotiate(pv.Str)
 	caps := s.srv.capabilities()
 	if version < "2025-03-26" && gjson.GetBytes(caps, "completions").Exists() {
@@ -134,6 +138,7 @@ func (s *Session) initialized(m Message, result []byte) {
 	s.era = EraHandshake
 	s.caps = r.Get("capabilities")
 	s.initCaps = m.Get("params.capabilities")
+	s.askedVersion = m.Get("params.protocolVersion").String()
 	s.initID = m.ID
 }
 

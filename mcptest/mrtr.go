@@ -308,6 +308,9 @@ func (s *Session) askHandshake(ctx context.Context, m Message, inputs []InputReq
 				in.method, in.key, reply.ErrorCode, reply.Get("error.message").String()))
 			return nil, &r
 		}
+		if in.method == "elicitation/create" {
+			s.checkElicitation(reply, in.params)
+		}
 		got[in.key] = json.RawMessage(reply.Get("result").Raw)
 	}
 	return got, nil

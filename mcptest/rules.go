@@ -1,9 +1,15 @@
 package mcptest
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/tidwall/gjson"
 )
 
 // RuleID names a client check, e.g. "lifecycle/initialize-first". The IDs
@@ -87,6 +93,40 @@ const (
 	RuleMRTRNewID RuleID = "mrtr/new-id"
 	// RuleMRTRComplete: a retry carries a response for every input request.
 	RuleMRTRComplete RuleID = "mrtr/responses-complete"
+
+	// RuleProtocolVersionFormat: initialize asks for a protocol version, a
+	// date string such as "2025-11-25", never "" or free text (answered
+	// with the newest version the mock speaks, as for an unknown one).
+	RuleProtocolVersionFormat RuleID = "lifecycle/protocol-version-format"
+	// RuleUnofferedVersion (a warning): the mock answered initialize with
+	// a version the client did not ask for and cannot have chosen — one no
+	// handshake has (unknown, empty, or of the stateless era) — and the
+	// client went on with requests; a client that does not support the
+	// version must disconnect. Reported once per session.
+	RuleUnofferedVersion RuleID = "lifecycle/unoffered-version-accepted"
+	// RuleIDPrecision (a warning): an integer id beyond ±(2^53-1), which a
+	// JavaScript peer cannot hold exactly: its reply matches no request there.
+	RuleIDPrecision RuleID = "jsonrpc/id-precision"
+	// RuleServerRequestUnanswered: the client answers every request of the
+	// server (ping, roots/list, sampling, elicitation): before its deadline
+	// (Session.Request's context) or, at the latest, before the session ends.
+	RuleServerRequestUnanswered RuleID = "jsonrpc/server-request-unanswered"
+	// RuleProgressTokenType: a progressToken is a string or an integer.
+	RuleProgressTokenType RuleID = "params/progress-token-type"
+	// RuleCancelRequestIDType: notifications/cancelled names its request
+	// with a string or an integer, as request ids are.
+	RuleCancelRequestIDType RuleID = "params/cancel-request-id-type"
+	// RuleArgumentsSchema (a warning): tools/call arguments satisfy the
+	// tool's inputSchema. Arguments an LLM made up reach servers that do
+	// not check, but clients that validate catch them.
+	RuleArgumentsSchema RuleID = "tools/arguments-schema"
+	// RuleElicitationContent: an accepted elicitation's content satisfies
+	// the requestedSchema.
+	RuleElicitationContent RuleID = "elicitation/content-schema"
+	// RuleElicitationDefaults (a warning): an accepted elicitation carries
+	// the requestedSchema's defaults for the fields the user left alone
+	// (SEP-1034).
+	RuleElicitationDefaults RuleID = "elicitation/defaults-applied"
 )
 
 // ruleSpec is where the spec states a rule, relative to
@@ -119,6 +159,15 @@ var ruleSpec = map[RuleID]string{
 	RuleInitializeNotBatched:    "basic/lifecycle#initialization",
 	RuleUndeclaredMethod:        "basic/lifecycle#capability-negotiation",
 	RuleInvalidCursor:           "server/utilities/pagination#error-handling",
+	RuleProtocolVersionFormat:   "basic/lifecycle#version-negotiation",
+	RuleUnofferedVersion:        "basic/lifecycle#version-negotiation",
+	RuleIDPrecision:             "basic#requests (JSON-RPC 2.0 §4: ids; RFC 8259 §6: interoperable integers)",
+	RuleServerRequestUnanswered: "basic#responses",
+	RuleProgressTokenType:       "basic/utilities/progress#progress-flow",
+	RuleCancelRequestIDType:     "basic/utilities/cancellation#cancellation-flow",
+	RuleArgumentsSchema:         "server/tools#calling-tools",
+	RuleElicitationContent:      "client/elicitation#response-actions",
+	RuleElicitationDefaults:     "client/elicitation#requested-schema",
 }
 
 // Rules returns the IDs of every client check, sorted.
@@ -188,7 +237,8 @@ func (v Violation) String() string {
 }
 
 // warnings are the rules that state a SHOULD or a leniency: reported, never failing.
-var warnings = map[RuleID]bool{RuleArgumentsNull: true, RuleClientInfo: true, RuleMetaConsistent: true, RuleDiscoverFirst: true}
+var warnings = map[RuleID]bool{RuleArgumentsNull: true, RuleClientInfo: true, RuleMetaConsistent: true, RuleDiscoverFirst: true,
+	RuleUnofferedVersion: true, RuleIDPrecision: true, RuleArgumentsSchema: true, RuleElicitationDefaults: true}
 
 // violate records a violation of rule by message m.
 func (s *Session) violate(rule RuleID, m Message, detail string) {
@@ -336,4 +386,148 @@ func formatViolations(vs []Violation) string {
 		fmt.Fprintf(&b, "  - %s: %s\n      message: %s\n      spec: %s\n", v.Rule, v.Detail, shorten(v.Message.Raw(), 200), v.URL())
 	}
 	return b.String()
+}
+
+// checkRequestFields records the rules about a request's own fields, in
+// either era: an id a JavaScript peer cannot hold, a progressToken of the
+// wrong type, requests going on after an initialize answered with a
+// version the client did not ask for.
+func (s *Session) checkRequestFields(m Message, d decoded) {
+	if d.id.Type == gjson.Number {
+		if n, err := strconv.ParseInt(d.id.Raw, 10, 64); err != nil || n > maxSafeInteger || n < -maxSafeInteger {
+			s.violate(RuleIDPrecision, m, "id "+shorten(m.ID, 40)+" is beyond ±(2^53-1): a JavaScript peer rounds it, and the reply matches no request")
+		}
+	}
+	if pt := d.params.Get("_meta.progressToken"); pt.Exists() && !validID(pt) {
+		s.violate(RuleProgressTokenType, m, "params._meta.progressToken is "+describe(pt)+", want a string or an integer")
+	}
+	if m.Method == "initialize" || m.Method == "ping" {
+		return
+	}
+	s.mu.Lock()
+	asked, warned := s.askedVersion, s.warned[RuleUnofferedVersion]
+	told := s.version
+	// A client may go on with an older or newer version it supports; none
+	// supports, in a handshake, a version that does not exist or belongs
+	// to the stateless era.
+	warn := s.era == EraHandshake && asked != told && !slices.Contains(handshakeVersions, told) && !warned
+	if warn {
+		s.warned[RuleUnofferedVersion] = true
+	}
+	s.mu.Unlock()
+	if warn {
+		s.violate(RuleUnofferedVersion, m, fmt.Sprintf("the client asked for %q, was answered %q, which no handshake has, and went on; it must disconnect", asked, told))
+	}
+}
+
+// maxSafeInteger is 2^53-1, the largest integer every JSON peer holds exactly.
+const maxSafeInteger = 1<<53 - 1
+
+// versionFormat reports whether v looks like a protocol version: YYYY-MM-DD.
+func versionFormat(v string) bool {
+	if len(v) != 10 || v[4] != '-' || v[7] != '-' {
+		return false
+	}
+	for i, c := range v {
+		if i != 4 && i != 7 && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// schemas compiles JSON Schemas (a tool's inputSchema, an elicitation's
+// requestedSchema) once per distinct schema text.
+type schemas struct{ m sync.Map } // schema text → *jsonschema.Schema, or nil when it does not compile
+
+func (c *schemas) get(text string) *jsonschema.Schema {
+	if v, ok := c.m.Load(text); ok {
+		sch, _ := v.(*jsonschema.Schema)
+		return sch
+	}
+	var sch *jsonschema.Schema
+	if doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text)); err == nil {
+		comp := jsonschema.NewCompiler()
+		if comp.AddResource("mcptest:schema.json", doc) == nil {
+			sch, _ = comp.Compile("mcptest:schema.json")
+		}
+	}
+	c.m.Store(text, sch)
+	return sch
+}
+
+// validate checks a JSON text against a schema text; it returns the first
+// reason it fails, "" when it passes or the schema does not compile.
+func (c *schemas) validate(schema, instance string) string {
+	sch := c.get(schema)
+	if sch == nil {
+		return ""
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(instance))
+	if err != nil {
+		return "not JSON: " + err.Error()
+	}
+	if err := sch.Validate(v); err != nil {
+		if ve, ok := err.(*jsonschema.ValidationError); ok {
+			return shorten(strings.ReplaceAll(ve.Error(), "\n", "; "), 300)
+		}
+		return shorten(err.Error(), 300)
+	}
+	return ""
+}
+
+// checkArguments records tools/call arguments that do not satisfy the
+// tool's inputSchema (a warning).
+func (s *Session) checkArguments(m Message, def []byte, args gjson.Result) {
+	schema := gjson.GetBytes(def, "inputSchema")
+	if !schema.IsObject() {
+		return
+	}
+	instance := args.Raw
+	if !args.Exists() || args.Type == gjson.Null {
+		instance = "{}"
+	}
+	if why := s.srv.schemas.validate(schema.Raw, instance); why != "" {
+		s.violate(RuleArgumentsSchema, m, "the arguments do not satisfy the tool's inputSchema: "+why)
+	}
+}
+
+// checkElicitation records an accepted elicitation whose content does not
+// satisfy the requestedSchema, or lacks the defaults of fields it leaves out.
+func (s *Session) checkElicitation(reply Message, params json.RawMessage) {
+	if reply.Get("result.action").String() != "accept" {
+		return
+	}
+	schema := gjson.GetBytes(params, "requestedSchema")
+	content := reply.Get("result.content")
+	instance := content.Raw
+	if !content.Exists() {
+		instance = "{}"
+	}
+	if why := s.srv.schemas.validate(schema.Raw, instance); why != "" {
+		s.violate(RuleElicitationContent, reply, "the accepted content does not satisfy the requestedSchema: "+why)
+		return
+	}
+	var missing []string
+	schema.Get("properties").ForEach(func(k, p gjson.Result) bool {
+		if p.Get("default").Exists() && !content.Get(gjson.Escape(k.String())).Exists() {
+			missing = append(missing, strconv.Quote(k.String()))
+		}
+		return true
+	})
+	if len(missing) > 0 {
+		s.violate(RuleElicitationDefaults, reply, "the accepted content leaves out "+strings.Join(missing, ", ")+", which have defaults; a client applies them (SEP-1034)")
+	}
+}
+
+// unanswered records a request of the server the client never answered:
+// its deadline passed, or the session ended first.
+func (s *Session) unanswered(id, method, why string) {
+	req := Message{Session: s.n, Direction: FromServer, Kind: KindRequest, Method: method, ID: id}
+	for _, m := range s.srv.journal.Filter(func(m Message) bool {
+		return m.Session == s.n && m.Direction == FromServer && m.Kind == KindRequest && m.ID == id
+	}) {
+		req = m
+	}
+	s.violate(RuleServerRequestUnanswered, req, fmt.Sprintf("the client never answered %s id %s: %s", method, id, why))
 }

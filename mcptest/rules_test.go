@@ -2,6 +2,7 @@ package mcptest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -97,6 +98,39 @@ type ruleCase struct {
 	severity  mcptest.Severity // of the violation: an error unless said
 }
 
+// typedToolServer has a tool whose inputSchema wants an integer age.
+func typedToolServer(t testing.TB) *mcptest.Server {
+	return ruleServer(t).WithTools(mcptest.NewTool("typed").
+		WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]}`).ReturnsText("typed"))
+}
+
+// elicitServer has a tool that asks the user to confirm, with a field
+// that has a default (SEP-1034).
+func elicitServer(t testing.TB) *mcptest.Server {
+	return ruleServer(t).WithTools(mcptest.NewTool("confirm").
+		RequiresInput(mcptest.ElicitInput("ok", "Sure?", `{"type":"object","properties":{"ok":{"type":"boolean"},"note":{"type":"string","default":"none"}},"required":["ok"]}`)).
+		ReturnsText("confirmed"))
+}
+
+// elicitHandshake is a handshake declaring the elicitation capability.
+func elicitHandshake(t testing.TB, c *rawClient) {
+	c.result(t, rawInitID, "initialize", `{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"rawclient","version":"1.0.0"}}`)
+	c.notify("notifications/initialized", "")
+}
+
+// elicitAnswer calls the confirm tool (id 130), reads the mock's
+// elicitation/create and returns the client's answer with result.
+func elicitAnswer(result string) func(testing.TB, *rawClient) string {
+	return func(t testing.TB, c *rawClient) string {
+		c.send(rawRequest("130", "tools/call", `{"name":"confirm","arguments":{}}`))
+		req := c.recvJSON(t)
+		if req.Get("method").String() != "elicitation/create" {
+			t.Fatalf("want elicitation/create from the mock, got %s", req.Raw)
+		}
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, req.Get("id").Raw, result)
+	}
+}
+
 // initRequest is an initialize request (id "init") with the given params.
 func initRequest(params string) string { return rawRequest(rawInitID, "initialize", params) }
 
@@ -164,6 +198,39 @@ var ruleCases = []ruleCase{
 		frame:  `{"jsonrpc":"2.0","id":20,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantResult("20")},
 	{name: "id of the initialize request", rule: mcptest.RuleIDUnique,
 		frame: `{"jsonrpc":"2.0","id":"init","method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantResult(`"init"`)},
+
+	// jsonrpc/id-precision (a warning): answered, with the id as sent.
+	{name: "id beyond 2^53", rule: mcptest.RuleIDPrecision, severity: mcptest.SeverityWarning,
+		frame: `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantResult("9007199254740993")},
+	{name: "id below -(2^53)", rule: mcptest.RuleIDPrecision, severity: mcptest.SeverityWarning,
+		frame: `{"jsonrpc":"2.0","id":-123456789012345678901,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantResult("-123456789012345678901")},
+
+	// params/progress-token-type: the request is still served.
+	{name: "progressToken a fraction", rule: mcptest.RuleProgressTokenType,
+		frame: rawRequest("110", "tools/call", `{"name":"echo","arguments":{},"_meta":{"progressToken":1.5}}`), kind: mcptest.KindRequest, reply: wantResult("110")},
+	{name: "progressToken an object", rule: mcptest.RuleProgressTokenType,
+		frame: rawRequest("111", "tools/list", `{"_meta":{"progressToken":{"t":1}}}`), kind: mcptest.KindRequest, reply: wantResult("111")},
+
+	// params/cancel-request-id-type: no reply.
+	{name: "requestId an object", rule: mcptest.RuleCancelRequestIDType,
+		frame: rawNotification("notifications/cancelled", `{"requestId":{"id":1}}`), kind: mcptest.KindNotification, reply: wantNoReply()},
+	{name: "requestId null", rule: mcptest.RuleCancelRequestIDType,
+		frame: rawNotification("notifications/cancelled", `{"requestId":null}`), kind: mcptest.KindNotification, reply: wantNoReply()},
+
+	// tools/arguments-schema (a warning): the tool still answers.
+	{name: "arguments of the wrong type", rule: mcptest.RuleArgumentsSchema, severity: mcptest.SeverityWarning, server: typedToolServer,
+		frame: rawRequest("120", "tools/call", `{"name":"typed","arguments":{"age":"old"}}`), kind: mcptest.KindRequest, reply: wantResult("120")},
+	{name: "a required argument missing", rule: mcptest.RuleArgumentsSchema, severity: mcptest.SeverityWarning, server: typedToolServer,
+		frame: rawRequest("121", "tools/call", `{"name":"typed"}`), kind: mcptest.KindRequest, reply: wantResult("121")},
+
+	// elicitation/content-schema and elicitation/defaults-applied (a
+	// warning): the tool call is still answered.
+	{name: "accepted content of the wrong type", rule: mcptest.RuleElicitationContent, server: elicitServer, before: elicitHandshake,
+		makeFrame: elicitAnswer(`{"action":"accept","content":{"ok":"yes"}}`), kind: mcptest.KindResult, reply: wantResult("130")},
+	{name: "accepted content without a required field", rule: mcptest.RuleElicitationContent, server: elicitServer, before: elicitHandshake,
+		makeFrame: elicitAnswer(`{"action":"accept","content":{}}`), kind: mcptest.KindResult, reply: wantResult("130")},
+	{name: "defaults not applied", rule: mcptest.RuleElicitationDefaults, severity: mcptest.SeverityWarning, server: elicitServer, before: elicitHandshake,
+		makeFrame: elicitAnswer(`{"action":"accept","content":{"ok":true}}`), kind: mcptest.KindResult, reply: wantResult("130")},
 
 	// jsonrpc/method-not-found: -32601.
 	{name: "unknown method", rule: mcptest.RuleMethodNotFound,
@@ -249,6 +316,26 @@ var ruleCases = []ruleCase{
 	{name: "initialize in a batch", rule: mcptest.RuleInitializeNotBatched, before: ruleFresh,
 		frame: "[" + rawRequest(rawInitID, "initialize", initializeParams("2025-03-26")) + "]", kind: mcptest.KindBatch,
 		reply: wantBatchOf(wantResult(rawInitID))},
+
+	// lifecycle/protocol-version-format: answered with the newest version.
+	{name: "empty protocolVersion", rule: mcptest.RuleProtocolVersionFormat, before: ruleFresh,
+		frame: initRequest(`{"protocolVersion":"","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
+	{name: "protocolVersion not a date", rule: mcptest.RuleProtocolVersionFormat, before: ruleFresh,
+		frame: initRequest(`{"protocolVersion":"latest","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
+
+	// lifecycle/unoffered-version-accepted (a warning): answered.
+	{name: "requests after a version no handshake has", rule: mcptest.RuleUnofferedVersion, severity: mcptest.SeverityWarning,
+		server: func(t testing.TB) *mcptest.Server {
+			return ruleServer(t).WithFault(mcptest.RespondProtocolVersion("1999-01-01"))
+		}, before: ruleFresh,
+		makeFrame: func(t testing.TB, c *rawClient) string {
+			if got := c.result(t, rawInitID, "initialize", initializeParams("2025-11-25")).Get("protocolVersion").String(); got != "1999-01-01" {
+				t.Fatalf("want initialize answered with 1999-01-01, got %q", got)
+			}
+			c.notify("notifications/initialized", "")
+			return rawRequest("1", "tools/list", "")
+		},
+		kind: mcptest.KindRequest, reply: wantResult("1")},
 
 	// lifecycle/initialize-not-cancelled: no reply.
 	{name: "cancel initialize after the handshake", rule: mcptest.RuleCancelInitialize,
@@ -561,6 +648,9 @@ func TestEveryRuleHasACase(t *testing.T) {
 	for _, tc := range httpRuleCases { // the HTTP rules' cases, with a raw HTTP client
 		covered[tc.rule]++
 	}
+	// The offence of this rule is a frame the client never sent: its case
+	// is TestServerRequestUnanswered.
+	covered[mcptest.RuleServerRequestUnanswered]++
 	rules := mcptest.Rules()
 	if len(rules) == 0 {
 		t.Fatal("want Rules() to list the rules, got none")
@@ -1179,4 +1269,50 @@ func TestClientCloseEndsSession(t *testing.T) {
 	c.close()
 	waitClosed(t, srv.Session(1))
 	srv.AssertNoViolations(t)
+}
+
+// TestServerRequestUnanswered: a request of the server the client never
+// answers is a violation, carrying the server's request: when the
+// deadline of Session.Request passes, and when the session ends first
+// (here the client leaves). A request the test gives up on by cancelling
+// is not the client's fault.
+func TestServerRequestUnanswered(t *testing.T) {
+	srv := ruleServer(t).ExpectViolation(mcptest.RuleServerRequestUnanswered)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	sess := srv.Session(1)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond) // never answered: no race
+	defer cancel()
+	if _, err := sess.Request(ctx, "ping", nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want the unanswered ping to end at its deadline, got %v", err)
+	}
+	gone, stop := context.WithCancel(context.Background())
+	stop()
+	if _, err := sess.Request(gone, "ping", nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("want the cancelled ping to end, got %v", err)
+	}
+	asked := make(chan error, 1)
+	go func() {
+		_, err := sess.Request(context.Background(), "roots/list", nil)
+		asked <- err
+	}()
+	srv.WaitFor(t, mcptest.ServerSent("roots/list"))
+	c.close()
+	if err := await(t, asked, "roots/list to end with the session"); !errors.Is(err, mcptest.ErrSessionClosed) {
+		t.Fatalf("want ErrSessionClosed, got %v", err)
+	}
+	<-sess.Done()
+
+	var got []string
+	for _, v := range srv.Violations() {
+		if v.Rule != mcptest.RuleServerRequestUnanswered || v.Message.Direction != mcptest.FromServer || v.Message.Kind != mcptest.KindRequest {
+			t.Errorf("want violations carrying the server's request, got %s", v)
+		}
+		got = append(got, v.Message.Method+": "+v.Detail)
+	}
+	if len(got) != 2 || !strings.Contains(got[0], "ping") || !strings.Contains(got[0], "deadline") ||
+		!strings.Contains(got[1], "roots/list") || !strings.Contains(got[1], "session ended") {
+		t.Errorf("want the ping (deadline) and roots/list (session ended) reported, got %q", got)
+	}
 }

@@ -65,6 +65,7 @@ type Server struct {
 
 	scriptMu sync.Mutex // guards the counters of scripted sequences
 	journal  *Journal
+	schemas  schemas // compiled inputSchemas and requestedSchemas, for the client checks
 	faults   faultSet
 }
 

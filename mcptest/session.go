@@ -81,6 +81,7 @@ type Session struct {
 	gaveUp        map[string]bool // ids of server requests the mock stopped waiting for
 	batches       []*batch        // the client's batches whose replies are being gathered (batch.go)
 	downgraded    map[string]bool // what render logged for this session
+	askedVersion  string          // the protocolVersion the client's initialize asked for
 	batchesOpen   atomic.Int32    // len(batches), read without the lock on every write
 }
 
@@ -339,6 +340,9 @@ func (s *Session) Request(ctx context.Context, method string, params any) (Messa
 		s.mu.Lock()
 		s.gaveUp[id] = true // an answer already on its way is not a violation
 		s.mu.Unlock()
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			s.unanswered(id, method, "its deadline passed")
+		}
 		_ = s.Notify("notifications/cancelled", map[string]any{"requestId": s.nextIDValue(id), "reason": ctx.Err().Error()})
 		return Message{}, ctx.Err()
 	case <-s.done:
@@ -501,7 +505,16 @@ func (s *Session) receiveOversized(n int) {
 func (s *Session) end() {
 	s.mu.Lock()
 	s.closed = true
+	type req struct{ id, method string }
+	var owed []req
+	for id, p := range s.pending {
+		owed = append(owed, req{id, p.method})
+	}
 	s.mu.Unlock()
+	sort.Slice(owed, func(i, j int) bool { return owed[i].id < owed[j].id })
+	for _, r := range owed {
+		s.unanswered(r.id, r.method, "the session ended first")
+	}
 	s.cancel()
 	_ = s.conn.Close()
 	close(s.done)
@@ -617,6 +630,7 @@ func (s *Session) request(m Message, d decoded) {
 		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: params must be an object", nil)
 		return
 	}
+	s.checkRequestFields(m, d)
 	if s.modernRoute(d) {
 		s.statelessRequest(m, d)
 		return
@@ -696,6 +710,10 @@ func (s *Session) cancelled(m Message, d decoded) {
 	id := d.params.Get("requestId")
 	if !id.Exists() {
 		s.violate(RuleInvalidParams, m, "notifications/cancelled without params.requestId")
+		return
+	}
+	if !validID(id) {
+		s.violate(RuleCancelRequestIDType, m, "params.requestId is "+describe(id)+", want a string or an integer")
 		return
 	}
 	s.mu.Lock()
