@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -46,8 +47,12 @@ func TestHangReleaseAfterInSession(t *testing.T) {
 	h := srv.AddFault(mcptest.Hang("ping").InSession(1))
 	c := dialRaw(t, srv)
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
-	if _, err := srv.Await(context.Background(), mcptest.Method("ping")); err != nil {
-		t.Fatal(err)
+	// The journal has the ping before the faults see it: wait for the Hang
+	// to hold it, or a Release before that lets it through unheld.
+	for deadline := time.Now().Add(rawReadTimeout); h.Hits() == 0; runtime.Gosched() {
+		if time.Now().After(deadline) {
+			t.Fatalf("want the Hang to hold the ping within %v, it did not", rawReadTimeout)
+		}
 	}
 	if n := len(srv.Journal().Responses("ping")); n != 0 {
 		t.Fatalf("want the ping held, got %d replies", n)
