@@ -116,9 +116,16 @@
 // either era, as a default client picks the stateless one when the server
 // offers it.
 //
-// # Limits
+// # Promises and limits
 //
-// JSON-RPC batches are answered with -32600. URI templates support {name}
-// and {+name} only. The transport is the in-memory stdio-style pipe of
-// Dial; Streamable HTTP is not there yet.
+// Bad client input never crashes the mock: every frame is journaled byte
+// for byte and answered as the spec says, and the session goes on. A frame
+// is read up to 64 MiB; one nested deeper than 1000 levels is answered
+// -32600 without being parsed. Close always ends: from a handler too, with
+// every caller waiting for the same end; a handler that ignores its
+// context past WithCloseGrace fails the test, named with its method.
+// JSON-RPC batches are accepted in 2024-11-05 and 2025-03-26 sessions
+// (over stdio; not over HTTP). What a session receives is rendered for its
+// negotiated version, with a line in the test log for each downgrade.
+// URI templates support {name} and {+name} only.
 package mcptest
