@@ -29,8 +29,8 @@ type Matcher struct {
 }
 
 // Method matches a request or notification the client sent with method.
-// WaitFor fails at once when method is neither a method of MCP nor one the
-// server Handles.
+// WaitFor fails at once when method is a near miss of a method of MCP or
+// of one the server Handles (a typo such as "tools/lsit"), naming it.
 func Method(method string) Matcher {
 	sel := &selector{dir: FromClient, kinds: kindsRequest | kindsNotice, method: method}
 	return Matcher{Description: "the client sends " + method, Match: sel.accepts, sel: sel,
@@ -649,9 +649,10 @@ var clientMethods = []string{
 	"notifications/roots/list_changed", "notifications/tasks/status",
 }
 
-// unknownMethod says why a client can never send method to this server in
-// a way an assertion would see as intended: it is no method of MCP and no
-// Handle serves it. "" when method is known.
+// unknownMethod says why a client will not send method: it is no method
+// of MCP, no Handle serves it, and it is close to one that is (a typo).
+// "" otherwise: a name far from every known one may be an extension a
+// client does send, and is waited for.
 func (s *Server) unknownMethod(method string) string {
 	s.mu.Lock()
 	known := slices.Clone(clientMethods)
@@ -662,11 +663,11 @@ func (s *Server) unknownMethod(method string) string {
 	if slices.Contains(known, method) {
 		return ""
 	}
-	why := fmt.Sprintf("%q is not a method a client sends in MCP, and no Handle(%q) serves it", method, method)
-	if c, near := closest(method, known); near {
-		why += fmt.Sprintf("; did you mean %q?", c)
+	c, near := closest(method, known)
+	if !near {
+		return ""
 	}
-	return why
+	return fmt.Sprintf("%q is not a method a client sends in MCP, and no Handle(%q) serves it; did you mean %q?", method, method, c)
 }
 
 // unscriptedTool says why no tools/call of name is to be expected: no tool
@@ -695,8 +696,9 @@ func (s *Server) unscriptedTool(name string) string {
 
 // AssertCalled checks that the client sent method (a request or a
 // notification), waiting for it up to the wait timeout. It fails at once
-// when every session has ended, or when method is no method of MCP and no
-// Handle serves it (with the closest name).
+// when every session has ended, or when method is no method of MCP, no
+// Handle serves it and it is close to one that is (a typo: the failure
+// names it).
 func (s *Server) AssertCalled(t TB, method string) bool {
 	t.Helper()
 	call := fmt.Sprintf("AssertCalled(%q)", method)
@@ -781,7 +783,7 @@ func (s *Server) AssertToolCalled(t TB, name string, argsSubset any) bool {
 // AssertOrder checks that the client sent these methods (requests or
 // notifications) in this order, others possibly in between, waiting up to
 // the wait timeout. It fails at once when every session has ended, or when
-// one of the methods is no method of MCP and no Handle serves it.
+// one of the methods is a near miss of a known one (a typo), naming it.
 func (s *Server) AssertOrder(t TB, methods ...string) bool {
 	t.Helper()
 	sent := func(msgs Messages) []string {

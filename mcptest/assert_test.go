@@ -409,3 +409,21 @@ func TestUnscriptedCallReports(t *testing.T) {
 		}
 	})
 }
+
+// TestAssertCalledWaitsForAnExtension: a method far from every known one
+// may be an extension a client sends: it is waited for, not refused.
+func TestAssertCalledWaitsForAnExtension(t *testing.T) {
+	fake, srv := giftFake(t)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	done := make(chan bool)
+	go func() {
+		var ok bool
+		fake.run(func() { ok = srv.AssertCalled(fake, "vendor.example/hello") })
+		done <- ok
+	}()
+	c.notify("vendor.example/hello", `{}`)
+	if !<-done {
+		t.Fatalf("want AssertCalled to wait for the extension and pass, got %s", fake.report())
+	}
+}

@@ -107,9 +107,9 @@
 // Await), when each session has settled on another era or version
 // (AssertEra, AssertNegotiatedVersion, AssertHandshakeCompleted), when the
 // tool is not scripted (AssertToolCalled, ToolCall: with the closest
-// name), when the method is none of MCP's and no Handle serves it
-// (AssertCalled, Method), and when the argument subset is not a JSON
-// object. A failure says what was wanted, what happened and why it can no
+// name), when the method is a near miss of one of MCP's or of a Handled
+// one (AssertCalled, Method: a typo such as "tools/lsit"), and when the
+// argument subset is not a JSON object. A failure says what was wanted, what happened and why it can no
 // longer change, with the last messages of the journal one line each; the
 // transcript, every message in full, is logged once when a test fails
 // (always, with MCPTEST_TRANSCRIPT=1). AssertConnected accepts a client in
