@@ -786,3 +786,47 @@ func BenchmarkScaleFaults(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScaleJournalMemory: what the journal keeps per message (live
+// heap after GC divided by the messages journaled) over sessions of 10,000
+// messages: tools/call round trips of about 90 and 80 bytes a message.
+func BenchmarkScaleJournalMemory(b *testing.B) {
+	benchNoLeaks(b)
+	const messages = 10000
+	var heap, frames float64
+	iters := 0
+	for b.Loop() {
+		b.StopTimer()
+		scope := &benchIterationTB{TB: b}
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		b.StartTimer()
+		srv := mcptest.NewServer(scope).WithTools(mcptest.NewTool("echo").ReturnsText("hi"))
+		conn, wait := benchServerWith(srv).dial(scope)
+		c := newBenchClient(conn)
+		err := c.handshake()
+		for err == nil && srv.Journal().Len() < messages {
+			err = c.callTool()
+		}
+		conn.Close()
+		wait()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		n := srv.Journal().Len()
+		heap += float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(n)
+		for _, m := range srv.Journal().All() {
+			frames += float64(len(m.Raw())) / float64(n)
+		}
+		iters++
+		runtime.KeepAlive(srv)
+		scope.runCleanups()
+		b.StartTimer()
+	}
+	b.ReportMetric(heap/float64(iters), "heapB/message")
+	b.ReportMetric(frames/float64(iters), "frameB/message")
+}

@@ -5,7 +5,9 @@ package integration_test
 // WaitFor while a client streams calls.
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	m3 "github.com/mark3labs/mcp-go/mcp"
@@ -79,4 +81,30 @@ func TestMark3JournalQueries(t *testing.T) {
 	}
 	assert.Empty(t, j.FromServer().Requests(""), "the mock asked the client nothing")
 	assert.Len(t, j.FromClient().Requests("tools/call"), 3)
+}
+
+// TestGoSDKJournalLimit: with WithJournalLimit the go-sdk client's large
+// call is served whole, journaled with its metadata and its first bytes.
+func TestGoSDKJournalLimit(t *testing.T) {
+	ctx := testContext(t)
+	big := strings.Repeat("gift ", 16<<10) // 80 KiB
+	srv := mcptest.NewServer(t).WithJournalLimit(4096).WithTools(mcptest.NewTool("wrap").
+		HandledBy(func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
+			return mcptest.TextResult(strings.ToUpper(req.Message.Get("params.arguments.text").String()))
+		}))
+	cs := connectGoSDK(t, srv, nil, nil) // whatever era it picks
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "wrap", Arguments: map[string]any{"text": big}})
+	require.NoError(t, err)
+	require.Len(t, res.Content, 1)
+	assert.Equal(t, strings.ToUpper(big), res.Content[0].(*mcp.TextContent).Text, "served whole")
+
+	srv.AssertToolCalled(t, "wrap", nil)
+	calls := srv.Journal().ToolCalls("wrap")
+	require.Len(t, calls, 1)
+	assert.Len(t, calls[0].Raw(), 4096)
+	assert.Greater(t, calls[0].Truncated(), len(big)-4096)
+	reply, ok := srv.Journal().ResponseTo(calls[0])
+	require.True(t, ok)
+	assert.Equal(t, mcptest.KindResult, reply.Kind)
+	assert.Greater(t, reply.Truncated(), 0)
 }

@@ -3,7 +3,9 @@ package mcptest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tidwall/gjson"
@@ -24,6 +26,7 @@ type Journal struct {
 	keys     []msgKey   // msgs[i]'s index entry, under the same rule
 	names    nameTable  // the methods and tool names of keys
 	shared   bool       // a view of msgs or keys was handed out since they were last copied
+	limit    int        // the most of a message's raw text kept (WithJournalLimit); 0: all
 	watchers []*watcher // replaced, never changed in place: record reads it without copying
 }
 
@@ -163,7 +166,14 @@ func newJournal() *Journal { return &Journal{} }
 func (j *Journal) record(m Message) Message {
 	j.mu.Lock()
 	m.Seq = len(j.msgs) + 1
-	j.msgs = append(j.msgs, m) // past every view's end: nothing handed out changes
+	kept := m
+	if j.limit > 0 && len(m.raw) > j.limit && !lifecycleMethod[m.Method] {
+		// A copy of the head, so that the whole message can be freed once
+		// the session is done with it. The caller gets it whole.
+		kept.raw, kept.cut = strings.Clone(m.raw[:j.limit]), int32(len(m.raw)-j.limit)
+		kept.Method, kept.ID, kept.tool = strings.Clone(m.Method), strings.Clone(m.ID), strings.Clone(m.tool) // they may point into the raw text
+	}
+	j.msgs = append(j.msgs, kept) // past every view's end: nothing handed out changes
 	j.keys = append(j.keys, j.keyOf(m))
 	ws := j.watchers
 	j.mu.Unlock()
@@ -297,6 +307,34 @@ func (j *Journal) waitView(ctx context.Context, sel *selector, cond func(Message
 			return msgs, cond(msgs)
 		}
 	}
+}
+
+// lifecycleMethod are the methods whose messages the journal keeps whole
+// under WithJournalLimit: the assertions read the era, the version and the
+// capabilities from them.
+var lifecycleMethod = map[string]bool{"initialize": true, "server/discover": true}
+
+// WithJournalLimit makes the journal keep at most the first n bytes of
+// each message's raw text, for long sessions with large payloads: a
+// message's metadata (Seq, Session, Direction, Time, Kind, Method, ID,
+// ErrorCode, Problem, and the tool a tools/call names) is always kept
+// whole, and Message.Truncated says how much of Raw was left out; so are
+// initialize and server/discover and their replies. What reads the raw
+// text (Get, Where, ToolCall's argument subsets, the transcript) sees only
+// what was kept; the mock itself serves every message whole. Keep n above
+// the size of the messages your assertions read (a few KiB). 0, the default, keeps everything. The journal costs
+// about 260 bytes a message besides what it keeps of the raw text.
+func (s *Server) WithJournalLimit(n int) *Server {
+	s.t.Helper()
+	return s.configure("WithJournalLimit", func() error {
+		if n < 0 {
+			return fmt.Errorf("limit %d is negative; 0 keeps every byte", n)
+		}
+		s.journal.mu.Lock()
+		s.journal.limit = n
+		s.journal.mu.Unlock()
+		return nil
+	})
 }
 
 // All returns every message recorded so far, in wire order, in a new

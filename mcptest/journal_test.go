@@ -1,6 +1,7 @@
 package mcptest_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -509,5 +510,47 @@ session 1
 	}
 	if got := mcptest.RenderTranscript(srv.Journal().All()); got != tr {
 		t.Errorf("RenderTranscript(All()): want the server's transcript, got:\n%s", got)
+	}
+}
+
+// TestJournalLimit: with WithJournalLimit the journal keeps the head of
+// each long message and all of its metadata; the mock serves it whole.
+func TestJournalLimit(t *testing.T) {
+	long := strings.Repeat("z", 5000)
+	srv := mcptest.NewServer(t).WithJournalLimit(100).WithTools(mcptest.NewTool("echo").
+		HandledBy(func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
+			return mcptest.TextResult(req.Message.Get("params.arguments.text").String())
+		}))
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	got := c.result(t, "7", "tools/call", `{"name":"echo","arguments":{"text":"`+long+`"}}`)
+	if text := got.Get("content.0.text").String(); text != long {
+		t.Fatalf("want the handler to get the whole arguments and echo them, got %d bytes", len(text))
+	}
+	j := srv.Journal()
+	call := j.ToolCalls("echo")
+	if len(call) != 1 || call[0].ID != "7" || call[0].Method != "tools/call" || len(call[0].Raw()) != 100 || call[0].Truncated() < 4900 {
+		t.Fatalf("want the call journaled with its metadata and its first 100 bytes, got %v (%d bytes kept, %d cut)", call, len(call[0].Raw()), call[0].Truncated())
+	}
+	reply, ok := j.ResponseTo(call[0])
+	if !ok || len(reply.Raw()) != 100 || reply.Truncated() == 0 || reply.Kind != mcptest.KindResult {
+		t.Fatalf("want the reply paired and cut, got %v", reply)
+	}
+	for _, m := range j.All() {
+		if m.Truncated() > 0 && (m.Method == "initialize" || len(m.Raw()) != 100) {
+			t.Errorf("want only messages longer than 100 bytes cut, and never initialize or its result, got %s cut by %d", m, m.Truncated())
+		}
+	}
+	srv.AssertHandshakeCompleted(t) // reads the initialize result
+	if tr := srv.Transcript(); !strings.Contains(tr, fmt.Sprintf("… (%d more bytes)", call[0].Truncated())) {
+		t.Errorf("want the transcript to say how much was left out, got:\n%s", tr)
+	}
+	fake := newFakeTB(t)
+	bad := mcptest.NewServer(fake)
+	if fake.run(func() { bad.WithJournalLimit(-1) }) {
+		t.Fatal("want WithJournalLimit(-1) to fail the test at once")
+	}
+	if msg := fake.fatal(); !strings.Contains(msg, "WithJournalLimit") || !strings.Contains(msg, "negative") {
+		t.Errorf("want the failure to name the call and the problem, got %q", msg)
 	}
 }

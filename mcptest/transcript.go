@@ -50,7 +50,7 @@ func transcriptLine(b *strings.Builder, m Message) {
 	if m.Direction == FromServer {
 		arrow = "←"
 	}
-	fmt.Fprintf(b, "  %d %s %s", m.Seq, arrow, clip(m.raw))
+	fmt.Fprintf(b, "  %d %s %s", m.Seq, arrow, clip(m.raw, int(m.cut)))
 	if m.HTTP != nil {
 		fmt.Fprintf(b, "   [%s]", m.HTTP)
 	}
@@ -156,9 +156,15 @@ func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
 // maxTranscriptFrame is how much of one frame a transcript shows.
 const maxTranscriptFrame = 2000
 
-func clip(raw string) string {
-	if len(raw) <= maxTranscriptFrame {
+// clip cuts raw for a transcript; cut is how much the journal already
+// left out of it (WithJournalLimit).
+func clip(raw string, cut int) string {
+	if len(raw) > maxTranscriptFrame {
+		cut += len(raw) - maxTranscriptFrame
+		raw = raw[:maxTranscriptFrame]
+	}
+	if cut == 0 {
 		return raw
 	}
-	return fmt.Sprintf("%s… (%d more bytes)", raw[:maxTranscriptFrame], len(raw)-maxTranscriptFrame)
+	return fmt.Sprintf("%s… (%d more bytes)", raw, cut)
 }

@@ -109,8 +109,13 @@ type Message struct {
 	raw    string
 	tool   string // params.name of a tools/call request, read once by the decoder
 	modern bool   // a request served by the stateless era
+	cut    int32  // bytes of the message the journal left out (WithJournalLimit)
 	via    string // the id of the request a message of the mock is sent for, for the HTTP transport's routing
 }
+
+// Truncated returns how many bytes of the message the journal left out of
+// Raw, under Server.WithJournalLimit; 0 when Raw is the whole message.
+func (m Message) Truncated() int { return int(m.cut) }
 
 // toolName returns the name a tools/call request calls.
 func (m Message) toolName() string {
