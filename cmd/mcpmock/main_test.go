@@ -510,10 +510,15 @@ func TestRunBuggyClientAndKnownDeviation(t *testing.T) {
 	assert.Contains(t, string(b), `failures="1"`)
 	assert.Contains(t, string(b), `<failure message="connect returned nil`)
 
-	out, _, code = runMcpmock(t, env, append([]string{"run", "--scenario", "wrong-id-type",
+	out, _, code = runMcpmock(t, env, append([]string{"run", "--scenario", "wrong-id-type", "--scenario", "giftgen-stateless", "--junit", junitFile,
 		"--known-deviation", "wrong-id-type=matches reply ids by number", "--"}, cmd...)...)
 	assert.Equal(t, 0, code, out)
 	assert.Regexp(t, `(?m)^wrong-id-type .* known-deviation$`, out)
+	assert.Regexp(t, `(?m)^giftgen-stateless .* not-applicable$`, out, "the fake client speaks only the handshake era")
+	b, err = os.ReadFile(junitFile)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `failures="0" skipped="1"`)
+	assert.Contains(t, string(b), "known deviation: matches reply ids by number")
 
 	// A declared deviation that no longer happens fails, so it is removed.
 	env, cmd = fakeClientCmd("careful")
@@ -534,13 +539,17 @@ func TestRunDeadlineCountsFromFirstByte(t *testing.T) {
 
 func TestRunClientWithoutServer(t *testing.T) {
 	env, cmd := fakeClientCmd("no-server")
-	jsonFile := filepath.Join(t.TempDir(), "r.json")
-	out, _, code := runMcpmock(t, env, append([]string{"run", "--scenario", "giftgen-handshake", "--json", jsonFile, "--"}, cmd...)...)
+	jsonFile, junitFile := filepath.Join(t.TempDir(), "r.json"), filepath.Join(t.TempDir(), "r.xml")
+	out, _, code := runMcpmock(t, env, append([]string{"run", "--scenario", "giftgen-handshake", "--json", jsonFile, "--junit", junitFile, "--"}, cmd...)...)
 	assert.Equal(t, exitVerdict, code, "not reached is a failure")
 	assert.Regexp(t, `(?m)^giftgen-handshake .* not-reached$`, out)
 	r := readReport(t, jsonFile).Get("results.0")
 	assert.Contains(t, r.Get("observed").String(), "the client exited (exit status 3) without starting its server from MCPMOCK_SERVER_COMMAND")
 	assert.Contains(t, r.Get("observed").String(), "fake client: I start no server", "the end of its stderr")
+	b, err := os.ReadFile(junitFile)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `failures="1"`, "not reached is a failure in JUnit too")
+	assert.Contains(t, string(b), `type="not-reached"`)
 }
 
 func TestRunUsageMistakes(t *testing.T) {

@@ -450,7 +450,8 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 }
 
 // junit renders the report as JUnit XML: one testcase per scenario; a
-// failure for Fail, a pass with a note for a known deviation.
+// failure for fail and not-reached, skipped for not-applicable, a pass
+// with a note for a known deviation.
 func junit(rep *scenarios.Report, command []string) []byte {
 	type failure struct {
 		Message string `xml:"message,attr"`
@@ -483,17 +484,16 @@ func junit(rep *scenarios.Report, command []string) []byte {
 		total += r.ElapsedMS
 		tc := testcase{Name: r.Scenario, Classname: "mcpmock.scenarios", Time: seconds(r.ElapsedMS)}
 		text := fmt.Sprintf("spec: %s\nwant: %s\ngot:  %s\n", r.Spec, r.Expected, r.Observed)
-		switch r.Status {
-		case scenarios.Pass:
-		case scenarios.Deviation:
+		switch {
+		case r.Status == scenarios.Deviation:
 			tc.SystemOut = "known deviation: " + r.Why + "\n" + text
-		case scenarios.Fail:
+		case r.Status.Failed(): // fail, not reached
 			suite.Failures++
 			if r.Why != "" {
 				text += "note: " + r.Why + "\n"
 			}
 			tc.Failure = &failure{Message: r.Observed, Type: string(r.Status), Text: text + "\n" + r.Transcript}
-		default: // a status that is neither a pass nor a failure: not applicable
+		case r.Status == scenarios.NotApplicable:
 			suite.Skipped++
 			tc.Skipped = &skipped{Message: r.Observed}
 		}
