@@ -247,6 +247,11 @@ func (s *Session) askStateless(m Message, d decoded, inputs []InputRequest) bool
 		}
 	}
 	if len(missing) == 0 {
+		for _, in := range inputs {
+			if in.method == "elicitation/create" {
+				s.checkElicitation(m, responses.Get(gjsonKey(in.key)), in.params)
+			}
+		}
 		return true
 	}
 	s.mu.Lock()
@@ -309,7 +314,7 @@ func (s *Session) askHandshake(ctx context.Context, m Message, inputs []InputReq
 			return nil, &r
 		}
 		if in.method == "elicitation/create" {
-			s.checkElicitation(reply, in.params)
+			s.checkElicitation(reply, reply.Get("result"), in.params)
 		}
 		got[in.key] = json.RawMessage(reply.Get("result").Raw)
 	}

@@ -493,19 +493,21 @@ func (s *Session) checkArguments(m Message, def []byte, args gjson.Result) {
 }
 
 // checkElicitation records an accepted elicitation whose content does not
-// satisfy the requestedSchema, or lacks the defaults of fields it leaves out.
-func (s *Session) checkElicitation(reply Message, params json.RawMessage) {
-	if reply.Get("result.action").String() != "accept" {
+// satisfy the requestedSchema, or lacks the defaults of fields it leaves
+// out: resp is the client's answer (a result in the handshake era, an
+// inputResponses entry in the stateless era), carried by message m.
+func (s *Session) checkElicitation(m Message, resp gjson.Result, params json.RawMessage) {
+	if resp.Get("action").String() != "accept" {
 		return
 	}
 	schema := gjson.GetBytes(params, "requestedSchema")
-	content := reply.Get("result.content")
+	content := resp.Get("content")
 	instance := content.Raw
 	if !content.Exists() {
 		instance = "{}"
 	}
 	if why := s.srv.schemas.validate(schema.Raw, instance); why != "" {
-		s.violate(RuleElicitationContent, reply, "the accepted content does not satisfy the requestedSchema: "+why)
+		s.violate(RuleElicitationContent, m, "the accepted content does not satisfy the requestedSchema: "+why)
 		return
 	}
 	var missing []string
@@ -516,7 +518,7 @@ func (s *Session) checkElicitation(reply Message, params json.RawMessage) {
 		return true
 	})
 	if len(missing) > 0 {
-		s.violate(RuleElicitationDefaults, reply, "the accepted content leaves out "+strings.Join(missing, ", ")+", which have defaults; a client applies them (SEP-1034)")
+		s.violate(RuleElicitationDefaults, m, "the accepted content leaves out "+strings.Join(missing, ", ")+", which have defaults; a client applies them (SEP-1034)")
 	}
 }
 

@@ -229,6 +229,15 @@ var ruleCases = []ruleCase{
 		makeFrame: elicitAnswer(`{"action":"accept","content":{"ok":"yes"}}`), kind: mcptest.KindResult, reply: wantResult("130")},
 	{name: "accepted content without a required field", rule: mcptest.RuleElicitationContent, server: elicitServer, before: elicitHandshake,
 		makeFrame: elicitAnswer(`{"action":"accept","content":{}}`), kind: mcptest.KindResult, reply: wantResult("130")},
+	{name: "stateless retry with content of the wrong type", rule: mcptest.RuleElicitationContent, server: elicitServer, before: ruleDiscovered,
+		makeFrame: func(t testing.TB, c *rawClient) string {
+			res := c.result(t, `"c1"`, "tools/call", modernParams(`"name":"confirm","arguments":{}`))
+			if res.Get("resultType").String() != "input_required" {
+				t.Fatalf("want input_required, got %s", res.Raw)
+			}
+			return rawRequest(`"c2"`, "tools/call", modernParams(`"name":"confirm","arguments":{},"inputResponses":{"ok":{"action":"accept","content":{"ok":"yes"}}},"requestState":`+res.Get("requestState").Raw))
+		},
+		kind: mcptest.KindRequest, reply: wantResult(`"c2"`)},
 	{name: "defaults not applied", rule: mcptest.RuleElicitationDefaults, severity: mcptest.SeverityWarning, server: elicitServer, before: elicitHandshake,
 		makeFrame: elicitAnswer(`{"action":"accept","content":{"ok":true}}`), kind: mcptest.KindResult, reply: wantResult("130")},
 
