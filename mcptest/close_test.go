@@ -2,6 +2,8 @@ package mcptest_test
 
 import (
 	"context"
+	"errors"
+	"io"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -223,5 +225,54 @@ func TestCancelWithSharedID(t *testing.T) {
 	srv.Close()
 	if n := len(srv.Journal().Responses("x/work")); n != 1 {
 		t.Errorf("want only the first request answered, got %d answers:\n%s", n, srv.Transcript())
+	}
+}
+
+// cutWriter is a connection whose writes fail: after the first n bytes
+// of each write, or at once when n is 0. Reads come from a pipe the test
+// writes to.
+type cutWriter struct {
+	*io.PipeReader
+	n int
+}
+
+func (c cutWriter) Write(b []byte) (int, error) {
+	return min(c.n, len(b)), errors.New("connection reset by peer")
+}
+
+// TestJournalTellsFailedWrites: a reply whose write fails is journaled as
+// what went on the wire: the bytes written before the failure ("cut after
+// n of m bytes"), or nothing ("never delivered"); it no longer says the
+// reply was sent.
+func TestJournalTellsFailedWrites(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{10, "cut after 10 of "}, {0, "never delivered"}} {
+		srv := mcptest.NewServer(t).IgnoreViolations()
+		r, w := io.Pipe()
+		served := make(chan error, 1)
+		go func() { served <- srv.Serve(context.Background(), cutWriter{r, tc.n}) }()
+		if _, err := io.WriteString(w, rawRequest("1", "ping", "")+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		srv.WaitFor(t, mcptest.MatchFunc("the reply to ping", func(m mcptest.Message) bool {
+			return m.Direction == mcptest.FromServer && m.ID == "1"
+		}))
+		_ = w.Close()
+		if err := await(t, served, "Serve to return at EOF"); err != nil {
+			t.Fatalf("want Serve to return nil at EOF, got %v", err)
+		}
+		reply := srv.Journal().FromServer()
+		if len(reply) != 1 {
+			t.Fatalf("want one message from the mock, got %v", reply)
+		}
+		m := reply[0]
+		if m.Kind != mcptest.KindInvalid || !strings.HasPrefix(m.Problem, tc.want) {
+			t.Errorf("n=%d: want the reply journaled as %q, got %s", tc.n, tc.want, m)
+		}
+		if tc.n > 0 && m.Raw() != `{"jsonrpc"` {
+			t.Errorf("want the 10 bytes that went out, got %q", m.Raw())
+		}
 	}
 }
