@@ -322,3 +322,60 @@ func TestHTTPMark3Stateless(t *testing.T) {
 	srv.AssertNegotiatedVersion(t, "2026-07-28")
 	srv.AssertNoViolations(t)
 }
+
+// TestHTTPLegacySSE: the HTTP+SSE transport of 2024-11-05. go-sdk's
+// SSEClientTransport GETs the endpoint, POSTs where the endpoint event
+// says, and gets every reply on the SSE stream.
+func TestHTTPLegacySSE(t *testing.T) {
+	for _, only := range []bool{false, true} {
+		srv := legacy(giftServer(t))
+		if only {
+			srv.WithLegacySSEOnly()
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "sse-app", Version: "1"}, nil).Connect(testContext(t),
+			&mcp.SSEClientTransport{Endpoint: srv.URL(), HTTPClient: httpClient(t)}, &mcp.ClientSessionOptions{ProtocolVersion: "2024-11-05"})
+		require.NoError(t, err)
+		res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 8}})
+		require.NoError(t, err)
+		assert.Equal(t, "a kite", text(t, res.Content[0]))
+		srv.AssertHandshakeCompleted(t)
+		assert.Equal(t, "2024-11-05", srv.Session(1).ProtocolVersion())
+		reply := srv.Journal().Responses("tools/call")[0]
+		assert.Equal(t, "GET", reply.HTTP.Method, "replies go on the SSE stream")
+		call := srv.Journal().ToolCalls("suggest_gifts")[0]
+		assert.Equal(t, "POST", call.HTTP.Method)
+		require.NoError(t, cs.Close())
+		<-srv.Session(1).Done() // the session ends with its stream
+		srv.AssertNoViolations(t)
+	}
+}
+
+// TestHTTPLegacyOnlyFallback: against a server of the old transport only,
+// the Streamable HTTP clients' initialize POST gets 405. The spec's
+// backwards-compatibility section says a client then GETs the endpoint
+// and uses the old transport; go-sdk's StreamableClientTransport and
+// mark3labs' NewStreamableHTTP do not: Connect fails, and an app must use
+// their SSE transports for such a server.
+func TestHTTPLegacyOnlyFallback(t *testing.T) {
+	t.Run("gosdk", func(t *testing.T) {
+		srv := legacy(giftServer(t)).WithLegacySSEOnly()
+		_, err := mcp.NewClient(&mcp.Implementation{Name: "app", Version: "1"}, nil).Connect(testContext(t),
+			&mcp.StreamableClientTransport{Endpoint: srv.URL(), HTTPClient: httpClient(t)}, nil)
+		require.Error(t, err, "go-sdk does not fall back to HTTP+SSE")
+		assert.Empty(t, srv.Sessions(), "no session was made")
+		refused := srv.Journal().FromServer().Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusMethodNotAllowed })
+		assert.NotEmpty(t, refused)
+	})
+	t.Run("mark3labs", func(t *testing.T) {
+		srv := legacy(giftServer(t)).WithLegacySSEOnly()
+		tr, err := m3transport.NewStreamableHTTP(srv.URL(), m3transport.WithHTTPBasicClient(httpClient(t)))
+		require.NoError(t, err)
+		c := m3client.NewClient(tr)
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(func() { _ = c.Close(); cancel() })
+		require.NoError(t, c.Start(ctx))
+		_, err = c.Initialize(testContext(t), m3.InitializeRequest{Params: m3.InitializeParams{ClientInfo: m3.Implementation{Name: "m3", Version: "1"}}})
+		require.Error(t, err, "mark3labs does not fall back to HTTP+SSE")
+		assert.Empty(t, srv.Sessions())
+	})
+}

@@ -102,7 +102,23 @@ type httpConfig struct {
 	bodyLimit  int64
 	origins    []string
 	retry      time.Duration
+	legacyOnly bool // only the HTTP+SSE transport of 2024-11-05
 }
+
+// WithLegacySSEOnly makes the HTTP endpoint a server of the HTTP+SSE
+// transport of protocol 2024-11-05 only: a GET opens the SSE stream whose
+// first event, endpoint, names the URL to POST to, and every reply goes
+// on that stream; a Streamable HTTP POST to the endpoint itself gets 405,
+// which the spec's backwards-compatibility section says makes a client
+// fall back to GET. (Without it the endpoint serves both: a GET without
+// Mcp-Session-Id is the old transport.)
+func (s *Server) WithLegacySSEOnly() *Server {
+	s.t.Helper()
+	return s.configure("WithLegacySSEOnly", func() error { s.httpCfg.legacyOnly = true; return nil })
+}
+
+// legacyParam is the query parameter of the POST URL of an HTTP+SSE session.
+const legacyParam = "sessionId"
 
 // WithoutStandaloneSSE makes the HTTP endpoint answer GET with 405 Method
 // Not Allowed, as a server that offers no standalone SSE stream does: the
@@ -545,7 +561,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 		f.refuse(w, sess, &in, http.StatusUnsupportedMediaType, CodeInvalidRequest, "Unsupported Media Type: POST a JSON-RPC message as application/json")
 		return
 	}
-	if jsonOK, sseOK := accepts(r.Header.Values("Accept")); !jsonOK || !sseOK {
+	if jsonOK, sseOK := accepts(r.Header.Values("Accept")); !c.legacy && (!jsonOK || !sseOK) {
 		in := journalHTTP(sess, body, x)
 		sess.violate(RuleHTTPAccept, in, fmt.Sprintf("POST with Accept %q, want both application/json and text/event-stream", x.Accept))
 		f.refuse(w, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: Accept must list both application/json and text/event-stream")
@@ -555,13 +571,13 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 		if !f.checkStatelessHeaders(w, r, c, body, p, x) {
 			return
 		}
-	} else if !f.checkVersionHeader(w, c, body, p, x) {
+	} else if !c.legacy && !f.checkVersionHeader(w, c, body, p, x) {
 		return
 	}
 	if c.faultRequest(w, r, p, body) {
 		return
 	}
-	if p.isNotification() || p.isResponse() || isBatchWithoutRequests(body) {
+	if c.legacy || p.isNotification() || p.isResponse() || isBatchWithoutRequests(body) {
 		c.setSessionHeader(w.Header())
 		c.receive(body, x)
 		w.WriteHeader(http.StatusAccepted)
@@ -580,6 +596,23 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 // sessionFor finds or makes the session of a POST, or answers it (400, 404).
 func (f *httpFront) sessionFor(w http.ResponseWriter, r *http.Request, x *HTTPExchange, body []byte, p peeked) (*httpConn, bool) {
 	srv := f.srv
+	if id := r.URL.Query().Get(legacyParam); id != "" && x.SessionID == "" {
+		if c := f.lookup(id); c != nil && c.legacy {
+			if c.gone() {
+				in := journalHTTP(c.sess, body, x)
+				f.refuse(w, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+id+" has ended")
+				return nil, false
+			}
+			return c, true
+		}
+	}
+	if srv.httpCfg.legacyOnly {
+		sess := f.strays()
+		in := journalHTTP(sess, body, x)
+		w.Header().Set("Allow", "GET")
+		f.refuse(w, sess, &in, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: this server speaks the HTTP+SSE transport of 2024-11-05; GET the endpoint for the SSE stream")
+		return nil, false
+	}
 	if x.SessionID != "" {
 		c := f.lookup(x.SessionID)
 		if c == nil {
@@ -820,6 +853,10 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 		f.refuse(w, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: a GET must accept text/event-stream")
 		return
 	}
+	if x.SessionID == "" && r.Header.Get(HeaderLastEventID) == "" && !srv.httpCfg.noGET && (srv.httpCfg.legacyOnly || f.sessionlessConn() == nil) && !isStateless(x.ProtocolVersion) {
+		f.legacyStream(w, r)
+		return
+	}
 	if isStateless(x.ProtocolVersion) && x.SessionID == "" {
 		w.Header().Set("Allow", "POST")
 		f.refuse(w, f.strays(), nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: protocol "+x.ProtocolVersion+" has no GET stream; use subscriptions/listen")
@@ -877,6 +914,25 @@ func (f *httpFront) getStream(w http.ResponseWriter, r *http.Request, c *httpCon
 	c.wait(st, w, r)
 }
 
+// legacyStream serves the GET of the HTTP+SSE transport (2024-11-05): a
+// new session whose every message goes on this stream, which opens with
+// the endpoint event naming the URL to POST to. The session ends with the
+// stream.
+func (f *httpFront) legacyStream(w http.ResponseWriter, r *http.Request) {
+	c, err := f.newConn(false, "")
+	if err != nil {
+		http.Error(w, "mcptest: "+err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	c.mu.Lock()
+	c.legacy = true
+	c.mu.Unlock()
+	endpoint := r.URL.Path + "?" + legacyParam + "=" + url.QueryEscape(c.sess.id)
+	st := c.openStandalone(w, "event: endpoint\ndata: "+endpoint+"\n\n")
+	c.wait(st, w, r)
+	c.sess.close() // the stream was the session
+}
+
 // delete serves a DELETE: the client ends its session.
 func (f *httpFront) delete(w http.ResponseWriter, r *http.Request, x *HTTPExchange) {
 	if x.SessionID == "" {
@@ -902,6 +958,7 @@ type httpConn struct {
 	front     *httpFront
 	sess      *Session
 	stateless bool
+	legacy    bool // the HTTP+SSE transport of 2024-11-05: everything on the GET stream
 	noSID     bool // OmitSessionID: the client was never told the session's id
 	closed    atomic.Bool
 	recvMu    sync.Mutex // one message at a time into the session, in the order they arrive, as on a connection
@@ -971,14 +1028,14 @@ func (c *httpConn) gone() bool {
 
 // sentID is the Mcp-Session-Id the session's responses carry, "" for none.
 func (c *httpConn) sentID() string {
-	if c.stateless || c.noSID {
+	if c.stateless || c.noSID || c.legacy {
 		return ""
 	}
 	return c.sess.id
 }
 
 func (c *httpConn) setSessionHeader(h http.Header) {
-	if !c.stateless && !c.noSID {
+	if !c.stateless && !c.noSID && !c.legacy {
 		h.Set(HeaderSessionID, c.sess.id)
 	}
 }
@@ -1010,7 +1067,7 @@ func (c *httpConn) openPost(w http.ResponseWriter, key, method, progress string)
 
 // openStandalone opens the session's standalone SSE stream (a new GET
 // replaces an older one) and sends it what waited for it.
-func (c *httpConn) openStandalone(w http.ResponseWriter) *sseStream {
+func (c *httpConn) openStandalone(w http.ResponseWriter, first ...string) *sseStream {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old := c.standalone; old != nil {
@@ -1024,6 +1081,12 @@ func (c *httpConn) openStandalone(w http.ResponseWriter) *sseStream {
 	}
 	c.standalone = st
 	c.startSSE(st)
+	for _, ev := range first {
+		_, _ = io.WriteString(w, ev)
+	}
+	if st.fl != nil {
+		st.fl.Flush()
+	}
 	backlog := c.backlog
 	c.backlog = nil
 	for _, p := range backlog {
@@ -1198,6 +1261,9 @@ func (c *httpConn) sendMessage(m Message, data []byte) (int, error) {
 // notification) on that request's stream; anything else on the standalone
 // stream, or, while none is open, the newest open POST stream. nil: none.
 func (c *httpConn) route(m Message) *sseStream {
+	if c.legacy {
+		return c.standalone
+	}
 	if m.Kind == KindBatch { // the answer to a batch POST, whose stream waits under "null"
 		return c.firstPost("null")
 	}
