@@ -20,7 +20,7 @@ const (
 	failFastBound   = 10 * time.Second
 )
 
-// giftTB is a server with one tool and the one-minute timeout, reporting
+// giftFake is a server with one tool and the one-minute timeout, reporting
 // to a fake TB.
 func giftFake(t *testing.T) (*fakeTB, *mcptest.Server) {
 	fake := newFakeTB(t)
