@@ -332,11 +332,8 @@ func TestToolHangs(t *testing.T) {
 		app := connect(t, srv)
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
-		start := time.Now()
-		_, err := app.Suggest(ctx, 25, 0)
-		elapsed := time.Since(start)
+		_, err := app.Suggest(ctx, 25, 0) // it returns: a hang would end the test at go test's timeout
 		require.ErrorIs(t, err, context.DeadlineExceeded)
-		assert.Less(t, elapsed, 2*time.Second, "Suggest returned long after its deadline")
 
 		srv.AssertToolCalled(t, giftgenius.ToolName, `{"age":25}`)
 		srv.AssertCancelled(t, "tools/call")
@@ -355,10 +352,11 @@ func TestDisconnectMidCall(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e era) {
 		srv := e.narrow(giftServer(t)).WithFault(mcptest.CloseBefore("tools/call"))
 		app := connect(t, srv)
-		start := time.Now()
 		_, err := app.Suggest(ctxFor(t, 10*time.Second), 25, 0)
 		require.Error(t, err)
-		assert.Less(t, time.Since(start), time.Second, "Suggest waited instead of noticing the closed connection")
+		// EOF, not the deadline: Suggest noticed the closed connection
+		// instead of waiting (a wall-clock bound would depend on the machine)
+		assert.NotErrorIs(t, err, context.DeadlineExceeded, "Suggest waited instead of noticing the closed connection")
 		assert.ErrorIs(t, err, io.EOF)
 		assert.EqualError(t, err, `giftgenius: calling suggest_gifts: calling "tools/call": EOF`)
 
