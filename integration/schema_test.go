@@ -411,51 +411,63 @@ func TestServerMessagesMatchSchema(t *testing.T) {
 				require.Error(t, unknown[len(unknown)-1].err, "a notification the version does not define must be rejected")
 			})
 
-			var srv *mcptest.Server
-			if stateless {
-				srv = schemaStatelessSession(t, spec)
-				srv.AssertEra(t, mcptest.EraStateless)
-				srv.AssertNegotiatedVersion(t, version)
-			} else {
-				srv = schemaHandshakeSession(t, spec)
-				srv.AssertEra(t, mcptest.EraHandshake)
-				srv.AssertNegotiatedVersion(t, version)
-			}
-			for _, v := range srv.Violations() {
-				if v.Severity == mcptest.SeverityError {
-					t.Errorf("protocol %s: violation by the client: %s", version, v)
-				} else {
-					t.Logf("protocol %s: warning: %s", version, v)
+			for _, overHTTP := range []bool{false, true} {
+				transport := "pipe"
+				if overHTTP {
+					transport = "http"
 				}
-			}
+				t.Run(transport, func(t *testing.T) {
+					var srv *mcptest.Server
+					if stateless {
+						srv = schemaStatelessSession(t, spec, overHTTP)
+						srv.AssertEra(t, mcptest.EraStateless)
+						srv.AssertNegotiatedVersion(t, version)
+					} else {
+						srv = schemaHandshakeSession(t, spec, overHTTP)
+						srv.AssertEra(t, mcptest.EraHandshake)
+						srv.AssertNegotiatedVersion(t, version)
+					}
+					for _, v := range srv.Violations() {
+						if v.Severity == mcptest.SeverityError {
+							t.Errorf("protocol %s: violation by the client: %s", version, v)
+						} else {
+							t.Logf("protocol %s: warning: %s", version, v)
+						}
+					}
 
-			sent, defs := spec.checkJournal(t, srv)
-			t.Logf("protocol %s: %d messages from the mock validated: %s", version, sent, schemaSummary(defs))
+					sent, defs := spec.checkJournal(t, srv)
+					if overHTTP {
+						viaHTTP := srv.Journal().Session(1).FromServer().Filter(func(m mcptest.Message) bool { return m.HTTP != nil })
+						assert.Len(t, viaHTTP, len(srv.Journal().Session(1).FromServer()), "every message of the client's session went over HTTP")
+					}
+					t.Logf("protocol %s: %d messages from the mock validated: %s", version, sent, schemaSummary(defs))
 
-			// The session exercised what it was meant to: each of these was
-			// validated at least once.
-			want := []string{
-				"ListToolsResult", "CallToolResult", "ListResourcesResult", "ListResourceTemplatesResult",
-				"ReadResourceResult", "ListPromptsResult", "GetPromptResult", "CompleteResult",
-				"LoggingMessageNotification", "ProgressNotification", "ToolListChangedNotification",
-				"ResourceListChangedNotification", "PromptListChangedNotification", "ResourceUpdatedNotification",
-				spec.firstDef("JSONRPCErrorResponse", "JSONRPCError"), "JSONRPCNotification",
+					// The session exercised what it was meant to: each of these was
+					// validated at least once.
+					want := []string{
+						"ListToolsResult", "CallToolResult", "ListResourcesResult", "ListResourceTemplatesResult",
+						"ReadResourceResult", "ListPromptsResult", "GetPromptResult", "CompleteResult",
+						"LoggingMessageNotification", "ProgressNotification", "ToolListChangedNotification",
+						"ResourceListChangedNotification", "PromptListChangedNotification", "ResourceUpdatedNotification",
+						spec.firstDef("JSONRPCErrorResponse", "JSONRPCError"), "JSONRPCNotification",
+					}
+					if stateless {
+						want = append(want, "DiscoverResult", "InputRequiredResult", "SubscriptionsAcknowledgedNotification",
+							"SubscriptionsListenResult", "CallToolResultResponse", "InvalidParamsError")
+					} else {
+						want = append(want, "InitializeResult", "EmptyResult", "PingRequest", "ListRootsRequest", "CreateMessageRequest", "JSONRPCRequest")
+					}
+					if spec.has("ElicitRequest") && !stateless {
+						want = append(want, "ElicitRequest")
+					}
+					for _, def := range want {
+						assert.Positive(t, defs[def], "protocol %s: no message was validated against %s", version, def)
+					}
+					assert.True(t, slices.ContainsFunc(srv.Journal().Responses("tools/list"), func(m mcptest.Message) bool {
+						return m.Get("result.nextCursor").Exists()
+					}), "a tools/list page carried nextCursor")
+				})
 			}
-			if stateless {
-				want = append(want, "DiscoverResult", "InputRequiredResult", "SubscriptionsAcknowledgedNotification",
-					"SubscriptionsListenResult", "CallToolResultResponse", "InvalidParamsError")
-			} else {
-				want = append(want, "InitializeResult", "EmptyResult", "PingRequest", "ListRootsRequest", "CreateMessageRequest", "JSONRPCRequest")
-			}
-			if spec.has("ElicitRequest") && !stateless {
-				want = append(want, "ElicitRequest")
-			}
-			for _, def := range want {
-				assert.Positive(t, defs[def], "protocol %s: no message was validated against %s", version, def)
-			}
-			assert.True(t, slices.ContainsFunc(srv.Journal().Responses("tools/list"), func(m mcptest.Message) bool {
-				return m.Get("result.nextCursor").Exists()
-			}), "a tools/list page carried nextCursor")
 		})
 	}
 }
@@ -585,11 +597,12 @@ func schemaCatalog(t *testing.T, spec *schemaSpec) *mcptest.Server {
 // exercise, reporting what arrived on channels.
 type schemaClient struct {
 	logs, progress, toolsChanged, promptsChanged, resourcesChanged, updated chan string
+	overHTTP                                                                bool // Streamable HTTP (srv.URL) instead of Dial
 }
 
-func newSchemaClient() *schemaClient {
+func newSchemaClient(overHTTP bool) *schemaClient {
 	mk := func() chan string { return make(chan string, 16) }
-	return &schemaClient{mk(), mk(), mk(), mk(), mk(), mk()}
+	return &schemaClient{mk(), mk(), mk(), mk(), mk(), mk(), overHTTP}
 }
 
 func (c *schemaClient) connect(t *testing.T, srv *mcptest.Server, sopts *mcp.ClientSessionOptions) *mcp.ClientSession {
@@ -614,8 +627,14 @@ func (c *schemaClient) connect(t *testing.T, srv *mcptest.Server, sopts *mcp.Cli
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "schema-client", Version: "1.0.0"}, opts)
 	client.AddRoots(&mcp.Root{URI: "file:///home/ada", Name: "home"})
-	conn := srv.Dial()
-	cs, err := client.Connect(schemaContext(t), &mcp.IOTransport{Reader: conn, Writer: conn}, sopts)
+	var tr mcp.Transport
+	if c.overHTTP {
+		tr = &mcp.StreamableClientTransport{Endpoint: srv.URL(), HTTPClient: httpClient(t)}
+	} else {
+		conn := srv.Dial()
+		tr = &mcp.IOTransport{Reader: conn, Writer: conn}
+	}
+	cs, err := client.Connect(schemaContext(t), tr, sopts)
 	require.NoError(t, err, "go-sdk Connect")
 	t.Cleanup(func() { _ = cs.Close() })
 	return cs
@@ -726,9 +745,9 @@ func schemaChangeLists(t *testing.T, ctx context.Context, srv *mcptest.Server, c
 }
 
 // schemaHandshakeSession pins the client to a handshake-era version.
-func schemaHandshakeSession(t *testing.T, spec *schemaSpec) *mcptest.Server {
+func schemaHandshakeSession(t *testing.T, spec *schemaSpec, overHTTP bool) *mcptest.Server {
 	srv := schemaCatalog(t, spec).WithProtocolVersions(mcptest.HandshakeVersions()...)
-	c := newSchemaClient()
+	c := newSchemaClient(overHTTP)
 	cs := c.connect(t, srv, &mcp.ClientSessionOptions{ProtocolVersion: spec.version})
 	ctx := schemaContext(t)
 	srv.AssertHandshakeCompleted(t)
@@ -782,9 +801,9 @@ func schemaHandshakeSession(t *testing.T, spec *schemaSpec) *mcptest.Server {
 
 // schemaStatelessSession lets the unpinned client discover the default
 // server and go stateless.
-func schemaStatelessSession(t *testing.T, spec *schemaSpec) *mcptest.Server {
+func schemaStatelessSession(t *testing.T, spec *schemaSpec, overHTTP bool) *mcptest.Server {
 	srv := schemaCatalog(t, spec)
-	c := newSchemaClient()
+	c := newSchemaClient(overHTTP)
 	cs := c.connect(t, srv, nil)
 	ctx := schemaContext(t)
 	// With list_changed handlers the client opens subscriptions/listen by itself.
@@ -817,7 +836,9 @@ func schemaStatelessSession(t *testing.T, spec *schemaSpec) *mcptest.Server {
 		return m.Direction == mcptest.FromServer && m.Kind == mcptest.KindResult && m.Method == "subscriptions/listen"
 	}))
 	require.NoError(t, cs.Close())
-	<-srv.Session(1).Done()
+	if !overHTTP { // over HTTP a stateless client has no session to end
+		<-srv.Session(1).Done()
+	}
 	return srv
 }
 
