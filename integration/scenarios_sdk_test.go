@@ -256,9 +256,18 @@ func (f gosdkFlow) connect() scenarios.ConnectFunc {
 				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}, nil
 			},
 		}
+		// The handler only signals: the app re-lists from a goroutine of its
+		// own, started once Connect returned. (Calling ListTools from the
+		// handler while Connect runs, as an early notification allows, is a
+		// data race inside go-sdk v1.8.0: Connect writes the session's
+		// state, client.go:399, that ListTools reads, client.go:518.)
+		changed := make(chan struct{}, 1)
 		if f.relistAsync {
-			opts.ToolListChangedHandler = func(_ context.Context, req *mcp.ToolListChangedRequest) {
-				go func() { _, _ = req.Session.ListTools(context.Background(), nil) }()
+			opts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
+				select {
+				case changed <- struct{}{}:
+				default:
+				}
 			}
 		}
 		var sopts *mcp.ClientSessionOptions
@@ -274,6 +283,18 @@ func (f gosdkFlow) connect() scenarios.ConnectFunc {
 			context.AfterFunc(ctx, func() { _ = cs.Close() }) // the app closes its session when its context ends
 		} else {
 			defer cs.Close()
+		}
+		if f.relistAsync {
+			go func() {
+				for {
+					select {
+					case <-changed:
+						_, _ = cs.ListTools(ctx, nil)
+					case <-ctx.Done():
+						return
+					}
+				}
+			}()
 		}
 		if f.allPages {
 			for _, err := range cs.Tools(ctx, nil) {

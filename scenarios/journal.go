@@ -87,7 +87,7 @@ func errorViolations(o Outcome) []mcptest.Violation {
 
 // methods lists the methods of msgs in order, runs of one method
 // collapsed: "initialize, notifications/initialized, tools/list ×3".
-// Responses are named "reply to <method>"; invalid frames "invalid frame".
+// Responses are named "reply to <method>"; messages that are not valid JSON-RPC "invalid message".
 func methods(msgs []mcptest.Message) string {
 	var parts []string
 	last, n := "", 0
@@ -103,7 +103,7 @@ func methods(msgs []mcptest.Message) string {
 		name := m.Method
 		switch {
 		case m.Kind == mcptest.KindInvalid:
-			name = "invalid frame"
+			name = "invalid message"
 		case m.IsResponse():
 			name = "reply to " + m.Method
 			if m.Kind == mcptest.KindError {

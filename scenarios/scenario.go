@@ -31,8 +31,9 @@ const MaxSessions = 16
 var ErrStillRunning = errors.New("scenarios: the connect function had not returned after its deadline, nor after its connections were closed")
 
 // ConnectFunc drives the client under test as the application does in
-// production: it reaches the scenario's server through ep (ep.Dial opens a
-// session), connects in whichever era the client chooses, does the app's
+// production: it reaches the scenario's server through ep (Dial for the
+// stdio framing, URL for Streamable HTTP), connects in whichever era the
+// client chooses, does the app's
 // usual work (list the tools, call one, read a resource…), and returns.
 // The checks are phrased over whatever the client does ("the first
 // tools/call", "every tool the server listed"); a client that does less
