@@ -489,10 +489,52 @@ type peeked struct {
 }
 
 func peek(body []byte) peeked {
-	r := gjson.GetManyBytes(body, "method", "id", "params."+pathProtocolVersion, "params.name", "params.uri", "result", "error", "params."+pathClientInfo, "params._meta.progressToken")
-	p := peeked{method: r[0], id: r[1], pv: r[2], name: r[3], result: r[5], err: r[6], info: r[7], progress: r[8]}
-	if !p.name.Exists() {
-		p.name = r[4]
+	var p peeked
+	var params gjson.Result
+	gjson.ParseBytes(body).ForEach(func(k, v gjson.Result) bool { // one pass over the top level
+		switch k.Str {
+		case "method":
+			p.method = v
+		case "id":
+			p.id = v
+		case "result":
+			p.result = v
+		case "error":
+			p.err = v
+		case "params":
+			params = v
+		}
+		return true
+	})
+	if !params.IsObject() {
+		return p
+	}
+	var meta gjson.Result
+	params.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "name":
+			p.name = v
+		case "uri":
+			if !p.name.Exists() {
+				p.name = v
+			}
+		case "_meta":
+			meta = v
+		}
+		return true
+	})
+	if meta.IsObject() {
+		meta.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case MetaProtocolVersion:
+				p.pv = v
+			case MetaClientInfo:
+				p.info = v
+			case "progressToken":
+				p.progress = v
+			}
+			return true
+		})
 	}
 	return p
 }
@@ -1045,7 +1087,6 @@ func (c *httpConn) newStream(w http.ResponseWriter, reqID, method, httpMethod st
 	st.fl, _ = w.(http.Flusher)
 	cfg := c.front.srv.httpCfg.sseMethods
 	st.forceSSE = cfg[""] || cfg[method]
-	c.streams[st.id] = st
 	return st
 }
 
@@ -1211,6 +1252,9 @@ func (c *httpConn) Close() error {
 		c.partial = nil
 	}
 	for _, st := range c.streams {
+		st.finish()
+	}
+	for _, st := range c.order {
 		st.finish()
 	}
 	c.mu.Unlock()
@@ -1388,6 +1432,7 @@ func (c *httpConn) statusFor(st *sseStream, m Message) int {
 // startSSE answers st's HTTP request with an SSE stream.
 func (c *httpConn) startSSE(st *sseStream) {
 	st.mode = modeSSE
+	c.streams[st.id] = st // resumable with Last-Event-ID
 	c.sseHeaders(st)
 }
 
