@@ -173,6 +173,10 @@ func (j *Journal) record(m Message) Message {
 		kept.raw, kept.cut = strings.Clone(m.raw[:j.limit]), int32(len(m.raw)-j.limit)
 		kept.Method, kept.ID, kept.tool = strings.Clone(m.Method), strings.Clone(m.ID), strings.Clone(m.tool) // they may point into the raw text
 	}
+	if len(j.msgs) == cap(j.msgs) { // by half: each message is copied twice on average, not four times
+		j.msgs = slices.Grow(j.msgs, max(16, len(j.msgs)/2))
+		j.keys = slices.Grow(j.keys, max(16, len(j.keys)/2))
+	}
 	j.msgs = append(j.msgs, kept) // past every view's end: nothing handed out changes
 	j.keys = append(j.keys, j.keyOf(m))
 	ws := j.watchers

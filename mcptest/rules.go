@@ -480,8 +480,8 @@ func (c *schemas) validate(schema, instance string) string {
 // tool's inputSchema (a warning).
 func (s *Session) checkArguments(m Message, def []byte, args gjson.Result) {
 	schema := gjson.GetBytes(def, "inputSchema")
-	if !schema.IsObject() {
-		return
+	if !schema.IsObject() || schema.Raw == `{"type":"object"}` {
+		return // NewTool's schema accepts every object, which the arguments already are
 	}
 	instance := args.Raw
 	if !args.Exists() || args.Type == gjson.Null {
