@@ -261,6 +261,10 @@ func schemaMessage(ptr string, e *jsonschema.ValidationError) string {
 		return msg
 	case *kind.Required:
 		return fmt.Sprintf("missing required field %s", quoteList(k.Missing))
+	case *kind.Pattern:
+		if k.Want == durationPattern {
+			return fmt.Sprintf(`%q is not a duration: write it as Go does, e.g. "250ms", "2s", "1m30s"`, k.Got)
+		}
 	case *kind.MaxProperties, *kind.MinProperties:
 		if def := defFor(ptr); strings.HasSuffix(def, "Reply") {
 			return "a reply sets exactly one of " + strings.Join(allowedKeys(ptr), ", ")

@@ -90,6 +90,9 @@ func faultDefs() map[string]any {
 	return defs
 }
 
+// durationPattern is the schema's pattern of a duration: Go's syntax.
+const durationPattern = `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+
 func paramSchema(p FaultParam) map[string]any {
 	var s map[string]any
 	switch p.Name {
@@ -114,7 +117,7 @@ func paramSchema(p FaultParam) map[string]any {
 		case pBool:
 			s = map[string]any{"type": "boolean"}
 		case pDuration:
-			s = map[string]any{"type": "string", "pattern": `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`}
+			s = map[string]any{"type": "string", "pattern": durationPattern}
 		default:
 			s = map[string]any{}
 		}
