@@ -172,23 +172,26 @@ type Expectation struct {
 }
 
 // Reaction is what a correct client does after an event, and how long
-// Play waits for it after the ConnectFunc returned: until a message
-// matching Then follows one matching Event, every session has ended, or
-// Window has passed, whichever is first. No sleeping: Play waits on the
-// journal with mcptest's Server.Await.
+// Play waits for it after the ConnectFunc returned: until a message that
+// Then(event) matches follows the first message matching Event, every
+// session has ended, or Window has passed, whichever is first. No
+// sleeping: Play waits on the journal with mcptest's Server.Await.
 type Reaction struct {
 	// Event matches the message the client reacts to, e.g.
 	// mcptest.ServerSent("notifications/tools/list_changed").
 	Event mcptest.Matcher
-	// Then matches the client's reaction, e.g. mcptest.Method("tools/list").
-	Then mcptest.Matcher
-	// Window is how long Play waits for Then after the ConnectFunc returned.
+	// Then returns what matches the client's reaction to event, e.g. a
+	// notifications/cancelled naming the id of the tools/call event.
+	Then func(event mcptest.Message) mcptest.Matcher
+	// Window is how long Play waits for the reaction after the
+	// ConnectFunc returned.
 	Window time.Duration
 }
 
-// String says what is awaited, e.g. for a decision point.
-func (r Reaction) String() string {
-	return fmt.Sprintf("%s, within %v of it or of the connect function's return", r.Then.Description, r.Window)
+// Always is a Reaction's Then that does not depend on the event: the
+// reaction is any message m matches.
+func Always(m mcptest.Matcher) func(mcptest.Message) mcptest.Matcher {
+	return func(mcptest.Message) mcptest.Matcher { return m }
 }
 
 // Outcome is what a client did in one play of a scenario, read after the
@@ -309,8 +312,8 @@ func (s Scenario) Play(t mcptest.TB, connect ConnectFunc, opts ...Option) Outcom
 	return o
 }
 
-// awaitReaction waits until a message matching r.Then follows one matching
-// r.Event, every session has ended, or r.Window has passed.
+// awaitReaction waits until a message matching r.Then follows the first
+// one matching r.Event, every session has ended, or r.Window has passed.
 func awaitReaction(srv *mcptest.Server, r Reaction) {
 	ctx, cancel := context.WithTimeout(context.Background(), r.Window)
 	defer cancel()
@@ -325,14 +328,15 @@ func awaitReaction(srv *mcptest.Server, r Reaction) {
 		cancel() // nothing more can come
 	}()
 	event := 0
-	_, _ = srv.Await(ctx, mcptest.MatchFunc(r.Then.Description+" after "+r.Event.Description, func(m mcptest.Message) bool {
+	var then mcptest.Matcher
+	_, _ = srv.Await(ctx, mcptest.MatchFunc("the reaction to "+r.Event.Description, func(m mcptest.Message) bool {
 		if event == 0 {
 			if r.Event.Match(m) {
-				event = m.Seq
+				event, then = m.Seq, r.Then(m)
 			}
 			return false
 		}
-		return m.Seq > event && r.Then.Match(m)
+		return m.Seq > event && then.Match(m)
 	}))
 }
 
