@@ -58,7 +58,7 @@
 // # Running
 //
 // The ConnectFunc gets an Endpoint: Dial opens a session (one per call, so
-// a client may reconnect), URL is for the HTTP transport. OneSession
+// a client may reconnect), URL is the same server over Streamable HTTP. OneSession
 // adapts a function that takes one connection. Play runs a client against
 // one scenario and returns the Outcome; Evaluate and Check judge it. Run
 // plays them all, one subtest each; a failing subtest says what the

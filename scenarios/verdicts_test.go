@@ -83,6 +83,25 @@ func TestDoNothingPassesNothing(t *testing.T) {
 	}
 }
 
+// TestWaitingClientPassesNothing: the do-nothing client of issue 8, which
+// dials and waits for its context, passed the four scenarios whose checks
+// only said "X never happened"; now they are not reached.
+func TestWaitingClientPassesNothing(t *testing.T) {
+	waits := scenarios.OneSession(func(ctx context.Context, _ net.Conn) error {
+		<-ctx.Done()
+		return ctx.Err()
+	})
+	for _, name := range []string{"tools-capability-missing", "undeclared-methods", "capabilities-lie", "negotiate-unknown-version"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := scenarios.Lookup(name)
+			if r := s.Evaluate(s.Play(t, waits)); r.Status != scenarios.NotReached {
+				t.Errorf("want not-reached, got %s: %s", r.Status, r.Observed)
+			}
+		})
+	}
+}
+
 // TestHandshakeOnlyClient: a correct client of the handshake era only
 // (initialize first, never a probe) passes every scenario but those about
 // the stateless side, which do not apply to it.
