@@ -124,8 +124,8 @@
 // -32600 without being parsed. Close always ends: from a handler too, with
 // every caller waiting for the same end; a handler that ignores its
 // context past WithCloseGrace fails the test, named with its method.
-// JSON-RPC batches are accepted in 2024-11-05 and 2025-03-26 sessions
-// (over stdio; not over HTTP). What a session receives is rendered for its
+// JSON-RPC batches are accepted in 2024-11-05 and 2025-03-26 sessions.
+// What a session receives is rendered for its
 // negotiated version, with a line in the test log for each downgrade.
 // URI templates support {name} and {+name} only.
 package mcptest
