@@ -60,7 +60,7 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 		},
 		Skip: map[string]string{
 			"wrong-id-type":     "a client that gives up on a call sends notifications/cancelled while the session closes: the transcript differs from run to run",
-			"slow-tool-timeout": "as wrong-id-type",
+			"slow-tool-timeout": "a client that gives up on a call sends notifications/cancelled while the session closes: the transcript differs from run to run",
 		},
 	}}
 	return t.Run(stdout, names...)
