@@ -1325,3 +1325,29 @@ func TestServerRequestUnanswered(t *testing.T) {
 		t.Errorf("want the ping (deadline) and roots/list (session ended) reported, got %q", got)
 	}
 }
+
+// TestGivingUpOnAStringID: with StringRequestIDs the mock's request went
+// out as "mcptest-1"; giving up on it cancels that id and reports it once,
+// not the number it had before the fault.
+func TestGivingUpOnAStringID(t *testing.T) {
+	srv := ruleServer(t).WithFault(mcptest.StringRequestIDs()).ExpectViolation(mcptest.RuleServerRequestUnanswered)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond) // never answered: no race
+	defer cancel()
+	if _, err := srv.Session(1).Request(ctx, "ping", nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want the ping to end at its deadline, got %v", err)
+	}
+	if got := c.recvJSON(t).Get("id").Raw; got != `"mcptest-1"` {
+		t.Fatalf("want the ping sent with id \"mcptest-1\", got %s", got)
+	}
+	if got := c.recvJSON(t); got.Get("method").String() != "notifications/cancelled" || got.Get("params.requestId").Raw != `"mcptest-1"` {
+		t.Fatalf("want notifications/cancelled naming \"mcptest-1\", got %s", got.Raw)
+	}
+	c.close()
+	<-srv.Session(1).Done()
+	vs := srv.Violations()
+	if len(vs) != 1 || vs[0].Message.ID != `"mcptest-1"` {
+		t.Errorf("want one violation, for the request as sent, got %v", vs)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -321,10 +322,16 @@ func (s *Session) Request(ctx context.Context, method string, params any) (Messa
 	ch := make(chan Message, 1)
 	s.pending[id] = pendingRequest{method: method, reply: ch}
 	s.mu.Unlock()
-	forget := func() {
+	forget := func() string { // the id the request went out with (a fault may have changed it)
 		s.mu.Lock()
-		delete(s.pending, id)
-		s.mu.Unlock()
+		defer s.mu.Unlock()
+		for k, p := range s.pending {
+			if p.reply == ch {
+				delete(s.pending, k)
+				return k
+			}
+		}
+		return id
 	}
 	frame := appendRequest(make([]byte, 0, 64+len(p)), id, method, p)
 	via, _ := ctx.Value(viaKey{}).(string)
@@ -336,23 +343,18 @@ func (s *Session) Request(ctx context.Context, method string, params any) (Messa
 	case m := <-ch:
 		return m, nil
 	case <-ctx.Done():
-		forget()
+		sent := forget()
 		s.mu.Lock()
-		s.gaveUp[id] = true // an answer already on its way is not a violation
+		s.gaveUp[sent] = true // an answer already on its way is not a violation
 		s.mu.Unlock()
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			s.unanswered(id, method, "its deadline passed")
+			s.unanswered(sent, method, "its deadline passed")
 		}
-		_ = s.Notify("notifications/cancelled", map[string]any{"requestId": s.nextIDValue(id), "reason": ctx.Err().Error()})
+		_ = s.Notify("notifications/cancelled", map[string]any{"requestId": json.RawMessage(sent), "reason": ctx.Err().Error()})
 		return Message{}, ctx.Err()
 	case <-s.done:
 		return Message{}, ErrSessionClosed
 	}
-}
-
-func (s *Session) nextIDValue(id string) int {
-	n, _ := strconv.Atoi(id)
-	return n
 }
 
 // write journals a message the mock sends and writes it, in one step so
