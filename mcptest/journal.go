@@ -16,7 +16,8 @@ import (
 // collection, safe for concurrent use while sessions run.
 //
 // Its queries (Requests, Notifications, Responses, ToolCalls, Where,
-// Session, Invalid, Filter, FromClient, FromServer) are those of Messages,
+// Session, Invalid, After, Filter, FromClient, FromServer, ResponseTo,
+// RequestOf) are those of Messages,
 // with the same direction rule, and read the journal in place: j.X(…) is
 // j.All().X(…) without copying the journal first, and allocates only for
 // what it returns. All returns a copy.
@@ -402,6 +403,16 @@ func (j *Journal) Session(n int) Messages {
 // Invalid returns the messages that were not valid JSON-RPC, as
 // Messages.Invalid.
 func (j *Journal) Invalid() Messages { return j.query(selector{kinds: kindsInvalid}) }
+
+// After returns the messages recorded after the one numbered seq, as
+// Messages.After: what happened since a message a test already saw.
+func (j *Journal) After(seq int) Messages {
+	msgs := j.view()
+	if seq >= len(msgs) {
+		return nil
+	}
+	return slices.Clone(msgs[max(seq, 0):]) // Seq n is at position n-1
+}
 
 // Where returns the messages whose value at a gjson path equals want, as
 // Messages.Where.

@@ -435,6 +435,7 @@ s2 → request ping 1
 		"Where":         {j.Where("method", "ping"), all.Where("method", "ping")},
 		"FromClient":    {j.FromClient(), all.FromClient()},
 		"FromServer":    {j.FromServer(), all.FromServer()},
+		"After":         {j.After(5), all.After(5)},
 	} {
 		if journalSummary(pair[0]) != journalSummary(pair[1]) || len(pair[0]) == 0 {
 			t.Errorf("%s: want the journal's query equal to the same query of All(), and not empty:\n%s---\n%s", name, journalSummary(pair[0]), journalSummary(pair[1]))
@@ -442,6 +443,9 @@ s2 → request ping 1
 	}
 	if got := all.After(all[len(all)-3].Seq); len(got) != 2 || got[0].Seq != all[len(all)-2].Seq {
 		t.Errorf("After: want the last two messages, got %v", got)
+	}
+	if j.After(len(all)) != nil || len(j.After(-1)) != len(all) {
+		t.Errorf("After: want nothing after the last message and everything after -1")
 	}
 	if got := all.Requests("resources/read"); got != nil {
 		t.Errorf("want nil for no match, got %#v", got)
