@@ -479,7 +479,7 @@ func TestRunCarefulClient(t *testing.T) {
 
 	rep := readReport(t, jsonFile)
 	assert.Equal(t, int64(3), rep.Get("summary.pass").Int(), rep.Raw)
-	assert.Contains(t, rep.Get(`results.#(scenario=="wrong-id-type").observed`).String(), "no reply within")
+	assert.Contains(t, rep.Get(`results.#(scenario=="wrong-id-type").observed`).String(), `ignored a reply with id \"3\"`)
 
 	var suite struct {
 		Tests    int `xml:"tests,attr"`
@@ -495,7 +495,7 @@ func TestRunCarefulClient(t *testing.T) {
 	assert.Equal(t, 3, suite.Tests)
 	assert.Equal(t, 0, suite.Failures)
 	assert.Equal(t, "giftgen-handshake", suite.Cases[0].Name)
-	assert.Contains(t, stderr, "client[giftgen-handshake]: fake client: suggest_gifts: a board game", "the client's stderr goes to the log")
+	assert.Contains(t, stderr, "client[giftgen-handshake]: fake client: called suggest_gifts: \"a board game\"", "the client's stderr goes to the log")
 }
 
 func TestRunBuggyClientAndKnownDeviation(t *testing.T) {
@@ -581,10 +581,18 @@ func TestTour(t *testing.T) {
 	assert.Contains(t, out, "```mermaid")
 	assert.Contains(t, out, "The fake client: pass")
 
-	out, _, code = runMcpmock(t, nil, "tour")
+	// Without a client program: the reference client, in process.
+	out, stderr, code = runMcpmock(t, nil, "tour", "2", "forgotten-capability", "wrong-id-type")
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "# Mistake 2 of 7")
+	assert.Contains(t, out, `refused the initialize result: protocolVersion "1999-01-01" is not a version`)
+	assert.Contains(t, out, "read the capabilities: no tools, so it calls none")
+	assert.Contains(t, out, "gave up on tools/call (id 3) and sent notifications/cancelled")
+	assert.Equal(t, 3, strings.Count(out, "The mcpmock reference client: pass"), out)
+
+	_, stderr, code = runMcpmock(t, nil, "tour", "no-such-lesson")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, out, "go run ./examples/handshake")
-	assert.Contains(t, out, "The lessons (by number or name):")
+	assert.Contains(t, stderr, `no lesson or scenario named "no-such-lesson"`)
 }
 
 func TestShellJoin(t *testing.T) {

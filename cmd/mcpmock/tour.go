@@ -12,13 +12,14 @@ import (
 	"github.com/mcpmock/mcpmock/scenarios/tour"
 )
 
-const tourSynopsis = "[LESSON|SCENARIO]... -- CMD ARGS..."
+const tourSynopsis = "[LESSON|SCENARIO]... [-- CMD ARGS...]"
 
 // tourCmd runs the teaching tour (package scenarios/tour, the same tour as
 // go run ./examples/handshake) with the client program CMD in the role the
 // official Go SDK plays there: the client-side lessons use the tour's naive
 // hand-written clients, the server-side lessons and the rest of the
 // catalog use CMD, started for each scenario as mcpmock run starts it.
+// Without CMD, the reference client (refclient.go) plays that role.
 func tourCmd(args []string, stdout, stderr io.Writer) error {
 	var names, command []string
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -39,14 +40,17 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	defer closeLog()
 	if len(command) == 0 {
-		fmt.Fprintf(stdout, "usage: mcpmock tour %s\n\n", tourSynopsis)
-		fmt.Fprintf(stdout, "The tour shows a client meeting each classic server mistake, with the wire\n"+
-			"transcript, a sequence diagram and the verdict. Name your MCP client program after\n"+
-			"--: it is started for each scenario, as mcpmock run starts it (its server command\n"+
-			"is in MCPMOCK_SERVER_COMMAND). To see the official Go SDK take the tour, in a clone\n"+
-			"of github.com/mcpmock/mcpmock: go run ./examples/handshake\n\n")
-		tour.Tour{}.Usage(stdout)
-		return usagef("no client command after --")
+		clientName := *name
+		if clientName == "" {
+			clientName = "the mcpmock reference client"
+		}
+		t := tour.Tour{Log: logw, Client: tour.Client{Name: clientName, Run: refTourRun}}
+		if len(names) == 0 {
+			fmt.Fprintf(stdout, "%s\n\n", wrapText("The tour with mcpmock's reference client, a small hand-written client that does what the scenarios call correct. "+
+				"Give it your own client program after -- (mcpmock tour -- node my-client.mjs) to see what yours does; "+
+				"in a clone of github.com/mcpmock/mcpmock, go run ./examples/handshake shows the official Go SDK's."))
+		}
+		return t.Run(stdout, names...)
 	}
 	clientName := *name
 	if clientName == "" {
@@ -64,6 +68,44 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 		},
 	}}
 	return t.Run(stdout, names...)
+}
+
+// refTourRun plays one scenario of the tour with the reference client, in
+// process.
+func refTourRun(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenario, say func(string, ...any)) error {
+	conn, err := ep.Dial()
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	c := newRefClient(conn, conn, say)
+	defer func() {
+		go func() {
+			for range c.lines { // until Play closes the session
+			}
+		}()
+	}()
+	wctx, cancel := context.WithTimeout(ctx, callDeadline(scenarioDeadline(s)))
+	defer cancel()
+	return c.work(wctx)
+}
+
+// wrapText breaks a paragraph into lines of at most 80 columns.
+func wrapText(p string) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(p) {
+		if n > 0 && n+1+len(w) > 80 {
+			b.WriteByte('\n')
+			n = 0
+		} else if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
 }
 
 // tourRun plays one scenario of the tour with the client program, each
