@@ -104,7 +104,9 @@ type rpcError struct {
 	message string
 }
 
-func (e *rpcError) Error() string { return fmt.Sprintf("%s: error %d: %s", e.method, e.code, e.message) }
+func (e *rpcError) Error() string {
+	return fmt.Sprintf("%s: error %d: %s", e.method, e.code, e.message)
+}
 
 // incoming handles a message from the server that is not a reply.
 func (c *refClient) incoming(m gjson.Result) {
