@@ -379,3 +379,65 @@ func TestHTTPLegacyOnlyFallback(t *testing.T) {
 		assert.Empty(t, srv.Sessions())
 	})
 }
+
+// TestHTTPMark3ServerRequests: mark3labs over HTTP answers the mock's
+// requests: roots/list and elicitation/create on the standalone stream
+// (continuous listening), and an elicitation a tool handler sends on the
+// call's own SSE stream.
+func TestHTTPMark3ServerRequests(t *testing.T) {
+	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("ask").HandledBy(
+		func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
+			answer, err := req.Session.Request(ctx, "elicitation/create", map[string]any{
+				"message": "Age?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"age": map[string]any{"type": "integer"}}},
+			})
+			if err != nil {
+				return mcptest.ErrorResult(err.Error())
+			}
+			return mcptest.TextResult(answer.Get("result.content.age").String())
+		}))
+	c, _ := connectMark3HTTP(t, srv, []m3transport.StreamableHTTPCOption{m3transport.WithContinuousListening()},
+		m3client.WithRootsHandler(rootsHandler{}), m3client.WithElicitationHandler(elicitHandler{}))
+	srv.AssertHandshakeCompleted(t)
+	ctx := testContext(t)
+	roots, err := srv.Request(ctx, "roots/list", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "file:///m3", roots.Get("result.roots.0.uri").String())
+	out, err := c.CallTool(ctx, m3.CallToolRequest{Params: m3.CallToolParams{Name: "ask"}})
+	require.NoError(t, err)
+	assert.Equal(t, "3", out.Content[0].(m3.TextContent).Text)
+	ask := srv.Journal().FromServer().Requests("elicitation/create")
+	require.Len(t, ask, 1)
+	assert.Equal(t, "POST", ask[0].HTTP.Method, "on the call's stream")
+}
+
+// TestHTTPMark3Cancellation: mark3labs v1.2.1 gives up on a slow call over
+// HTTP by dropping the POST, without notifications/cancelled (over stdio it
+// sends one). The spec says a server must not take a disconnection for a
+// cancellation, so the handler runs on until the session ends. Today's
+// behaviour, asserted: the day the client sends the notification, this
+// test fails.
+func TestHTTPMark3Cancellation(t *testing.T) {
+	forEachEra(t, func(t *testing.T, e eraCase) {
+		tool, ended := blockingTool("slow")
+		srv := e.narrow(mcptest.NewServer(t).WithTools(tool, mcptest.NewTool("quick").ReturnsText("q")))
+		c, _ := connectMark3HTTP(t, srv, nil)
+		ctx, cancel := context.WithCancel(testContext(t))
+		errc := make(chan error, 1)
+		go func() {
+			_, err := c.CallTool(ctx, m3.CallToolRequest{Params: m3.CallToolParams{Name: "slow"}})
+			errc <- err
+		}()
+		srv.WaitFor(t, mcptest.ToolCall("slow", nil))
+		cancel()
+		require.Error(t, <-errc)
+		// The client is sequential: anything it sends for the cancel comes before its next call.
+		_, err := c.CallTool(testContext(t), m3.CallToolRequest{Params: m3.CallToolParams{Name: "quick"}})
+		require.NoError(t, err)
+		assert.Empty(t, srv.Journal().Notifications("notifications/cancelled"), "mark3labs sends no notifications/cancelled over HTTP")
+		select {
+		case <-ended:
+			t.Fatal("the handler was cancelled, though nothing asked for it")
+		default:
+		}
+	})
+}

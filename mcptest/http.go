@@ -199,6 +199,7 @@ type httpFront struct {
 	stray     *Session             // journals what belongs to no session (number 0)
 	closed    bool
 	handlers  sync.WaitGroup
+	connsWG   sync.WaitGroup // the real server's connections, until closed
 	ln        net.Listener
 	hs        *http.Server
 	served    chan struct{}
@@ -272,7 +273,14 @@ func (f *httpFront) listen() error {
 		return fmt.Errorf("listening on 127.0.0.1: %w", err)
 	}
 	f.ln = ln
-	f.hs = &http.Server{Handler: f, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	f.hs = &http.Server{Handler: f, ReadHeaderTimeout: 10 * time.Second, ConnState: func(_ net.Conn, st http.ConnState) {
+		switch st {
+		case http.StateNew:
+			f.connsWG.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			f.connsWG.Done()
+		}
+	}}
 	f.served = make(chan struct{})
 	f.url = "http://" + ln.Addr().String() + "/mcp"
 	go func() {
@@ -303,6 +311,7 @@ func (f *httpFront) close() {
 	if hs != nil {
 		_ = hs.Close()
 		<-served
+		f.connsWG.Wait() // net/http's connection goroutines too (one lingers after a 413)
 	}
 	f.handlers.Wait()
 }
@@ -490,6 +499,9 @@ type peeked struct {
 
 func peek(body []byte) peeked {
 	var p peeked
+	if !gjson.ValidBytes(body) {
+		return p // a parse error, answered with id null
+	}
 	var params gjson.Result
 	gjson.ParseBytes(body).ForEach(func(k, v gjson.Result) bool { // one pass over the top level
 		switch k.Str {

@@ -257,3 +257,43 @@ func TestHTTPBatch(t *testing.T) {
 		t.Fatalf("want one batch reply journaled with its HTTP exchange, got %v", b)
 	}
 }
+
+// TestHTTPMalformed: what no client should send gets the JSON-RPC error
+// the spec asks for with the right HTTP status, is journaled, and the
+// server goes on serving.
+func TestHTTPMalformed(t *testing.T) {
+	srv := ruleServer(newFakeTB(t)).WithHTTPBodyLimit(1 << 10)
+	h := newHTTPRaw(t, srv)
+	sid := h.handshake("2025-11-25")
+	hdr := []string{mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25"}
+	cases := []struct {
+		name, body string
+		status     int
+		code       int64
+	}{
+		{"not JSON", `{"jsonrpc":"2.0","id":2,"method":`, http.StatusBadRequest, mcptest.CodeParseError},
+		{"plain text", `hello`, http.StatusBadRequest, mcptest.CodeParseError},
+		{"empty batch", `[]`, http.StatusBadRequest, mcptest.CodeInvalidRequest},
+		{"batch in 2025-11-25", `[{"jsonrpc":"2.0","id":3,"method":"ping"}]`, http.StatusBadRequest, mcptest.CodeInvalidRequest},
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, http.StatusBadRequest, mcptest.CodeInvalidRequest},
+		{"wrong jsonrpc", `{"jsonrpc":"1.0","id":4,"method":"ping"}`, http.StatusBadRequest, mcptest.CodeInvalidRequest},
+		{"too large", `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2<<10) + `"}}`, http.StatusRequestEntityTooLarge, mcptest.CodeInvalidRequest},
+	}
+	for _, tc := range cases {
+		status, _, body := h.post(tc.body, hdr...)
+		if status != tc.status || gjson.Get(body, "error.code").Int() != tc.code {
+			t.Errorf("%s: got %d %s, want %d with code %d", tc.name, status, body, tc.status, tc.code)
+		}
+	}
+	if s, _, _ := h.do(http.MethodPut, `{}`, hdr...); s != http.StatusMethodNotAllowed {
+		t.Errorf("PUT: status %d, want 405", s)
+	}
+	status, _, body := h.post(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo"}}`, hdr...)
+	if status != http.StatusOK || gjson.Get(body, "result.content.0.text").String() != "echoed" {
+		t.Fatalf("after the bad requests: %d %s, want the tool's result", status, body)
+	}
+	if n := len(srv.Journal().Invalid()); n < 3 {
+		t.Errorf("want the malformed bodies journaled as invalid, got %d:\n%s", n, srv.Transcript())
+	}
+	srv.IgnoreViolations()
+}
