@@ -82,6 +82,20 @@
 // its Run returns the verdict instead of failing a test. Server.Serve runs
 // one session over any io.ReadWriteCloser, as a server does on stdio.
 //
+// # Streamable HTTP
+//
+// URL starts a real HTTP server on 127.0.0.1 (once, stopped by Close) and
+// returns the MCP endpoint for a Streamable HTTP client, e.g.
+// &mcp.StreamableClientTransport{Endpoint: srv.URL()}; Handler is the same
+// endpoint to mount yourself. Each MCP session there is a Session like one
+// of Dial, and everything else works unchanged; Message.HTTP records each
+// message's HTTP exchange. Both eras are served as the spec's transport
+// section says (session ids, JSON or SSE replies, the standalone GET
+// stream, Last-Event-ID replay; the stateless era's headers checked
+// against the body), and the legacy HTTP+SSE transport of 2024-11-05 too.
+// The http/… rules check the client's side of HTTP, and the HTTP faults
+// (ExpireSession, HTTPStatus, DropStream, ReplyAsSSE, …) break the server's.
+//
 // # What the client did
 //
 // Server.Journal records every message of every session in wire order,
