@@ -1,0 +1,143 @@
+package scenarios
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+)
+
+// HTTP returns the scenarios of the Streamable HTTP transport, for a
+// client that reaches the server at Endpoint.URL: an expired session, an
+// HTTP error page in place of one reply, and a reply stream cut before the
+// reply. Each is not applicable to a client that connected with Dial.
+// They are not (yet) part of All, whose every scenario a stdio client can
+// meet.
+func HTTP() []Scenario {
+	return []Scenario{httpSessionExpired(), httpErrorPage(), httpStreamDropped()}
+}
+
+// overDial returns why an HTTP scenario does not apply: the client never
+// sent a message over HTTP. "" otherwise.
+func overDial(o Outcome) string {
+	for _, m := range o.Journal {
+		if m.Direction == mcptest.FromClient && m.HTTP != nil {
+			return ""
+		}
+	}
+	return "the client did not connect over HTTP (Endpoint.URL)"
+}
+
+// httpStatus returns the server's messages answered with HTTP status code.
+func httpStatus(o Outcome, code int) mcptest.Messages {
+	return o.Journal.FromServer().Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == code })
+}
+
+func httpSessionExpired() Scenario {
+	return Scenario{
+		Name: "http-session-expired",
+		Mistake: "The server forgets the session at the second request of the session (after initialize): that request and every later one with its Mcp-Session-Id get 404 Not Found, as after a restart. " +
+			"It catches clients that give up, or keep sending the dead session id, instead of starting a new session as the spec says they MUST.",
+		Spec: spec(latestHandshake, "basic/transports#session-management"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(legacy(base), mcptest.ExpireSession().Nth(2))
+		},
+		Expect: Expectation{
+			Description:   "after the 404 the client sends a new initialize without the old session id, and its work in the new session gets results",
+			DecisionPoint: "the server answered a request of the session with 404",
+			NotApplicable: overDial,
+			Reached: func(o Outcome) error {
+				if len(httpStatus(o, http.StatusNotFound)) == 0 {
+					return notReachedf("the session never expired: the client sent no second request in it (%s)", sentWhat(o))
+				}
+				return nil
+			},
+			Check: func(o Outcome) error {
+				expired := httpStatus(o, http.StatusNotFound)[0]
+				for _, m := range requests(o, "initialize") {
+					if m.Session > expired.Session {
+						for _, r := range o.Journal.Session(m.Session).FromServer() {
+							if r.Kind == mcptest.KindResult && r.Method != "initialize" {
+								return nil
+							}
+						}
+						return gotf("the client initialized a new session (%d) but got no result in it; connect returned %s", m.Session, errText(o.Err))
+					}
+				}
+				return gotf("after the 404 (#%d) the client did not initialize a new session; connect returned %s", expired.Seq, errText(o.Err))
+			},
+		},
+	}
+}
+
+func httpErrorPage() Scenario {
+	return Scenario{
+		Name: "http-error-page",
+		Mistake: "A gateway in front of the server answers the first tools/call with 503 Service Unavailable and an HTML page instead of a JSON-RPC reply; the session itself is fine. " +
+			"It catches clients that swallow the error or that take the session for dead and leave without ending it.",
+		Spec: spec(latestHandshake, "basic/transports#sending-messages-to-the-server"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(legacy(base), mcptest.HTTPStatus("tools/call", http.StatusServiceUnavailable, "").Nth(1))
+		},
+		Expect: Expectation{
+			Description:   "the 503 reaches the app as an error of its call (connect returns it, naming the status) and the client ends its session with DELETE",
+			DecisionPoint: "a tools/call of the client was answered with the 503 page",
+			NotApplicable: overDial,
+			Reached: func(o Outcome) error {
+				if len(httpStatus(o, http.StatusServiceUnavailable)) == 0 {
+					return notReachedf("the client never called a tool over HTTP (%s)", sentWhat(o))
+				}
+				return nil
+			},
+			Check: func(o Outcome) error {
+				page := httpStatus(o, http.StatusServiceUnavailable)[0]
+				if o.Err == nil && len(o.Journal.Session(page.Session).Requests("tools/call")) < 2 {
+					return gotf("connect returned nil although its only tools/call was answered 503: the error never reached the app")
+				}
+				for _, v := range o.Violations {
+					if v.Rule == mcptest.RuleHTTPDelete && v.Message.Session == page.Session {
+						return gotf("the client left session %d open after the 503 (no DELETE); connect returned %s", page.Session, errText(o.Err))
+					}
+				}
+				return nil
+			},
+		},
+	}
+}
+
+func httpStreamDropped() Scenario {
+	return Scenario{
+		Name: "http-stream-dropped",
+		Mistake: "The server answers tools/call with an SSE stream that a proxy cuts right after it opened, before the reply; the events carry ids, so the stream can be resumed. " +
+			"It catches clients that lose the call instead of reconnecting with GET and Last-Event-ID, which makes the server replay the reply.",
+		Spec: spec(latestHandshake, "basic/transports#resumability-and-redelivery"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return faulty(legacy(base), mcptest.DropStream("tools/call", 0, true))
+		},
+		Expect: Expectation{
+			Description:   "the client resumes the stream with GET and Last-Event-ID, gets the replayed reply, and connect returns nil",
+			DecisionPoint: "the stream of a tools/call of the client was cut before its reply",
+			NotApplicable: overDial,
+			Reached: func(o Outcome) error {
+				for _, h := range o.Faults {
+					if h.Hits() > 0 {
+						return nil
+					}
+				}
+				return notReachedf("the client never called a tool over HTTP (%s)", sentWhat(o))
+			},
+			Check: func(o Outcome) error {
+				for _, r := range o.Journal.FromServer().Responses("tools/call") {
+					if r.HTTP != nil && r.HTTP.Method == http.MethodGet {
+						if o.Err != nil {
+							return gotf("the reply was replayed on the resumed stream, but connect returned %s", errText(o.Err))
+						}
+						return nil
+					}
+				}
+				return gotf("the client never resumed the cut stream with Last-Event-ID, so the reply was never delivered; connect returned %s", errText(o.Err))
+			},
+		},
+		Deadline: 4 * time.Second,
+	}
+}
