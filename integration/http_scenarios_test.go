@@ -60,11 +60,13 @@ func TestHTTPScenarios(t *testing.T) {
 			"http-session-expired": scenarios.Fail, // go-sdk v1.8.0: the session is gone (ErrSessionMissing); the app must reconnect itself
 			"http-error-page":      scenarios.Pass,
 			"http-stream-dropped":  scenarios.Pass, // resumes with Last-Event-ID
+			"http-legacy-sse-only": scenarios.Fail, // no fallback from StreamableClientTransport to the old transport
 		}},
 		{"mark3labs", mark3HTTPApp, map[string]scenarios.Status{
 			"http-session-expired": scenarios.Fail, // mark3labs v1.2.1: "session terminated (404). need to re-initialize", left to the app
 			"http-error-page":      scenarios.Pass,
 			"http-stream-dropped":  scenarios.Pass, // resumes with Last-Event-ID too
+			"http-legacy-sse-only": scenarios.Fail, // no fallback either
 		}},
 	} {
 		t.Run(app.name, func(t *testing.T) {
@@ -79,6 +81,27 @@ func TestHTTPScenarios(t *testing.T) {
 			}
 		})
 	}
+	t.Run("app-falls-back", func(t *testing.T) {
+		// An app that does what the spec asks of the client itself: on a
+		// failed Streamable HTTP connect it uses go-sdk's SSE transport.
+		fallback := func(ctx context.Context, ep *scenarios.Endpoint) error {
+			if err := gosdkHTTPApp(ctx, ep); err == nil {
+				return nil
+			}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "gosdk-sse-app", Version: "1.0.0"}, nil).
+				Connect(ctx, &mcp.SSEClientTransport{Endpoint: ep.URL()}, nil)
+			if err != nil {
+				return err
+			}
+			defer cs.Close()
+			_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 25}})
+			return err
+		}
+		s := scenarios.HTTP()[3]
+		if r := s.Evaluate(s.Play(t, fallback)); r.Status != scenarios.Pass {
+			t.Errorf("%s: want pass, got %s: %s", s.Name, r.Status, r.Observed)
+		}
+	})
 	t.Run("over-dial-not-applicable", func(t *testing.T) {
 		s := scenarios.HTTP()[0]
 		r := s.Evaluate(s.Play(t, scenarios.OneSession(gosdkApp)))

@@ -9,12 +9,12 @@ import (
 
 // HTTP returns the scenarios of the Streamable HTTP transport, for a
 // client that reaches the server at Endpoint.URL: an expired session, an
-// HTTP error page in place of one reply, and a reply stream cut before the
-// reply. Each is not applicable to a client that connected with Dial.
+// HTTP error page in place of one reply, a reply stream cut before the
+// reply, and a server of the old HTTP+SSE transport only. Each is not applicable to a client that connected with Dial.
 // They are not (yet) part of All, whose every scenario a stdio client can
 // meet.
 func HTTP() []Scenario {
-	return []Scenario{httpSessionExpired(), httpErrorPage(), httpStreamDropped()}
+	return []Scenario{httpSessionExpired(), httpErrorPage(), httpStreamDropped(), httpLegacyOnly()}
 }
 
 // overDial returns why an HTTP scenario does not apply: the client never
@@ -139,5 +139,36 @@ func httpStreamDropped() Scenario {
 			},
 		},
 		Deadline: 4 * time.Second,
+	}
+}
+
+func httpLegacyOnly() Scenario {
+	return Scenario{
+		Name: "http-legacy-sse-only",
+		Mistake: "The server speaks only the HTTP+SSE transport of 2024-11-05: the Streamable HTTP initialize POST gets 405 Method Not Allowed. " +
+			"It catches clients that give up instead of falling back, as the spec's backwards-compatibility section says, to a GET that opens the old transport's SSE stream.",
+		Spec: spec(latestHandshake, "basic/transports#backwards-compatibility"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return legacy(base).WithLegacySSEOnly()
+		},
+		Expect: Expectation{
+			Description:   "after the 405 the client GETs the endpoint, POSTs to the URL of its endpoint event, completes the handshake and its work gets results",
+			DecisionPoint: "the server answered a POST of the client with 405",
+			NotApplicable: overDial,
+			Reached: func(o Outcome) error {
+				if len(httpStatus(o, http.StatusMethodNotAllowed)) == 0 {
+					return notReachedf("the client never POSTed to the endpoint (%s)", sentWhat(o))
+				}
+				return nil
+			},
+			Check: func(o Outcome) error {
+				for _, r := range o.Journal.FromServer().Responses("initialize") {
+					if r.Kind == mcptest.KindResult {
+						return sessionProceeds(o)
+					}
+				}
+				return gotf("after the 405 the client never opened the HTTP+SSE transport (no initialize reached the server); connect returned %s", errText(o.Err))
+			},
+		},
 	}
 }
