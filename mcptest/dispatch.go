@@ -94,7 +94,12 @@ func (s *Session) invalidParams(m Message, detail string) {
 
 // stringParam reads a required string param, answering -32602 if it is not one.
 func (s *Session) stringParam(m Message, d decoded, name string) (string, bool) {
-	v := d.params.Get(name)
+	var v gjson.Result
+	if name == "name" {
+		v = d.getParam(paramName)
+	} else {
+		v = d.params.Get(name)
+	}
 	if v.Type != gjson.String {
 		s.invalidParams(m, "params."+name+" is "+describe(v)+", want a string")
 		return "", false
@@ -227,7 +232,7 @@ func (s *Session) miss(m Message, kind, name, why string) Reply {
 // arguments reads params.arguments: an object, or absent; null is taken as
 // absent with a warning; anything else is invalid params.
 func (s *Session) arguments(m Message, d decoded) (gjson.Result, bool) {
-	args := d.params.Get("arguments")
+	args := d.getParam(paramArguments)
 	switch {
 	case args.Type == gjson.Null && args.Exists():
 		s.violate(RuleArgumentsNull, m, "params.arguments is null; send an object or leave it out")

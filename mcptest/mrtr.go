@@ -150,7 +150,7 @@ func mrtrTarget(m Message) string {
 
 // isRetry reports whether a request answers an input_required result.
 func isRetry(d decoded) bool {
-	return d.params.Get("inputResponses").Exists() || d.params.Get("requestState").Exists()
+	return d.getParam(paramInputResponses).Exists() || d.getParam(paramRequestState).Exists()
 }
 
 // checkRetry holds a retry to the MRTR rules: requestState echoed exactly
@@ -159,7 +159,7 @@ func (s *Session) checkRetry(m Message, d decoded) {
 	if m.Method != "tools/call" && m.Method != "prompts/get" && m.Method != "resources/read" {
 		return
 	}
-	state, responses := d.params.Get("requestState"), d.params.Get("inputResponses")
+	state, responses := d.getParam(paramRequestState), d.getParam(paramInputResponses)
 	if !state.Exists() && !responses.Exists() {
 		return
 	}
@@ -239,7 +239,7 @@ func (s *Session) replyMissingCapability(m Message, need map[string]any) {
 // answers input_required for the missing ones. It reports whether the
 // request may go on to its scripted reply.
 func (s *Session) askStateless(m Message, d decoded, inputs []InputRequest) bool {
-	responses := d.params.Get("inputResponses")
+	responses := d.getParam(paramInputResponses)
 	var missing []InputRequest
 	for _, in := range inputs {
 		if !responses.Get(gjsonKey(in.key)).Exists() {
@@ -261,7 +261,7 @@ func (s *Session) askStateless(m Message, d decoded, inputs []InputRequest) bool
 		s.replyMissingCapability(m, need)
 		return false
 	}
-	state := d.params.Get("requestState").String()
+	state := d.getParam(paramRequestState).String()
 	if state == "" {
 		s.mu.Lock()
 		s.stateSeq++

@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -196,6 +197,37 @@ func (c *pipeConn) write(b []byte, owned bool) (int, error) {
 	p.mu.Unlock()
 	p.signal()
 	return len(b), nil
+}
+
+// takeLine waits, as Read does, until the pipe holds bytes for this end,
+// then, when they begin with a whole line of at least least and at most most
+// bytes (newline included), hands that line over: it is taken out of the
+// queue without a copy, and the pipe never writes into its bytes again.
+// Otherwise, or on an error (which the next Read returns again), nil.
+func (c *pipeConn) takeLine(least, most int) []byte {
+	if _, err := c.Read(nil); err != nil {
+		return nil
+	}
+	p := c.rd
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.lent || p.readerGone || p.unread() < least {
+		return nil
+	}
+	k := bytes.IndexByte(p.buf[p.off:min(len(p.buf), p.off+most)], '\n')
+	if k < 0 || k+1 < least {
+		return nil
+	}
+	line := p.buf[p.off : p.off+k+1 : p.off+k+1]
+	p.off += k + 1
+	if p.unread() == 0 {
+		p.buf, p.off = nil, 0 // the next write starts a buffer of its own
+	} else {
+		// the rest is read from here; like a lent message, the buffer is
+		// not written into again (the next write moves the rest out)
+		p.lent, p.spare = true, nil
+	}
+	return line
 }
 
 // pendingBytes returns how many bytes conn holds for its reader beyond

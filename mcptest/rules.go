@@ -398,7 +398,7 @@ func (s *Session) checkRequestFields(m Message, d decoded) {
 			s.violate(RuleIDPrecision, m, "id "+shorten(m.ID, 40)+" is beyond ±(2^53-1): a JavaScript peer rounds it, and the reply matches no request")
 		}
 	}
-	if pt := d.params.Get("_meta.progressToken"); pt.Exists() && !validID(pt) {
+	if pt := d.paramPath(paramMeta, "progressToken"); pt.Exists() && !validID(pt) {
 		s.violate(RuleProgressTokenType, m, "params._meta.progressToken is "+describe(pt)+", want a string or an integer")
 	}
 	if m.Method == "initialize" || m.Method == "ping" {

@@ -430,7 +430,18 @@ func (s *Session) readLoop() {
 	r := bufio.NewReaderSize(s.conn, 4<<10) // grows per frame, not per session: idle sessions stay small
 	var long []byte                         // a frame longer than the buffer, being gathered
 	oversized := 0                          // bytes of a frame past maxFrame, being discarded
+	pc, _ := s.conn.(*pipeConn)
 	for {
+		if pc != nil && r.Buffered() == 0 && long == nil && oversized == 0 {
+			// a long frame waiting whole in the pipe is taken as it is:
+			// neither gathered through the reader's buffer nor copied
+			if line := pc.takeLine(lendMin, maxFrame); line != nil {
+				if line = bytes.TrimRight(line, "\r\n"); len(bytes.TrimSpace(line)) > 0 {
+					s.receiveSafely(line, true)
+				}
+				continue
+			}
+		}
 		chunk, err := r.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
 			if oversized > 0 || len(long)+len(chunk) > maxFrame {
@@ -444,7 +455,7 @@ func (s *Session) readLoop() {
 			}
 			continue
 		}
-		line := chunk
+		line, owned := chunk, false
 		switch {
 		case oversized > 0:
 			s.receiveOversized(oversized + len(chunk))
@@ -453,14 +464,16 @@ func (s *Session) readLoop() {
 			s.receiveOversized(len(long) + len(chunk))
 			line, long = nil, nil
 		case long != nil:
-			line, long = append(long, chunk...), nil
+			// the gathered frame is the loop's no more: decode keeps it
+			// as the message's text instead of copying it
+			line, long, owned = append(long, chunk...), nil, true
 		}
 		if err != nil && err != io.EOF {
 			line = nil // a frame cut by Close is not the client's
 		}
 		line = bytes.TrimRight(line, "\r\n")
 		if len(bytes.TrimSpace(line)) > 0 {
-			s.receiveSafely(line)
+			s.receiveSafely(line, owned)
 		}
 		if err != nil {
 			if err != io.EOF && !errors.Is(err, net.ErrClosed) {
@@ -472,13 +485,19 @@ func (s *Session) readLoop() {
 }
 
 // receiveSafely is receive, turning a panic of the mock into a test
-// failure instead of a crash or a hung session.
-func (s *Session) receiveSafely(line []byte) {
+// failure instead of a crash or a hung session. owned says the caller
+// hands line over: nothing changes its bytes afterwards, so the message
+// keeps them as its text without a copy.
+func (s *Session) receiveSafely(line []byte, owned bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.srv.errorf("mcptest: internal error handling %q in session %d: %v\n%s", shorten(string(line), 200), s.n, p, debug.Stack())
 		}
 	}()
+	if owned {
+		s.receiveText(frameString(line), nil)
+		return
+	}
 	s.receive(line, nil)
 }
 
@@ -526,7 +545,12 @@ func (s *Session) end() {
 // receive handles one frame from the client: decode, journal, check,
 // dispatch. x is the HTTP exchange that carried it, nil on a connection.
 func (s *Session) receive(line []byte, x *HTTPExchange) {
-	d := decode(line)
+	s.receiveText(string(line), x)
+}
+
+// receiveText is receive of a frame's text, which the message keeps.
+func (s *Session) receiveText(raw string, x *HTTPExchange) {
+	d := decodeText(raw)
 	d.msg.Session, d.msg.Direction, d.msg.Time, d.msg.HTTP = s.n, FromClient, time.Now(), x
 	if d.batch.Exists() {
 		empty := len(d.batch.Array()) == 0

@@ -178,20 +178,65 @@ type decoded struct {
 	err        gjson.Result
 	parseError bool
 	batch      gjson.Result // the elements of a JSON-RPC batch
+	// param holds where members of params are, found by the decoder's
+	// scan when indexed: read them with getParam.
+	param    [nParam]span
+	paramDup [nParam]bool
+	indexed  bool
+}
+
+// Indexes in paramKeys of the members getParam reads.
+const (
+	paramName = iota
+	paramArguments
+	paramMeta
+	paramInputResponses
+	paramRequestState
+)
+
+// paramPath returns params.Get(paramKeys[k] + "." + rest), reading only
+// that member when the scan found it once.
+func (d *decoded) paramPath(k int, rest string) gjson.Result {
+	if d.indexed && !d.paramDup[k] {
+		return d.getParam(k).Get(rest)
+	}
+	return d.params.Get(paramKeys[k] + "." + rest)
+}
+
+// getParam returns params' member paramKeys[k], as d.params.Get would,
+// from the decoder's scan when it has it, without reading params again.
+func (d *decoded) getParam(k int) gjson.Result {
+	if d.indexed && !d.paramDup[k] {
+		// the spans are of the frame, and params is the frame's text from
+		// params.Index
+		at := d.param[k]
+		if at.end == 0 {
+			return gjson.Result{}
+		}
+		at.start, at.end = at.start-d.params.Index, at.end-d.params.Index
+		return at.result(d.params.Raw)
+	}
+	return d.params.Get(paramKeys[k])
 }
 
 // decode reads a frame leniently: anything is a message, and what is wrong
 // with it is said in Problem rather than refused.
-func decode(line []byte) decoded {
-	d := decoded{msg: Message{raw: string(line)}}
-	raw := d.msg.raw
-	if tooDeep(raw, maxDepth) {
-		// Checked first and without recursion: gjson.Valid recurses once
-		// per level, and a stack overflow cannot be recovered.
+func decode(line []byte) decoded { return decodeText(string(line)) }
+
+// decodeText is decode of a frame's text, which the message keeps.
+func decodeText(raw string) decoded {
+	d := decoded{msg: Message{raw: raw}}
+	// One pass validates, bounds the nesting (without recursion: gjson.Valid
+	// recurses once per level, and a stack overflow cannot be recovered)
+	// and finds the members read below.
+	sc := scanFrame(raw)
+	if sc.deep || !sc.valid && tooDeep(raw, maxDepth) {
+		// Invalid JSON is nested too deep when its brackets say so, as
+		// before the scan stopped at its first error.
 		d.msg.Problem = fmt.Sprintf("nested deeper than %d levels, the most mcptest reads", maxDepth)
 		return d
 	}
-	if !gjson.Valid(raw) {
+	if !sc.valid {
 		d.parseError = true
 		d.msg.Problem = "not valid JSON"
 		return d
@@ -206,23 +251,16 @@ func decode(line []byte) decoded {
 		d.msg.Problem = "not a JSON object"
 		return d
 	}
-	root.ForEach(func(key, value gjson.Result) bool {
-		switch key.Str {
-		case "jsonrpc":
-			d.jsonrpc = value
-		case "id":
-			d.id = value
-		case "method":
-			d.method = value
-		case "params":
-			d.params = value
-		case "result":
-			d.result = value
-		case "error":
-			d.err = value
-		}
-		return true
-	})
+	d.jsonrpc = sc.top[topJSONRPC].result(raw)
+	d.id = sc.top[topID].result(raw)
+	d.method = sc.top[topMethod].result(raw)
+	d.params = sc.top[topParams].result(raw)
+	d.result = sc.top[topResult].result(raw)
+	d.err = sc.top[topError].result(raw)
+	if sc.paramIndexed {
+		d.indexed = true
+		d.param, d.paramDup = sc.param, sc.paramDup
+	}
 	if d.id.Exists() {
 		d.msg.ID = d.id.Raw
 	}
@@ -233,7 +271,7 @@ func decode(line []byte) decoded {
 			return d
 		}
 		d.msg.Method = d.method.Str
-		if name := d.params.Get("name"); d.msg.Method == "tools/call" && name.Type == gjson.String {
+		if name := d.getParam(paramName); d.msg.Method == "tools/call" && name.Type == gjson.String {
 			d.msg.tool = name.Str
 		}
 		if d.id.Exists() {

@@ -1,0 +1,345 @@
+package mcptest
+
+import (
+	"github.com/tidwall/gjson"
+)
+
+// The members decode reads of a frame's top-level object, and of its
+// params object, found by scanFrame in the same pass that validates.
+const (
+	topJSONRPC = iota
+	topID
+	topMethod
+	topParams
+	topResult
+	topError
+	nTop
+)
+
+var topKeys = [nTop]string{"jsonrpc", "id", "method", "params", "result", "error"}
+
+// paramKeys are the members of params that the per-message path reads
+// (tools/call, prompts/get, the request checks, the stateless era).
+var paramKeys = [...]string{"name", "arguments", "_meta", "inputResponses", "requestState"}
+
+const nParam = len(paramKeys)
+
+// span is where a value lies in the frame: raw[start:end]; end 0 is none.
+type span struct{ start, end int }
+
+// frameScan is what one pass over a frame learns: whether it is JSON,
+// whether it nests too deep, and where the members decode needs are.
+type frameScan struct {
+	valid bool
+	deep  bool
+	// top holds the last occurrence of each member of a top-level object
+	// (what a walk over its members that keeps the last one finds).
+	top [nTop]span
+	// param holds the first occurrence of each of paramKeys in the params
+	// object that top[topParams] holds (what gjson's Get finds), when
+	// paramIndexed; a key seen twice is marked in paramDup, and is looked
+	// up by gjson (a dotted path may then resolve in the later one).
+	param        [nParam]span
+	paramDup     [nParam]bool
+	paramIndexed bool
+}
+
+// scanFrame validates raw as JSON (the grammar gjson.Valid accepts: RFC
+// 8259, UTF-8 not checked) and measures its nesting in one pass, without
+// recursion: an explicit bit stack of at most maxDepth levels says
+// whether each open container is an object. A frame nested deeper than
+// maxDepth stops the scan with deep set. On a valid frame, the members
+// of the top-level object and of its params object are indexed.
+func scanFrame(raw string) (sc frameScan) {
+	var stack [maxDepth/64 + 1]uint64 // bit set: the container at that level is an object
+	depth := 0
+	n := len(raw)
+	i := skipSpace(raw, 0)
+	rootKey, paramKey := -1, -1 // the member whose value is being read at level 1, 2
+	inParams := false           // the level-1 container open is the params object
+	var start1, start2 int      // where the value at level 1, 2 began
+
+	// key reads the key of an object member at raw[i] (a '"') and the
+	// colon after it, and notes which member it is at levels 1 and 2.
+	key := func() bool {
+		if i >= n || raw[i] != '"' {
+			return false
+		}
+		s := i
+		esc := false
+		if i, esc = scanString(raw, i+1); i < 0 {
+			return false
+		}
+		if i = skipSpace(raw, i); i >= n || raw[i] != ':' {
+			return false
+		}
+		i++
+		switch {
+		case depth == 1:
+			rootKey = lookupKey(topKeys[:], raw[s:i], esc)
+		case depth == 2 && inParams:
+			paramKey = lookupKey(paramKeys[:], raw[s:i], esc)
+		}
+		return true
+	}
+	// done records the value that ends at i, begun at level depth.
+	done := func(level, from int) {
+		switch {
+		case level == 1:
+			if rootKey >= 0 {
+				sc.top[rootKey] = span{from, i}
+			}
+			inParams = false // the params object, if it was, is done
+		case level == 2 && inParams && paramKey >= 0:
+			if sc.param[paramKey].end == 0 {
+				sc.param[paramKey] = span{from, i}
+			} else {
+				sc.paramDup[paramKey] = true
+			}
+		}
+	}
+
+value:
+	for {
+		i = skipSpace(raw, i)
+		if i >= n {
+			return sc
+		}
+		from := i
+		switch c := raw[i]; c {
+		case '{', '[':
+			if depth == maxDepth {
+				sc.deep = true
+				return sc
+			}
+			switch depth {
+			case 1:
+				start1 = from
+				if c == '{' && rootKey == topParams {
+					inParams = true
+					sc.param, sc.paramDup = [nParam]span{}, [nParam]bool{}
+				}
+			case 2:
+				start2 = from
+			}
+			if c == '{' {
+				stack[depth/64] |= 1 << (depth % 64)
+			} else {
+				stack[depth/64] &^= 1 << (depth % 64)
+			}
+			depth++
+			i = skipSpace(raw, i+1)
+			if i < n && (raw[i] == '}' && c == '{' || raw[i] == ']' && c == '[') {
+				i++
+				depth--
+				break // an empty container: the value is done
+			}
+			if c == '{' && !key() {
+				return sc
+			}
+			continue value
+		case '"':
+			if i, _ = scanString(raw, i+1); i < 0 {
+				return sc
+			}
+		case 't':
+			if !hasWord(raw, i, "true") {
+				return sc
+			}
+			i += 4
+		case 'f':
+			if !hasWord(raw, i, "false") {
+				return sc
+			}
+			i += 5
+		case 'n':
+			if !hasWord(raw, i, "null") {
+				return sc
+			}
+			i += 4
+		default:
+			if i = scanNumber(raw, i); i < 0 {
+				return sc
+			}
+		}
+		// A value at level depth ended at i: close the containers it ends.
+		level, begun := depth, from
+		for {
+			if level <= 2 {
+				done(level, begun)
+			}
+			if depth == 0 {
+				sc.valid = skipSpace(raw, i) == n
+				if sc.valid && sc.top[topParams].end != 0 && raw[sc.top[topParams].start] == '{' {
+					sc.paramIndexed = true
+				}
+				return sc
+			}
+			i = skipSpace(raw, i)
+			if i >= n {
+				return sc
+			}
+			obj := stack[(depth-1)/64]&(1<<((depth-1)%64)) != 0
+			switch raw[i] {
+			case ',':
+				i = skipSpace(raw, i+1)
+				if obj && !key() {
+					return sc
+				}
+				continue value
+			case '}', ']':
+				if (raw[i] == '}') != obj {
+					return sc
+				}
+				i++
+				depth--
+				level = depth
+				switch depth {
+				case 1:
+					begun = start1
+				case 2:
+					begun = start2
+				}
+			default:
+				return sc
+			}
+		}
+	}
+}
+
+// lookupKey returns the index in keys of the quoted key raw (escaped when
+// esc), -1 when it is none of them.
+func lookupKey(keys []string, raw string, esc bool) int {
+	raw = raw[:len(raw)-1] // the colon
+	for j := len(raw) - 1; j > 0 && raw[j] != '"'; j-- {
+		raw = raw[:j] // spaces before the colon
+	}
+	k := raw[1 : len(raw)-1]
+	if esc {
+		k = gjson.Parse(raw).Str
+	}
+	for j, want := range keys {
+		if k == want {
+			return j
+		}
+	}
+	return -1
+}
+
+func skipSpace(raw string, i int) int {
+	for i < len(raw) {
+		switch raw[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+func hasWord(raw string, i int, w string) bool {
+	return len(raw)-i >= len(w) && raw[i:i+len(w)] == w
+}
+
+// scanString reads a string whose opening quote is before raw[i]: it
+// returns the index after the closing quote and whether the string has
+// escapes, or -1 when the string is not valid JSON. Eight bytes at a time
+// while none of them is a quote, a backslash or a control character.
+func scanString(raw string, i int) (int, bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	esc := false
+	for {
+		for ; i+8 <= len(raw); i += 8 {
+			w := uint64(raw[i]) | uint64(raw[i+1])<<8 | uint64(raw[i+2])<<16 | uint64(raw[i+3])<<24 |
+				uint64(raw[i+4])<<32 | uint64(raw[i+5])<<40 | uint64(raw[i+6])<<48 | uint64(raw[i+7])<<56
+			q, b := w^(ones*'"'), w^(ones*'\\')
+			if ((q-ones)&^q|(b-ones)&^b|(w-ones*0x20)&^w)&highs != 0 {
+				break // one of the eight stops the string: read them one by one
+			}
+		}
+		if i >= len(raw) {
+			return -1, esc
+		}
+		switch c := raw[i]; {
+		case c == '"':
+			return i + 1, esc
+		case c < 0x20:
+			return -1, esc
+		case c == '\\':
+			esc = true
+			if i++; i >= len(raw) {
+				return -1, esc
+			}
+			switch raw[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				if len(raw)-i < 5 || !isHex(raw[i+1]) || !isHex(raw[i+2]) || !isHex(raw[i+3]) || !isHex(raw[i+4]) {
+					return -1, esc
+				}
+				i += 5
+			default:
+				return -1, esc
+			}
+		default:
+			i++
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// scanNumber reads a JSON number at raw[i]: the index after it, or -1.
+func scanNumber(raw string, i int) int {
+	digits := func() bool {
+		s := i
+		for i < len(raw) && raw[i] >= '0' && raw[i] <= '9' {
+			i++
+		}
+		return i > s
+	}
+	if i < len(raw) && raw[i] == '-' {
+		i++
+	}
+	if i < len(raw) && raw[i] == '0' {
+		i++
+	} else if !digits() {
+		return -1
+	}
+	if i < len(raw) && raw[i] == '.' {
+		i++
+		if !digits() {
+			return -1
+		}
+	}
+	if i < len(raw) && (raw[i] == 'e' || raw[i] == 'E') {
+		i++
+		if i < len(raw) && (raw[i] == '+' || raw[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return -1
+		}
+	}
+	return i
+}
+
+// result is the gjson value at s in raw, with Index s.start.
+func (s span) result(raw string) gjson.Result {
+	if s.end == 0 {
+		return gjson.Result{}
+	}
+	v := raw[s.start:s.end]
+	var r gjson.Result
+	switch v[0] {
+	case '{', '[':
+		r = gjson.Result{Type: gjson.JSON, Raw: v}
+	default:
+		r = gjson.Parse(v)
+	}
+	r.Index = s.start
+	return r
+}

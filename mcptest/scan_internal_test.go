@@ -1,0 +1,105 @@
+package mcptest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// scanSeeds are frames on which scanFrame must agree with gjson (Valid,
+// a walk over the members, Get) and with tooDeep.
+var scanSeeds = []string{
+	``, ` `, `{}`, `[]`, `[ ]`, `{ }`, `1`, `-0`, `-`, `01`, `1.`, `1.5e`, `1e+3`, `-1.25E-7`, `"a"`, `"\u00e9\n"`, `"\u00g1"`, `"a` + "\x01" + `"`,
+	`true`, `tru`, `nul`, `null `, "\t{}\r\n", `{"a":1,}`, `[1,]`, `[1 2]`, `{"a" 1}`, `{"a":}`, `{1:2}`, `{"a":1}}`, `[[]`, `[}`, `{]`,
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"name":"inner"},"name":"outer","_meta":{"progressToken":7}}}`,
+	`{"id":1,"id":"two","params":{"name":"a"},"params":{"name":"b","name":"c"}}`,
+	`{"params":{"name":"a"},"params":[1,2]}`,
+	`{"params":{},"method":"x"}`,
+	`{"params":{"_meta":{"a":1},"_meta":{"progressToken":"t"}}}`,
+	`{"params":{"n\u0061me":"esc","arguments" : { } , "requestState":"s","inputResponses":{"k":{}}}}`,
+	`{"m\u0065thod":"ping","id":null}`,
+	`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"params":{"name":"x"}}]`,
+	`{"result":{"content":[{"type":"text","text":"a\"b\\c"}]},"id":3,"error":{"code":-1}}`,
+	`{"a":"0123456789abcdef\"0123456789\\abcdef` + "\x7f\xff\xc3\xa9" + `"}`,
+	strings.Repeat("[", 1000) + strings.Repeat("]", 1000),
+	strings.Repeat("[", 1001) + strings.Repeat("]", 1001),
+	strings.Repeat(`{"a":`, 1001) + "1" + strings.Repeat("}", 1001),
+	strings.Repeat("[", 2000),
+	`{"x":` + strings.Repeat("[", 1500),
+	`"` + strings.Repeat("[", 1500) + `"`,
+	`{"a":1,` + strings.Repeat("[", 1500),
+	`x` + strings.Repeat("{", 1001),
+}
+
+// checkScan compares scanFrame with what decode used to do: gjson.Valid
+// behind tooDeep, a walk over the members keeping the last, params.Get.
+func checkScan(t *testing.T, raw string) {
+	t.Helper()
+	sc := scanFrame(raw)
+	deep := tooDeep(raw, maxDepth)
+	if sc.deep && !deep {
+		t.Fatalf("%.80q: scanFrame says too deep, tooDeep does not", raw)
+	}
+	if deep {
+		if sc.valid {
+			t.Fatalf("%.80q: tooDeep says too deep, scanFrame says valid", raw)
+		}
+		return
+	}
+	if sc.deep {
+		t.Fatalf("%.80q: scanFrame deep, tooDeep not", raw)
+	}
+	if want := gjson.Valid(raw); sc.valid != want {
+		t.Fatalf("%.80q: scanFrame valid=%v, gjson.Valid=%v", raw, sc.valid, want)
+	}
+	if !sc.valid {
+		return
+	}
+	root := gjson.Parse(raw)
+	if !root.IsObject() {
+		return
+	}
+	var want [nTop]gjson.Result
+	root.ForEach(func(k, v gjson.Result) bool {
+		for i, key := range topKeys {
+			if k.Str == key {
+				want[i] = v
+			}
+		}
+		return true
+	})
+	for i := range nTop {
+		if got := sc.top[i].result(raw); got.Raw != want[i].Raw || got.Type != want[i].Type || got.Str != want[i].Str {
+			t.Fatalf("%.80q: member %s is %q, want %q", raw, topKeys[i], got.Raw, want[i].Raw)
+		}
+	}
+	d := decode([]byte(raw))
+	for k, key := range paramKeys {
+		got, want := d.getParam(k), d.params.Get(key)
+		if got.Raw != want.Raw || got.Type != want.Type || got.Str != want.Str {
+			t.Fatalf("%.80q: params.%s is %q, want %q", raw, key, got.Raw, want.Raw)
+		}
+	}
+	if got, want := d.paramPath(paramMeta, "progressToken"), d.params.Get("_meta.progressToken"); got.Raw != want.Raw {
+		t.Fatalf("%.80q: params._meta.progressToken is %q, want %q", raw, got.Raw, want.Raw)
+	}
+}
+
+func TestScanFrameAgrees(t *testing.T) {
+	for _, s := range scanSeeds {
+		checkScan(t, s)
+		// every prefix: truncated frames are invalid the same way
+		for i := 0; i < len(s) && i < 200; i++ {
+			checkScan(t, s[:i])
+		}
+	}
+}
+
+func FuzzScanFrame(f *testing.F) {
+	for _, s := range scanSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) { checkScan(t, raw) })
+}
