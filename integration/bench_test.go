@@ -671,14 +671,22 @@ func BenchmarkScaleLargeResult(b *testing.B) {
 
 // BenchmarkScaleLargeArguments: a tools/call whose arguments hold 1 MiB of
 // text, beside a raw server that reads the same line and answers.
+// "journal-limit" is the mock with WithJournalLimit(4096): the journal
+// does not keep the 1 MiB, so its memory is reused from call to call (the
+// mock row writes each call's frame into new memory, which it keeps).
 func BenchmarkScaleLargeArguments(b *testing.B) {
 	tail := []byte(`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` + benchLargeText + `"}}}` + "\n")
-	for _, name := range []string{"mcptest", "floor"} {
+	for _, name := range []string{"mcptest", "journal-limit", "floor"} {
 		b.Run(name, func(b *testing.B) {
 			benchNoLeaks(b)
 			var t benchTarget = benchReplier{head: []byte(`{"jsonrpc":"2.0","id":`), tail: []byte(`,"result":{"content":[{"type":"text","text":"hi"}]}}` + "\n")}
-			if name == "mcptest" {
+			switch name {
+			case "mcptest":
 				t = newBenchMcptest(b)
+			case "journal-limit":
+				m := newBenchMcptest(b)
+				m.srv.WithJournalLimit(4096)
+				t = m
 			}
 			c := benchLargeClient(b, t)
 			b.SetBytes(int64(len(benchLargeText)))

@@ -1,6 +1,10 @@
 package mcptest
 
 import (
+	"encoding/binary"
+	"strings"
+	"unsafe"
+
 	"github.com/tidwall/gjson"
 )
 
@@ -244,48 +248,70 @@ func hasWord(raw string, i int, w string) bool {
 
 // scanString reads a string whose opening quote is before raw[i]: it
 // returns the index after the closing quote and whether the string has
-// escapes, or -1 when the string is not valid JSON. Eight bytes at a time
-// while none of them is a quote, a backslash or a control character.
+// escapes, or -1 when the string is not valid JSON. The next quote is
+// found with strings.IndexByte, and the bytes before it are checked for a
+// backslash or a control character eight at a time; the quote found is
+// kept until the scan passes it (an escaped quote), so a string with many
+// escapes is still read once.
 func scanString(raw string, i int) (int, bool) {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	esc := false
+	q := -1 // the index of a quote at or after i, -1 not known
 	for {
-		for ; i+8 <= len(raw); i += 8 {
-			w := uint64(raw[i]) | uint64(raw[i+1])<<8 | uint64(raw[i+2])<<16 | uint64(raw[i+3])<<24 |
-				uint64(raw[i+4])<<32 | uint64(raw[i+5])<<40 | uint64(raw[i+6])<<48 | uint64(raw[i+7])<<56
-			q, b := w^(ones*'"'), w^(ones*'\\')
-			if ((q-ones)&^q|(b-ones)&^b|(w-ones*0x20)&^w)&highs != 0 {
-				break // one of the eight stops the string: read them one by one
-			}
-		}
-		if i >= len(raw) {
-			return -1, esc
-		}
-		switch c := raw[i]; {
-		case c == '"':
-			return i + 1, esc
-		case c < 0x20:
-			return -1, esc
-		case c == '\\':
-			esc = true
-			if i++; i >= len(raw) {
+		if q < i {
+			j := strings.IndexByte(raw[i:], '"')
+			if j < 0 {
 				return -1, esc
 			}
-			switch raw[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				if len(raw)-i < 5 || !isHex(raw[i+1]) || !isHex(raw[i+2]) || !isHex(raw[i+3]) || !isHex(raw[i+4]) {
-					return -1, esc
-				}
-				i += 5
-			default:
-				return -1, esc
-			}
-		default:
+			q = i + j
+		}
+		i += plainPrefix(raw[i:q])
+		if i == q {
+			return q + 1, esc
+		}
+		if raw[i] < 0x20 {
+			return -1, esc
+		}
+		// a backslash: an escape
+		esc = true
+		if i++; i >= len(raw) {
+			return -1, esc
+		}
+		switch raw[i] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			i++
+		case 'u':
+			if len(raw)-i < 5 || !isHex(raw[i+1]) || !isHex(raw[i+2]) || !isHex(raw[i+3]) || !isHex(raw[i+4]) {
+				return -1, esc
+			}
+			i += 5
+		default:
+			return -1, esc
 		}
 	}
+}
+
+// plainPrefix returns how many bytes s begins with that are neither a
+// backslash nor a control character.
+func plainPrefix(s string) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	if len(s) >= 8 {
+		// read only: the bytes of s, for word loads
+		bs := unsafe.Slice(unsafe.StringData(s), len(s))
+		for ; i+16 <= len(bs); i += 16 {
+			w, v := binary.LittleEndian.Uint64(bs[i:]), binary.LittleEndian.Uint64(bs[i+8:])
+			b, c := w^(ones*'\\'), v^(ones*'\\')
+			if ((b-ones)&^b|(w-ones*0x20)&^w|(c-ones)&^c|(v-ones*0x20)&^v)&highs != 0 {
+				break
+			}
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '\\' || c < 0x20 {
+			return i
+		}
+	}
+	return i
 }
 
 func isHex(c byte) bool {
