@@ -247,6 +247,8 @@ func (g *frameGen) size() int {
 	}
 }
 
+// full reports whether the output reached its cap: every loop stops
+// there, so that one input costs a bounded time.
 func (g *frameGen) full() bool { return len(g.out) >= fuzzFramesMax }
 
 var fuzzMethods = []string{
@@ -291,6 +293,9 @@ func (g *frameGen) frame(depth int) {
 		g.out = append(g.out, strings.Repeat(shut, levels)...)
 	case op == 5: // bytes as they come
 		for range g.size() {
+			if g.full() {
+				break
+			}
 			if b := g.next(); b != '\n' {
 				g.out = append(g.out, b)
 			}
@@ -405,6 +410,9 @@ func (g *frameGen) value(depth int) {
 		}
 		g.out = append(g.out, '{')
 		for i := range g.size() {
+			if g.full() {
+				break
+			}
 			if i > 0 {
 				g.out = append(g.out, ',')
 			}
@@ -420,6 +428,9 @@ func (g *frameGen) value(depth int) {
 		}
 		g.out = append(g.out, '[')
 		for i := range g.size() {
+			if g.full() {
+				break
+			}
 			if i > 0 {
 				g.out = append(g.out, ',')
 			}
@@ -461,6 +472,9 @@ func (g *frameGen) str() {
 	g.out = append(g.out, '"')
 	pieces := []string{`a`, `\"`, `\\`, `\n`, `\u0000`, `\ud800`, `\udfff\ud800`, "\xff\xfe", "é", `\u00e9`, `\/`, "\t", `[`, `{`}
 	for range g.size() {
+		if g.full() {
+			break
+		}
 		p := pieces[int(g.next())%len(pieces)]
 		if g.next() >= 250 { // a long run of it
 			g.out = append(g.out, strings.Repeat(p, max(0, min(g.size()+1, (fuzzFramesMax-len(g.out))/len(p)+1)))...)
