@@ -672,8 +672,8 @@ func BenchmarkScaleLargeResult(b *testing.B) {
 // BenchmarkScaleLargeArguments: a tools/call whose arguments hold 1 MiB of
 // text, beside a raw server that reads the same line and answers.
 // "journal-limit" is the mock with WithJournalLimit(4096): the journal
-// does not keep the 1 MiB, so its memory is reused from call to call (the
-// mock row writes each call's frame into new memory, which it keeps).
+// keeps 4 KiB of each frame, so what a call's frame occupied is garbage
+// by the next call (in the mock row, the journal keeps every frame).
 func BenchmarkScaleLargeArguments(b *testing.B) {
 	tail := []byte(`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` + benchLargeText + `"}}}` + "\n")
 	for _, name := range []string{"mcptest", "journal-limit", "floor"} {
