@@ -36,12 +36,17 @@ import (
 // multi-round-trip scenario), list every tool (ClientSession.Tools, the
 // SDK's auto-paging iterator), call suggest_gifts, close.
 func gosdkApp(ctx context.Context, conn net.Conn) error {
+	return gosdkAppOver(ctx, &mcp.IOTransport{Reader: conn, Writer: conn})
+}
+
+// gosdkAppOver is gosdkApp on any transport of the SDK.
+func gosdkAppOver(ctx context.Context, tr mcp.Transport) error {
 	client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, &mcp.ClientOptions{
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}, nil
 		},
 	})
-	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+	cs, err := client.Connect(ctx, tr, nil)
 	if err != nil {
 		return err
 	}
@@ -57,7 +62,12 @@ func gosdkApp(ctx context.Context, conn net.Conn) error {
 
 // mark3App drives the mark3labs client the same way.
 func mark3App(ctx context.Context, conn net.Conn) error {
-	c := m3client.NewClient(m3transport.NewIO(conn, conn, nil), m3client.WithElicitationHandler(acceptElicitation{}))
+	return mark3AppOver(ctx, m3transport.NewIO(conn, conn, nil))
+}
+
+// mark3AppOver is mark3App on any transport of the client.
+func mark3AppOver(ctx context.Context, tr m3transport.Interface) error {
+	c := m3client.NewClient(tr, m3client.WithElicitationHandler(acceptElicitation{}))
 	defer c.Close()
 	if err := c.Start(ctx); err != nil {
 		return err
@@ -88,42 +98,51 @@ func (acceptElicitation) Elicit(context.Context, m3.ElicitationRequest) (*m3.Eli
 // by experiment. Each is asserted as today's behaviour: when an upgrade
 // fixes one, its subtest fails and the declaration is removed here.
 var (
-	gosdkDeviations = []scenarios.Option{
-		scenarios.KnownDeviation("tools-capability-missing",
-			"go-sdk v1.8.0: ClientSession.ListTools and CallTool send tools/list and tools/call whatever the server declared; "+
-				"they do not check InitializeResult().Capabilities.Tools (nil here), so an app that lists tools without checking the capability itself calls an undeclared feature"),
-		scenarios.KnownDeviation("capabilities-differ-by-era",
-			"go-sdk v1.8.0: in the stateless era ListTools sends tools/list although server/discover declared no tools capability (the SDK does not check capabilities; see tools-capability-missing)"),
-		scenarios.KnownDeviation("tools-schema-changed-quietly",
-			"go-sdk v1.8.0: CallTool returns the -32602 as an error and the SDK never lists the tools again by itself; "+
-				"a refresh is left to the app, and the app flow ends with the stale schema"),
-		scenarios.KnownDeviation("tools-list-changed",
-			"go-sdk v1.8.0: on notifications/tools/list_changed the client only invalidates its stateless-era tools cache and calls ClientOptions.ToolListChangedHandler; "+
-				"with the default options (no handler) nothing lists the tools again"),
-		scenarios.KnownDeviation("discover-never-answered",
-			"go-sdk v1.8.0: Client.Connect sends the server/discover probe with the caller's context and no timeout of its own, "+
-				`so against a server that never answers it waits until that context ends (the scenario's 10 s) and returns "context deadline exceeded" without ever sending initialize`),
-		scenarios.KnownDeviation("looping-cursor",
-			"go-sdk v1.8.0: the ClientSession.Tools iterator follows nextCursor without noticing that it repeats, "+
-				"so against a looping cursor it sends tools/list until the app's context ends"),
-		scenarios.KnownDeviation("stdout-banner",
-			"go-sdk v1.8.0: IOTransport treats a non-JSON line as a fatal read error: the connection closes before the server/discover result is read, "+
-				`its fallback initialize fails without reaching the wire, and Connect returns "connection closed" with "invalid character 'g' looking for beginning of value"`),
+	gosdkReasons = map[string]string{
+		"tools-capability-missing": "go-sdk v1.8.0: ClientSession.ListTools and CallTool send tools/list and tools/call whatever the server declared; " +
+			"they do not check InitializeResult().Capabilities.Tools (nil here), so an app that lists tools without checking the capability itself calls an undeclared feature",
+		"capabilities-differ-by-era": "go-sdk v1.8.0: in the stateless era ListTools sends tools/list although server/discover declared no tools capability (the SDK does not check capabilities; see tools-capability-missing)",
+		"tools-schema-changed-quietly": "go-sdk v1.8.0: CallTool returns the -32602 as an error and the SDK never lists the tools again by itself; " +
+			"a refresh is left to the app, and the app flow ends with the stale schema",
+		"tools-list-changed": "go-sdk v1.8.0: on notifications/tools/list_changed the client only invalidates its stateless-era tools cache and calls ClientOptions.ToolListChangedHandler; " +
+			"with the default options (no handler) nothing lists the tools again",
+		"discover-never-answered": "go-sdk v1.8.0: Client.Connect sends the server/discover probe with the caller's context and no timeout of its own, " +
+			`so against a server that never answers it waits until that context ends (the scenario's 10 s) and returns "context deadline exceeded" without ever sending initialize`,
+		"looping-cursor": "go-sdk v1.8.0: the ClientSession.Tools iterator follows nextCursor without noticing that it repeats, " +
+			"so against a looping cursor it sends tools/list until the app's context ends",
+		"stdout-banner": "go-sdk v1.8.0: IOTransport treats a non-JSON line as a fatal read error: the connection closes before the server/discover result is read, " +
+			`its fallback initialize fails without reaching the wire, and Connect returns "connection closed" with "invalid character 'g' looking for beginning of value"`,
 	}
-	mark3Deviations = []scenarios.Option{
-		scenarios.KnownDeviation("tools-capability-missing",
-			"mark3labs/mcp-go v1.2.1: Client.ListTools and CallTool send tools/list and tools/call whatever the server declared; "+
-				"they do not check GetServerCapabilities().Tools (nil here), so an app that lists tools without checking the capability itself calls an undeclared feature"),
-		scenarios.KnownDeviation("capabilities-differ-by-era",
-			"mark3labs/mcp-go v1.2.1: in the stateless era ListTools sends tools/list although server/discover declared no tools capability (the client does not check capabilities; see tools-capability-missing)"),
-		scenarios.KnownDeviation("tools-schema-changed-quietly",
-			"mark3labs/mcp-go v1.2.1: CallTool returns the -32602 as an error and the client never lists the tools again by itself; "+
-				"a refresh is left to the app, and the app flow ends with the stale schema"),
-		scenarios.KnownDeviation("tools-list-changed",
-			"mark3labs/mcp-go v1.2.1: notifications/tools/list_changed is only passed to the handlers registered with Client.OnNotification; "+
-				"with none registered nothing lists the tools again"),
+	mark3Reasons = map[string]string{
+		"tools-capability-missing": "mark3labs/mcp-go v1.2.1: Client.ListTools and CallTool send tools/list and tools/call whatever the server declared; " +
+			"they do not check GetServerCapabilities().Tools (nil here), so an app that lists tools without checking the capability itself calls an undeclared feature",
+		"capabilities-differ-by-era": "mark3labs/mcp-go v1.2.1: in the stateless era ListTools sends tools/list although server/discover declared no tools capability (the client does not check capabilities; see tools-capability-missing)",
+		"tools-schema-changed-quietly": "mark3labs/mcp-go v1.2.1: CallTool returns the -32602 as an error and the client never lists the tools again by itself; " +
+			"a refresh is left to the app, and the app flow ends with the stale schema",
+		"tools-list-changed": "mark3labs/mcp-go v1.2.1: notifications/tools/list_changed is only passed to the handlers registered with Client.OnNotification; " +
+			"with none registered nothing lists the tools again",
 	}
+	gosdkDeviations = deviations(gosdkReasons)
+	mark3Deviations = deviations(mark3Reasons)
 )
+
+// deviations declares each reason as a KnownDeviation of its scenario.
+func deviations(reasons map[string]string) []scenarios.Option {
+	var out []scenarios.Option
+	for name, why := range reasons {
+		out = append(out, scenarios.KnownDeviation(name, why))
+	}
+	return out
+}
+
+// declared returns the KnownDeviation of name with its reason in reasons.
+func declared(reasons map[string]string, name string) scenarios.Option {
+	why, ok := reasons[name]
+	if !ok {
+		panic("no declared deviation for " + name)
+	}
+	return scenarios.KnownDeviation(name, why)
+}
 
 // The racy deviations: scenarios whose outcome, for that SDK version, is a
 // race that the SDK usually loses. Run's single play would make them flaky,
@@ -363,12 +382,13 @@ func assertStatuses(t *testing.T, got map[string]scenarios.Result, dflt scenario
 }
 
 // TestScenarioVerdictsDoNothing: a client that dials and does nothing
-// passes nothing: every scenario is not reached.
+// passes nothing: every scenario is not reached (the HTTP ones do not
+// apply: it never asked for the URL).
 func TestScenarioVerdictsDoNothing(t *testing.T) {
 	got := playStatuses(t, scenarios.OneSession(func(ctx context.Context, conn net.Conn) error {
 		return conn.Close()
 	}))
-	assertStatuses(t, got, scenarios.NotReached, nil, nil)
+	assertStatuses(t, got, scenarios.NotReached, overPipe(nil), nil)
 }
 
 // TestScenarioVerdictsHandshakeOnly: the official client pinned to
@@ -391,7 +411,8 @@ var goSDKFailures = []string{"tools-capability-missing", "tools-schema-changed-q
 
 // withGoSDKFailures adds to m the failures of goSDKFailures, and
 // capabilities-per-session, which does not apply to an app that opens one
-// session.
+// session, and the HTTP scenarios, which do not apply to an app that
+// connects with Endpoint.Dial.
 func withGoSDKFailures(m map[string]scenarios.Status) map[string]scenarios.Status {
 	for _, n := range goSDKFailures {
 		if _, ok := m[n]; !ok {
@@ -400,6 +421,18 @@ func withGoSDKFailures(m map[string]scenarios.Status) map[string]scenarios.Statu
 	}
 	if _, ok := m["capabilities-per-session"]; !ok {
 		m["capabilities-per-session"] = scenarios.NotApplicable
+	}
+	return overPipe(m)
+}
+
+// overPipe adds to m the HTTP scenarios, which do not apply to an app
+// that connects with Endpoint.Dial (it never asks for the URL).
+func overPipe(m map[string]scenarios.Status) map[string]scenarios.Status {
+	if m == nil {
+		m = map[string]scenarios.Status{}
+	}
+	for _, s := range scenarios.HTTP() {
+		m[s.Name] = scenarios.NotApplicable
 	}
 	return m
 }

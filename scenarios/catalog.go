@@ -80,10 +80,11 @@ func faulty(srv *mcptest.Server, faults ...mcptest.Fault) *mcptest.Server {
 
 // All returns the catalog, in a stable order: the healthy servers first,
 // then the handshake and capability mistakes, version negotiation, era
-// detection, framing, and failures in the middle of a call. Each call
-// returns fresh values.
+// detection, framing, failures in the middle of a call, and last the
+// Streamable HTTP scenarios of HTTP (not applicable to a client that never
+// asks for Endpoint.URL). Each call returns fresh values.
 func All() []Scenario {
-	return []Scenario{
+	return append([]Scenario{
 		giftgenHandshake(),
 		giftgenStateless(),
 		initializeResultMalformed(),
@@ -107,7 +108,7 @@ func All() []Scenario {
 		slowToolTimeout(),
 		elicitationRoundTrip(),
 		loopingCursor(),
-	}
+	}, HTTP()...)
 }
 
 // Names returns the names of the catalog's scenarios, in catalog order.

@@ -58,8 +58,11 @@
 // # Running
 //
 // The ConnectFunc gets an Endpoint: Dial opens a session (one per call, so
-// a client may reconnect), URL is the same server over Streamable HTTP. OneSession
-// adapts a function that takes one connection. Play runs a client against
+// a client may reconnect), URL is the same server over Streamable HTTP: a
+// ConnectFunc that connects to URL plays the whole catalog over HTTP, the
+// scenarios of HTTP included (they are not applicable to a client that
+// never asks for URL). OneSession adapts a function that takes one
+// connection. Play runs a client against
 // one scenario and returns the Outcome; Evaluate and Check judge it. Run
 // plays them all, one subtest each; a failing subtest says what the
 // server did wrong, what a correct client does, what this client did, and

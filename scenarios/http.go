@@ -10,22 +10,28 @@ import (
 // HTTP returns the scenarios of the Streamable HTTP transport, for a
 // client that reaches the server at Endpoint.URL: an expired session, an
 // HTTP error page in place of one reply, a reply stream cut before the
-// reply, and a server of the old HTTP+SSE transport only. Each is not applicable to a client that connected with Dial.
-// They are not (yet) part of All, whose every scenario a stdio client can
-// meet.
+// reply, and a server of the old HTTP+SSE transport only. They are the
+// last four of All. Each is not applicable to a client that never asked
+// for Endpoint.URL (a stdio client, which connects with Dial), and judged
+// for every client that did.
 func HTTP() []Scenario {
 	return []Scenario{httpSessionExpired(), httpErrorPage(), httpStreamDropped(), httpLegacyOnly()}
 }
 
 // overDial returns why an HTTP scenario does not apply: the client never
-// sent a message over HTTP. "" otherwise.
+// asked for Endpoint.URL (and sent nothing over HTTP), so it does not use
+// the HTTP transport. "" otherwise: a client that took the URL and then
+// sent nothing is judged, and does not reach the decision point.
 func overDial(o Outcome) string {
+	if o.OverHTTP {
+		return ""
+	}
 	for _, m := range o.Journal {
 		if m.Direction == mcptest.FromClient && m.HTTP != nil {
 			return ""
 		}
 	}
-	return "the client did not connect over HTTP (Endpoint.URL)"
+	return "the client never asked for Endpoint.URL: it does not use the Streamable HTTP transport, and this scenario is about HTTP"
 }
 
 // httpStatus returns the server's messages answered with HTTP status code.

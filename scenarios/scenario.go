@@ -62,9 +62,10 @@ func OneSession(f func(ctx context.Context, conn net.Conn) error) ConnectFunc {
 type Endpoint struct {
 	srv *mcptest.Server
 
-	mu     sync.Mutex
-	closed bool
-	conns  []net.Conn
+	mu      sync.Mutex
+	closed  bool
+	conns   []net.Conn
+	usedURL bool // URL was called during the play
 }
 
 // Dial opens a new MCP session with the scenario's server and returns the
@@ -99,6 +100,7 @@ func (e *Endpoint) URL() string {
 	if e.closed {
 		return ""
 	}
+	e.usedURL = true
 	return e.srv.URL()
 }
 
@@ -211,6 +213,10 @@ type Outcome struct {
 	Deadline time.Duration
 	// Sessions is how many sessions the client opened (Dial or URL).
 	Sessions int
+	// OverHTTP reports that the client asked for Endpoint.URL during the
+	// play: it uses the Streamable HTTP transport (the HTTP scenarios do
+	// not apply to a client that never did).
+	OverHTTP bool
 	// Server is the scenario's server, closed.
 	Server *mcptest.Server
 	// Journal is every message of every session, both directions, in wire order.
@@ -306,6 +312,9 @@ func (s Scenario) Play(t mcptest.TB, connect ConnectFunc, opts ...Option) Outcom
 	drain(srv)
 	srv.Close()
 	o.Sessions = len(srv.Sessions())
+	ep.mu.Lock()
+	o.OverHTTP = ep.usedURL
+	ep.mu.Unlock()
 	o.Journal = srv.Journal().All()
 	o.Violations = srv.Violations()
 	o.Faults = srv.Faults()

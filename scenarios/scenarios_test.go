@@ -24,6 +24,9 @@ var buggy = map[string]struct {
 	// deadline, if set, shortens the scenario's deadline: the buggy client
 	// waits for it.
 	deadline time.Duration
+	// http, if set, makes the clients HTTP raw clients: the correct one and
+	// the one with this bug (bug and correct are then unused).
+	http *httpBugs
 }{
 	"giftgen-handshake":            {bug: bugs{skipInitialized: true}, mention: []string{"did not send notifications/initialized"}},
 	"giftgen-stateless":            {bug: bugs{noMeta: true}, mention: []string{"requests without the per-request protocol version", "tools/list id 2"}},
@@ -48,6 +51,10 @@ var buggy = map[string]struct {
 	"slow-tool-timeout":            {bug: bugs{noCancel: true}, mention: []string{"no notifications/cancelled for tools/call id"}},
 	"elicitation-round-trip":       {bug: bugs{reuseRetryID: true}, mention: []string{"the retry broke", "mrtr/new-id"}},
 	"looping-cursor":               {bug: bugs{followCursorsBlindly: true}, mention: []string{"following the looping cursor"}, deadline: 500 * time.Millisecond},
+	"http-session-expired":         {http: &httpBugs{giveUpOn404: true}, mention: []string{"did not initialize a new session", "session expired (404 Not Found)"}},
+	"http-error-page":              {http: &httpBugs{swallowHTTP: true}, mention: []string{"connect returned nil although its only tools/call was answered 503"}},
+	"http-stream-dropped":          {http: &httpBugs{noResume: true}, mention: []string{"never resumed the cut stream", "the reply stream ended before the reply"}},
+	"http-legacy-sse-only":         {http: &httpBugs{noFallback: true}, mention: []string{"never opened the HTTP+SSE transport", "HTTP 405"}},
 }
 
 // TestCatalogBothWays plays every scenario with the correct raw client,
@@ -64,7 +71,10 @@ func TestCatalogBothWays(t *testing.T) {
 			t.Run("correct", func(t *testing.T) {
 				t.Parallel()
 				cc := correct
-				if b.correct != (bugs{}) {
+				switch {
+				case b.http != nil:
+					cc = correctHTTP
+				case b.correct != (bugs{}):
 					cc = connectWith(b.correct)
 				}
 				o := s.Play(t, cc)
@@ -78,7 +88,11 @@ func TestCatalogBothWays(t *testing.T) {
 				if b.deadline > 0 {
 					s.Deadline = b.deadline
 				}
-				o := s.Play(t, connectWith(b.bug))
+				bc := connectWith(b.bug)
+				if b.http != nil {
+					bc = connectHTTP(*b.http)
+				}
+				o := s.Play(t, bc)
 				err := s.Check(o)
 				if err == nil {
 					t.Fatalf("the buggy client (%+v) passes %s; transcript:\n%s", b.bug, s.Name, o.Server.Transcript())

@@ -59,9 +59,23 @@ func wantStatuses(t *testing.T, got map[string]scenarios.Result, dflt scenarios.
 	}
 }
 
+// overPipe adds to want the HTTP scenarios, not applicable to a client
+// that never asks for Endpoint.URL.
+func overPipe(want map[string]scenarios.Status) map[string]scenarios.Status {
+	if want == nil {
+		want = map[string]scenarios.Status{}
+	}
+	for _, s := range scenarios.HTTP() {
+		want[s.Name] = scenarios.NotApplicable
+	}
+	return want
+}
+
 // TestDoNothingPassesNothing: a client that never dials, and one that
 // dials and sends nothing, reach no decision point: every scenario is
-// not reached, and says what was missing.
+// not reached, and says what was missing (the HTTP scenarios do not apply
+// to them: they never ask for the URL). A client that takes the URL and
+// sends nothing reaches no decision point of the HTTP scenarios either.
 func TestDoNothingPassesNothing(t *testing.T) {
 	clients := map[string]scenarios.ConnectFunc{
 		"never dials": func(context.Context, *scenarios.Endpoint) error { return nil },
@@ -73,11 +87,29 @@ func TestDoNothingPassesNothing(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			got := playAll(t, connect)
-			wantStatuses(t, got, scenarios.NotReached, nil)
+			wantStatuses(t, got, scenarios.NotReached, overPipe(nil))
+			for _, s := range scenarios.HTTP() {
+				if r := got[s.Name]; !strings.Contains(r.Observed, "never asked for Endpoint.URL") {
+					t.Errorf("%s: want the reason it does not apply, got %+v", s.Name, r)
+				}
+			}
 			for n, r := range got {
 				if r.Status == scenarios.NotReached && (!strings.Contains(r.Observed, "it never opened a session") && !strings.Contains(r.Observed, "it sent nothing") || r.DecisionPoint == "") {
 					t.Errorf("%s: a not-reached result must say what was missing and name the decision point: %+v", n, r)
 				}
+			}
+		})
+	}
+}
+
+// TestURLClientSendsNothing: a client that asks for the URL and sends
+// nothing is judged by the HTTP scenarios, and reaches none.
+func TestURLClientSendsNothing(t *testing.T) {
+	for _, s := range scenarios.HTTP() {
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			if r := s.Evaluate(s.Play(t, connectHTTP(httpBugs{neverConnect: true}))); r.Status != scenarios.NotReached {
+				t.Errorf("want not-reached, got %s: %s", r.Status, r.Observed)
 			}
 		})
 	}
@@ -111,16 +143,16 @@ func TestHandshakeOnlyClient(t *testing.T) {
 	for _, r := range rep.Results {
 		got[r.Scenario] = r
 	}
-	wantStatuses(t, got, scenarios.Pass, map[string]scenarios.Status{
+	wantStatuses(t, got, scenarios.Pass, overPipe(map[string]scenarios.Status{
 		"giftgen-stateless":         scenarios.NotApplicable,
 		"negotiate-unknown-version": scenarios.NotApplicable,
 		"discover-never-answered":   scenarios.NotApplicable,
 		"capabilities-per-session":  scenarios.NotApplicable,
-	})
+	}))
 	if r := got["discover-never-answered"]; !strings.Contains(r.Observed, "never probes") || r.Transcript != "" {
 		t.Errorf("discover-never-answered: want the reason it does not apply and no transcript, got %+v", r)
 	}
-	if tab := rep.Table(); !strings.Contains(tab, fmt.Sprintf("%d pass, 0 known deviations, 0 fail, 0 not reached, 4 not applicable", len(rep.Results)-4)) {
+	if tab := rep.Table(); !strings.Contains(tab, fmt.Sprintf("%d pass, 0 known deviations, 0 fail, 0 not reached, 8 not applicable", len(rep.Results)-8)) {
 		t.Errorf("Table:\n%s", tab)
 	}
 }
@@ -153,7 +185,7 @@ func forecast(t mcptest.TB) *mcptest.Server {
 func TestWithServer(t *testing.T) {
 	t.Run("correct", func(t *testing.T) {
 		got := playAll(t, correct, scenarios.WithServer(forecast))
-		wantStatuses(t, got, scenarios.Pass, map[string]scenarios.Status{"capabilities-per-session": scenarios.NotApplicable})
+		wantStatuses(t, got, scenarios.Pass, overPipe(map[string]scenarios.Status{"capabilities-per-session": scenarios.NotApplicable}))
 	})
 	t.Run("buggy", func(t *testing.T) {
 		t.Parallel()

@@ -177,6 +177,7 @@ func TestList(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	assert.GreaterOrEqual(t, len(lines), 20)
 	assert.Contains(t, out, "wrong-id-type: ")
+	assert.Contains(t, out, "http-session-expired: ") // the HTTP scenarios are in the catalog
 	assert.Contains(t, out, "[https://modelcontextprotocol.io/specification/")
 
 	out, _, code = runMcpmock(t, nil, "list", "--faults")

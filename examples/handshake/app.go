@@ -16,7 +16,7 @@ import (
 // sdkClient is the client of the tour's server-side lessons and of the
 // catalog: the official Go SDK, driven by app.
 func sdkClient() tour.Client {
-	return tour.Client{
+	c := tour.Client{
 		Name: "the official Go SDK v1.8.0",
 		Run:  reconnecting,
 		Skip: map[string]string{
@@ -29,6 +29,12 @@ func sdkClient() tour.Client {
 			"discover-never-answered": "the SDK waits for server/discover until its deadline, 10 s",
 		},
 	}
+	// The app connects over stdio (Endpoint.Dial): the scenarios of the
+	// Streamable HTTP transport do not apply to it.
+	for _, s := range scenarios.HTTP() {
+		c.Skip[s.Name] = "the app connects over stdio, and this scenario is about the Streamable HTTP transport"
+	}
+	return c
 }
 
 // reconnects are the scenarios about a second session: there the app runs
