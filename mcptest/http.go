@@ -1169,7 +1169,7 @@ func (c *httpConn) resume(w http.ResponseWriter, last string) *sseStream {
 	if st.reqID == "" {
 		c.standalone = st
 	}
-	c.sseHeaders(st)
+	c.sseHeaders(st, true)
 	for i := n; i < len(st.events); i++ {
 		id := st.id + "-" + strconv.Itoa(i+1)
 		if ev := st.events[i]; ev.seq > 0 {
@@ -1182,7 +1182,7 @@ func (c *httpConn) resume(w http.ResponseWriter, last string) *sseStream {
 				j.HTTP = x
 			})
 		}
-		c.writeEvent(st, id, st.events[i].frame)
+		c.writeEvent(st, id, st.events[i].frame, true)
 	}
 	if st.complete || c.ended {
 		st.finish()
@@ -1197,8 +1197,10 @@ func (c *httpConn) wait(st *sseStream, w http.ResponseWriter, r *http.Request) {
 	c.mu.Lock()
 	done := st.done
 	c.mu.Unlock()
+	delivered := false
 	select {
 	case <-done:
+		delivered = true
 	case <-r.Context().Done():
 	case <-c.sess.done:
 	case <-c.front.srv.ctx.Done():
@@ -1206,6 +1208,13 @@ func (c *httpConn) wait(st *sseStream, w http.ResponseWriter, r *http.Request) {
 	c.mu.Lock()
 	if st.w == w {
 		st.w, st.fl = nil, nil
+	} else {
+		delivered = false // cut, or taken over by a resuming GET
+	}
+	if delivered && st.complete && st.reqID != "" {
+		// The reply went out on this response: nothing is left to resume,
+		// so the stream and its events are not kept.
+		delete(c.streams, st.id)
 	}
 	if st.complete || (st.reqID == "" && c.standalone == st && st.w == nil) {
 		c.forget(st)
@@ -1441,14 +1450,18 @@ func (c *httpConn) statusFor(st *sseStream, m Message) int {
 	return http.StatusOK
 }
 
-// startSSE answers st's HTTP request with an SSE stream.
+// startSSE answers st's HTTP request with an SSE stream. Its headers are
+// not flushed on their own: both callers write at once (the first event of
+// a POST's stream, or what a GET's stream starts with, then flush).
 func (c *httpConn) startSSE(st *sseStream) {
 	st.mode = modeSSE
 	c.streams[st.id] = st // resumable with Last-Event-ID
-	c.sseHeaders(st)
+	c.sseHeaders(st, false)
 }
 
-func (c *httpConn) sseHeaders(st *sseStream) {
+// sseHeaders writes the headers of an SSE response (and its retry field);
+// with flush they go out at once, else with the first event.
+func (c *httpConn) sseHeaders(st *sseStream, flush bool) {
 	if st.w == nil {
 		return
 	}
@@ -1476,7 +1489,7 @@ func (c *httpConn) sseHeaders(st *sseStream) {
 		c.cut(st)
 		return
 	}
-	if st.fl != nil {
+	if flush && st.fl != nil {
 		st.fl.Flush()
 	}
 }
@@ -1497,7 +1510,11 @@ func (c *httpConn) event(st *sseStream, m Message, seq int, frame []byte) {
 		x.EventID = ""
 	}
 	c.note(seq, x) // before the client can see it
-	c.writeEvent(st, x.EventID, frame)
+	// The response that completes a POST's stream is not flushed: the
+	// handler returns at once, and net/http sends what it buffered (the
+	// whole response, for a short stream) in one write.
+	last := st.reqID != "" && m.IsResponse() && m.ID == st.reqID && st.dropAfter < 0
+	c.writeEvent(st, x.EventID, frame, !last)
 	if st.dropAfter > 0 && len(st.events) >= st.dropAfter {
 		c.cut(st)
 	}
@@ -1521,7 +1538,8 @@ func (c *httpConn) cut(st *sseStream) {
 	st.finish()
 }
 
-func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte) {
+// writeEvent writes one SSE event on st, and flushes it with flush.
+func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte, flush bool) {
 	if st.w == nil {
 		return
 	}
@@ -1544,7 +1562,7 @@ func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte) {
 	}
 	b = append(b, '\n')
 	_, _ = st.w.Write(b)
-	if st.fl != nil {
+	if flush && st.fl != nil {
 		st.fl.Flush()
 	}
 }

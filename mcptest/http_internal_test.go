@@ -1,0 +1,72 @@
+package mcptest
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestHTTPDeliveredStreamsNotKept: an SSE reply stream whose reply went
+// out on its own response is not kept for Last-Event-ID, so a long test's
+// server does not grow with every call; a stream cut before its reply is
+// kept until a GET resumes it. The short reply stream goes out in one
+// write, with a Content-Length.
+func TestHTTPDeliveredStreamsNotKept(t *testing.T) {
+	srv := NewServer(t).WithTools(NewTool("t").ReturnsText("x")).WithSSEReplies("tools/call")
+	srv.AddFault(DropStream("tools/call", 0, true).Nth(4))
+	url := srv.URL()
+	sid := ""
+	post := func(body string) (string, int64) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set(HeaderSessionID, sid)
+			req.Header.Set(HeaderProtocolVersion, "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if sid == "" {
+			sid = resp.Header.Get(HeaderSessionID)
+		}
+		return string(b), resp.ContentLength
+	}
+	post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	kept := func() int {
+		srv.http.mu.Lock()
+		c := srv.http.conns[sid]
+		srv.http.mu.Unlock()
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.streams)
+	}
+	for id := 2; id <= 4; id++ {
+		body, length := post(`{"jsonrpc":"2.0","id":` + string(rune('0'+id)) + `,"method":"tools/call","params":{"name":"t","arguments":{}}}`)
+		if !strings.Contains(body, "data: {") {
+			t.Fatalf("tools/call %d: want an SSE reply, got %q", id, body)
+		}
+		if length != int64(len(body)) { // nothing flushed on its own: net/http sent it in one write
+			t.Errorf("tools/call %d: want the short SSE reply with a Content-Length of %d, got %d", id, len(body), length)
+		}
+		if n := kept(); n != 0 {
+			t.Fatalf("after %d delivered replies, %d streams are kept", id-1, n)
+		}
+	}
+	if body, _ := post(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"t","arguments":{}}}`); strings.Contains(body, `"result"`) {
+		t.Fatalf("the 4th tools/call was not cut: %q", body)
+	}
+	if n := kept(); n != 1 {
+		t.Fatalf("the cut stream must be kept for Last-Event-ID, got %d streams", n)
+	}
+	http.DefaultClient.CloseIdleConnections()
+}
