@@ -6,6 +6,7 @@ package integration_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	m3transport "github.com/mark3labs/mcp-go/client/transport"
@@ -85,4 +86,20 @@ func TestConformanceGoSDKHTTP(t *testing.T) {
 // on NewStreamableHTTP.
 func TestConformanceMark3HTTP(t *testing.T) {
 	conformance(t, "mark3labs-http", mark3AppHTTP, mark3HTTPDeviations, nil)
+}
+
+// TestDiscoverNeverAnsweredOverHTTP: over HTTP the mock answers a probe
+// outside any session itself, so the scenario's Hang never acts: the
+// scenario says it does not apply instead of passing a client it never
+// tested.
+func TestDiscoverNeverAnsweredOverHTTP(t *testing.T) {
+	s, _ := scenarios.Lookup("discover-never-answered")
+	o := s.Play(t, gosdkAppHTTP)
+	r := s.Evaluate(o)
+	if r.Status != scenarios.NotApplicable || !strings.Contains(r.Observed, "the hang cannot be played") {
+		t.Fatalf("want not-applicable saying the hang cannot be played, got %s: %s", r.Status, r.Observed)
+	}
+	if len(o.Journal.Requests("server/discover")) == 0 {
+		t.Errorf("the client did not probe, so the play shows nothing: %v", o.Journal)
+	}
 }
