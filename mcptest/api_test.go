@@ -361,3 +361,26 @@ func TestSetToolsAnnounce(t *testing.T) {
 		t.Errorf("want exactly one list_changed sent (Quietly sends none), got %d", n)
 	}
 }
+
+// A Hang released before its request came still came into play: the
+// request it let through is a hit, so the test does not fail as if the
+// fault had never acted (a test that releases as soon as the journal shows
+// the request races the hold).
+func TestHangReleasedBeforeItsRequest(t *testing.T) {
+	fake := newFakeTB(t)
+	srv := mcptest.NewServer(fake)
+	h := srv.AddFault(mcptest.Hang("ping"))
+	h.Release()
+	c := dialRaw(t, srv)
+	if got := c.call(t, "1", "ping", ""); !got.Get("result").Exists() {
+		t.Errorf("want a released Hang to let the ping through, got %s", got.Raw)
+	}
+	if h.Hits() != 1 {
+		t.Errorf("want the ping it let through counted, got %d hits", h.Hits())
+	}
+	c.close()
+	fake.finish()
+	if errs := fake.errors(); len(errs) != 0 {
+		t.Errorf("want no failure, got %q", errs)
+	}
+}

@@ -330,8 +330,12 @@ func RequestBeforeInitialized(method string, params any) Fault {
 // ---- server/discover and initialize that never come ----
 
 // Hang never answers requests of method until the test calls Release on
-// the fault (they are then served) or the Server closes; a request the
-// client cancels meanwhile is never answered. Reproduces: a
+// its registration (FaultHandle.Release: they are then served) or the
+// Server closes; a request the client cancels meanwhile is never
+// answered. Each request it holds is a hit, and so is each one it lets
+// through once released: a test that releases as soon as it sees the
+// request in the journal may release it before the Hang had held it, and
+// the Hang still came into play. Reproduces: a
 // server that never answers — Hang("server/discover") is the legacy server
 // a probing client must time out on and fall back; Hang("tools/call") the
 // slow tool a client must time out and cancel.
@@ -340,7 +344,8 @@ func Hang(method string) Fault {
 		release := h.release
 		select {
 		case <-release:
-			return false // released: serve as usual
+			h.hit() // released: served as usual, and the Hang was in play
+			return false
 		default:
 		}
 		s.hold(m, func(ctx context.Context) bool {
