@@ -1,4 +1,4 @@
-package integration_test
+package conformance_test
 
 // The scenarios about a client that reconnects, against both Go SDKs: the
 // conformance apps open one session, so those scenarios do not apply to

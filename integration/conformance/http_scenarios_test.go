@@ -1,4 +1,4 @@
-package integration_test
+package conformance_test
 
 // The HTTP scenarios (scenarios.HTTP) against the two real clients on their
 // Streamable HTTP transports: today's verdicts, asserted.

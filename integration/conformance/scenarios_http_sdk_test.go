@@ -1,4 +1,4 @@
-package integration_test
+package conformance_test
 
 // The whole scenario catalog against the two real clients on their
 // Streamable HTTP transports, at Endpoint.URL: the conformance of each SDK
