@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/suggest"
 	"io"
 	"sort"
 	"strconv"
@@ -455,37 +456,12 @@ func parseDuration(param string, raw json.RawMessage) (time.Duration, error) {
 }
 
 // closest returns the candidate nearest to s, if it is near enough to be a
-// typo.
+// typo (a third of its length, and one).
 func closest(s string, candidates []string) (string, bool) {
-	best, bestD := "", -1
-	for _, c := range candidates {
-		d := editDistance(strings.ToLower(s), strings.ToLower(c))
-		if bestD < 0 || d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if bestD < 0 || bestD > len(s)/3+1 {
+	limit := len(s)/3 + 1
+	best, d := suggest.Nearest(s, candidates, limit)
+	if d < 0 || d > limit {
 		return "", false
 	}
 	return best, true
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -3,9 +3,9 @@ package mcptest
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/suggest"
 	"math"
 	"sort"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -98,54 +98,12 @@ func parseJSONValue(b []byte) (any, error) {
 // closest returns the candidate nearest to s by edit distance, and whether
 // it is near enough to be a plausible typo.
 func closest(s string, candidates []string) (string, bool) {
-	best, bestD := "", -1
-	n := utf8.RuneCountInString(s)
-	limit := n/2 + 1
-	lower := strings.ToLower(s)
-	for _, c := range candidates {
-		// The distance is at least the difference in length: past the
-		// limit that is estimate enough, and a client's 60 MiB name costs
-		// no quadratic comparison.
-		d := abs(n - utf8.RuneCountInString(c))
-		if d <= limit {
-			d = editDistance(lower, strings.ToLower(c))
-		}
-		if bestD < 0 || d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if bestD < 0 {
+	limit := utf8.RuneCountInString(s)/2 + 1
+	best, d := suggest.Nearest(s, candidates, limit)
+	if d < 0 {
 		return "", false
 	}
-	return best, bestD <= limit
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
+	return best, d <= limit
 }
 
 // didYouMean returns `; did you mean "x"?` naming the candidate closest to

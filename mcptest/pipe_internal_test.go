@@ -637,12 +637,6 @@ func TestClosest(t *testing.T) {
 			t.Errorf("closest(%q, %q): want %q, %v; got %q, %v", tc.name, tc.candidates, tc.want, tc.near, got, near)
 		}
 	}
-	if d := editDistance("kitten", "sitting"); d != 3 {
-		t.Errorf("editDistance(kitten, sitting): want 3, got %d", d)
-	}
-	if d := editDistance("", "abc"); d != 3 {
-		t.Errorf("editDistance(\"\", abc): want 3, got %d", d)
-	}
 }
 
 func TestCursors(t *testing.T) {
