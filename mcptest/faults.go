@@ -385,8 +385,10 @@ func delayed(name, method string, wait func(*Server) time.Duration) Fault {
 // ErrorReply answers requests of method with a JSON-RPC error instead of
 // serving them; data is any JSON value by the package's JSON rule (a Go
 // value; a json.RawMessage for JSON text), nil for none.
-// ErrorReply("server/discover", -32000, "boom") is a discover that fails
-// with an error a client must not rely on the code of.
+// Reproduces: a server that fails a method with an error the client must
+// surface rather than hang or crash on; ErrorReply("server/discover",
+// -32000, "boom") is a discover that fails with an error a client must not
+// rely on the code of (the spec's fallback must not depend on one code).
 func ErrorReply(method string, code int, message string, data any) Fault {
 	name := fmt.Sprintf("ErrorReply(%q, %d, %q)", method, code, message)
 	r := RPCErrorWithData(code, message, data)
@@ -447,7 +449,8 @@ func NullID(method string) Fault {
 }
 
 // OmitID answers without an id, which makes the reply look like neither a
-// response nor a notification.
+// response nor a notification. Reproduces: a server that drops the id
+// field; a client that routes by id must not crash, and its call times out.
 func OmitID(method string) Fault {
 	return idEdit(fmt.Sprintf("OmitID(%q)", method), method, func(gjson.Result) []byte { return nil })
 }
@@ -470,6 +473,8 @@ func UnsolicitedResponse(method string) Fault {
 }
 
 // ResultAndError answers with both result and error, which JSON-RPC forbids.
+// Reproduces: a server that sets both fields; a client must not take the
+// result as success without noticing the error.
 func ResultAndError(method string) Fault {
 	return edit(fmt.Sprintf("ResultAndError(%q)", method), method, func(_ *Session, d []byte) []byte {
 		if !gjson.GetBytes(d, "result").Exists() {
