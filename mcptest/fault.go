@@ -419,13 +419,13 @@ func (s *Server) unfiredFaults() []string {
 	all := slices.Clone(s.faults.all)
 	s.faults.mu.Unlock()
 	var out []string
-	var msgs []Message
+	var msgs Messages
 	for _, h := range all {
 		if h.f.optional || h.fired() {
 			continue
 		}
 		if msgs == nil {
-			msgs = s.journal.All()
+			msgs = s.journal.view() // read in place: views never change
 		}
 		out = append(out, fmt.Sprintf("%s never acted: %s", h, s.whyUnfired(h, msgs)))
 	}
@@ -433,7 +433,7 @@ func (s *Server) unfiredFaults() []string {
 }
 
 // whyUnfired says why a fault likely never acted, from what the journal holds.
-func (s *Server) whyUnfired(h *FaultHandle, msgs []Message) string {
+func (s *Server) whyUnfired(h *FaultHandle, msgs Messages) string {
 	f := h.f
 	const hint = " (mark it Optional() if the test may legitimately not reach it)"
 	if len(msgs) == 0 {
