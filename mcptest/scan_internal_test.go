@@ -103,3 +103,20 @@ func FuzzScanFrame(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw string) { checkScan(t, raw) })
 }
+
+// TestScanStringWords puts a control character, a backslash (alone or
+// starting an escape), a quote or a high byte at every position of strings
+// up to 100 bytes, across the boundaries of the 32-byte words noControl
+// reads, and checks scanFrame against gjson on each.
+func TestScanStringWords(t *testing.T) {
+	marks := []string{"\x00", "\x01", "\x1f", " ", "\x7f", "\x80", "\xff", "\xc3\xa9", `\`, `\n`, `\u00e9`, `\x`, `"`}
+	for n := 0; n <= 100; n++ {
+		for pos := 0; pos <= n; pos++ {
+			for _, mark := range marks {
+				// the filler mixes bytes just above the control range with high ones
+				fill := strings.Repeat("!\xa0", n/2+1)
+				checkScan(t, `{"a":"`+fill[:pos]+mark+fill[pos:n]+`","b":1}`)
+			}
+		}
+	}
+}
