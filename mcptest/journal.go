@@ -25,10 +25,41 @@ type Journal struct {
 	mu       sync.Mutex
 	msgs     []Message  // in wire order; what a view covers is never written again (see amend)
 	keys     []msgKey   // msgs[i]'s index entry, under the same rule
+	more     []segment  // recorded after msgs filled, in order; the next read folds them into msgs (flatten)
+	n        int        // messages recorded: len(msgs) plus those of more
 	names    nameTable  // the methods and tool names of keys
 	shared   bool       // a view of msgs or keys was handed out since they were last copied
 	limit    int        // the most of a message's raw text kept (WithJournalLimit); 0: all
 	watchers []*watcher // replaced, never changed in place: record reads it without copying
+}
+
+// segment is storage for messages recorded after the journal's flat
+// storage filled: growing adds one instead of copying what is there, so a
+// session that nobody reads while it runs never copies its journal, and
+// one that is read copies it once a growth at most (flatten).
+type segment struct {
+	msgs []Message
+	keys []msgKey
+}
+
+// flatten folds the segments into the flat storage, in one new array with
+// their room, so that it is one contiguous slice again. Called with j.mu
+// held, by every read of the storage.
+func (j *Journal) flatten() {
+	if len(j.more) == 0 {
+		return
+	}
+	room := cap(j.msgs)
+	for _, sg := range j.more {
+		room += cap(sg.msgs)
+	}
+	msgs, keys := make([]Message, 0, room), make([]msgKey, 0, room)
+	msgs, keys = append(msgs, j.msgs...), append(keys, j.keys...)
+	for _, sg := range j.more {
+		msgs, keys = append(msgs, sg.msgs...), append(keys, sg.keys...)
+	}
+	clear(j.more) // the segments' messages are garbage now
+	j.msgs, j.keys, j.more, j.shared = msgs, keys, j.more[:0], false
 }
 
 // msgKey is a message's entry in the journal's index: what the queries
@@ -118,6 +149,7 @@ func (c *compiled) match(k msgKey) bool {
 func (j *Journal) indexed(s selector) (Messages, []msgKey, compiled, bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	j.flatten()
 	j.shared = true
 	n := len(j.msgs)
 	c, ok := j.compile(s)
@@ -166,7 +198,8 @@ func newJournal() *Journal { return &Journal{} }
 // concerns, and returns it.
 func (j *Journal) record(m Message) Message {
 	j.mu.Lock()
-	m.Seq = len(j.msgs) + 1
+	j.n++
+	m.Seq = j.n
 	kept := m
 	if j.limit > 0 && len(m.raw) > j.limit && !lifecycleMethod[m.Method] {
 		// A copy of the head, so that the whole message can be freed once
@@ -174,12 +207,21 @@ func (j *Journal) record(m Message) Message {
 		kept.raw, kept.cut = strings.Clone(m.raw[:j.limit]), int32(len(m.raw)-j.limit)
 		kept.Method, kept.ID, kept.tool = strings.Clone(m.Method), strings.Clone(m.ID), strings.Clone(m.tool) // they may point into the raw text
 	}
-	if len(j.msgs) == cap(j.msgs) { // by half: each message is copied twice on average, not four times
-		j.msgs = slices.Grow(j.msgs, max(16, len(j.msgs)/2))
-		j.keys = slices.Grow(j.keys, max(16, len(j.keys)/2))
+	switch {
+	case len(j.more) == 0 && len(j.msgs) < cap(j.msgs):
+		j.msgs = append(j.msgs, kept) // past every view's end: nothing handed out changes
+		j.keys = append(j.keys, j.keyOf(m))
+	case j.n == 1:
+		j.msgs, j.keys = append(make([]Message, 0, 16), kept), append(make([]msgKey, 0, 16), j.keyOf(m))
+	default:
+		// full: a new segment as large as the journal (its room doubles),
+		// and nothing is copied
+		if len(j.more) == 0 || len(j.more[len(j.more)-1].msgs) == cap(j.more[len(j.more)-1].msgs) {
+			j.more = append(j.more, segment{make([]Message, 0, j.n-1), make([]msgKey, 0, j.n-1)})
+		}
+		sg := &j.more[len(j.more)-1]
+		sg.msgs, sg.keys = append(sg.msgs, kept), append(sg.keys, j.keyOf(m))
 	}
-	j.msgs = append(j.msgs, kept) // past every view's end: nothing handed out changes
-	j.keys = append(j.keys, j.keyOf(m))
 	ws := j.watchers
 	j.mu.Unlock()
 	for _, w := range ws {
@@ -201,6 +243,7 @@ func (j *Journal) record(m Message) Message {
 func (j *Journal) amend(seq int, change func(*Message)) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	j.flatten()
 	i := seq - 1
 	if i < 0 || i >= len(j.msgs) {
 		return
@@ -220,6 +263,7 @@ func (j *Journal) amend(seq int, change func(*Message)) {
 func (j *Journal) view() Messages {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	j.flatten()
 	j.shared = true
 	return j.msgs[:len(j.msgs):len(j.msgs)]
 }
@@ -350,7 +394,7 @@ func (j *Journal) All() Messages { return slices.Clone(j.view()) }
 func (j *Journal) Len() int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return len(j.msgs)
+	return j.n
 }
 
 // Filter returns the messages for which keep returns true, in wire order,
@@ -432,7 +476,8 @@ func (j *Journal) ResponseTo(req Message) (Message, bool) {
 	return Message{}, false
 }
 
-// opposite returns the other direction (0 for a Direction that is neither).
+// opposite returns the other direction; for a Direction that is neither,
+// one no message has (a selector of it matches nothing).
 func opposite(d Direction) Direction {
 	switch d {
 	case FromClient:
@@ -440,7 +485,7 @@ func opposite(d Direction) Direction {
 	case FromServer:
 		return FromClient
 	}
-	return -1
+	return ^Direction(0)
 }
 
 // RequestOf returns the request a response answers, as Messages.RequestOf.

@@ -44,6 +44,55 @@ func TestJournalViewsAreSnapshots(t *testing.T) {
 	}
 }
 
+// TestJournalGrowsWithoutCopying: once its storage is full, the journal
+// records into segments of its own and moves nothing while nobody reads
+// it; a read folds the segments back into one slice, in wire order, with
+// every view taken before it unchanged, and reads in between see every
+// message.
+func TestJournalGrowsWithoutCopying(t *testing.T) {
+	j := newJournal()
+	recordN(j, 16, "ping")
+	first := &j.msgs[0]
+	recordN(j, 1000, "tools/list")
+	if &j.msgs[0] != first || len(j.msgs) != 16 {
+		t.Fatalf("want the first 16 messages left where they were while nobody read the journal, got %d messages flat (moved: %v)", len(j.msgs), &j.msgs[0] != first)
+	}
+	if len(j.more) < 2 || j.Len() != 1016 {
+		t.Fatalf("want the 1,000 later messages in segments (a doubling room), got %d segments, Len %d", len(j.more), j.Len())
+	}
+	var views []Messages
+	for round := 0; round < 40; round++ {
+		views = append(views, j.view())
+		if round%3 == 0 {
+			if got := j.count(selector{method: "ping"}); got != 16+round {
+				t.Fatalf("round %d: count of ping is %d, want %d", round, got, 16+round)
+			}
+		}
+		recordN(j, round*7+1, "tools/list")
+		j.record(Message{Session: 1, Direction: FromClient, Kind: KindRequest, Method: "ping", raw: "{}"})
+	}
+	all := j.view()
+	for i, m := range all {
+		if m.Seq != i+1 {
+			t.Fatalf("message %d has Seq %d: out of wire order", i+1, m.Seq)
+		}
+	}
+	for _, v := range views {
+		for i, m := range v {
+			if m.Seq != i+1 || m.Method != all[i].Method {
+				t.Fatalf("a view of %d messages changed at #%d: %s, now %s", len(v), i+1, m, all[i])
+			}
+		}
+	}
+	// amend of a message still in a segment
+	recordN(j, len(all), "tools/call")
+	last := j.Len()
+	j.amend(last, func(m *Message) { m.Problem = "cut" })
+	if got := j.view(); len(got) != last || got[last-1].Problem != "cut" || len(all) != cap(all) {
+		t.Fatalf("want the amend of #%d kept and the earlier view of %d untouched, got %d messages, last %s", last, len(all), len(got), got[len(got)-1])
+	}
+}
+
 // TestJournalWatchWakesOnlyForMatches: a watcher is signalled only by the
 // messages its selector selects, and watch finds the first match in wire
 // order, through the index, then the ones recorded later.

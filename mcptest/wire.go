@@ -12,7 +12,7 @@ import (
 )
 
 // Direction says which way a message crossed the wire.
-type Direction int
+type Direction uint8
 
 const (
 	// FromClient marks a message the client under test sent to the mock.
@@ -33,7 +33,7 @@ func (d Direction) String() string {
 }
 
 // Kind classifies a JSON-RPC message.
-type Kind int
+type Kind uint8
 
 const (
 	// KindInvalid is a frame that is not a JSON-RPC 2.0 message: bad JSON, a
@@ -82,10 +82,16 @@ type Message struct {
 	Session int
 	// Direction says who sent it.
 	Direction Direction
-	// Time is when the mock read or wrote the frame.
-	Time time.Time
 	// Kind classifies the message.
 	Kind Kind
+
+	modern bool  // a request served by the stateless era
+	cut    int32 // bytes of the message the journal left out (WithJournalLimit)
+	// (these two share a word with Direction and Kind: the journal keeps
+	// every Message, so its size is the journal's cost per message)
+
+	// Time is when the mock read or wrote the frame.
+	Time time.Time
 	// Method is the method of a request or notification. For a response it is
 	// the method of the request it answers, when the mock knows it.
 	Method string
@@ -106,11 +112,9 @@ type Message struct {
 	// it went out in. It is nil for messages of Dial.
 	HTTP *HTTPExchange
 
-	raw    string
-	tool   string // params.name of a tools/call request, read once by the decoder
-	modern bool   // a request served by the stateless era
-	cut    int32  // bytes of the message the journal left out (WithJournalLimit)
-	via    string // the id of the request a message of the mock is sent for, for the HTTP transport's routing
+	raw  string
+	tool string // params.name of a tools/call request, read once by the decoder
+	via  string // the id of the request a message of the mock is sent for, for the HTTP transport's routing
 }
 
 // Truncated returns how many bytes of the message the journal left out of
