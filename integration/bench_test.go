@@ -263,6 +263,37 @@ func BenchmarkToolCall(b *testing.B) {
 	}
 }
 
+// benchStatelessToolCallTail is the tools/call of the 2026-07-28 era: no
+// handshake before it, its _meta in every request.
+var benchStatelessToolCallTail = []byte(`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},` +
+	`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},` +
+	`"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}}}` + "\n")
+
+// BenchmarkStatelessToolCall: one tools/call round trip of the stateless
+// era (2026-07-28, the current one): each request carries its _meta, each
+// result the server's; beside the SDK server (which speaks it too) and the
+// echo floor of the same bytes.
+func BenchmarkStatelessToolCall(b *testing.B) {
+	for _, name := range []string{"mcptest", "gosdk", "echo"} {
+		b.Run(name, func(b *testing.B) {
+			benchNoLeaks(b)
+			conn, wait := newBenchTarget(b, name).dial(b)
+			defer wait()
+			defer conn.Close()
+			c := newBenchClient(conn)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.call(benchToolCallHead, benchStatelessToolCallTail); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if name != "echo" && !bytes.Contains(c.last, []byte(`"resultType":"complete"`)) {
+				b.Fatalf("want a complete stateless result, got %.300s", c.last)
+			}
+		})
+	}
+}
+
 const benchIdleSessions = 1000
 
 // BenchmarkIdleSessions opens 1,000 sessions on one server (each Dial or
@@ -603,7 +634,13 @@ var benchLargeText = strings.Repeat("abcdefghijklmnopqrstuvwxyz012345", 1<<15)
 // benchReplier is the floor of the large-message benchmarks: a raw server
 // on a net.Pipe that reads each request line and answers a frame made of
 // head, the request's id and tail, built in one append like any server's.
-type benchReplier struct{ head, tail []byte }
+// With keep set it also keeps a copy of every line it reads and writes, in
+// memory of its own, as the mock's journal does: the floor of a server
+// that must remember what crossed the wire (the "floor-keeping" rows).
+type benchReplier struct {
+	head, tail []byte
+	keep       bool
+}
 
 func (r benchReplier) dial(tb testing.TB) (net.Conn, func()) {
 	client, server := net.Pipe()
@@ -613,16 +650,27 @@ func (r benchReplier) dial(tb testing.TB) (net.Conn, func()) {
 		defer server.Close()
 		rd := bufio.NewReaderSize(server, 2<<20)
 		var out []byte
+		var kept [][]byte
 		for {
 			line, err := rd.ReadSlice('\n')
 			if err != nil {
+				runtime.KeepAlive(kept)
 				return
 			}
 			id, ok := benchResponseID(line)
+			if r.keep {
+				kept = append(kept, bytes.Clone(line))
+			}
 			if !ok {
 				continue // a notification
 			}
+			if r.keep {
+				out = nil // a new frame each time, kept
+			}
 			out = append(strconv.AppendInt(append(out[:0], r.head...), id, 10), r.tail...)
+			if r.keep {
+				kept = append(kept, out)
+			}
 			if _, err := server.Write(out); err != nil {
 				return
 			}
@@ -631,34 +679,43 @@ func (r benchReplier) dial(tb testing.TB) (net.Conn, func()) {
 	return client, func() { <-done }
 }
 
-// benchLargeClient is a raw client whose reader holds a large line.
-func benchLargeClient(b *testing.B, t benchTarget) *benchClient {
+// benchLargeClient is a raw client whose reader holds a large line; it
+// completes the handshake when handshake is set.
+func benchLargeClient(b *testing.B, t benchTarget, handshake bool) *benchClient {
 	conn, wait := t.dial(b)
 	b.Cleanup(func() { conn.Close(); wait() })
 	c := newBenchClient(conn)
 	c.r = bufio.NewReaderSize(conn, 2<<20)
-	if err := c.handshake(); err != nil {
-		b.Fatal(err)
+	if handshake {
+		if err := c.handshake(); err != nil {
+			b.Fatal(err)
+		}
 	}
 	return c
 }
 
 // BenchmarkScaleLargeResult: a tools/call answered with 1 MiB of text,
-// beside a raw server answering the same bytes.
+// beside a raw server answering the same bytes; "stateless" is the same
+// call in the 2026-07-28 era, whose result the mock decorates (resultType,
+// its serverInfo in _meta).
 func BenchmarkScaleLargeResult(b *testing.B) {
 	tail, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": benchLargeText}}})
-	for _, name := range []string{"mcptest", "floor"} {
+	for _, name := range []string{"mcptest", "stateless", "floor", "floor-keeping"} {
 		b.Run(name, func(b *testing.B) {
 			benchNoLeaks(b)
-			var t benchTarget = benchReplier{head: []byte(`{"jsonrpc":"2.0","id":`), tail: append(append([]byte(`,"result":`), tail...), "}\n"...)}
-			if name == "mcptest" {
+			var t benchTarget = benchReplier{head: []byte(`{"jsonrpc":"2.0","id":`), tail: append(append([]byte(`,"result":`), tail...), "}\n"...), keep: name == "floor-keeping"}
+			if !strings.HasPrefix(name, "floor") {
 				t = benchServerWith(mcptest.NewServer(b).WithTools(mcptest.NewTool("echo").ReturnsText(benchLargeText)))
 			}
-			c := benchLargeClient(b, t)
+			c := benchLargeClient(b, t, name != "stateless")
+			call := benchToolCallTail
+			if name == "stateless" {
+				call = benchStatelessToolCallTail
+			}
 			b.SetBytes(int64(len(benchLargeText)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := c.callTool(); err != nil {
+				if err := c.call(benchToolCallHead, call); err != nil {
 					b.Fatal(err)
 				}
 				if len(c.last) < len(benchLargeText) {
@@ -674,12 +731,16 @@ func BenchmarkScaleLargeResult(b *testing.B) {
 // "journal-limit" is the mock with WithJournalLimit(4096): the journal
 // keeps 4 KiB of each frame, so what a call's frame occupied is garbage
 // by the next call (in the mock row, the journal keeps every frame).
+// "stateless" is the mock in the 2026-07-28 era: no handshake, and the
+// request's _meta after the arguments, where a lookup that walks params
+// from its start would read the megabyte again for each _meta key.
 func BenchmarkScaleLargeArguments(b *testing.B) {
 	tail := []byte(`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` + benchLargeText + `"}}}` + "\n")
-	for _, name := range []string{"mcptest", "journal-limit", "floor"} {
+	for _, name := range []string{"mcptest", "journal-limit", "stateless", "floor", "floor-keeping"} {
 		b.Run(name, func(b *testing.B) {
 			benchNoLeaks(b)
-			var t benchTarget = benchReplier{head: []byte(`{"jsonrpc":"2.0","id":`), tail: []byte(`,"result":{"content":[{"type":"text","text":"hi"}]}}` + "\n")}
+			var t benchTarget = benchReplier{head: []byte(`{"jsonrpc":"2.0","id":`), tail: []byte(`,"result":{"content":[{"type":"text","text":"hi"}]}}` + "\n"), keep: name == "floor-keeping"}
+			tail := tail
 			switch name {
 			case "mcptest":
 				t = newBenchMcptest(b)
@@ -687,8 +748,11 @@ func BenchmarkScaleLargeArguments(b *testing.B) {
 				m := newBenchMcptest(b)
 				m.srv.WithJournalLimit(4096)
 				t = m
+			case "stateless":
+				t = newBenchMcptest(b)
+				tail = benchStatelessLargeTail
 			}
-			c := benchLargeClient(b, t)
+			c := benchLargeClient(b, t, name != "stateless")
 			b.SetBytes(int64(len(benchLargeText)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -696,9 +760,18 @@ func BenchmarkScaleLargeArguments(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			if !bytes.Contains(c.last, []byte(`"result":`)) {
+				b.Fatalf("the call was not answered with a result: %.300s", c.last)
+			}
 		})
 	}
 }
+
+// benchStatelessLargeTail is the large tools/call of the 2026-07-28 era,
+// its _meta last.
+var benchStatelessLargeTail = []byte(`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` + benchLargeText +
+	`"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},` +
+	`"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/logLevel":"info"}}}` + "\n")
 
 // BenchmarkScaleTranscript: Transcript of a journal of 1,000 and of 4,000
 // sessions (each a handshake and a ping), reported per session: linear

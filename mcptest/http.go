@@ -246,10 +246,7 @@ func (s *Server) front() (*httpFront, error) {
 	if s.closed {
 		return nil, errors.New("called after Close")
 	}
-	if !s.started {
-		s.started = true
-		s.legacy, s.modern = s.legacyVersions(), s.modernVersions()
-	}
+	s.startLocked()
 	if s.http == nil {
 		s.http = &httpFront{srv: s, conns: map[string]*httpConn{}, stateless: map[string]*httpConn{}}
 		if s.httpCfg.bodyLimit == 0 {

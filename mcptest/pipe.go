@@ -260,9 +260,11 @@ func writeMessage(conn io.Writer, frame []byte) (int, error) {
 }
 
 // frameString returns frame's bytes as a string without copying them; the
-// caller must never change frame's bytes afterwards. The mock journals
-// the messages it sends this way: the one copy of a large result is both
-// what the journal keeps and what the pipe hands to the client.
+// caller must never change frame's bytes afterwards (nor while the string
+// is in use). The mock journals the messages it sends this way: the one
+// copy of a large result is both what the journal keeps and what the pipe
+// hands to the client; and it reads JSON it holds (a result it decorates,
+// the capabilities) without copying it.
 func frameString(frame []byte) string {
 	if len(frame) == 0 {
 		return ""

@@ -48,6 +48,7 @@ type Server struct {
 	capsCache    json.RawMessage // capabilities as last built; reset when a catalog changes
 	ttlMs        int64
 	cacheScope   string
+	decor        resultDecor // what decorate adds, as JSON, fixed at the first Dial
 	emptyCursor  bool
 	logging      bool
 	pageSize     int
@@ -502,13 +503,21 @@ func (s *Server) Dial() net.Conn {
 	return client
 }
 
+// startLocked fixes the configuration at the first Dial, Serve or URL;
+// s.mu is held.
+func (s *Server) startLocked() {
+	if s.started {
+		return
+	}
+	s.started = true
+	s.legacy, s.modern = s.legacyVersions(), s.modernVersions()
+	s.decor = newResultDecor(s.info, s.ttlMs, s.cacheScope)
+}
+
 // openLocked starts a session over the server's end of a connection; s.mu
 // is held.
 func (s *Server) openLocked(conn io.ReadWriteCloser) *Session {
-	if !s.started {
-		s.started = true
-		s.legacy, s.modern = s.legacyVersions(), s.modernVersions()
-	}
+	s.startLocked()
 	sess := newSession(s, len(s.sessions)+1, conn)
 	s.sessions = append(s.sessions, sess)
 	s.wg.Add(1)

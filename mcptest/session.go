@@ -841,11 +841,11 @@ func (s *Session) replyResult(m Message, result []byte) {
 		s.initialized(m, result)
 	}
 	if m.modern {
-		result = s.decorate(m.Method, result)
-		if r := gjson.ParseBytes(result); r.Get("resultType").String() == "input_required" {
-			s.noteRound(m, r)
+		result, add, at, inputRequired := s.decorate(m.Method, result)
+		frame := appendResult(make([]byte, 0, 48+len(result)+len(add)), m.ID, result[:at], add, result[at:])
+		if inputRequired {
+			s.noteRound(m, gjson.Get(frameString(frame), "result"))
 		}
-		frame := appendResult(make([]byte, 0, 48+len(result)), m.ID, result)
 		_ = s.write(Message{Kind: KindResult, Method: m.Method, ID: m.ID}, frame)
 		return
 	}

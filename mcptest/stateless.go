@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -44,14 +45,31 @@ const (
 func (e Era) valid() bool { return e == EraHandshake || e == EraStateless }
 
 // metaPath is a gjson path to a _meta key under params.
-func metaPath(key string) string { return "_meta." + strings.ReplaceAll(key, ".", `\.`) }
+func metaPath(key string) string { return "_meta." + escapeDots(key) }
 
 var (
 	pathProtocolVersion = metaPath(MetaProtocolVersion)
-	pathClientCaps      = metaPath(MetaClientCapabilities)
-	pathClientInfo      = metaPath(MetaClientInfo)
 	pathLogLevel        = metaPath(MetaLogLevel)
 )
+
+func escapeDots(key string) string { return strings.ReplaceAll(key, ".", `\.`) }
+
+// meta returns the value of key (the first, as Get reads it) in the _meta
+// of d's params, reading only the _meta member: the arguments before it,
+// however long, are not read again, and no path is parsed.
+func (d *decoded) meta(key string) gjson.Result {
+	var out gjson.Result
+	if m := d.getParam(paramMeta); m.IsObject() {
+		m.ForEach(func(k, v gjson.Result) bool {
+			if k.Str == key {
+				out = v
+				return false
+			}
+			return true
+		})
+	}
+	return out
+}
 
 // removedInStateless are the methods 2026-07-28 no longer has.
 var removedInStateless = map[string]bool{
@@ -80,7 +98,7 @@ func (s *Session) modernRoute(d decoded) bool {
 	if s.Era() == EraHandshake {
 		return false // an initialize selected the handshake era for this connection
 	}
-	if len(srv.legacy) == 0 || d.msg.Method == "server/discover" || d.params.Get(pathProtocolVersion).Exists() {
+	if len(srv.legacy) == 0 || d.msg.Method == "server/discover" || d.meta(MetaProtocolVersion).Exists() {
 		return true
 	}
 	return s.Era() == EraStateless
@@ -106,7 +124,7 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		s.replyError(m.ID, m.Method, CodeInvalidParams, "Unsupported protocol version: this server speaks only "+strings.Join(srv.versions, ", "), data)
 		return
 	}
-	pv, caps := d.params.Get(pathProtocolVersion), d.params.Get(pathClientCaps)
+	pv, caps := d.meta(MetaProtocolVersion), d.meta(MetaClientCapabilities)
 	var missing []string
 	if pv.Type != gjson.String {
 		missing = append(missing, MetaProtocolVersion)
@@ -131,7 +149,7 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		s.replyError(m.ID, m.Method, CodeUnsupportedProtocolVersion, "Unsupported protocol version", data)
 		return
 	}
-	if lvl := d.params.Get(pathLogLevel); lvl.Exists() && (lvl.Type != gjson.String || !slices.Contains(logLevels, lvl.Str)) {
+	if lvl := d.meta(MetaLogLevel); lvl.Exists() && (lvl.Type != gjson.String || !slices.Contains(logLevels, lvl.Str)) {
 		s.invalidParams(m, "_meta "+MetaLogLevel+" is "+describe(lvl)+", want one of debug … emergency")
 		return
 	}
@@ -175,7 +193,7 @@ func (s *Session) handleModern(m Message, d decoded) {
 }
 
 func declared(caps json.RawMessage, path string) bool {
-	return declaredIn(gjson.ParseBytes(caps), path)
+	return declaredIn(gjson.Parse(frameString(caps)), path) // caps are replaced, never changed
 }
 
 func declaredIn(caps gjson.Result, path string) bool {
@@ -187,7 +205,7 @@ func declaredIn(caps gjson.Result, path string) bool {
 // that look across requests: clientInfo sent, _meta consistent,
 // server/discover first. Each warning is recorded once per session.
 func (s *Session) noteModernRequest(m Message, d decoded, version string, caps gjson.Result) {
-	info := d.params.Get(pathClientInfo)
+	info := d.meta(MetaClientInfo)
 	s.mu.Lock()
 	first := s.era == ""
 	if s.era == "" {
@@ -207,9 +225,12 @@ func (s *Session) noteModernRequest(m Message, d decoded, version string, caps g
 	}
 	warnChanged := changed != "" && !s.warned[RuleMetaConsistent]
 	warnDiscover := first && m.Method != "server/discover" && !s.warned[RuleDiscoverFirst]
-	for rule, on := range map[RuleID]bool{RuleClientInfo: warnInfo, RuleMetaConsistent: warnChanged, RuleDiscoverFirst: warnDiscover} {
-		if on {
-			s.warned[rule] = true
+	for _, w := range [...]struct {
+		rule RuleID
+		on   bool
+	}{{RuleClientInfo, warnInfo}, {RuleMetaConsistent, warnChanged}, {RuleDiscoverFirst, warnDiscover}} {
+		if w.on {
+			s.warned[w.rule] = true
 		}
 	}
 	s.clientCaps = caps
@@ -245,31 +266,78 @@ func (s *Session) discover(m Message) {
 	s.replyResult(m, b)
 }
 
+// resultDecor is what decorate adds to results, as JSON: info is the
+// server's serverInfo, meta a _meta holding only it.
+type resultDecor struct{ info, meta, ttlMs, cacheScope []byte }
+
+func newResultDecor(info map[string]string, ttlMs int64, cacheScope string) resultDecor {
+	d := resultDecor{info: jsonValue(info), ttlMs: jsonValue(ttlMs), cacheScope: jsonValue(cacheScope)}
+	d.meta = fmt.Appendf(nil, `{%q:%s}`, MetaServerInfo, d.info)
+	return d
+}
+
+var pathServerInfoKey = escapeDots(MetaServerInfo)
+
 // decorate adds what every stateless-era result carries and the result
 // does not have yet: resultType, serverInfo in _meta, and on list, read and
-// discover results the caching hints.
-func (s *Session) decorate(method string, result []byte) []byte {
-	r := gjson.ParseBytes(result)
+// discover results the caching hints. It reports whether the result is
+// input_required. The result's members are read in one pass, and the
+// members to add are returned apart, with where they go (before the
+// closing brace), so that the response frame is the one copy of a large
+// result: the result with them is result[:at] + add + result[at:].
+func (s *Session) decorate(method string, result []byte) (_ []byte, add []byte, at int, inputRequired bool) {
+	r := gjson.Parse(frameString(result)) // read in place: result is changed only by copying it
 	if !r.IsObject() {
-		return result
+		return result, nil, len(result), false
 	}
-	srv := s.srv
-	set := func(path string, v any) {
-		if !r.Get(path).Exists() {
-			if out, err := sjson.SetBytes(result, path, v); err == nil {
-				result = out
-			}
+	var resultType, meta gjson.Result
+	members, hasTTL, hasScope := 0, false, false
+	r.ForEach(func(k, v gjson.Result) bool { // the first of a repeated key, as Get reads it
+		members++
+		switch {
+		case k.Str == "resultType" && !resultType.Exists():
+			resultType = v
+		case k.Str == "_meta" && !meta.Exists():
+			meta = v
+		case k.Str == "ttlMs":
+			hasTTL = true
+		case k.Str == "cacheScope":
+			hasScope = true
+		}
+		return true
+	})
+	d := s.srv.decor
+	inputRequired = resultType.String() == "input_required"
+	add = make([]byte, 0, 64+len(d.meta))
+	member := func(key string, raw []byte) {
+		if members > 0 || len(add) > 0 {
+			add = append(add, ',')
+		}
+		add = append(append(append(append(add, '"'), key...), `":`...), raw...)
+	}
+	if !resultType.Exists() {
+		member("resultType", []byte(`"complete"`))
+	}
+	if !meta.Exists() { // input_required results too: every result carries it
+		member("_meta", d.meta)
+	}
+	if cacheable[method] && !inputRequired {
+		if !hasTTL {
+			member("ttlMs", d.ttlMs)
+		}
+		if !hasScope {
+			member("cacheScope", d.cacheScope)
 		}
 	}
-	set("resultType", "complete")
-	set(metaPath(MetaServerInfo), srv.serverInfo()) // input_required results too: every result carries it
-	if r.Get("resultType").String() != "input_required" {
-		if cacheable[method] {
-			set("ttlMs", srv.ttlMs)
-			set("cacheScope", srv.cacheScope)
+	if meta.Exists() && !meta.Get(pathServerInfoKey).Exists() {
+		if out, err := sjson.SetRawBytes(result, metaPath(MetaServerInfo), d.info); err == nil {
+			result = out
 		}
 	}
-	return result
+	if at = bytes.LastIndexByte(result, '}'); at < 0 || len(add) == 0 { // the object's closing brace
+		return result, nil, len(result), inputRequired
+	}
+	return result, add, at, inputRequired
 }
 
 // listen answers subscriptions/listen: it acknowledges the subset of the
@@ -390,6 +458,9 @@ func (s *Session) dropListener(id string) bool {
 // sameJSON reports whether two JSON texts hold equal values, whatever
 // their key order and spacing.
 func sameJSON(a, b string) bool {
+	if a == b {
+		return true
+	}
 	va, errA := parseJSONValue([]byte(a))
 	vb, errB := parseJSONValue([]byte(b))
 	if errA != nil || errB != nil {

@@ -366,12 +366,15 @@ const (
 	CodeResourceNotFound = -32002
 )
 
-// appendResult writes a result response frame.
-func appendResult(dst []byte, id string, result []byte) []byte {
+// appendResult writes a result response frame, the result given in parts
+// (a stateless-era result and the members decorate adds to it).
+func appendResult(dst []byte, id string, result ...[]byte) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
 	dst = append(dst, id...)
 	dst = append(dst, `,"result":`...)
-	dst = append(dst, result...)
+	for _, part := range result {
+		dst = append(dst, part...)
+	}
 	return append(dst, '}')
 }
 
