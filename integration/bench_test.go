@@ -566,6 +566,15 @@ func BenchmarkScaleJournal(b *testing.B) {
 					}
 				}
 			})
+			b.Run("AssertNegotiatedVersion", func(b *testing.B) {
+				// reads each session's era and version from the journal
+				b.ReportAllocs()
+				for b.Loop() {
+					if !srv.AssertNegotiatedVersion(b, "2025-11-25") {
+						b.Fatal("AssertNegotiatedVersion failed")
+					}
+				}
+			})
 		})
 	}
 }

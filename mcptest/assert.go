@@ -505,29 +505,77 @@ type eraInfo struct {
 }
 
 // erasOf reads each session's era and version from the journal: the
-// handshake era when initialize was answered with a result (its version),
-// the stateless era when a request carrying the per-request _meta got a
-// result (the version of the latest one).
+// handshake era when initialize was answered with a result (the version of
+// the latest one), else the stateless era when a request carrying the
+// per-request _meta got a result (the version of the latest such result's
+// request). It reads from the end and parses only the messages that may
+// settle a session (its latest initialize result; its latest stateless
+// results and their requests), so that over a long journal it costs a look
+// at each message's fields, not a parse of every request and result.
 func erasOf(msgs Messages) map[int]eraInfo {
-	out := map[int]eraInfo{}
-	type sessionID struct {
-		session int
-		id      string
+	type candidate struct { // a stateless result whose request is not found yet
+		id  string
+		pos int
 	}
-	asked := map[sessionID]string{} // (session, id) → _meta protocolVersion of a client request
-	key := func(m Message) sessionID { return sessionID{m.Session, m.ID} }
-	for _, m := range msgs {
+	type state struct {
+		handshake bool        // an initialize result settled it
+		version   string      // of the handshake, or of the best stateless result
+		best      int         // position of the latest stateless result whose request asked, -1: none
+		cands     []candidate // latest first
+	}
+	states := map[int]*state{}
+	var st *state
+	lastSession := 0
+	sessionState := func(session int) *state { // a session's messages mostly come together: few map lookups
+		if st != nil && session == lastSession {
+			return st
+		}
+		lastSession, st = session, states[session]
+		if st == nil {
+			st = &state{best: -1}
+			states[session] = st
+		}
+		return st
+	}
+	for i := len(msgs) - 1; i >= 0; i-- { // the handshake era first: it wins over the other
+		if m := &msgs[i]; m.Direction == FromServer && m.Kind == KindResult && m.Method == "initialize" {
+			if st := sessionState(m.Session); !st.handshake {
+				st.handshake, st.version = true, m.Get("result.protocolVersion").String()
+			}
+		}
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := &msgs[i]
+		st := sessionState(m.Session)
 		switch {
-		case m.Direction == FromClient && m.IsRequest():
-			if v := m.Get("params." + pathProtocolVersion); v.Type == gjson.String {
-				asked[key(m)] = v.Str
+		case st.handshake:
+		case st.best >= 0 && (len(st.cands) == 0 || st.cands[0].pos < st.best):
+			// a stateless result later than every one still waiting for
+			// its request settled it
+		case m.Direction == FromServer && m.Kind == KindResult:
+			if m.Get("result.resultType").Exists() {
+				st.cands = append(st.cands, candidate{m.ID, i})
 			}
-		case m.Direction == FromServer && m.Kind == KindResult && m.Method == "initialize":
-			out[m.Session] = eraInfo{EraHandshake, m.Get("result.protocolVersion").String()}
-		case m.Direction == FromServer && m.Kind == KindResult && m.Get("result.resultType").Exists():
-			if v, ok := asked[key(m)]; ok && out[m.Session].era != EraHandshake {
-				out[m.Session] = eraInfo{EraStateless, v}
+		case m.Direction == FromClient && m.IsRequest() && slices.ContainsFunc(st.cands, func(c candidate) bool { return c.id == m.ID }):
+			v := m.Get("params." + pathProtocolVersion)
+			if v.Type != gjson.String {
+				break // an earlier request with this id may have carried it
 			}
+			st.cands = slices.DeleteFunc(st.cands, func(c candidate) bool {
+				if c.id == m.ID && c.pos > st.best {
+					st.best, st.version = c.pos, v.Str
+				}
+				return c.id == m.ID
+			})
+		}
+	}
+	out := map[int]eraInfo{}
+	for n, st := range states {
+		switch {
+		case st.handshake:
+			out[n] = eraInfo{EraHandshake, st.version}
+		case st.best >= 0:
+			out[n] = eraInfo{EraStateless, st.version}
 		}
 	}
 	return out

@@ -248,11 +248,11 @@ func hasWord(raw string, i int, w string) bool {
 
 // scanString reads a string whose opening quote is before raw[i]: it
 // returns the index after the closing quote and whether the string has
-// escapes, or -1 when the string is not valid JSON. The next quote is
-// found with strings.IndexByte, and the bytes before it are checked for a
-// backslash or a control character eight at a time; the quote found is
-// kept until the scan passes it (an escaped quote), so a string with many
-// escapes is still read once.
+// escapes, or -1 when the string is not valid JSON. The next quote and the
+// next backslash are found with strings.IndexByte, and the bytes before
+// them are checked for control characters 32 at a time (noControl); the
+// quote found is kept until the scan passes it (an escaped quote), so a
+// string with many escapes is still read once.
 func scanString(raw string, i int) (int, bool) {
 	esc := false
 	q := -1 // the index of a quote at or after i, -1 not known
@@ -320,6 +320,83 @@ func noControl(s string) int {
 		}
 	}
 	return i
+}
+
+// members calls visit with the key and the raw value of each member of
+// the JSON object obj, in order, skipping over the values with the string
+// scan of scanFrame (a long string is passed over at memory speed). It
+// reports false when it cannot vouch for what it visited: obj is not an
+// object it can walk, or a key has an escape; the caller then reads obj
+// another way (gjson). It does not validate the values it skips.
+func members(obj string, visit func(key, value string)) bool {
+	i := skipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return false
+	}
+	if i = skipSpace(obj, i+1); i < len(obj) && obj[i] == '}' {
+		return skipSpace(obj, i+1) == len(obj)
+	}
+	for {
+		if i >= len(obj) || obj[i] != '"' {
+			return false
+		}
+		end, esc := scanString(obj, i+1)
+		if end < 0 || esc {
+			return false
+		}
+		key := obj[i+1 : end-1]
+		if i = skipSpace(obj, end); i >= len(obj) || obj[i] != ':' {
+			return false
+		}
+		from := skipSpace(obj, i+1)
+		if i = skipValue(obj, from); i < 0 {
+			return false
+		}
+		visit(key, obj[from:i])
+		switch i = skipSpace(obj, i); {
+		case i < len(obj) && obj[i] == ',':
+			i = skipSpace(obj, i+1)
+		case i < len(obj) && obj[i] == '}':
+			return skipSpace(obj, i+1) == len(obj)
+		default:
+			return false
+		}
+	}
+}
+
+// skipValue returns the index after the JSON value at raw[i], or -1: the
+// strings in it are read by scanString, the rest byte by byte, counting
+// the containers it opens.
+func skipValue(raw string, i int) int {
+	depth := 0
+	for i < len(raw) {
+		switch c := raw[i]; {
+		case c == '"':
+			if i, _ = scanString(raw, i+1); i < 0 {
+				return -1
+			}
+			if depth == 0 {
+				return i
+			}
+			continue
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return i // the end of a number or a literal in a container
+			}
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		case depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return i // the end of a number or a literal
+		}
+		i++
+	}
+	if depth == 0 {
+		return i
+	}
+	return -1
 }
 
 func isHex(c byte) bool {

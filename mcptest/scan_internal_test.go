@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,6 +61,18 @@ func checkScan(t *testing.T, raw string) {
 	root := gjson.Parse(raw)
 	if !root.IsObject() {
 		return
+	}
+	// members walks the same members, unless a key has an escape
+	type member struct{ key, value string }
+	var walked, walkedGJSON []member
+	escaped := false
+	root.ForEach(func(k, v gjson.Result) bool {
+		walkedGJSON = append(walkedGJSON, member{k.Str, v.Raw})
+		escaped = escaped || strings.Contains(k.Raw, `\`)
+		return true
+	})
+	if ok := members(raw, func(k, v string) { walked = append(walked, member{k, v}) }); ok != !escaped || ok && !slices.Equal(walked, walkedGJSON) {
+		t.Fatalf("%.80q: members gave %v (%q), gjson's walk %q", raw, ok, walked, walkedGJSON)
 	}
 	var want [nTop]gjson.Result
 	root.ForEach(func(k, v gjson.Result) bool {

@@ -291,26 +291,29 @@ func (s *Session) decorate(method string, result []byte) (_ []byte, add []byte, 
 		return result, nil, len(result), false
 	}
 	var resultType, meta gjson.Result
-	members, hasTTL, hasScope := 0, false, false
-	r.ForEach(func(k, v gjson.Result) bool { // the first of a repeated key, as Get reads it
-		members++
+	count, hasTTL, hasScope := 0, false, false
+	note := func(key, value string) { // the first of a repeated key, as Get reads it
+		count++
 		switch {
-		case k.Str == "resultType" && !resultType.Exists():
-			resultType = v
-		case k.Str == "_meta" && !meta.Exists():
-			meta = v
-		case k.Str == "ttlMs":
+		case key == "resultType" && !resultType.Exists():
+			resultType = gjson.Parse(value)
+		case key == "_meta" && !meta.Exists():
+			meta = gjson.Parse(value)
+		case key == "ttlMs":
 			hasTTL = true
-		case k.Str == "cacheScope":
+		case key == "cacheScope":
 			hasScope = true
 		}
-		return true
-	})
+	}
+	if !members(r.Raw, note) { // an escaped key, or text members cannot walk: gjson's walk
+		resultType, meta, count, hasTTL, hasScope = gjson.Result{}, gjson.Result{}, 0, false, false
+		r.ForEach(func(k, v gjson.Result) bool { note(k.Str, v.Raw); return true })
+	}
 	d := s.srv.decor
 	inputRequired = resultType.String() == "input_required"
 	add = make([]byte, 0, 64+len(d.meta))
 	member := func(key string, raw []byte) {
-		if members > 0 || len(add) > 0 {
+		if count > 0 || len(add) > 0 {
 			add = append(add, ',')
 		}
 		add = append(append(append(append(add, '"'), key...), `":`...), raw...)
