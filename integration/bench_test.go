@@ -740,12 +740,14 @@ func BenchmarkScaleLargeResult(b *testing.B) {
 // "journal-limit" is the mock with WithJournalLimit(4096): the journal
 // keeps 4 KiB of each frame, so what a call's frame occupied is garbage
 // by the next call (in the mock row, the journal keeps every frame).
+// "schema" is the mock with a tool whose inputSchema the arguments are
+// validated against (tools/arguments-schema), as most real tools have.
 // "stateless" is the mock in the 2026-07-28 era: no handshake, and the
 // request's _meta after the arguments, where a lookup that walks params
 // from its start would read the megabyte again for each _meta key.
 func BenchmarkScaleLargeArguments(b *testing.B) {
 	tail := []byte(`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` + benchLargeText + `"}}}` + "\n")
-	for _, name := range []string{"mcptest", "journal-limit", "stateless", "floor", "floor-keeping"} {
+	for _, name := range []string{"mcptest", "schema", "journal-limit", "stateless", "floor", "floor-keeping"} {
 		b.Run(name, func(b *testing.B) {
 			benchNoLeaks(b)
 			var t benchTarget = benchReplier{head: []byte(`{"jsonrpc":"2.0","id":`), tail: []byte(`,"result":{"content":[{"type":"text","text":"hi"}]}}` + "\n"), keep: name == "floor-keeping"}
@@ -760,6 +762,15 @@ func BenchmarkScaleLargeArguments(b *testing.B) {
 			case "stateless":
 				t = newBenchMcptest(b)
 				tail = benchStatelessLargeTail
+			case "schema":
+				srv := mcptest.NewServer(b).WithTools(mcptest.NewTool("echo").ReturnsText("hi").
+					WithInputSchema(map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}, "required": []string{"text"}}))
+				b.Cleanup(func() {
+					if vs := srv.Violations(); len(vs) > 0 {
+						b.Errorf("want the arguments to satisfy the schema, got %v", vs[0])
+					}
+				})
+				t = benchServerWith(srv)
 			}
 			c := benchLargeClient(b, t, name != "stateless")
 			b.SetBytes(int64(len(benchLargeText)))

@@ -463,9 +463,10 @@ func (c *schemas) validate(schema, instance string) string {
 	if sch == nil {
 		return ""
 	}
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(instance))
-	if err != nil {
-		return "not JSON: " + err.Error()
+	v, ok := anyValue(instance) // the arguments' own strings, not copies
+	if !ok {
+		_, err := jsonschema.UnmarshalJSON(strings.NewReader(instance))
+		return fmt.Sprintf("not JSON: %v", err)
 	}
 	if err := sch.Validate(v); err != nil {
 		if ve, ok := err.(*jsonschema.ValidationError); ok {

@@ -2,7 +2,9 @@ package mcptest
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -397,6 +399,111 @@ func skipValue(raw string, i int) int {
 		return i
 	}
 	return -1
+}
+
+// anyValue decodes the JSON text raw as encoding/json does into an any
+// with UseNumber (map[string]any, []any, json.Number, string, bool, nil):
+// the value the schema validator checks. A string without escapes that is
+// valid UTF-8 is a substring of raw, not a copy, and is read at the speed
+// of the string scan; others are decoded by encoding/json, for its exact
+// answer. ok is false when raw is not one JSON value.
+func anyValue(raw string) (v any, ok bool) {
+	var i int
+	if v, i = anyAt(raw, skipSpace(raw, 0), 0); i < 0 || skipSpace(raw, i) != len(raw) {
+		return nil, false
+	}
+	return v, true
+}
+
+// anyAt decodes the value at raw[i], depth containers deep, returning it
+// and the index after it (-1: not JSON).
+func anyAt(raw string, i, depth int) (any, int) {
+	if i >= len(raw) || depth > maxDepth {
+		return nil, -1
+	}
+	switch c := raw[i]; {
+	case c == '{':
+		obj := map[string]any{}
+		if i = skipSpace(raw, i+1); i < len(raw) && raw[i] == '}' {
+			return obj, i + 1
+		}
+		for {
+			k, end := stringAt(raw, i)
+			if end < 0 {
+				return nil, -1
+			}
+			if i = skipSpace(raw, end); i >= len(raw) || raw[i] != ':' {
+				return nil, -1
+			}
+			var v any
+			if v, i = anyAt(raw, skipSpace(raw, i+1), depth+1); i < 0 {
+				return nil, -1
+			}
+			obj[k] = v // the last of a repeated key, as encoding/json keeps it
+			switch i = skipSpace(raw, i); {
+			case i < len(raw) && raw[i] == ',':
+				i = skipSpace(raw, i+1)
+			case i < len(raw) && raw[i] == '}':
+				return obj, i + 1
+			default:
+				return nil, -1
+			}
+		}
+	case c == '[':
+		arr := []any{}
+		if i = skipSpace(raw, i+1); i < len(raw) && raw[i] == ']' {
+			return arr, i + 1
+		}
+		for {
+			var v any
+			if v, i = anyAt(raw, i, depth+1); i < 0 {
+				return nil, -1
+			}
+			arr = append(arr, v)
+			switch i = skipSpace(raw, i); {
+			case i < len(raw) && raw[i] == ',':
+				i = skipSpace(raw, i+1)
+			case i < len(raw) && raw[i] == ']':
+				return arr, i + 1
+			default:
+				return nil, -1
+			}
+		}
+	case c == '"':
+		s, end := stringAt(raw, i)
+		return s, end
+	case hasWord(raw, i, "true"):
+		return true, i + 4
+	case hasWord(raw, i, "false"):
+		return false, i + 5
+	case hasWord(raw, i, "null"):
+		return nil, i + 4
+	}
+	end := scanNumber(raw, i)
+	if end < 0 {
+		return nil, -1
+	}
+	return json.Number(raw[i:end]), end
+}
+
+// stringAt decodes the JSON string at raw[i] (a quote), returning it and
+// the index after it (-1: not a string).
+func stringAt(raw string, i int) (string, int) {
+	if i >= len(raw) || raw[i] != '"' {
+		return "", -1
+	}
+	end, esc := scanString(raw, i+1)
+	if end < 0 {
+		return "", -1
+	}
+	if s := raw[i+1 : end-1]; !esc && utf8.ValidString(s) {
+		return s, end
+	}
+	var s string // escapes, or bytes that are not UTF-8 (encoding/json replaces them)
+	if json.Unmarshal([]byte(raw[i:end]), &s) != nil {
+		return "", -1
+	}
+	return s, end
 }
 
 func isHex(c byte) bool {

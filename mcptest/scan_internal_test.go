@@ -1,6 +1,8 @@
 package mcptest
 
 import (
+	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -32,6 +34,8 @@ var scanSeeds = []string{
 	`"` + strings.Repeat("[", 1500) + `"`,
 	`{"a":1,` + strings.Repeat("[", 1500),
 	`x` + strings.Repeat("{", 1001),
+	`{"a":"\xff\xfe","b":["\ud800","\u00e9\n",{"k":"x","k":"y"}],"c":-12.5e3,"d":[true,false,null,{}]}`,
+	"{\"bad\":\"\xc3\x28\",\"ok\":\"\xc3\xa9\"}",
 }
 
 // checkScan compares scanFrame with what decode used to do: gjson.Valid
@@ -54,6 +58,19 @@ func checkScan(t *testing.T, raw string) {
 	}
 	if want := gjson.Valid(raw); sc.valid != want {
 		t.Fatalf("%.80q: scanFrame valid=%v, gjson.Valid=%v", raw, sc.valid, want)
+	}
+	// anyValue decodes what encoding/json decodes, as encoding/json does
+	v, ok := anyValue(raw)
+	if ok != sc.valid {
+		t.Fatalf("%.80q: anyValue ok=%v, want %v", raw, ok, sc.valid)
+	}
+	if ok {
+		var want any
+		dec := json.NewDecoder(strings.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&want); err != nil || !reflect.DeepEqual(v, want) {
+			t.Fatalf("%.80q: anyValue = %#v, encoding/json %#v (%v)", raw, v, want, err)
+		}
 	}
 	if !sc.valid {
 		return
