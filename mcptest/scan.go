@@ -367,14 +367,14 @@ func members(obj string, visit func(key, value string)) bool {
 }
 
 // skipValue returns the index after the JSON value at raw[i], or -1: the
-// strings in it are read by scanString, the rest byte by byte, counting
-// the containers it opens.
+// strings in it are passed over by skipString, the rest byte by byte,
+// counting the containers it opens.
 func skipValue(raw string, i int) int {
 	depth := 0
 	for i < len(raw) {
 		switch c := raw[i]; {
 		case c == '"':
-			if i, _ = scanString(raw, i+1); i < 0 {
+			if i = skipString(raw, i+1); i < 0 {
 				return -1
 			}
 			if depth == 0 {
@@ -399,6 +399,27 @@ func skipValue(raw string, i int) int {
 		return i
 	}
 	return -1
+}
+
+// skipString returns the index after the closing quote of a string whose
+// opening quote is before raw[i], or -1: the quotes are found with
+// strings.IndexByte, and one after an odd run of backslashes is escaped.
+// It does not check what is between them (scanString does).
+func skipString(raw string, i int) int {
+	for {
+		j := strings.IndexByte(raw[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		q, bs := i+j, 0
+		for k := q - 1; k >= i && raw[k] == '\\'; k-- {
+			bs++
+		}
+		if bs%2 == 0 {
+			return q + 1
+		}
+		i = q + 1
+	}
 }
 
 // anyValue decodes the JSON text raw as encoding/json does into an any

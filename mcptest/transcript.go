@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -29,6 +30,11 @@ func (s *Server) Transcript() string {
 // time linear in the number of messages, whatever the number of sessions.
 func RenderTranscript(msgs []Message) string {
 	var b strings.Builder
+	size := 0 // the transcript's length, about: one allocation, no regrowth
+	for i := range msgs {
+		size += min(len(msgs[i].raw), maxTranscriptFrame) + len(msgs[i].Problem) + 24
+	}
+	b.Grow(size)
 	eras := erasOf(msgs)
 	order, bySession := groupSessions(msgs)
 	for _, n := range order {
@@ -50,7 +56,11 @@ func transcriptLine(b *strings.Builder, m Message) {
 	if m.Direction == FromServer {
 		arrow = "←"
 	}
-	fmt.Fprintf(b, "  %d %s %s", m.Seq, arrow, clip(m.raw, int(m.cut)))
+	var seq [20]byte
+	b.WriteString("  ")
+	b.Write(strconv.AppendInt(seq[:0], int64(m.Seq), 10))
+	b.WriteString(" " + arrow + " ")
+	b.WriteString(clip(m.raw, int(m.cut)))
 	if m.HTTP != nil {
 		fmt.Fprintf(b, "   [%s]", m.HTTP)
 	}
