@@ -371,8 +371,10 @@ var lifecycleMethod = map[string]bool{"initialize": true, "server/discover": tru
 // initialize and server/discover and their replies. What reads the raw
 // text (Get, Where, ToolCall's argument subsets, the transcript) sees only
 // what was kept; the mock itself serves every message whole. Keep n above
-// the size of the messages your assertions read (a few KiB). 0, the default, keeps everything. The journal costs
-// about 260 bytes a message besides what it keeps of the raw text.
+// the size of the messages your assertions read (a few KiB). 0, the
+// default, keeps everything. Besides what it keeps of the raw text, the
+// journal costs 184 bytes a message (the Message and its index entry),
+// and up to as much again of room it has grown into and not yet filled.
 func (s *Server) WithJournalLimit(n int) *Server {
 	s.t.Helper()
 	return s.configure("WithJournalLimit", func() error {
