@@ -355,15 +355,24 @@ func members(obj string, visit func(key, value string)) bool {
 			return false
 		}
 		visit(key, obj[from:i])
-		switch i = skipSpace(obj, i); {
-		case i < len(obj) && obj[i] == ',':
-			i = skipSpace(obj, i+1)
-		case i < len(obj) && obj[i] == '}':
-			return skipSpace(obj, i+1) == len(obj)
-		default:
-			return false
+		more := false
+		if i, more = afterMember(obj, i, '}'); i < 0 || !more {
+			return i >= 0 && skipSpace(obj, i) == len(obj)
 		}
 	}
+}
+
+// afterMember reads what follows a member of a container at raw[i]: a
+// comma (more is true, and i is where the next member begins) or the
+// container's closing byte (i is after it); i is -1 for anything else.
+func afterMember(raw string, i int, closing byte) (next int, more bool) {
+	switch i = skipSpace(raw, i); {
+	case i < len(raw) && raw[i] == ',':
+		return skipSpace(raw, i+1), true
+	case i < len(raw) && raw[i] == closing:
+		return i + 1, false
+	}
+	return -1, false
 }
 
 // skipValue returns the index after the JSON value at raw[i], or -1: the
@@ -461,13 +470,9 @@ func anyAt(raw string, i, depth int) (any, int) {
 				return nil, -1
 			}
 			obj[k] = v // the last of a repeated key, as encoding/json keeps it
-			switch i = skipSpace(raw, i); {
-			case i < len(raw) && raw[i] == ',':
-				i = skipSpace(raw, i+1)
-			case i < len(raw) && raw[i] == '}':
-				return obj, i + 1
-			default:
-				return nil, -1
+			more := false
+			if i, more = afterMember(raw, i, '}'); i < 0 || !more {
+				return obj, i
 			}
 		}
 	case c == '[':
@@ -481,13 +486,9 @@ func anyAt(raw string, i, depth int) (any, int) {
 				return nil, -1
 			}
 			arr = append(arr, v)
-			switch i = skipSpace(raw, i); {
-			case i < len(raw) && raw[i] == ',':
-				i = skipSpace(raw, i+1)
-			case i < len(raw) && raw[i] == ']':
-				return arr, i + 1
-			default:
-				return nil, -1
+			more := false
+			if i, more = afterMember(raw, i, ']'); i < 0 || !more {
+				return arr, i
 			}
 		}
 	case c == '"':
