@@ -164,7 +164,7 @@ func capabilityEdit(name string, change func(d []byte) []byte) Fault {
 // mark3labs call it anyway.
 func OmitCapability(name string) Fault {
 	return capabilityEdit(fmt.Sprintf("OmitCapability(%q)", name), func(d []byte) []byte {
-		return del(d, "result.capabilities."+gjsonKey(name))
+		return del(d, "result.capabilities."+gjson.Escape(name))
 	})
 }
 
@@ -174,7 +174,7 @@ func OmitCapability(name string) Fault {
 // the client lists, gets an error, and must cope.
 func DeclareUnservedCapability(name string) Fault {
 	f := capabilityEdit(fmt.Sprintf("DeclareUnservedCapability(%q)", name), func(d []byte) []byte {
-		return setRaw(d, "result.capabilities."+gjsonKey(name), []byte("{}"))
+		return setRaw(d, "result.capabilities."+gjson.Escape(name), []byte("{}"))
 	})
 	f.f.inbound = func(_ *FaultHandle, s *Session, m Message, _ func()) bool {
 		if c, ok := methodCapability[m.Method]; !ok || strings.Split(c, ".")[0] != name {

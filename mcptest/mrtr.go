@@ -193,18 +193,13 @@ func (s *Session) checkRetry(m Message, d decoded) {
 	}
 	var missing []string
 	for _, k := range r.keys {
-		if !responses.Get(gjsonKey(k)).Exists() {
+		if !responses.Get(gjson.Escape(k)).Exists() {
 			missing = append(missing, strconv.Quote(k))
 		}
 	}
 	if len(missing) > 0 {
 		s.violate(RuleMRTRComplete, m, "the retry has no inputResponses for "+strings.Join(missing, ", "))
 	}
-}
-
-// gjsonKey escapes a key for use as a one-element gjson path.
-func gjsonKey(k string) string {
-	return strings.NewReplacer(`\`, `\\`, ".", `\.`, "*", `\*`, "?", `\?`, "|", `\|`, "#", `\#`, "@", `\@`).Replace(k)
 }
 
 // clientLacks returns the capabilities, as a requiredCapabilities object,
@@ -242,14 +237,14 @@ func (s *Session) askStateless(m Message, d decoded, inputs []InputRequest) bool
 	responses := d.getParam(paramInputResponses)
 	var missing []InputRequest
 	for _, in := range inputs {
-		if !responses.Get(gjsonKey(in.key)).Exists() {
+		if !responses.Get(gjson.Escape(in.key)).Exists() {
 			missing = append(missing, in)
 		}
 	}
 	if len(missing) == 0 {
 		for _, in := range inputs {
 			if in.method == "elicitation/create" {
-				s.checkElicitation(m, responses.Get(gjsonKey(in.key)), in.params)
+				s.checkElicitation(m, responses.Get(gjson.Escape(in.key)), in.params)
 			}
 		}
 		return true

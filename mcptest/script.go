@@ -41,7 +41,7 @@ func (r *Request) InputResponse(key string) gjson.Result {
 	if raw, ok := r.inputs[key]; ok {
 		return gjson.ParseBytes(raw)
 	}
-	return r.Message.Get("params.inputResponses." + gjsonKey(key))
+	return r.Message.Get("params.inputResponses." + gjson.Escape(key))
 }
 
 // RequestState returns the requestState a stateless-era retry echoed, "" if none.

@@ -45,14 +45,12 @@ const (
 func (e Era) valid() bool { return e == EraHandshake || e == EraStateless }
 
 // metaPath is a gjson path to a _meta key under params.
-func metaPath(key string) string { return "_meta." + escapeDots(key) }
+func metaPath(key string) string { return "_meta." + gjson.Escape(key) }
 
 var (
 	pathProtocolVersion = metaPath(MetaProtocolVersion)
 	pathLogLevel        = metaPath(MetaLogLevel)
 )
-
-func escapeDots(key string) string { return strings.ReplaceAll(key, ".", `\.`) }
 
 // meta returns the value of key (the first, as Get reads it) in the _meta
 // of d's params, reading only the _meta member: the arguments before it,
@@ -276,7 +274,7 @@ func newResultDecor(info map[string]string, ttlMs int64, cacheScope string) resu
 	return d
 }
 
-var pathServerInfoKey = escapeDots(MetaServerInfo)
+var pathServerInfoKey = gjson.Escape(MetaServerInfo)
 
 // decorate adds what every stateless-era result carries and the result
 // does not have yet: resultType, serverInfo in _meta, and on list, read and
