@@ -704,8 +704,8 @@ func elicitationRoundTrip() Scenario {
 			return base.Handle("tools/call", confirmFirst(base))
 		},
 		Expect: Expectation{
-			Description:   "the client answers the elicitation and the call completes: in the stateless era it retries with a new id, requestState echoed unchanged and a response for every input (handshake era: it answers elicitation/create); a client without the elicitation capability gets -32021 and reports it",
-			DecisionPoint: "the client called a tool and was asked for input (input_required, elicitation/create, or -32021 for lacking the capability)",
+			Description:   "the client answers the elicitation and the call completes: in the stateless era it retries with a new id, requestState echoed unchanged and a response for every input (handshake era: it answers elicitation/create); a client without the elicitation capability gets -32021 (-32603 in the handshake era, which has no such code) and reports it",
+			DecisionPoint: "the client called a tool and was asked for input (input_required, elicitation/create, or -32021 / -32603 for lacking the capability)",
 			Reached:       calledTool,
 			Check: func(o Outcome) error {
 				var mrtr []mcptest.Violation
@@ -723,9 +723,9 @@ func elicitationRoundTrip() Scenario {
 					case !ok:
 					case res.Kind == mcptest.KindResult && res.Get("result.resultType").String() != "input_required":
 						return nil
-					case res.ErrorCode == mcptest.CodeMissingClientCapability:
+					case missingCapability(res):
 						if o.Err == nil {
-							return gotf("the call got -32021 (the client lacks the elicitation capability), but connect returned nil")
+							return gotf("the call got %d (the client lacks the elicitation capability), but connect returned nil", res.ErrorCode)
 						}
 						return nil
 					}
@@ -743,14 +743,31 @@ func elicitationRoundTrip() Scenario {
 	}
 }
 
+// missingCapability reports whether res is the answer to a client that
+// lacks the elicitation capability: -32021, or in the handshake era -32603
+// with data.requiredCapabilities.
+func missingCapability(res mcptest.Message) bool {
+	return res.ErrorCode == mcptest.CodeMissingClientCapability ||
+		res.ErrorCode == mcptest.CodeInternalError && res.Get("error.data.requiredCapabilities").IsObject()
+}
+
 // confirmFirst answers every tools/call after the user confirmed, whatever
 // the tool: a stateless-era call gets input_required with an elicitation
 // (the retry is answered), a handshake-era call sends elicitation/create
-// first. A client that did not declare elicitation gets -32021.
+// first. A client that did not declare elicitation gets -32021 (-32603 in
+// the handshake era).
 func confirmFirst(srv *mcptest.Server) mcptest.Handler {
-	missing := func() mcptest.Reply {
-		return mcptest.RPCErrorWithData(mcptest.CodeMissingClientCapability, "Missing required client capability: elicitation",
-			`{"requiredCapabilities":{"elicitation":{}}}`)
+	// missing is the answer to a client that did not declare elicitation:
+	// -32021 with data.requiredCapabilities in the stateless era; the
+	// handshake era has no such code, so -32603 (internal error) with the
+	// same data, as mcptest answers a RequiresInput tool. data is JSON
+	// text, so a json.RawMessage: a Go string would be a JSON string.
+	missing := func(statelessEra bool) mcptest.Reply {
+		data := json.RawMessage(`{"requiredCapabilities":{"elicitation":{}}}`)
+		if statelessEra {
+			return mcptest.RPCErrorWithData(mcptest.CodeMissingClientCapability, "Missing required client capability: elicitation", data)
+		}
+		return mcptest.RPCErrorWithData(mcptest.CodeInternalError, "Missing required client capability: elicitation", data)
 	}
 	answer := func(name string, resp gjson.Result) mcptest.Reply {
 		if resp.Get("action").String() != "accept" {
@@ -765,12 +782,12 @@ func confirmFirst(srv *mcptest.Server) mcptest.Handler {
 				return answer(name, r)
 			}
 			if !req.Message.Get(metaCapsPath + ".elicitation").Exists() {
-				return missing()
+				return missing(true)
 			}
 			return mcptest.InputRequired("confirm-"+req.Message.ID, confirmInput())
 		}
 		if !initCaps(srv, req.Session).Get("elicitation").Exists() {
-			return missing()
+			return missing(false)
 		}
 		reply, err := req.Session.Request(ctx, "elicitation/create", map[string]any{
 			"message": "Please confirm the call of " + name, "requestedSchema": json.RawMessage(confirmSchema)})
