@@ -395,8 +395,19 @@ func toolsListChanged() Scenario {
 		},
 		Expect: Expectation{
 			Description:   fmt.Sprintf("the client lists the tools again after notifications/tools/list_changed, before its session ends (Play waits up to %v after connect returned, for clients that re-list from their own goroutine)", listChangedWindow),
-			DecisionPoint: "notifications/tools/list_changed reached the client (it is sent after the first tools/list)",
-			Reached:       serverSentAny("notifications/tools/list_changed", "the client never listed the tools, so the notification was never sent"),
+			DecisionPoint: "notifications/tools/list_changed reached the client (it is sent after the first tools/list), and the client did not close the session right after it without sending anything",
+			Reached: func(o Outcome) error {
+				notes := serverSent(o, "notifications/tools/list_changed")
+				if len(notes) == 0 {
+					return notReachedf("the client never listed the tools, so the notification was never sent (%s)", sentWhat(o))
+				}
+				if len(after(requests(o, "tools/list"), notes[0].Seq)) == 0 {
+					if closed := closedEarly(o, notes[0]); closed != "" {
+						return notReachedf("%s, before re-listing: a client that re-lists from a goroutine of its own lost the race with its own close (keep the session open until the re-list; Play waits up to %v for it while the session is open)", closed, listChangedWindow)
+					}
+				}
+				return nil
+			},
 			After: &Reaction{
 				Event:  mcptest.ServerSent("notifications/tools/list_changed"),
 				Then:   Always(mcptest.Method("tools/list")),
@@ -675,7 +686,11 @@ func slowToolTimeout() Scenario {
 				var problems []string
 				for _, c := range requests(o, "tools/call") {
 					if !cancelled[c.ID] {
-						problems = append(problems, fmt.Sprintf("no notifications/cancelled for tools/call id %s", c.ID))
+						problem := fmt.Sprintf("no notifications/cancelled for tools/call id %s", c.ID)
+						if closed := closedEarly(o, c); closed != "" {
+							problem += " (" + closed + ": a notifications/cancelled sent from a goroutine of the client's own races that close)"
+						}
+						problems = append(problems, problem)
 					}
 				}
 				if o.Err == nil {

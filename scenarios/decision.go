@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
 )
@@ -171,3 +172,38 @@ func containsAny(s string, words []string) bool {
 
 // gotf is the error a check returns: what the client did instead.
 func gotf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// closedEarly says, when the client itself closed the session of event
+// (a message the client must react to) without sending anything on that
+// session after it, how long after event it did so: e.g. "the client
+// closed session 1 3ms after notifications/tools/list_changed, without
+// sending anything after it". Such a client never showed whether it
+// would react: an app that reacts from a goroutine of its own lost the
+// race with its own close. "" otherwise (the session was left open, the
+// client sent something after the event, or the session was not one of
+// Endpoint.Dial).
+func closedEarly(o Outcome, event mcptest.Message) string {
+	at, ok := o.clientClosed[event.Session]
+	if !ok {
+		return ""
+	}
+	for _, m := range after(fromClient(o), event.Seq) {
+		if m.Session == event.Session {
+			return ""
+		}
+	}
+	what := event.Method
+	if event.Direction == mcptest.FromClient && event.IsRequest() {
+		what += " id " + event.ID
+	}
+	return fmt.Sprintf("the client closed session %d %s after %s, without sending anything after it", event.Session, roundDuration(at.Sub(event.Time)), what)
+}
+
+// roundDuration renders d to the millisecond, or to the microsecond below
+// a millisecond.
+func roundDuration(d time.Duration) string {
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond).String()
+	}
+	return d.Round(time.Millisecond).String()
+}

@@ -66,6 +66,31 @@ type Endpoint struct {
 	closed  bool
 	conns   []net.Conn
 	usedURL bool // URL was called during the play
+	// clientClosed is when the client closed the connection of a session
+	// of Dial (by session number) while the play was on.
+	clientClosed map[int]time.Time
+}
+
+// trackedConn is the client's end of a session of Dial: it notes when the
+// client closes it, so that a verdict can say the client ended its own
+// session (see closedEarly).
+type trackedConn struct {
+	net.Conn
+	ep      *Endpoint
+	session int
+}
+
+func (c *trackedConn) Close() error {
+	now := time.Now()
+	c.ep.mu.Lock()
+	if _, done := c.ep.clientClosed[c.session]; !done && !c.ep.closed {
+		if c.ep.clientClosed == nil {
+			c.ep.clientClosed = map[int]time.Time{}
+		}
+		c.ep.clientClosed[c.session] = now
+	}
+	c.ep.mu.Unlock()
+	return c.Conn.Close()
 }
 
 // Dial opens a new MCP session with the scenario's server and returns the
@@ -84,8 +109,10 @@ func (e *Endpoint) Dial() (net.Conn, error) {
 		return nil, fmt.Errorf("scenarios: Endpoint.Dial: the client already opened %d sessions in this play; a client that reconnects in a loop never ends", MaxSessions)
 	}
 	c := e.srv.Dial()
-	e.conns = append(e.conns, c)
-	return c, nil
+	sessions := e.srv.Sessions()
+	tc := &trackedConn{Conn: c, ep: e, session: sessions[len(sessions)-1].Number()}
+	e.conns = append(e.conns, tc)
+	return tc, nil
 }
 
 // URL returns the Streamable HTTP address of the scenario's server, e.g.
@@ -112,7 +139,7 @@ func (e *Endpoint) close() {
 	conns := e.conns
 	e.mu.Unlock()
 	for _, c := range conns {
-		_ = c.Close()
+		_ = c.(*trackedConn).Conn.Close()
 	}
 }
 
@@ -228,6 +255,10 @@ type Outcome struct {
 	// faults are Optional, and whether they came into play is what the
 	// decision point judges.
 	Faults []*mcptest.FaultHandle
+
+	// clientClosed is when the client closed its end of a session of Dial
+	// (by session number) before Play closed it.
+	clientClosed map[int]time.Time
 }
 
 // String names the scenario, the spec section and the first sentence of
@@ -314,6 +345,7 @@ func (s Scenario) Play(t mcptest.TB, connect ConnectFunc, opts ...Option) Outcom
 	o.Sessions = len(srv.Sessions())
 	ep.mu.Lock()
 	o.OverHTTP = ep.usedURL
+	o.clientClosed = ep.clientClosed
 	ep.mu.Unlock()
 	o.Journal = srv.Journal().All()
 	o.Violations = srv.Violations()
