@@ -370,6 +370,29 @@ func TestServeScenario(t *testing.T) {
 	})
 }
 
+// TestServeScenarioBrokenRules: serve --scenario prints the rules the
+// client broke and the transcript on stderr, as serve without a scenario
+// does, and the report's problems list them; the verdict fails.
+func TestServeScenarioBrokenRules(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "report.json")
+	p := start(t, "serve", "--scenario", "giftgen-handshake", "--report", report)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`) // before initialize
+	p.recv()
+	assert.Equal(t, exitVerdict, p.exit())
+	r := readReport(t, report)
+	assert.Equal(t, "fail", r.Get("verdict").String(), r.Raw)
+	assert.Equal(t, "giftgen-handshake", r.Get("scenario.scenario").String())
+	require.Len(t, r.Get("problems").Array(), 1, r.Raw)
+	assert.Contains(t, r.Get("problems.0").String(), "the client broke 1 protocol rule; fix the client")
+	assert.Contains(t, r.Get("problems.0").String(), "lifecycle/initialize-first: tools/list sent before initialize")
+	stderr := p.stderr.String()
+	assert.Contains(t, stderr, "mcpmock: FAIL: the client broke 1 protocol rule;")
+	assert.Contains(t, stderr, "lifecycle/initialize-first")
+	assert.Contains(t, stderr, `mcpmock:   1 → {"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "the transcript")
+	assert.NotContains(t, stderr, "ExpectViolation", "the command speaks of the command")
+	assert.Contains(t, stderr, "mcpmock: scenario giftgen-handshake: fail (2 messages, 1 violation; the client closed stdin)")
+}
+
 // httpPost posts a JSON-RPC message to the mock's endpoint and returns
 // the status, the session id header and the body.
 func httpPost(t *testing.T, url, sid, body string) (int, string, string) {

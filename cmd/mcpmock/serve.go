@@ -164,13 +164,19 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 	rep := &Report{Server: spec.label, Transport: transport, Violations: []ReportViolation{}, Problems: []string{}}
 	p := mcptest.NewProgramTB("mcpmock", logw)
 	err := p.Run(func(t mcptest.TB) {
+		t.Helper()
 		srv := spec.build(t)
-		if spec.scenario != nil {
-			// The scenario's check is the verdict, as in scenarios.Play.
-			srv.IgnoreViolations()
-		}
+		// The command reports the rules the client broke itself, in its
+		// own words (mcptest's would say to declare them with
+		// ExpectViolation, which a command line cannot), with or without
+		// a scenario: they fail the verdict, and the failure logs the
+		// transcript.
+		srv.IgnoreViolations()
 		rep.Ended = session(ctx, srv)
 		srv.Close()
+		if broken := brokenRules(srv.Violations()); broken != "" {
+			t.Errorf("%s", broken)
+		}
 		rep.ElapsedMS = since().Milliseconds()
 		msgs := srv.Journal().All()
 		rep.Messages = len(msgs)
@@ -204,6 +210,36 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 	return rep
 }
 
+// brokenRules says which protocol rules the client broke (the
+// error-level violations), "" for none.
+func brokenRules(vs []mcptest.Violation) string {
+	var b strings.Builder
+	n := 0
+	for _, v := range vs {
+		if v.Severity != mcptest.SeverityError {
+			continue
+		}
+		n++
+		msg := v.Message.Raw()
+		if len(msg) > 200 {
+			msg = msg[:200] + "…"
+		}
+		fmt.Fprintf(&b, "\n  - %s: %s\n      message: %s\n      spec: %s", v.Rule, v.Detail, msg, v.URL())
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the client broke %s; fix the client (each rule enforces the spec section named):%s", plural(n, "protocol rule", "protocol rules"), b.String())
+}
+
+// plural renders n with the singular or plural noun: "1 violation", "2 violations".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 func scenarioDeadline(s scenarios.Scenario) time.Duration {
 	if s.Deadline > 0 {
 		return s.Deadline
@@ -222,9 +258,13 @@ func finish(rep *Report, reportFile string, logw io.Writer) error {
 			return fmt.Errorf("--report: %v", err)
 		}
 	}
-	fmt.Fprintf(logw, "mcpmock: %s: %s (%d messages, %d violations; %s)\n", rep.Server, rep.Verdict, rep.Messages, len(rep.Violations), rep.Ended)
+	fmt.Fprintf(logw, "mcpmock: %s: %s (%s, %s; %s)\n", rep.Server, rep.Verdict, plural(rep.Messages, "message", "messages"), plural(len(rep.Violations), "violation", "violations"), rep.Ended)
 	if rep.Scenario != nil {
-		fmt.Fprintf(logw, "mcpmock: scenario %s: %s\n", rep.Scenario.Scenario, rep.Scenario)
+		r := rep.Scenario
+		fmt.Fprintf(logw, "mcpmock: scenario %s: %s: %s\n", r.Scenario, r.Status, r.Observed)
+		if r.Why != "" {
+			fmt.Fprintf(logw, "mcpmock: scenario %s: note: %s\n", r.Scenario, r.Why)
+		}
 	}
 	if rep.Verdict != "pass" {
 		return errVerdict
