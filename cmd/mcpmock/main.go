@@ -6,10 +6,10 @@
 //
 //	go install github.com/mcpmock/mcpmock/cmd/mcpmock@latest
 //
-//	mcpmock serve [--scenario NAME | --config FILE] [--report FILE] [--log FILE] [--http ADDR]
-//	mcpmock run [--scenario NAME]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... -- CMD ARGS...
+//	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR]
+//	mcpmock run [--scenario NAME]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
 //	mcpmock list [--faults]
-//	mcpmock tour [LESSON|SCENARIO]... [-- CMD ARGS...]
+//	mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
 //
 // serve is one mock server: on stdio, stdout carries only MCP and
 // everything else goes to stderr (or --log). At exit (the client closes
@@ -60,14 +60,21 @@ func usagef(format string, args ...any) error {
 // errVerdict is a run whose verdict is negative: exit 1, the report says why.
 var errVerdict = errors.New("the verdict is negative")
 
+// The synopses of the commands, for their -h and the usage.
+const (
+	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR]"
+	runSynopsis   = "[--scenario NAME]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
+)
+
 const usage = `mcpmock: the MCP mock server for clients in any language
 
 usage:
-  mcpmock serve [--scenario NAME | --config FILE] [--report FILE] [--log FILE] [--http ADDR]
+  mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR]
   mcpmock run [--scenario NAME]... [--http] [--json FILE] [--junit FILE]
-              [--known-deviation NAME=why]... [--log FILE] -- CMD ARGS...
+              [--known-deviation NAME=why]... [--log FILE] [--config FILE]
+              [--startup-timeout DURATION] -- CMD ARGS...
   mcpmock list [--faults]
-  mcpmock tour [LESSON|SCENARIO]... [-- CMD ARGS...]
+  mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
 
 serve   one mock server on stdio (stdout carries only MCP) or, with --http, on
         Streamable HTTP; the verdict at exit to --report (JSON); exit 1 when the
@@ -79,7 +86,7 @@ list    the scenario catalog, one line each (--faults: the faults a config file
         can name, with their parameters)
 tour    the teaching tour of the classic handshake mistakes
 
-Run "mcpmock COMMAND -h" for a command's flags.
+Run "mcpmock COMMAND -h" for what each flag of a command does.
 `
 
 // mainArgs runs the command line args and returns the exit code.

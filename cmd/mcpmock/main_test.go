@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -199,6 +200,42 @@ func TestUsage(t *testing.T) {
 	out, _, code := runMcpmock(t, nil, "help")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "mcpmock run")
+}
+
+// TestFlagHelp: each command's -h names every flag's argument in capitals
+// (the flag package takes a backquoted word of the usage for it, so a
+// usage must not backquote anything else), and the top-level usage lists
+// every flag of every command and points to "mcpmock COMMAND -h".
+func TestFlagHelp(t *testing.T) {
+	top, _, code := runMcpmock(t, nil, "help")
+	require.Equal(t, 0, code)
+	assert.Contains(t, top, `Run "mcpmock COMMAND -h"`)
+	flagLine := regexp.MustCompile(`(?m)^  -(\S+)(?: (\S+))?$`)
+	block, _, _ := strings.Cut(top[strings.Index(top, "usage:\n"):], "\n\n")
+	synopses := map[string]string{}
+	for _, part := range strings.Split(block, "\n  mcpmock ")[1:] {
+		name, _, _ := strings.Cut(part, " ")
+		synopses[name] = part
+	}
+	for _, cmd := range []string{"serve", "run", "list", "tour"} {
+		_, help, code := runMcpmock(t, nil, cmd, "-h")
+		require.Equal(t, 0, code, help)
+		synopsis := synopses[cmd]
+		flags := flagLine.FindAllStringSubmatch(help, -1)
+		require.NotEmpty(t, flags, help)
+		for _, f := range flags {
+			if f[2] != "" && !regexp.MustCompile(`^[A-Z]+(=why)?$`).MatchString(f[2]) {
+				t.Errorf("mcpmock %s -h: -%s takes %q; want a name in capitals (FILE, NAME), the one word of its usage in backquotes", cmd, f[1], f[2])
+			}
+			want := "--" + f[1]
+			if f[2] != "" {
+				want += " " + f[2]
+			}
+			if !strings.Contains(synopsis, want) {
+				t.Errorf("the usage's mcpmock %s line does not list %s:\n%s", cmd, want, synopsis)
+			}
+		}
+	}
 }
 
 func TestServeStdioReport(t *testing.T) {

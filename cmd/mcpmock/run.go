@@ -53,16 +53,16 @@ type runOptions struct {
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("run", "[--scenario NAME]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] -- CMD ARGS...", stderr)
+	fs := newFlags("run", runSynopsis, stderr)
 	var only, deviations multi
-	fs.Var(&only, "scenario", "play only this scenario (repeatable; default: the whole catalog)")
+	fs.Var(&only, "scenario", "play only the scenario `NAME` (repeatable; default: the whole catalog; mcpmock list shows it)")
 	httpMode := fs.Bool("http", false, "serve Streamable HTTP: the URL is the client's last argument and MCPMOCK_URL")
-	jsonFile := fs.String("json", "", "write the report to this file as JSON")
-	junitFile := fs.String("junit", "", "write the report to this file as JUnit XML")
-	fs.Var(&deviations, "known-deviation", "NAME=why: the client fails scenario NAME today, for that reason (repeatable); it then passes as a known deviation, and fails once the client stops deviating")
-	logFile := fs.String("log", "", "write the mock's and the client's logs to this file (default: stderr)")
-	configFile := fs.String("config", "", "start every scenario from the server this JSON file describes instead of GiftGen (the scenarios then judge whatever the client calls)")
-	startup := fs.Duration("startup-timeout", 60*time.Second, "how long the client may take to start and send its first byte")
+	jsonFile := fs.String("json", "", "write the report to `FILE` as JSON")
+	junitFile := fs.String("junit", "", "write the report to `FILE` as JUnit XML")
+	fs.Var(&deviations, "known-deviation", "`NAME=why`: the client fails scenario NAME today, for the reason why (repeatable); it then passes as a known deviation, and fails once the client stops deviating")
+	logFile := fs.String("log", "", "write the mock's and the client's logs to `FILE` (default: stderr)")
+	configFile := fs.String("config", "", "start every scenario from the server the JSON file `FILE` describes instead of GiftGen (the scenarios then judge whatever the client calls)")
+	startup := fs.Duration("startup-timeout", 60*time.Second, "how long the client may take to start and send its first byte (a `DURATION` such as 90s)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

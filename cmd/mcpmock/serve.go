@@ -117,12 +117,12 @@ func pickServer(scenario, configFile string) (serverSpec, error) {
 }
 
 func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("serve", "[--scenario NAME | --config FILE] [--report FILE] [--log FILE] [--http ADDR]", stderr)
-	scenario := fs.String("scenario", "", "serve the named scenario of the catalog (`mcpmock list`), applied to GiftGen or to the --config server")
-	configFile := fs.String("config", "", "serve the server this JSON file describes (schema: config/schema.json)")
-	reportFile := fs.String("report", "", "write the verdict to this file, as JSON, at exit")
-	logFile := fs.String("log", "", "write logs to this file instead of stderr")
-	httpAddr := fs.String("http", "", "serve Streamable HTTP on this address (host:port; loopback only) instead of stdio")
+	fs := newFlags("serve", serveSynopsis, stderr)
+	scenario := fs.String("scenario", "", "serve the catalog's scenario `NAME` (mcpmock list shows the catalog), applied to GiftGen or to the --config server")
+	configFile := fs.String("config", "", "serve the server the JSON file `FILE` describes (schema: config/schema.json)")
+	reportFile := fs.String("report", "", "write the verdict to `FILE`, as JSON, at exit")
+	logFile := fs.String("log", "", "write logs to `FILE` instead of stderr")
+	httpAddr := fs.String("http", "", "serve Streamable HTTP on `ADDR` (host:port; loopback only) instead of stdio")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

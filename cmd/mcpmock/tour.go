@@ -12,7 +12,7 @@ import (
 	"github.com/mcpmock/mcpmock/scenarios/tour"
 )
 
-const tourSynopsis = "[LESSON|SCENARIO]... [-- CMD ARGS...]"
+const tourSynopsis = "[--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]"
 
 // tourCmd runs the teaching tour (package scenarios/tour, the same tour as
 // go run ./examples/handshake) with the client program CMD in the role the
@@ -28,8 +28,8 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 		names = args
 	}
 	fs := newFlags("tour", tourSynopsis, stderr)
-	logFile := fs.String("log", "", "write the client's output and the mock's problems to this file (default: stderr)")
-	name := fs.String("name", "", "the client's name in the verdicts (default: the command)")
+	logFile := fs.String("log", "", "write the client's output and the mock's problems to `FILE` (default: stderr)")
+	name := fs.String("name", "", "call the client `NAME` in the verdicts (default: the command)")
 	if err := parseFlags(fs, names); err != nil {
 		return err
 	}
