@@ -35,3 +35,18 @@ func ExampleJudge() {
 	// not-reached true
 	// the server never sent its capabilities: no initialize or server/discover was answered with a result (it never opened a session); connect returned nil
 }
+
+// Skip leaves scenarios out without naming all the others: here an app
+// that reads one page of each list, so it never meets looping-cursor's
+// loop, and does nothing else in this example.
+func ExampleSkip() {
+	p := mcptest.NewProgramTB("conformance", nil)
+	var rep *scenarios.Report
+	_ = p.Run(func(t mcptest.TB) {
+		rep = scenarios.Judge(t, func(context.Context, *scenarios.Endpoint) error { return nil },
+			scenarios.Skip("looping-cursor"))
+	})
+	fmt.Println(len(rep.Results) == len(scenarios.All())-1, rep.Status("looping-cursor") == "")
+	// Output:
+	// true true
+}

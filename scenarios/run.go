@@ -3,13 +3,14 @@ package scenarios
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"text/tabwriter"
 
+	"github.com/mcpmock/mcpmock/internal/suggest"
 	"github.com/mcpmock/mcpmock/mcptest"
 )
 
@@ -49,6 +50,7 @@ type Option func(*config)
 
 type config struct {
 	only       []string
+	skip       []string
 	deviations map[string]string
 	server     func(t mcptest.TB) *mcptest.Server
 }
@@ -74,13 +76,51 @@ func Only(names ...string) Option {
 	return func(c *config) { c.only = append(c.only, names...) }
 }
 
+// Skip leaves the named scenarios out of Run and Judge, beside Only: an
+// app that reads one page of each list, for instance, never meets
+// looping-cursor's loop (not reached), and says
+// Skip("looping-cursor") instead of naming every other scenario with
+// Only. With Only too, the scenarios Only names less those Skip names.
+func Skip(names ...string) Option {
+	return func(c *config) { c.skip = append(c.skip, names...) }
+}
+
+// selected reports whether Run plays the named scenario under Only and Skip.
+func (c config) selected(name string) bool {
+	return (len(c.only) == 0 || slices.Contains(c.only, name)) && !slices.Contains(c.skip, name)
+}
+
+// unknownNames returns, for each name given to Only, Skip or
+// KnownDeviation that is not in the catalog, what is wrong and the
+// nearest name: `Only("wrong-id"): no scenario named "wrong-id"; did you
+// mean "wrong-id-type"?`.
+func (c config) unknownNames() []string {
+	names := Names()
+	var out []string
+	check := func(option, name string) {
+		if !slices.Contains(names, name) {
+			out = append(out, fmt.Sprintf("%s(%q): no scenario named %q%s", option, name, name, suggest.DidYouMean(name, names)))
+		}
+	}
+	for _, n := range c.only {
+		check("Only", n)
+	}
+	for _, n := range c.skip {
+		check("Skip", n)
+	}
+	for _, n := range slices.Sorted(maps.Keys(c.deviations)) {
+		check("KnownDeviation", n)
+	}
+	return out
+}
+
 // KnownDeviation declares that the client fails the named scenario today,
 // for the reason why (e.g. "go-sdk v1.8.0 calls tools/list without the
 // tools capability"). A failing check is then reported as a known
 // deviation and its subtest passes; a check that passes fails the subtest,
 // so that an upgrade that fixes the client is noticed and the declaration
 // removed. It does not cover not-reached: a scenario the client never
-// reaches says nothing about it (leave it out with Only).
+// reaches says nothing about it (leave it out with Skip).
 func KnownDeviation(name, why string) Option {
 	return func(c *config) { c.deviations[name] = why }
 }
@@ -150,7 +190,7 @@ func (s Scenario) Evaluate(o Outcome, opts ...Option) Result {
 	case st == NotReached:
 		r.Observed = fmt.Sprintf("%s; connect returned %s", got, errText(o.Err))
 		if deviates {
-			r.Why = fmt.Sprintf("KnownDeviation(%q) does not cover a scenario the client never reaches; make the client reach it, or leave the scenario out with Only", s.Name)
+			r.Why = fmt.Sprintf("KnownDeviation(%q) does not cover a scenario the client never reaches; make the client reach it, or leave the scenario out with Skip", s.Name)
 		}
 	case st == NotApplicable && deviates:
 		r.Why = fmt.Sprintf("KnownDeviation(%q) was declared, but the scenario does not apply to this client", s.Name)
@@ -187,14 +227,15 @@ func (s Scenario) Failure(r Result) string {
 	return b.String()
 }
 
-// Run plays every scenario of the catalog (or those Only names) against
+// Run plays every scenario of the catalog (or those Only names, less
+// those Skip names) against
 // the client that connect drives, one subtest each, named after the
 // scenario. A failing or not-reached subtest fails with the scenario's
 // explanation, what a correct client does, what this client did, and the
 // transcript (logged by the scenario's server); a not-applicable one is
 // skipped with the reason. Run logs the report's table at the end and
-// returns the report. A name given to Only or KnownDeviation that is not
-// in the catalog fails t. Judge does the same without subtests, for any
+// returns the report. A name given to Only, Skip or KnownDeviation that is
+// not in the catalog fails t, naming the nearest one. Judge does the same without subtests, for any
 // mcptest.TB.
 func Run(t *testing.T, connect ConnectFunc, opts ...Option) *Report {
 	t.Helper()
@@ -226,30 +267,13 @@ func Judge(t mcptest.TB, connect ConnectFunc, opts ...Option) *Report {
 func run(t mcptest.TB, connect ConnectFunc, opts []Option, sub func(name string, f func(t mcptest.TB) string)) *Report {
 	t.Helper()
 	c := newConfig(opts)
-	list := All()
-	known := map[string]bool{}
-	for _, s := range list {
-		known[s.Name] = true
-	}
-	var unknown []string
-	for _, n := range c.only {
-		if !known[n] {
-			unknown = append(unknown, n)
-		}
-	}
-	for n := range c.deviations {
-		if !known[n] {
-			unknown = append(unknown, n)
-		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		t.Errorf("scenarios: no scenario named %s; the catalog has %s", strings.Join(unknown, ", "), strings.Join(Names(), ", "))
+	if unknown := c.unknownNames(); len(unknown) > 0 {
+		t.Errorf("scenarios: %s (scenarios.Names() lists the catalog)", strings.Join(unknown, "; "))
 	}
 	rep := &Report{}
 	var mu sync.Mutex
-	for _, s := range list {
-		if len(c.only) > 0 && !slices.Contains(c.only, s.Name) {
+	for _, s := range All() {
+		if !c.selected(s.Name) {
 			continue
 		}
 		sub(s.Name, func(t mcptest.TB) string {

@@ -379,3 +379,23 @@ func TestOutcomeFaults(t *testing.T) {
 		t.Fatalf("want one fault, idle: 0 hits, correct client: 1 hit; got %v and %v", idle.Faults, met.Faults)
 	}
 }
+
+// TestUnknownNames: a misspelled name given to Only, Skip or
+// KnownDeviation fails the test naming the option and the nearest
+// scenario, not the whole catalog; nothing is played.
+func TestUnknownNames(t *testing.T) {
+	rec := &recordingTB{}
+	rep := scenarios.Judge(rec, correct, scenarios.Only("wrong-id"), scenarios.Skip("looping-cursr"),
+		scenarios.KnownDeviation("tool-list-changed", "x"), scenarios.KnownDeviation("nothing-like-it", "y"))
+	rec.finish()
+	want := `scenarios: Only("wrong-id"): no scenario named "wrong-id"; did you mean "wrong-id-type"?; ` +
+		`Skip("looping-cursr"): no scenario named "looping-cursr"; did you mean "looping-cursor"?; ` +
+		`KnownDeviation("nothing-like-it"): no scenario named "nothing-like-it"; ` +
+		`KnownDeviation("tool-list-changed"): no scenario named "tool-list-changed"; did you mean "tools-list-changed"? (scenarios.Names() lists the catalog)`
+	if len(rec.errors) != 1 || rec.errors[0] != want {
+		t.Errorf("want one error\n%s\ngot %q", want, rec.errors)
+	}
+	if len(rep.Results) != 0 {
+		t.Errorf("want nothing played, got %d results", len(rep.Results))
+	}
+}

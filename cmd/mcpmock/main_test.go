@@ -196,7 +196,8 @@ func TestUsage(t *testing.T) {
 	assert.Contains(t, stderr, `unknown command "srve"`)
 	_, stderr, code = runMcpmock(t, nil, "serve", "--scenario", "wrong-id")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, stderr, `no scenario named "wrong-id"`)
+	assert.Contains(t, stderr, `mcpmock serve: --scenario "wrong-id": no scenario named "wrong-id"; did you mean "wrong-id-type"? (mcpmock list shows the catalog)`)
+	assert.NotContains(t, stderr, "giftgen-handshake", "not the whole catalog")
 	out, _, code := runMcpmock(t, nil, "help")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "mcpmock run")
@@ -619,7 +620,12 @@ func TestRunUsageMistakes(t *testing.T) {
 	assert.Contains(t, stderr, "no client command: write it after --")
 	_, stderr, code = runMcpmock(t, nil, "run", "--scenario", "nope", "--", "true")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, stderr, `no scenario named "nope"; the catalog has giftgen-handshake`)
+	assert.Contains(t, stderr, `mcpmock run: --scenario "nope": no scenario named "nope" (mcpmock list shows the catalog)`)
+	assert.NotContains(t, stderr, "giftgen-handshake", "not the whole catalog")
+	_, stderr, code = runMcpmock(t, nil, "run", "--scenario", "looping-cursr", "--known-deviation", "tool-list-changed=x", "--", "true")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `--scenario "looping-cursr": no scenario named "looping-cursr"; did you mean "looping-cursor"?; `+
+		`--known-deviation "tool-list-changed": no scenario named "tool-list-changed"; did you mean "tools-list-changed"?`)
 	_, stderr, code = runMcpmock(t, nil, "run", "--known-deviation", "wrong-id-type", "--", "true")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "write NAME=why")
@@ -653,7 +659,15 @@ func TestTour(t *testing.T) {
 
 	_, stderr, code = runMcpmock(t, nil, "tour", "no-such-lesson")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, stderr, `no lesson or scenario named "no-such-lesson"`)
+	assert.Contains(t, stderr, `mcpmock tour: no lesson or scenario named "no-such-lesson" (mcpmock tour -h lists the lessons and the catalog)`)
+	_, stderr, code = runMcpmock(t, nil, "tour", "wrong-id-typ")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `no lesson or scenario named "wrong-id-typ"; did you mean "wrong-id-type"?`)
+	assert.NotContains(t, stderr, "giftgen-handshake", "not the whole catalog")
+	_, stderr, code = runMcpmock(t, nil, "tour", "-h", "--", "true")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, stderr, "  3  forgotten-capability")
+	assert.Contains(t, stderr, "(not in the whole tour: a client that gives up on a call")
 }
 
 func TestShellJoin(t *testing.T) {

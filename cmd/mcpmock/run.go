@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/mcpmock/mcpmock/config"
+	"github.com/mcpmock/mcpmock/internal/suggest"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 )
@@ -78,13 +79,14 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		opts.deviations[name] = why
 	}
 	var unknown []string
-	for _, n := range append(slices.Clone([]string(only)), keys(opts.deviations)...) {
-		if _, ok := scenarios.Lookup(n); !ok {
-			unknown = append(unknown, fmt.Sprintf("%q", n))
-		}
+	for _, n := range only {
+		unknown = append(unknown, unknownScenario("--scenario", n)...)
+	}
+	for _, n := range keys(opts.deviations) {
+		unknown = append(unknown, unknownScenario("--known-deviation", n)...)
 	}
 	if len(unknown) > 0 {
-		return usagef("no scenario named %s; the catalog has %s", strings.Join(unknown, ", "), strings.Join(scenarios.Names(), ", "))
+		return usagef("%s (mcpmock list shows the catalog)", strings.Join(unknown, "; "))
 	}
 	if *configFile != "" {
 		c, err := config.Load(*configFile)
@@ -128,6 +130,16 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// unknownScenario says, when name is not in the catalog, that the flag
+// names no scenario, and the nearest one: `--scenario "wrong-id": no
+// scenario named "wrong-id"; did you mean "wrong-id-type"?`.
+func unknownScenario(flag, name string) []string {
+	if _, ok := scenarios.Lookup(name); ok {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s %q: no scenario named %q%s", flag, name, name, suggest.DidYouMean(name, scenarios.Names()))}
 }
 
 func keys(m map[string]string) []string {

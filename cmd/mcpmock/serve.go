@@ -104,7 +104,7 @@ func pickServer(scenario, configFile string) (serverSpec, error) {
 	if scenario != "" {
 		s, ok := scenarios.Lookup(scenario)
 		if !ok {
-			return serverSpec{}, usagef("no scenario named %q; `mcpmock list` shows the catalog: %s", scenario, strings.Join(scenarios.Names(), ", "))
+			return serverSpec{}, usagef("%s (mcpmock list shows the catalog)", unknownScenario("--scenario", scenario)[0])
 		}
 		sp.scenario = &s
 		if sp.config != nil {

@@ -30,6 +30,16 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("tour", tourSynopsis, stderr)
 	logFile := fs.String("log", "", "write the client's output and the mock's problems to `FILE` (default: stderr)")
 	name := fs.String("name", "", "call the client `NAME` in the verdicts (default: the command)")
+	flagsUsage := fs.Usage
+	fs.Usage = func() { // the flags, then what can be named
+		flagsUsage()
+		fmt.Fprintln(stderr)
+		skip := map[string]string(nil)
+		if len(command) > 0 {
+			skip = commandTourSkip
+		}
+		tour.Tour{Client: tour.Client{Skip: skip}}.Usage(stderr)
+	}
 	if err := parseFlags(fs, names); err != nil {
 		return err
 	}
@@ -50,7 +60,7 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 				"Give it your own client program after -- (mcpmock tour -- node my-client.mjs) to see what yours does; "+
 				"in a clone of github.com/mcpmock/mcpmock, go run ./examples/handshake shows the official Go SDK's."))
 		}
-		return t.Run(stdout, names...)
+		return tourResult(t.Run(stdout, names...))
 	}
 	clientName := *name
 	if clientName == "" {
@@ -62,12 +72,26 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 		Run: func(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenario, say func(string, ...any)) error {
 			return tourRun(ctx, ep, s, say, opts)
 		},
-		Skip: map[string]string{
-			"wrong-id-type":     "a client that gives up on a call sends notifications/cancelled while the session closes: the transcript differs from run to run",
-			"slow-tool-timeout": "a client that gives up on a call sends notifications/cancelled while the session closes: the transcript differs from run to run",
-		},
+		Skip: commandTourSkip,
 	}}
-	return t.Run(stdout, names...)
+	return tourResult(t.Run(stdout, names...))
+}
+
+// commandTourSkip are the scenarios the whole tour leaves out with a
+// client program, and why.
+var commandTourSkip = map[string]string{
+	"wrong-id-type":     "a client that gives up on a call sends notifications/cancelled while the session closes: the transcript differs from run to run",
+	"slow-tool-timeout": "a client that gives up on a call sends notifications/cancelled while the session closes: the transcript differs from run to run",
+}
+
+// tourResult makes a name the tour does not know a usage error that
+// points to the list of names.
+func tourResult(err error) error {
+	if err != nil && strings.HasPrefix(err.Error(), "no lesson or scenario named") {
+		msg, _, _ := strings.Cut(err.Error(), " (the lessons are")
+		return usagef("%s (mcpmock tour -h lists the lessons and the catalog)", msg)
+	}
+	return err
 }
 
 // refTourRun plays one scenario of the tour with the reference client, in

@@ -56,3 +56,14 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// DidYouMean returns `; did you mean "x"?` naming the candidate nearest
+// to s, when it is near enough to be a typo (at most half the length of
+// s, plus one, edits away); "" otherwise.
+func DidYouMean(s string, candidates []string) string {
+	limit := utf8.RuneCountInString(s)/2 + 1
+	if best, d := Nearest(s, candidates, limit); d >= 0 && d <= limit {
+		return `; did you mean "` + best + `"?`
+	}
+	return ""
+}

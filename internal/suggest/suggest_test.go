@@ -30,3 +30,13 @@ func TestNearest(t *testing.T) {
 		t.Errorf("EditDistance(kitten, sitting): want 3, got %d", d)
 	}
 }
+
+func TestDidYouMean(t *testing.T) {
+	names := []string{"wrong-id-type", "tools-list-changed"}
+	if got := DidYouMean("wrong-id", names); got != `; did you mean "wrong-id-type"?` {
+		t.Errorf("wrong-id: got %q", got)
+	}
+	if got := DidYouMean("nope", names); got != "" {
+		t.Errorf("nope: got %q, want no suggestion", got)
+	}
+}

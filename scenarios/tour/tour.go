@@ -29,6 +29,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpmock/mcpmock/internal/suggest"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 )
@@ -82,7 +83,8 @@ type item struct {
 	rest bool
 }
 
-// Run writes the tour to w. With no argument: the seven lessons in the
+// Run writes the tour to w. With no argument: first which scenarios it
+// leaves out (Client.Skip) and why, then the seven lessons in the
 // lesson's order, then the rest of the catalog (less Client.Skip). Each
 // argument names a lesson by number ("3") or name ("forgotten-capability"),
 // or a scenario of the catalog; they are shown in the order named. An
@@ -94,6 +96,12 @@ func (t Tour) Run(w io.Writer, args ...string) error {
 		return err
 	}
 	ew := &errWriter{w: w}
+	if len(args) == 0 {
+		t.leftOut(ew)
+		if ew.err != nil {
+			return ew.err
+		}
+	}
 	for i, it := range items {
 		if i > 0 {
 			fmt.Fprintln(ew)
@@ -106,6 +114,27 @@ func (t Tour) Run(w io.Writer, args ...string) error {
 		}
 	}
 	return nil
+}
+
+// leftOut says up front which scenarios the whole tour leaves out
+// (Client.Skip), each with why, in catalog order; nothing when it leaves
+// none out.
+func (t Tour) leftOut(w io.Writer) {
+	var skipped []string
+	for _, n := range scenarios.Names() {
+		if why, ok := t.Client.Skip[n]; ok {
+			skipped = append(skipped, wrap("- "+n+": "+why, "  "))
+		}
+	}
+	if len(skipped) == 0 {
+		return
+	}
+	scenario := "scenarios"
+	if len(skipped) == 1 {
+		scenario = "scenario"
+	}
+	fmt.Fprintf(w, "%s\n%s\n%s\n\n", wrap(fmt.Sprintf("The whole tour leaves out %d %s of the catalog with %s:", len(skipped), scenario, t.Client.Name), ""),
+		strings.Join(skipped, "\n"), wrap("Name one to see it anyway.", ""))
 }
 
 // Rest returns the names of the scenarios the whole tour shows after the
@@ -169,15 +198,18 @@ func (t Tour) pick(args []string) ([]item, error) {
 			items = append(items, item{scenario: s})
 			continue
 		}
-		unknown = append(unknown, strconv.Quote(a))
+		unknown = append(unknown, a)
 	}
 	if len(unknown) > 0 {
-		var names []string
+		names := scenarios.Names()
 		for _, l := range lessons {
 			names = append(names, l.Name)
 		}
-		return nil, fmt.Errorf("no lesson or scenario named %s; the lessons are 1 to %d (%s); the catalog has %s",
-			strings.Join(unknown, ", "), len(lessons), strings.Join(names, ", "), strings.Join(scenarios.Names(), ", "))
+		var msgs []string
+		for _, a := range unknown {
+			msgs = append(msgs, "no lesson or scenario named "+strconv.Quote(a)+suggest.DidYouMean(a, names))
+		}
+		return nil, fmt.Errorf("%s (the lessons are 1 to %d, by number or name; Usage lists them and the catalog)", strings.Join(msgs, "; "), len(lessons))
 	}
 	return items, nil
 }

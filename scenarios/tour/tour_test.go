@@ -1,6 +1,7 @@
 package tour
 
 import (
+	"errors"
 	"context"
 	"net"
 	"slices"
@@ -180,4 +181,46 @@ type testLog struct{ t *testing.T }
 func (l testLog) Write(p []byte) (int, error) {
 	l.t.Logf("the mock: %s", p)
 	return len(p), nil
+}
+
+// stopWriter keeps what is written to it and fails every write after the
+// first: Run stops after its first paragraph.
+type stopWriter struct{ b strings.Builder }
+
+func (s *stopWriter) Write(p []byte) (int, error) {
+	if s.b.Len() > 0 {
+		return 0, errors.New("stop")
+	}
+	return s.b.Write(p)
+}
+
+// TestLeftOutUpFront: the whole tour says first which scenarios it leaves
+// out for its client, and why, before it plays anything.
+func TestLeftOutUpFront(t *testing.T) {
+	tr := Tour{Client: Client{Name: "the app", Skip: map[string]string{
+		"wrong-id-type": "racy", "http-error-page": "the app connects over stdio"}}}
+	var w stopWriter
+	if err := tr.Run(&w); err == nil {
+		t.Fatal("want the writer's error")
+	}
+	want := "The whole tour leaves out 2 scenarios of the catalog with the app:\n" +
+		"- wrong-id-type: racy\n" +
+		"- http-error-page: the app connects over stdio\n" +
+		"Name one to see it anyway.\n\n"
+	if w.b.String() != want {
+		t.Errorf("want first\n%s\ngot\n%s", want, w.b.String())
+	}
+}
+
+// TestUnknownName: a misspelled lesson or scenario gets the nearest name,
+// not the whole catalog, and nothing is played.
+func TestUnknownName(t *testing.T) {
+	var out strings.Builder
+	err := Tour{}.Run(&out, "wrong-id-typ", "forgoten-capability", "zzz")
+	want := `no lesson or scenario named "wrong-id-typ"; did you mean "wrong-id-type"?; ` +
+		`no lesson or scenario named "forgoten-capability"; did you mean "forgotten-capability"?; ` +
+		`no lesson or scenario named "zzz" (the lessons are 1 to 7, by number or name; Usage lists them and the catalog)`
+	if err == nil || err.Error() != want || out.Len() > 0 {
+		t.Errorf("want the error\n%s\ngot %v, and output %q", want, err, out.String())
+	}
 }
