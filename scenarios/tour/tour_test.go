@@ -1,8 +1,8 @@
 package tour
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"net"
 	"slices"
 	"strconv"
