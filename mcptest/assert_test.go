@@ -164,6 +164,16 @@ func TestAssertionsFailFast(t *testing.T) {
 				return srv.AssertToolCalled(tb, "suggest_gifts", `{"age":`)
 			},
 			want: []string{"the argument subset is not a JSON object", "invalid JSON"}},
+		{name: "AssertToolCalled, an argument subset that is not an object",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.discover(t, "1")
+				statelessToolCall(c, t, "2", `{"age":25}`)
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool {
+				return srv.AssertToolCalled(tb, "suggest_gifts", `25`)
+			},
+			want: []string{`got:  call #3 with {"age":25}; the argument subset is not a JSON object: want a JSON object, got 25`}},
 		{name: "AssertCalled, a method MCP does not have",
 			setup: func(t *testing.T, srv *mcptest.Server) {
 				c := dialRaw(t, srv)
