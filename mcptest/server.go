@@ -209,6 +209,14 @@ func (s *Server) WithServerInfo(name, version string) *Server {
 	})
 }
 
+// ServerInfo returns the serverInfo.name and serverInfo.version the
+// server announces (WithServerInfo), e.g. for a banner that names it.
+func (s *Server) ServerInfo() (name, version string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.info["name"], s.info["version"]
+}
+
 // WithServerTitle sets serverInfo.title (protocol 2025-06-18 and later).
 func (s *Server) WithServerTitle(title string) *Server {
 	s.t.Helper()

@@ -399,3 +399,29 @@ func TestUnknownNames(t *testing.T) {
 		t.Errorf("want nothing played, got %d results", len(rep.Results))
 	}
 }
+
+// TestBannerNamesTheServer: stdout-banner's banner names the server the
+// run starts from (WithServer, mcpmock run --config), not GiftGen.
+func TestBannerNamesTheServer(t *testing.T) {
+	s, _ := scenarios.Lookup("stdout-banner")
+	for _, tc := range []struct {
+		opts []scenarios.Option
+		want string
+	}{
+		{nil, "gift-genius-backend 0.2.0 listening on stdio\n"},
+		{[]scenarios.Option{scenarios.WithServer(forecast)}, "weather 1.0.0 listening on stdio\n"},
+	} {
+		var first string
+		s.Play(t, scenarios.OneSession(func(ctx context.Context, conn net.Conn) error {
+			if _, err := conn.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + "\n")); err != nil {
+				return err
+			}
+			var err error
+			first, err = bufio.NewReader(conn).ReadString('\n')
+			return err
+		}), tc.opts...)
+		if first != tc.want {
+			t.Errorf("want the banner %q, got %q", tc.want, first)
+		}
+	}
+}
