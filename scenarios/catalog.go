@@ -134,7 +134,7 @@ func Lookup(name string) (Scenario, bool) {
 func giftgenHandshake() Scenario {
 	return Scenario{
 		Name: "giftgen-handshake",
-		Mistake: "None: the app's healthy server, speaking only the handshake era (2024-11-05 to 2025-11-25), so server/discover is answered -32601. " +
+		Mistake: "The app's healthy server, which makes no mistake: it speaks only the handshake era (2024-11-05 to 2025-11-25), so server/discover is answered -32601. " +
 			"It catches clients that cannot fall back from the stateless probe, or that get the handshake wrong (no notifications/initialized, requests before it).",
 		Spec:   spec(latestHandshake, "basic/lifecycle#initialization"),
 		Server: legacy,
@@ -150,7 +150,7 @@ func giftgenHandshake() Scenario {
 func giftgenStateless() Scenario {
 	return Scenario{
 		Name: "giftgen-stateless",
-		Mistake: "None: the app's healthy server, speaking both eras and answering server/discover as a 2026-07-28 server. " +
+		Mistake: "The app's healthy server, which makes no mistake: it speaks both eras and answers server/discover as a 2026-07-28 server. " +
 			"It catches clients that probe but do not speak the current, stateless protocol: no per-request _meta, or an initialize after a successful discover.",
 		Spec:   spec(latestStateless, "basic/transports/stdio#protocol-version-detection"),
 		Server: func(base *mcptest.Server) *mcptest.Server { return base },
@@ -387,7 +387,7 @@ const listChangedWindow = 2 * time.Second
 func toolsListChanged() Scenario {
 	return Scenario{
 		Name: "tools-list-changed",
-		Mistake: "None: right after answering the first tools/list, the server sends notifications/tools/list_changed, as it must when its tools change (it declared tools.listChanged). " +
+		Mistake: "The server makes no mistake: right after answering the first tools/list, it sends notifications/tools/list_changed, as it must when its tools change (it declared tools.listChanged). " +
 			"It catches clients that ignore the notification and keep using a tool list the server said is out of date.",
 		Spec: spec(latestHandshake, "server/tools#list-changed-notification"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -429,7 +429,7 @@ func toolsListChanged() Scenario {
 func negotiateOlderVersion() Scenario {
 	return Scenario{
 		Name: "negotiate-older-version",
-		Mistake: "None: the server speaks only 2025-03-26 and, as the spec says, answers initialize with that version although the client asked for a newer one. " +
+		Mistake: "The server makes no mistake: it speaks only 2025-03-26 and, as the spec says, answers initialize with that version although the client asked for a newer one. " +
 			"It catches clients that insist on getting the version they asked for, although they support the older one.",
 		Spec:   spec(latestHandshake, "basic/lifecycle#version-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server { return base.WithProtocolVersions("2025-03-26") },

@@ -27,7 +27,7 @@ var unknownCapabilityKeys = []struct {
 func capabilitiesUnknownKeys() Scenario {
 	return Scenario{
 		Name: "capabilities-unknown-keys",
-		Mistake: "None: beside what it serves, the server declares capabilities the client cannot know: \"wishlists\", a feature of some future version of the spec, and a vendor's \"io.example/giftWrapping\". " +
+		Mistake: "The server makes no mistake: beside what it serves, it declares capabilities the client cannot know: \"wishlists\", a feature of some future version of the spec, and a vendor's \"io.example/giftWrapping\". " +
 			"This is how MCP grows (new features arrive as new keys, and old clients ignore them); it catches clients that reject, or crash on, a key they do not know.",
 		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {

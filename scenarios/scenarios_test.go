@@ -154,3 +154,15 @@ func TestCatalog(t *testing.T) {
 		t.Errorf("Names() = %v", names)
 	}
 }
+
+// TestMistakesReadAsProse: each scenario's Mistake is a paragraph of
+// sentences: no "None:" label for the healthy servers, a capital first,
+// a full stop last.
+func TestMistakesReadAsProse(t *testing.T) {
+	for _, s := range scenarios.All() {
+		m := s.Mistake
+		if strings.HasPrefix(m, "None") || m == "" || strings.ToUpper(m[:1]) != m[:1] || !strings.HasSuffix(m, ".") {
+			t.Errorf("%s: the mistake does not read as prose: %q", s.Name, m)
+		}
+	}
+}

@@ -27,10 +27,10 @@ func Example_mistake1() {
 	//
 	// ## giftgen-handshake
 	//
-	// The server: None: the app's healthy server, speaking only the handshake era
-	// (2024-11-05 to 2025-11-25), so server/discover is answered -32601. It catches
-	// clients that cannot fall back from the stateless probe, or that get the
-	// handshake wrong (no notifications/initialized, requests before it).
+	// The server: The app's healthy server, which makes no mistake: it speaks only the
+	// handshake era (2024-11-05 to 2025-11-25), so server/discover is answered -32601.
+	// It catches clients that cannot fall back from the stateless probe, or that get
+	// the handshake wrong (no notifications/initialized, requests before it).
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization
 	//
 	// Transcript (→ client to server, ← server to client):
@@ -476,10 +476,10 @@ func Example_mistake6() {
 	//
 	// ## tools-list-changed
 	//
-	// The server: None: right after answering the first tools/list, the server sends
-	// notifications/tools/list_changed, as it must when its tools change (it declared
-	// tools.listChanged). It catches clients that ignore the notification and keep
-	// using a tool list the server said is out of date.
+	// The server: The server makes no mistake: right after answering the first
+	// tools/list, it sends notifications/tools/list_changed, as it must when its tools
+	// change (it declared tools.listChanged). It catches clients that ignore the
+	// notification and keep using a tool list the server said is out of date.
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification
 	//
 	// Transcript (→ client to server, ← server to client):
@@ -688,11 +688,11 @@ func Example_mistake7() {
 	//
 	// ## capabilities-unknown-keys
 	//
-	// The server: None: beside what it serves, the server declares capabilities the
-	// client cannot know: "wishlists", a feature of some future version of the spec,
-	// and a vendor's "io.example/giftWrapping". This is how MCP grows (new features
-	// arrive as new keys, and old clients ignore them); it catches clients that
-	// reject, or crash on, a key they do not know.
+	// The server: The server makes no mistake: beside what it serves, it declares
+	// capabilities the client cannot know: "wishlists", a feature of some future
+	// version of the spec, and a vendor's "io.example/giftWrapping". This is how MCP
+	// grows (new features arrive as new keys, and old clients ignore them); it catches
+	// clients that reject, or crash on, a key they do not know.
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
 	//
 	// Transcript (→ client to server, ← server to client):
