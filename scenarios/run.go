@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/mcpmock/mcpmock/internal/suggest"
 	"github.com/mcpmock/mcpmock/mcptest"
@@ -342,21 +343,75 @@ func (r *Report) JSON() ([]byte, error) {
 	}{results, summary}, "", "  ")
 }
 
-// Table returns the report as a plain text table, one line per scenario
-// (scenario, expected, observed, status; long texts cut), and a last line
-// with the counts.
+// Table returns the report as a plain text table: a row per scenario
+// (scenario, expected, observed, status), the expected and observed texts
+// wrapped over as many lines as they need (nothing is cut), and a last
+// line with the counts.
 func (r *Report) Table() string {
-	var b strings.Builder
-	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	var tab strings.Builder
+	w := tabwriter.NewWriter(&tab, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "SCENARIO\tEXPECTED\tOBSERVED\tSTATUS")
 	for _, res := range r.Results {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", res.Scenario, cut(res.Expected, 60), cut(res.Observed, 70), res.Status)
+		expected, observed := wrapColumn(res.Expected, 60), wrapColumn(res.Observed, 70)
+		for i := 0; i < max(len(expected), len(observed)); i++ {
+			name, status := "", ""
+			if i == 0 {
+				name, status = res.Scenario, string(res.Status)
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", name, lineAt(expected, i), lineAt(observed, i), status)
+		}
 	}
 	_ = w.Flush()
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(tab.String(), "\n") {
+		b.WriteString(strings.TrimRight(strings.TrimSuffix(line, "\n"), " ")) // continuation lines end in padding
+		if strings.HasSuffix(line, "\n") {
+			b.WriteByte('\n')
+		}
+	}
 	n := r.Counts()
-	fmt.Fprintf(&b, "%d scenarios: %d pass, %d known deviations, %d fail, %d not reached, %d not applicable\n",
-		len(r.Results), n[Pass], n[Deviation], n[Fail], n[NotReached], n[NotApplicable])
+	fmt.Fprintf(&b, "%s: %d pass, %s, %d fail, %d not reached, %d not applicable\n",
+		plural(len(r.Results), "scenario", "scenarios"), n[Pass], plural(n[Deviation], "known deviation", "known deviations"), n[Fail], n[NotReached], n[NotApplicable])
 	return b.String()
+}
+
+// wrapColumn breaks s into lines of at most width runes, at spaces (a
+// longer word gets a line of its own); at least one line.
+func wrapColumn(s string, width int) []string {
+	var lines []string
+	var line strings.Builder
+	n := 0
+	for _, word := range strings.Fields(s) {
+		wn := utf8.RuneCountInString(word)
+		if n > 0 && n+1+wn > width {
+			lines = append(lines, line.String())
+			line.Reset()
+			n = 0
+		}
+		if n > 0 {
+			line.WriteByte(' ')
+			n++
+		}
+		line.WriteString(word)
+		n += wn
+	}
+	return append(lines, line.String())
+}
+
+func lineAt(lines []string, i int) string {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return ""
+}
+
+// plural renders n with the singular or the plural noun: "1 known
+// deviation", "2 known deviations".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // cut shortens s to n runes on one line.

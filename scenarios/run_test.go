@@ -59,7 +59,12 @@ func TestRunCorrectClient(t *testing.T) {
 		}
 	}
 
-	lines := strings.Split(strings.TrimSuffix(rep.Table(), "\n"), "\n")
+	var lines []string // the header, the first line of each row, the summary
+	for _, l := range strings.Split(strings.TrimSuffix(rep.Table(), "\n"), "\n") {
+		if !strings.HasPrefix(l, " ") { // not a wrapped row's next line
+			lines = append(lines, l)
+		}
+	}
 	if len(lines) != len(all)+2 {
 		t.Fatalf("Table: want a header, %d rows and a summary, got %d lines:\n%s", len(all), len(lines), rep.Table())
 	}
@@ -199,4 +204,41 @@ func TestPlayNeverHangs(t *testing.T) {
 			t.Errorf("want the check to report the panic, got %v", err)
 		}
 	})
+}
+
+// TestTableWraps: the table wraps the expected and observed texts over
+// as many lines as they need instead of cutting them, and its counts are
+// in the singular or the plural.
+func TestTableWraps(t *testing.T) {
+	observed := strings.Repeat("the client sent tools/list and then nothing more ", 6) + "THE-END"
+	rep := &scenarios.Report{Results: []scenarios.Result{
+		{Scenario: "tools-list-changed", Expected: "the client lists the tools again after notifications/tools/list_changed, before its session ends", Observed: observed, Status: scenarios.Fail},
+		{Scenario: "wrong-id-type", Expected: "short", Observed: "short too", Status: scenarios.Deviation},
+	}}
+	tab := rep.Table()
+	lines := strings.Split(strings.TrimSuffix(tab, "\n"), "\n")
+	col := strings.Index(lines[0], "OBSERVED")
+	var gotObserved []string // the observed column of the first row's lines
+	for i, l := range lines[1:] {
+		if i > 0 && !strings.HasPrefix(l, " ") {
+			break
+		}
+		if len(l) > col {
+			gotObserved = append(gotObserved, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l[col:]), "fail")))
+		}
+	}
+	if len(gotObserved) < 4 || !strings.HasPrefix(lines[1], "tools-list-changed  ") || !strings.HasSuffix(lines[1], " fail") {
+		t.Errorf("want the row's first line with its name and status, the observed text wrapped over the next ones:\n%s", tab)
+	}
+	if got, want := strings.Join(gotObserved, " "), strings.Join(strings.Fields(observed), " "); got != want || strings.Contains(tab, "…") {
+		t.Errorf("want the whole observed text, nothing cut:\n%s\ngot %q", tab, got)
+	}
+	for _, l := range lines {
+		if strings.HasSuffix(l, " ") {
+			t.Errorf("line %q ends in spaces", l)
+		}
+	}
+	if want := "2 scenarios: 0 pass, 1 known deviation, 1 fail, 0 not reached, 0 not applicable"; lines[len(lines)-1] != want {
+		t.Errorf("summary %q, want %q", lines[len(lines)-1], want)
+	}
 }
