@@ -169,6 +169,7 @@ func NewServer(t TB) *Server {
 		journal:     newJournal(),
 	}
 	t.Cleanup(func() {
+		t.Helper() // the transcript is the test's: logged at the line that made the server
 		s.Close()
 		s.reportViolations(t)
 		if t.Failed() || os.Getenv("MCPTEST_TRANSCRIPT") != "" {

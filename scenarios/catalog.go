@@ -33,6 +33,7 @@ const (
 // listed two a page, and the prompt gift_idea. It speaks both eras, as a
 // new mcptest.Server does; the scenarios add their mistake to it.
 func GiftGen(t mcptest.TB) *mcptest.Server {
+	t.Helper()
 	return mcptest.NewServer(t).
 		WithServerInfo("gift-genius-backend", "0.2.0").
 		WithInstructions("Suggest gifts.").

@@ -66,6 +66,7 @@ func newConfig(opts []Option) config {
 
 // base builds the healthy server the scenarios start from.
 func (c config) base(t mcptest.TB) *mcptest.Server {
+	t.Helper()
 	if c.server != nil {
 		return c.server(t)
 	}
@@ -241,7 +242,9 @@ func (s Scenario) Failure(r Result) string {
 func Run(t *testing.T, connect ConnectFunc, opts ...Option) *Report {
 	t.Helper()
 	return run(t, connect, opts, func(name string, f func(t mcptest.TB) (skip string)) {
+		t.Helper()
 		t.Run(name, func(t *testing.T) {
+			t.Helper() // a subtest's failures and transcript are the caller's of Run
 			if why := f(t); why != "" {
 				t.Skip(why)
 			}
@@ -257,6 +260,7 @@ func Run(t *testing.T, connect ConnectFunc, opts ...Option) *Report {
 func Judge(t mcptest.TB, connect ConnectFunc, opts ...Option) *Report {
 	t.Helper()
 	return run(t, connect, opts, func(name string, f func(t mcptest.TB) (skip string)) {
+		t.Helper()
 		if why := f(t); why != "" {
 			t.Logf("scenario %s: not applicable: %s", name, why)
 		}
