@@ -153,6 +153,6 @@ func TestNotifyStatelessWithRealClient(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Equal(t, 0, sent, "a stateless client without a listen stream gets no list_changed")
-	assert.Contains(t, log.String(), `Notify("notifications/tools/list_changed") reached 0 session(s); stateless session(s) 1 got nothing`)
+	assert.Contains(t, log.String(), `Notify("notifications/tools/list_changed") reached 0 sessions; stateless session 1 got nothing`)
 	assert.True(t, strings.Contains(log.String(), "subscriptions/listen"), "the log says how a stateless client gets it: %s", log.String())
 }

@@ -762,7 +762,7 @@ func (s *Server) AssertCalled(t TB, method string) bool {
 func (s *Server) AssertNotCalled(t TB, method string) bool {
 	t.Helper()
 	if n := s.journal.count(*Method(method).sel); n > 0 {
-		return s.fail(t, fmt.Sprintf("AssertNotCalled(%q)", method), method+" never sent", fmt.Sprintf("sent %d time(s)", n), s.journal.view())
+		return s.fail(t, fmt.Sprintf("AssertNotCalled(%q)", method), method+" never sent", "sent "+plural(n, "time", "times"), s.journal.view())
 	}
 	return true
 }
@@ -782,11 +782,11 @@ func (s *Server) AssertCalledTimes(t TB, method string, n int) bool {
 	}, cond: func(Messages) bool { return n <= 0 }, settled: unlessNever(s.unknownMethod(method))})
 	msgs = s.journal.view() // more may have come since: the count is of the journal as it is now
 	if got := s.journal.count(*sent.sel); got != n {
-		gotS := fmt.Sprintf("%d time(s)", got)
+		gotS := plural(got, "time", "times")
 		if got < n {
 			gotS = s.settledGot(gotS, why)
 		}
-		return s.fail(t, fmt.Sprintf("AssertCalledTimes(%q, %d)", method, n), fmt.Sprintf("%d time(s)", n), gotS, msgs)
+		return s.fail(t, fmt.Sprintf("AssertCalledTimes(%q, %d)", method, n), plural(n, "time", "times"), gotS, msgs)
 	}
 	return true
 }
@@ -905,7 +905,7 @@ func (s *Server) AssertCancelled(t TB, method string) bool {
 func (s *Server) AssertNoViolations(t TB) bool {
 	t.Helper()
 	if vs := s.Violations(); len(vs) > 0 {
-		return s.fail(t, "AssertNoViolations", "no violations", fmt.Sprintf("%d violation(s):\n%s", len(vs), formatViolations(vs)), s.journal.view())
+		return s.fail(t, "AssertNoViolations", "no violations", plural(len(vs), "violation", "violations")+":\n"+formatViolations(vs), s.journal.view())
 	}
 	return true
 }

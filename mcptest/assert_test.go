@@ -71,7 +71,7 @@ func TestAssertionsFailFast(t *testing.T) {
 				}
 			},
 			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertCalledTimes(tb, "tools/call", 3) },
-			want:   []string{"want: 3 time(s)", "got:  2 time(s)", "every session (1, 2) has ended"}},
+			want:   []string{"want: 3 times", "got:  2 times", "every session (1, 2) has ended"}},
 		{name: "AssertOrder, the session closed",
 			setup: func(t *testing.T, srv *mcptest.Server) {
 				c := dialRaw(t, srv)
@@ -189,7 +189,7 @@ func TestAssertionsFailFast(t *testing.T) {
 				statelessToolCall(c, t, "3", `{"age":26}`)
 			},
 			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertCalledTimes(tb, "tools/call", 1) },
-			want:   []string{"want: 1 time(s)", "got:  2 time(s)"}},
+			want:   []string{"want: 1 time", "got:  2 times"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -380,8 +380,8 @@ func TestNotifyStatelessReports(t *testing.T) {
 	}
 	logs := fake.logged()
 	for _, want := range []string{
-		`Notify("notifications/tools/list_changed") reached 0 session(s); stateless session(s) 1 got nothing: a stateless session gets it only on a subscriptions/listen stream that asked for toolsListChanged`,
-		`Notify("notifications/message") reached 0 session(s); stateless session(s) 1 got nothing: only a list_changed notification reaches a stateless session`,
+		`Notify("notifications/tools/list_changed") reached 0 sessions; stateless session 1 got nothing: a stateless session gets it only on a subscriptions/listen stream that asked for toolsListChanged`,
+		`Notify("notifications/message") reached 0 sessions; stateless session 1 got nothing: only a list_changed notification reaches a stateless session`,
 	} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("want the log to say %q, got:\n%s", want, logs)

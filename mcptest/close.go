@@ -100,7 +100,7 @@ func (s *Server) abandon(sessions []*Session) {
 	what := strings.Join(stuck, "; ")
 	if what == "" {
 		n, _, _ := s.wg.state()
-		what = fmt.Sprintf("%d goroutine(s) of the server", n)
+		what = plural(n, "goroutine", "goroutines") + " of the server"
 	}
 	s.t.Errorf("mcptest: Close: still running %v after Close cancelled its context: %s; a Handler must return when ctx is done (WithCloseGrace sets how long Close waits)", grace, what)
 }

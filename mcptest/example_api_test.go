@@ -22,7 +22,7 @@ func ExampleProgramTB() {
 	fmt.Println("failed:", err != nil)
 	// Output:
 	// echo
-	// demo: FAIL: mcptest: the client broke 1 protocol rule(s); fix the client, or declare them with ExpectViolation:
+	// demo: FAIL: mcptest: the client broke 1 protocol rule; fix the client, or declare them with ExpectViolation:
 	// demo:   - lifecycle/initialize-first: tools/list sent before initialize
 	// demo:       message: {"jsonrpc":"2.0","id":1,"method":"tools/list"}
 	// demo:       spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization

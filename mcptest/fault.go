@@ -450,7 +450,7 @@ func (s *Server) whyUnfired(h *FaultHandle, msgs Messages) string {
 		}
 	}
 	if f.session > sessions {
-		return fmt.Sprintf("InSession(%d), but the server had %d session(s)%s", f.session, sessions, hint)
+		return fmt.Sprintf("InSession(%d), but the server had %s%s", f.session, plural(sessions, "session", "sessions"), hint)
 	}
 	if f.method != "" && !sent[f.method] {
 		switch {
@@ -468,12 +468,12 @@ func (s *Server) whyUnfired(h *FaultHandle, msgs Messages) string {
 	matched := h.matched
 	h.mu.Unlock()
 	if f.nth > 0 && matched < f.nth {
-		return fmt.Sprintf("its trigger matched %d message(s), fewer than Nth(%d)%s", matched, f.nth, hint)
+		return fmt.Sprintf("its trigger matched %s, fewer than Nth(%d)%s", plural(matched, "message", "messages"), f.nth, hint)
 	}
 	if matched == 0 && f.out != nil && f.inbound == nil {
 		return "the mock never sent a message it applies to" + hint
 	}
-	return fmt.Sprintf("its trigger matched %d message(s), but none was one it applies to%s", matched, hint)
+	return fmt.Sprintf("its trigger matched %s, but none was one it applies to%s", plural(matched, "message", "messages"), hint)
 }
 
 // chance draws from the seeded source.

@@ -108,7 +108,7 @@ func InputRequired(requestState string, inputs ...InputRequest) Reply {
 	if len(inputs) == 0 && requestState == "" {
 		return brokenReply("InputRequired", fmt.Errorf("give input requests, a requestState, or both"))
 	}
-	return resultOf(fmt.Sprintf("InputRequired(%q, %d inputs)", requestState, len(inputs)), res)
+	return resultOf(fmt.Sprintf("InputRequired(%q, %s)", requestState, plural(len(inputs), "input", "inputs")), res)
 }
 
 // inputKeys names the inputs, for messages.

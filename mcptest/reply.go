@@ -191,7 +191,7 @@ func ContentResult(items ...Content) Reply {
 	if items == nil {
 		items = []Content{}
 	}
-	return resultOf(fmt.Sprintf("ContentResult(%d items)", len(items)), map[string]any{"content": items})
+	return resultOf("ContentResult("+plural(len(items), "item", "items")+")", map[string]any{"content": items})
 }
 
 // ReadResult is a resources/read result.
@@ -199,7 +199,7 @@ func ReadResult(contents ...ResourceContents) Reply {
 	if contents == nil {
 		contents = []ResourceContents{}
 	}
-	return resultOf(fmt.Sprintf("ReadResult(%d contents)", len(contents)), map[string]any{"contents": contents})
+	return resultOf("ReadResult("+plural(len(contents), "content", "contents")+")", map[string]any{"contents": contents})
 }
 
 // PromptMessage is one message of a prompts/get result.
@@ -227,7 +227,7 @@ func PromptResult(description string, messages ...PromptMessage) Reply {
 	if description != "" {
 		m["description"] = description
 	}
-	return resultOf(fmt.Sprintf("PromptResult(%q, %d messages)", description, len(messages)), m)
+	return resultOf(fmt.Sprintf("PromptResult(%q, %s)", description, plural(len(messages), "message", "messages")), m)
 }
 
 // CompletionResult is a completion/complete result offering values.

@@ -344,16 +344,16 @@ func (s *Server) Verify() error {
 	if !ignore {
 		unexpected, unmet := s.unexpectedViolations()
 		if len(unexpected) > 0 {
-			parts = append(parts, fmt.Sprintf("the client broke %d protocol rule(s); fix the client, or declare them with ExpectViolation:\n%s",
-				len(unexpected), strings.TrimRight(formatViolations(unexpected), "\n")))
+			parts = append(parts, fmt.Sprintf("the client broke %s; fix the client, or declare them with ExpectViolation:\n%s",
+				plural(len(unexpected), "protocol rule", "protocol rules"), strings.TrimRight(formatViolations(unexpected), "\n")))
 		}
 		if len(unmet) > 0 {
 			parts = append(parts, fmt.Sprintf("ExpectViolation(%s) was declared, but the client never broke it", quoteAll(ruleStrings(unmet))))
 		}
 	}
 	if unfired := s.unfiredFaults(); len(unfired) > 0 {
-		parts = append(parts, fmt.Sprintf("%d fault(s) never came into play, so the test did not test what it says:\n  - %s",
-			len(unfired), strings.Join(unfired, "\n  - ")))
+		parts = append(parts, fmt.Sprintf("%s never came into play, so the test did not test what it says:\n  - %s",
+			plural(len(unfired), "fault", "faults"), strings.Join(unfired, "\n  - ")))
 	}
 	if len(parts) == 0 {
 		return nil
@@ -378,6 +378,15 @@ func (s *Server) reportViolations(t TB) {
 	if err := s.Verify(); err != nil {
 		t.Errorf("%v", err)
 	}
+}
+
+// plural renders n with the singular or the plural noun: "1 protocol
+// rule", "2 protocol rules".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 func formatViolations(vs []Violation) string {

@@ -623,7 +623,11 @@ func (s *Server) Notify(method string, params any) int {
 		if listChangedKind[method] != "" {
 			why = "a stateless session gets it only on a subscriptions/listen stream that asked for " + listChangedKind[method] + ", and none of these has one"
 		}
-		s.logf("mcptest: Notify(%q) reached %d session(s); stateless session(s) %s got nothing: %s", method, n, strings.Join(missed, ", "), why)
+		stateless := "stateless session"
+		if len(missed) > 1 {
+			stateless += "s"
+		}
+		s.logf("mcptest: Notify(%q) reached %s; %s %s got nothing: %s", method, plural(n, "session", "sessions"), stateless, strings.Join(missed, ", "), why)
 	}
 	return n
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/mcpmock/mcpmock/scenarios"
 )
 
-// Report is what serve writes to --report: the verdict on the session(s)
+// Report is what serve writes to --report: the verdict on the sessions
 // and the evidence.
 type Report struct {
 	// Verdict is "pass" or "fail".

@@ -62,7 +62,11 @@ func run(pin string, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "gosdkclient: %d tool(s)\n", len(tools.Tools))
+	if len(tools.Tools) == 1 {
+		fmt.Fprintf(os.Stderr, "gosdkclient: 1 tool\n")
+	} else {
+		fmt.Fprintf(os.Stderr, "gosdkclient: %d tools\n", len(tools.Tools))
+	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 25}})
 	if err != nil {
 		return err
