@@ -173,7 +173,7 @@ func runScenario(s scenarios.Scenario, opts runOptions) scenarios.Result {
 			evalOpts = append(evalOpts, scenarios.WithServer(opts.config.NewServer))
 		}
 		o := s.Play(t, c.connect, evalOpts...)
-		res = s.Evaluate(o, evalOpts...)
+		res = inCommandWords(s.Evaluate(o, evalOpts...), opts)
 	})
 	if res.Scenario == "" {
 		res = scenarios.Result{Scenario: s.Name, Spec: s.Spec, Expected: s.Expect.Description, Status: scenarios.Fail,
@@ -181,6 +181,26 @@ func runScenario(s scenarios.Scenario, opts runOptions) scenarios.Result {
 	}
 	fmt.Fprintf(opts.log, "mcpmock run: scenario %s: %s\n", s.Name, res)
 	return res
+}
+
+// inCommandWords rewrites a result's note about a declared deviation,
+// which the scenarios package words for Go code (KnownDeviation(…)), in
+// the command's words (--known-deviation NAME=why).
+func inCommandWords(r scenarios.Result, opts runOptions) scenarios.Result {
+	why, declared := opts.deviations[r.Scenario]
+	if !declared || !strings.HasPrefix(r.Why, "KnownDeviation(") {
+		return r
+	}
+	flag := "--known-deviation " + shellJoin([]string{r.Scenario + "=" + why})
+	switch r.Status {
+	case scenarios.Fail:
+		r.Why = flag + " was given, but the client now does what a correct client does: remove it"
+	case scenarios.NotReached:
+		r.Why = flag + " does not cover a scenario the client never reaches: make the client reach it, or leave the scenario out (name the others with --scenario)"
+	case scenarios.NotApplicable:
+		r.Why = flag + " was given, but the scenario does not apply to this client"
+	}
+	return r
 }
 
 // client is one run of the client program for a scenario.
