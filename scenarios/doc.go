@@ -78,5 +78,11 @@
 // deviating (an SDK upgrade), the subtest fails, so the declaration is
 // removed and the suite keeps telling the truth. A deviation does not
 // cover not-reached: leave a scenario the client never reaches out with
-// Only.
+// Skip (an app that reads one page of each list:
+// Skip("looping-cursor")), or name the ones to play with Only.
+//
+// A verdict that depends on the client's own race says so: a client that
+// closes a session right after an event it must react to, without
+// sending anything after it, is told when it closed it (tools-list-changed
+// is then not reached; slow-tool-timeout's failure names the close).
 package scenarios
