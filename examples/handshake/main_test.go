@@ -41,7 +41,12 @@ func TestTour(t *testing.T) {
 	}
 	out := first.String()
 
-	lessonsOut, rest, ok := strings.Cut(out, "\n# The rest of the catalog\n")
+	// First, up front, what the whole tour leaves out for this app.
+	preface, lessonsAndRest, ok := strings.Cut(out, "# Mistake 1 ")
+	if !ok || !strings.HasPrefix(preface, "The whole tour leaves out ") || !strings.Contains(preface, "- http-error-page: ") {
+		t.Errorf("the tour does not say first what it leaves out:\n%s", preface)
+	}
+	lessonsOut, rest, ok := strings.Cut("# Mistake 1 "+lessonsAndRest, "\n# The rest of the catalog\n")
 	if !ok {
 		t.Fatalf("no heading for the rest of the catalog:\n%s", out)
 	}
@@ -188,17 +193,22 @@ func TestTourByNumberAndName(t *testing.T) {
 }
 
 // TestTourUnknownName: a name that is neither a lesson nor a scenario is
-// an error that lists both, and nothing is played.
+// an error that names it, with the nearest name when there is one (not
+// the whole catalog), and nothing is played.
 func TestTourUnknownName(t *testing.T) {
 	var out strings.Builder
-	err := newTour(testLog{t}).Run(&out, "negotiate-older-version", "handshake-mistake", "8")
+	err := newTour(testLog{t}).Run(&out, "negotiate-older-version", "handshake-mistake", "8", "forgoten-capability")
 	if err == nil {
 		t.Fatal("want an error for an unknown name")
 	}
-	for _, want := range append([]string{`"handshake-mistake"`, `"8"`, "forgotten-capability", "capability-magic"}, scenarios.Names()...) {
+	for _, want := range []string{`no lesson or scenario named "handshake-mistake"`, `no lesson or scenario named "8"`,
+		`no lesson or scenario named "forgoten-capability"; did you mean "forgotten-capability"?`, "the lessons are 1 to 7"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not mention %s: %v", want, err)
 		}
+	}
+	if strings.Contains(err.Error(), scenarios.Names()[0]) {
+		t.Errorf("the error lists the catalog: %v", err)
 	}
 	if out.Len() > 0 {
 		t.Errorf("nothing is played when a name is unknown, got:\n%s", out.String())
