@@ -176,7 +176,7 @@ func gotf(format string, args ...any) error { return fmt.Errorf(format, args...)
 // closedEarly says, when the client itself closed the session of event
 // (a message the client must react to) without sending anything on that
 // session after it, how long after event it did so: e.g. "the client
-// closed session 1 3ms after notifications/tools/list_changed, without
+// closed session 1, 3ms after notifications/tools/list_changed, without
 // sending anything after it". Such a client never showed whether it
 // would react: an app that reacts from a goroutine of its own lost the
 // race with its own close. "" otherwise (the session was left open, the
@@ -196,7 +196,7 @@ func closedEarly(o Outcome, event mcptest.Message) string {
 	if event.Direction == mcptest.FromClient && event.IsRequest() {
 		what += " id " + event.ID
 	}
-	return fmt.Sprintf("the client closed session %d %s after %s, without sending anything after it", event.Session, roundDuration(at.Sub(event.Time)), what)
+	return fmt.Sprintf("the client closed session %d, %s after %s, without sending anything after it", event.Session, roundDuration(at.Sub(event.Time)), what)
 }
 
 // roundDuration renders d to the millisecond, or to the microsecond below

@@ -41,7 +41,7 @@ func TestClosedBeforeReaction(t *testing.T) {
 			}
 		}
 	})
-	want := regexp.MustCompile(`^the client closed session 1 [0-9.]+(µs|ms|s) after notifications/tools/list_changed, without sending anything after it, before re-listing: a client that re-lists from a goroutine of its own lost the race with its own close`)
+	want := regexp.MustCompile(`^the client closed session 1, [0-9.]+(µs|ms|s) after notifications/tools/list_changed, without sending anything after it, before re-listing: a client that re-lists from a goroutine of its own lost the race with its own close`)
 	for play := 1; play <= 3; play++ {
 		r := s.Evaluate(s.Play(t, closeOnNote))
 		if r.Status != scenarios.NotReached || !want.MatchString(r.Observed) {
@@ -59,7 +59,7 @@ func TestClosedBeforeReaction(t *testing.T) {
 func TestClosedBeforeCancel(t *testing.T) {
 	s, _ := scenarios.Lookup("slow-tool-timeout")
 	r := s.Evaluate(s.Play(t, connectWith(bugs{noCancel: true})))
-	want := regexp.MustCompile(`no notifications/cancelled for tools/call id \d+ \(the client closed session 1 [0-9.]+(µs|ms|s) after tools/call id \d+, without sending anything after it: a notifications/cancelled sent from a goroutine of the client's own races that close\)`)
+	want := regexp.MustCompile(`no notifications/cancelled for tools/call id \d+ \(the client closed session 1, [0-9.]+(µs|ms|s) after tools/call id \d+, without sending anything after it: a notifications/cancelled sent from a goroutine of the client's own races that close\)`)
 	if r.Status != scenarios.Fail || !want.MatchString(r.Observed) {
 		t.Errorf("want fail naming the close, got %s: %s", r.Status, r.Observed)
 	}
