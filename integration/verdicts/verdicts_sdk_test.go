@@ -303,3 +303,49 @@ func TestScenarioVerdictsOverHTTP(t *testing.T) {
 		})
 	}
 }
+
+// TestScenarioVerdictClosedBeforeRelist: a go-sdk app that lists the tools
+// and closes its session when its function returns, while its
+// ToolListChangedHandler has a goroutine re-list, races itself on
+// tools-list-changed. The verdict is never a plain fail: either the
+// re-list got out (pass), or the verdict says the client closed the
+// session right after the notification, before re-listing (not reached).
+func TestScenarioVerdictClosedBeforeRelist(t *testing.T) {
+	app := scenarios.OneSession(func(ctx context.Context, conn net.Conn) error {
+		changed := make(chan struct{}, 1)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, &mcp.ClientOptions{
+			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+				select {
+				case changed <- struct{}{}:
+				default:
+				}
+			},
+		}).Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+		if err != nil {
+			return err
+		}
+		defer cs.Close() // the race: the session ends when the function returns
+		go func() {
+			select {
+			case <-changed:
+				_, _ = cs.ListTools(ctx, nil)
+			case <-ctx.Done():
+			}
+		}()
+		_, err = cs.ListTools(ctx, nil)
+		return err
+	})
+	s, _ := scenarios.Lookup("tools-list-changed")
+	seen := map[scenarios.Status]int{}
+	for play := 1; play <= 5; play++ {
+		r := s.Evaluate(s.Play(t, app))
+		seen[r.Status]++
+		switch {
+		case r.Status == scenarios.Pass:
+		case r.Status == scenarios.NotReached && strings.Contains(r.Observed, "after notifications/tools/list_changed, without sending anything after it, before re-listing"):
+		default:
+			t.Errorf("play %d: want pass, or not-reached naming the close, got %s: %s", play, r.Status, r.Observed)
+		}
+	}
+	t.Logf("verdicts over 5 plays: %v", seen)
+}
