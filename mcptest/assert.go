@@ -786,8 +786,8 @@ func (s *Server) AssertNotCalled(t TB, method string) bool {
 // the whole test: when it passes, Verify (which NewServer's cleanup runs
 // after Close) checks the count again, and a later call of method fails
 // the test there, naming this call's file:line and the extra message.
-// To check a count only so far, compare len(Journal().FromClient() …)
-// yourself.
+// To check a count only so far, compare len(srv.Journal().Requests(method))
+// (or Notifications) yourself.
 func (s *Server) AssertCalledTimes(t TB, method string, n int) bool {
 	t.Helper()
 	call := fmt.Sprintf("AssertCalledTimes(%q, %d)", method, n)
