@@ -9,6 +9,8 @@ package integration_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -155,4 +157,90 @@ func TestNotifyStatelessWithRealClient(t *testing.T) {
 	assert.Equal(t, 0, sent, "a stateless client without a listen stream gets no list_changed")
 	assert.Contains(t, log.String(), `Notify("notifications/tools/list_changed") reached 0 sessions; stateless session 1 got nothing`)
 	assert.True(t, strings.Contains(log.String(), "subscriptions/listen"), "the log says how a stateless client gets it: %s", log.String())
+}
+
+// TestCalledTimesIsExactWithRealClients: AssertCalledTimes means exactly n
+// for the whole test. go-sdk lists the tools once, the assertion passes,
+// then it lists them again: the server's verdict at the end (here the
+// ProgramTB's) names the assertion's line and the extra tools/list. The
+// same count reached exactly passes to the end.
+func TestCalledTimesIsExactWithRealClients(t *testing.T) {
+	for _, extra := range []bool{true, false} {
+		name := "go-sdk lists the tools once more after the assertion"
+		if !extra {
+			name = "go-sdk lists the tools exactly once"
+		}
+		t.Run(name, func(t *testing.T) {
+			p := mcptest.NewProgramTB("calledtimes", nil)
+			var line int
+			err := p.Run(func(tb mcptest.TB) {
+				srv := mcptest.NewServer(tb).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
+				cs := connectGoSDK(t, srv, nil, nil)
+				_, err := cs.ListTools(testContext(t), nil)
+				require.NoError(t, err)
+				_, _, line, _ = runtime.Caller(0)
+				require.True(t, srv.AssertCalledTimes(tb, "tools/list", 1), "one tools/list so far") // line+1
+				if extra {
+					_, err = cs.ListTools(testContext(t), nil)
+					require.NoError(t, err)
+				}
+				require.NoError(t, cs.Close())
+			})
+			if !extra {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), fmt.Sprintf(`AssertCalledTimes("tools/list", 1) passed at assert_sdk_test.go:%d, but the client sent it 2 times by the end`, line+1))
+			assert.Contains(t, err.Error(), "the first extra one: #")
+			assert.Contains(t, err.Error(), "client→server request tools/list")
+		})
+	}
+}
+
+// TestNoViolationsAgreesWithVerifyWithRealClient: AssertNoViolations
+// fails on what the verdict at the end (Verify) fails on, and on nothing
+// else. go-sdk sends a cursor the server never issued, which the test
+// declared with ExpectViolation, and arguments that break a tool's
+// inputSchema, a warning: both are recorded, neither is a violation for
+// AssertNoViolations or Verify. Without the declaration both fail.
+func TestNoViolationsAgreesWithVerifyWithRealClient(t *testing.T) {
+	for _, declared := range []bool{true, false} {
+		name := "the test declared the bad cursor"
+		if !declared {
+			name = "the test did not declare it"
+		}
+		t.Run(name, func(t *testing.T) {
+			p := mcptest.NewProgramTB("noviolations", nil)
+			var held bool
+			var verify error
+			var recorded []mcptest.Violation
+			err := p.Run(func(tb mcptest.TB) {
+				srv := mcptest.NewServer(tb).WithTools(mcptest.NewTool("shout").
+					WithInputSchema(map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}}).
+					ReturnsText("HI"))
+				if declared {
+					srv.ExpectViolation(mcptest.RuleInvalidCursor)
+				}
+				cs := connectGoSDK(t, srv, nil, nil)
+				_, err := cs.ListTools(testContext(t), &mcp.ListToolsParams{Cursor: "made-up"})
+				require.Error(t, err, "a cursor the server never issued gets -32602")
+				_, err = cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "shout", Arguments: map[string]any{"text": 7}})
+				require.NoError(t, err, "a warning: the mock still answers")
+				recorded, verify = srv.Violations(), srv.Verify()
+				held = srv.AssertNoViolations(tb)
+			})
+			require.Len(t, recorded, 2, "the bad cursor and the warning are recorded: %v", recorded)
+			assert.Equal(t, declared, verify == nil, "Verify: %v", verify)
+			assert.Equal(t, declared, held, "AssertNoViolations agrees with Verify")
+			if declared {
+				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "mcptest: AssertNoViolations failed")
+			assert.Contains(t, err.Error(), "1 violation:")
+			assert.Contains(t, err.Error(), string(mcptest.RuleInvalidCursor))
+		})
+	}
 }

@@ -364,7 +364,7 @@ func testGoSDKPagination(t *testing.T, e eraCase) {
 	require.Len(t, names, 250)
 	assert.Equal(t, "tool_000", names[0])
 	assert.Equal(t, "tool_249", names[249])
-	srv.AssertCalledTimes(t, "tools/list", 7)
+	assert.Len(t, srv.Journal().Requests("tools/list"), 7, "seven pages so far (AssertCalledTimes would be exact for the whole test: the made-up cursor below asks an 8th time)")
 	pages := srv.Journal().Responses("tools/list")
 	assert.False(t, pages[6].Get("result.nextCursor").Exists(), "the last page has no nextCursor")
 	assert.Len(t, pages[6].Get("result.tools").Array(), 10)

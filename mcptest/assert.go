@@ -3,6 +3,8 @@ package mcptest
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -254,8 +256,15 @@ func matching(m Matcher, settled func(Messages, *outlook) string) expectation {
 // matching m, or an error when ctx ends or the server closes first. It is
 // safe in any goroutine, e.g. to act when the client does something. Unlike
 // WaitFor it keeps waiting when every session has ended, since a client may
-// reconnect; ctx bounds it.
+// reconnect; ctx bounds it. Like WaitFor, it returns an error at once when
+// m can never match on this server (see ToolCall and Method): a mistake of
+// the test, not something to wait out.
 func (s *Server) Await(ctx context.Context, m Matcher) (Message, error) {
+	if m.never != nil {
+		if why := m.never(s); why != "" {
+			return Message{}, fmt.Errorf("mcptest: Await(%s): %s", m.Description, why)
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := context.AfterFunc(s.ctx, cancel)
@@ -758,7 +767,9 @@ func (s *Server) AssertCalled(t TB, method string) bool {
 }
 
 // AssertNotCalled checks that the client has not sent method so far. It
-// does not wait.
+// does not wait (no wait can prove a client never will), and it is not
+// checked again at the end: AssertCalledTimes(t, method, 0) is, and fails
+// the test at cleanup when the client sends method later.
 func (s *Server) AssertNotCalled(t TB, method string) bool {
 	t.Helper()
 	if n := s.journal.count(*Method(method).sel); n > 0 {
@@ -767,11 +778,22 @@ func (s *Server) AssertNotCalled(t TB, method string) bool {
 	return true
 }
 
-// AssertCalledTimes checks that the client sent method exactly n times,
-// waiting up to the wait timeout for the count to reach n. It fails at
-// once when the count is past n, or when every session has ended.
+// AssertCalledTimes checks that the client sent method (a request or a
+// notification) exactly n times. It waits up to the wait timeout for the
+// count to reach n, and fails at once when the count is already past n,
+// when every session has ended short of n, when n is negative, or when
+// method is a near miss of a known one (a typo, named). Exactly means for
+// the whole test: when it passes, Verify (which NewServer's cleanup runs
+// after Close) checks the count again, and a later call of method fails
+// the test there, naming this call's file:line and the extra message.
+// To check a count only so far, compare len(srv.Journal().Requests(method))
+// (or Notifications) yourself.
 func (s *Server) AssertCalledTimes(t TB, method string, n int) bool {
 	t.Helper()
+	call := fmt.Sprintf("AssertCalledTimes(%q, %d)", method, n)
+	if n < 0 {
+		return s.fail(t, call, "a count of 0 or more", fmt.Sprintf("%d; a client cannot send a method fewer than 0 times", n), s.journal.view())
+	}
 	sent := Method(method)
 	count := 0
 	msgs, _, _, why := s.expect(expectation{sel: sent.sel, step: func(m Message) bool {
@@ -779,16 +801,69 @@ func (s *Server) AssertCalledTimes(t TB, method string, n int) bool {
 			count++
 		}
 		return count >= n
-	}, cond: func(Messages) bool { return n <= 0 }, settled: unlessNever(s.unknownMethod(method))})
+	}, cond: func(Messages) bool { return n == 0 }, settled: unlessNever(s.unknownMethod(method))})
 	msgs = s.journal.view() // more may have come since: the count is of the journal as it is now
 	if got := s.journal.count(*sent.sel); got != n {
 		gotS := plural(got, "time", "times")
 		if got < n {
 			gotS = s.settledGot(gotS, why)
+		} else {
+			gotS += "; the extra one: " + oneLine(nthSent(msgs, sent, n), 160)
 		}
-		return s.fail(t, fmt.Sprintf("AssertCalledTimes(%q, %d)", method, n), plural(n, "time", "times"), gotS, msgs)
+		return s.fail(t, call, plural(n, "time", "times"), gotS, msgs)
 	}
+	site := "an unknown line"
+	if _, file, line, ok := runtime.Caller(1); ok {
+		site = fmt.Sprintf("%s:%d", filepath.Base(file), line)
+	}
+	s.mu.Lock()
+	s.counts = append(s.counts, countCheck{call: call, site: site, sent: sent, n: n})
+	s.mu.Unlock()
 	return true
+}
+
+// countCheck is an AssertCalledTimes that passed, for Verify to check
+// again: the count must still be n when the test ends.
+type countCheck struct {
+	call string  // e.g. AssertCalledTimes("tools/list", 1)
+	site string  // file:line of the assertion
+	sent Matcher // Method(method)
+	n    int
+}
+
+// nthSent returns the message after the first n that sent matches (the
+// first extra one); the caller knows there is one.
+func nthSent(msgs Messages, sent Matcher, n int) Message {
+	for _, m := range msgs {
+		if sent.Match(m) {
+			if n == 0 {
+				return m
+			}
+			n--
+		}
+	}
+	return Message{}
+}
+
+// countFindings checks every AssertCalledTimes that passed against the
+// journal as it is now: one finding for each whose method the client has
+// sent more times since, naming its call site and the first extra message.
+func (s *Server) countFindings() []string {
+	s.mu.Lock()
+	checks := slices.Clone(s.counts)
+	s.mu.Unlock()
+	if len(checks) == 0 {
+		return nil
+	}
+	var out []string
+	msgs := s.journal.view()
+	for _, c := range checks {
+		if got := s.journal.count(*c.sent.sel); got > c.n {
+			out = append(out, fmt.Sprintf("%s passed at %s, but the client sent it %s by the end; the first extra one: %s",
+				c.call, c.site, plural(got, "time", "times"), oneLine(nthSent(msgs, c.sent, c.n), 160)))
+		}
+	}
+	return out
 }
 
 // AssertToolCalled checks that the client called the named tool with
@@ -871,9 +946,14 @@ func (s *Server) AssertOrder(t TB, methods ...string) bool {
 
 // AssertCancelled checks that the client cancelled (notifications/cancelled)
 // a request of the given method ("" for any), waiting up to the wait
-// timeout; it fails at once when every session has ended.
+// timeout; it fails at once when every session has ended, or when method
+// is a near miss of a known one (a typo), naming it.
 func (s *Server) AssertCancelled(t TB, method string) bool {
 	t.Helper()
+	var unknown string
+	if method != "" {
+		unknown = s.unknownMethod(method)
+	}
 	cancelled := func(msgs Messages) bool {
 		for _, m := range msgs {
 			if m.Direction != FromClient || m.Method != "notifications/cancelled" {
@@ -888,7 +968,7 @@ func (s *Server) AssertCancelled(t TB, method string) bool {
 		}
 		return false
 	}
-	msgs, _, ok, why := s.expect(expectation{cond: cancelled, settled: untilOver})
+	msgs, _, ok, why := s.expect(expectation{cond: cancelled, settled: unlessNever(unknown)})
 	if !ok {
 		what := "a request"
 		if method != "" {
@@ -900,12 +980,24 @@ func (s *Server) AssertCancelled(t TB, method string) bool {
 	return true
 }
 
-// AssertNoViolations checks that the client broke no protocol rule so far,
-// expected or not. It does not wait.
+// AssertNoViolations checks that the client broke no protocol rule so far
+// that the test did not expect: it fails on exactly the violations Verify
+// (and so NewServer's cleanup) would fail the test for, reported at this
+// line instead of at the end. A rule declared with ExpectViolation is not
+// a violation here, as it is not for Verify: the test said the client
+// breaks it, and an assertion that failed on it would leave a test that
+// expects one fault no way to check that the client broke nothing else. A
+// warning (a SHOULD, SeverityWarning) is not one either: it never fails a
+// test. Violations returns every one, expected or not, warnings included.
+// Unlike Verify, it checks even after IgnoreViolations, which turns off
+// only the verdict at the end, not an assertion the test makes. It does
+// not wait: a client may break a rule at any time, and no wait could
+// prove it never will.
 func (s *Server) AssertNoViolations(t TB) bool {
 	t.Helper()
-	if vs := s.Violations(); len(vs) > 0 {
-		return s.fail(t, "AssertNoViolations", "no violations", plural(len(vs), "violation", "violations")+":\n"+formatViolations(vs), s.journal.view())
+	if vs, _ := s.unexpectedViolations(); len(vs) > 0 {
+		return s.fail(t, "AssertNoViolations", "no violation the test did not expect (ExpectViolation)",
+			plural(len(vs), "violation", "violations")+":\n"+formatViolations(vs), s.journal.view())
 	}
 	return true
 }

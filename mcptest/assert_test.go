@@ -1,6 +1,9 @@
 package mcptest_test
 
 import (
+	"context"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -189,7 +192,21 @@ func TestAssertionsFailFast(t *testing.T) {
 				statelessToolCall(c, t, "3", `{"age":26}`)
 			},
 			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertCalledTimes(tb, "tools/call", 1) },
-			want:   []string{"want: 1 time", "got:  2 times"}},
+			want:   []string{"want: 1 time", "got:  2 times; the extra one: #5 s1 client→server request tools/call id=3", `{"name":"suggest_gifts","arguments":{"age":26}`}},
+		{name: "AssertCalledTimes, a negative count",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.handshake(t, "2025-11-25")
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertCalledTimes(tb, "tools/call", -1) },
+			want:   []string{`AssertCalledTimes("tools/call", -1) failed`, "fewer than 0 times"}},
+		{name: "AssertCancelled, a typo",
+			setup: func(t *testing.T, srv *mcptest.Server) {
+				c := dialRaw(t, srv)
+				c.handshake(t, "2025-11-25")
+			},
+			assert: func(srv *mcptest.Server, tb mcptest.TB) bool { return srv.AssertCancelled(tb, "tools/cal") },
+			want:   []string{`AssertCancelled("tools/cal") failed`, `did you mean "tools/call"?`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -435,5 +452,123 @@ func TestAssertCalledWaitsForAnExtension(t *testing.T) {
 	c.notify("vendor.example/hello", `{}`)
 	if !<-done {
 		t.Fatalf("want AssertCalled to wait for the extension and pass, got %s", fake.report())
+	}
+}
+
+// TestAssertCalledTimesIsExact: a count that passed is checked again when
+// the test ends, and a later call of the method fails the test there,
+// naming the assertion's line and the extra call; the count reached
+// exactly does not.
+func TestAssertCalledTimesIsExact(t *testing.T) {
+	t.Run("a later extra call fails at the end", func(t *testing.T) {
+		fake, srv := giftFake(t)
+		c := dialRaw(t, srv)
+		c.handshake(t, "2025-11-25")
+		c.result(t, "1", "tools/list", `{}`)
+		_, _, line, _ := runtime.Caller(0)
+		if !srv.AssertCalledTimes(fake, "tools/list", 1) { // line+1
+			t.Fatalf("want the count of 1 to pass, got %s", fake.report())
+		}
+		c.result(t, "2", "tools/list", `{"_meta":{"second":true}}`)
+		if errs := fake.errors(); len(errs) != 0 {
+			t.Fatalf("want nothing reported before the end, got %s", fake.report())
+		}
+		if err := srv.Verify(); err == nil || !strings.Contains(err.Error(), "AssertCalledTimes") {
+			t.Errorf("want Verify to report the extra call, got %v", err)
+		}
+		fake.finish()
+		errs := fake.errors()
+		if len(errs) != 1 {
+			t.Fatalf("want one failure at the end, got %s", fake.report())
+		}
+		for _, w := range []string{
+			fmt.Sprintf(`AssertCalledTimes("tools/list", 1) passed at assert_test.go:%d, but the client sent it 2 times by the end`, line+1),
+			"the first extra one: #6 s1 client→server request tools/list id=2",
+			`{"_meta":{"second":true}}`,
+		} {
+			if !strings.Contains(errs[0], w) {
+				t.Errorf("want the failure to say %q, got:\n%s", w, errs[0])
+			}
+		}
+	})
+	t.Run("the exact count holds to the end", func(t *testing.T) {
+		fake, srv := giftFake(t)
+		c := dialRaw(t, srv)
+		c.handshake(t, "2025-11-25")
+		if !srv.AssertCalledTimes(fake, "tools/list", 0) {
+			t.Fatalf("want a count of 0 to pass, got %s", fake.report())
+		}
+		c.result(t, "1", "tools/list", `{}`)
+		c.result(t, "2", "tools/list", `{}`)
+		if !srv.AssertCalledTimes(fake, "tools/list", 2) {
+			t.Fatalf("want the count of 2 to pass, got %s", fake.report())
+		}
+		c.close()
+		fake.finish()
+		errs := fake.errors()
+		if len(errs) != 1 || !strings.Contains(errs[0], `AssertCalledTimes("tools/list", 0) passed at`) || strings.Contains(errs[0], `"tools/list", 2)`) {
+			t.Errorf("want only the count of 0 to fail at the end, got %s", fake.report())
+		}
+	})
+}
+
+// TestAssertNoViolationsAgreesWithVerify: AssertNoViolations fails on what
+// Verify (the verdict at the end) fails on, and on nothing else: a rule
+// declared with ExpectViolation and a warning are not violations for it.
+func TestAssertNoViolationsAgreesWithVerify(t *testing.T) {
+	t.Run("expected and warnings", func(t *testing.T) {
+		fake, srv := giftFake(t)
+		srv.ExpectViolation(mcptest.RuleInitializeFirst)
+		c := dialRaw(t, srv)
+		c.result(t, "1", "tools/list", `{}`) // before initialize: the expected violation
+		c.handshake(t, "2025-11-25")
+		c.result(t, "2", "tools/call", `{"name":"suggest_gifts","arguments":null}`) // a warning
+		srv.WaitFor(fake, mcptest.Method("notifications/initialized"))
+		if got := len(srv.Violations()); got != 2 {
+			t.Fatalf("want 2 violations recorded (one expected, one warning), got %d: %v", got, srv.Violations())
+		}
+		if err := srv.Verify(); err != nil {
+			t.Fatalf("want Verify to pass, got %v", err)
+		}
+		if !srv.AssertNoViolations(fake) {
+			t.Errorf("want AssertNoViolations to agree with Verify and pass, got %s", fake.report())
+		}
+	})
+	t.Run("unexpected", func(t *testing.T) {
+		fake, srv := giftFake(t)
+		c := dialRaw(t, srv)
+		c.result(t, "1", "tools/list", `{}`)
+		if srv.Verify() == nil {
+			t.Fatalf("want Verify to report the violation")
+		}
+		if srv.AssertNoViolations(fake) {
+			t.Fatalf("want AssertNoViolations to fail")
+		}
+		if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], "1 violation:") || !strings.Contains(errs[0], string(mcptest.RuleInitializeFirst)) {
+			t.Errorf("want the failure to name the rule, got %s", fake.report())
+		}
+		srv.IgnoreViolations()
+		if srv.Verify() != nil || srv.AssertNoViolations(fake) {
+			t.Errorf("want IgnoreViolations to turn off the verdict at the end, not the assertion")
+		}
+	})
+}
+
+// TestAwaitFailsAtOnceWhenNothingCanMatch: Await, like WaitFor, returns
+// at once for a matcher that can never match; ctx is only a bound on a
+// failure of this test.
+func TestAwaitFailsAtOnceWhenNothingCanMatch(t *testing.T) {
+	_, srv := giftFake(t)
+	c := dialRaw(t, srv)
+	c.handshake(t, "2025-11-25")
+	ctx, cancel := context.WithTimeout(context.Background(), failFastTimeout)
+	defer cancel()
+	start := time.Now()
+	_, err := srv.Await(ctx, mcptest.ToolCall("suggest_gift", nil))
+	if err == nil || !strings.Contains(err.Error(), `did you mean "suggest_gifts"?`) {
+		t.Fatalf("want an error naming the closest tool, got %v", err)
+	}
+	if elapsed := time.Since(start); elapsed > failFastBound {
+		t.Errorf("want an error at once, it took %v", elapsed)
 	}
 }

@@ -130,6 +130,29 @@
 // either era, as a default client picks the stateless one when the server
 // offers it.
 //
+// Which wait and which only read: an assertion of something the client
+// will do waits for it (a client acts on its own goroutine, after Dial or
+// a call returns); an assertion that something did not happen reads the
+// journal as it is, since no wait can prove a client never will.
+//
+//	assertion                waits (WithWaitTimeout)  fails at once when
+//	AssertConnected          yes                      every session ended
+//	AssertHandshakeCompleted yes                      every session ended or is stateless; no handshake version offered
+//	AssertEra                yes                      every session settled or ended; no version of the era offered
+//	AssertNegotiatedVersion  yes                      every session settled or ended
+//	AssertCalled             yes                      every session ended; a typo of a method
+//	AssertCalledTimes        yes, until the count     the count is past n; ended short; n < 0; a typo;
+//	                         reaches n                and again at Verify: a later call fails the test
+//	AssertToolCalled         yes                      every session ended; tool not scripted; subset not an object
+//	AssertOrder              yes                      every session ended; a typo
+//	AssertCancelled          yes                      every session ended; a typo
+//	WaitFor (t.Fatalf)       yes                      every session ended; a matcher that can never match
+//	Await (no test)          until ctx or Close       a matcher that can never match (it outlives sessions:
+//	                                                  a client may reconnect)
+//	AssertNotCalled          no: reads so far         (AssertCalledTimes(t, m, 0) holds it to the end)
+//	AssertNoViolations       no: reads so far         (Verify, at cleanup, reads the end)
+//	ExpectViolation, Verify  no: read at the end      (NewServer's cleanup, after Close)
+//
 // # Promises and limits
 //
 // Bad client input never crashes the mock: every frame is journaled byte

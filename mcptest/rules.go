@@ -331,8 +331,10 @@ func (s *Server) unexpectedViolations() (unexpected []Violation, unmet []RuleID)
 // Verify returns the server's verdict so far as one error, nil when there
 // is nothing to report: every error-level violation the test did not
 // expect (ExpectViolation), every expected rule never broken, and every
-// installed fault that never acted (unless Optional), each with what to do.
-// IgnoreViolations turns the first two off. It is the goleak.Find of
+// installed fault that never acted (unless Optional), each with what to do,
+// and every AssertCalledTimes that passed but whose method the client sent
+// again later (the count must be exact). IgnoreViolations turns the first
+// two off. It is the goleak.Find of
 // mcptest: a program (with ProgramTB, or none) calls it to get the
 // verdict; in a test, NewServer's cleanup reports the same after Close,
 // and a test may call it earlier to fail at a point of its choosing.
@@ -351,6 +353,7 @@ func (s *Server) Verify() error {
 			parts = append(parts, fmt.Sprintf("ExpectViolation(%s) was declared, but the client never broke it", quoteAll(ruleStrings(unmet))))
 		}
 	}
+	parts = append(parts, s.countFindings()...)
 	if unfired := s.unfiredFaults(); len(unfired) > 0 {
 		parts = append(parts, fmt.Sprintf("%s never came into play, so the test did not test what it says:\n  - %s",
 			plural(len(unfired), "fault", "faults"), strings.Join(unfired, "\n  - ")))

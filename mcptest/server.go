@@ -35,6 +35,7 @@ type Server struct {
 	sessions   []*Session
 	violations []Violation
 	expected   []RuleID
+	counts     []countCheck // AssertCalledTimes to check again at Verify (assert.go)
 	ignore     bool
 	unmatched  []string
 
