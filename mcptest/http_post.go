@@ -1,0 +1,387 @@
+package mcptest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// acceptsBoth reports which of the two media types an Accept header lists.
+func accepts(values []string) (jsonOK, sseOK bool) {
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			mt, _, _ := mime.ParseMediaType(strings.TrimSpace(part))
+			switch mt {
+			case "application/json":
+				jsonOK = true
+			case "text/event-stream":
+				sseOK = true
+			case "*/*":
+				// a wildcard is not a listing of the two types the spec asks for
+			}
+		}
+	}
+	return
+}
+
+// peeked is what the HTTP layer reads of a POST body before the session does.
+type peeked struct {
+	method, id, pv, name gjson.Result
+	result, err          gjson.Result
+	info, progress       gjson.Result
+}
+
+func peek(body []byte) peeked {
+	var p peeked
+	if !gjson.ValidBytes(body) {
+		return p // a parse error, answered with id null
+	}
+	var params gjson.Result
+	gjson.ParseBytes(body).ForEach(func(k, v gjson.Result) bool { // one pass over the top level
+		switch k.Str {
+		case "method":
+			p.method = v
+		case "id":
+			p.id = v
+		case "result":
+			p.result = v
+		case "error":
+			p.err = v
+		case "params":
+			params = v
+		}
+		return true
+	})
+	if !params.IsObject() {
+		return p
+	}
+	var meta gjson.Result
+	params.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "name":
+			p.name = v
+		case "uri":
+			if !p.name.Exists() {
+				p.name = v
+			}
+		case "_meta":
+			meta = v
+		}
+		return true
+	})
+	if meta.IsObject() {
+		meta.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case MetaProtocolVersion:
+				p.pv = v
+			case MetaClientInfo:
+				p.info = v
+			case "progressToken":
+				p.progress = v
+			}
+			return true
+		})
+	}
+	return p
+}
+
+func (p peeked) isRequest() bool { return p.method.Type == gjson.String && p.id.Exists() }
+func (p peeked) isNotification() bool {
+	return p.method.Type == gjson.String && !p.id.Exists()
+}
+func (p peeked) isResponse() bool {
+	return !p.method.Exists() && p.id.Exists() && (p.result.Exists() || p.err.Exists())
+}
+
+var pathSubscriptionID = metaPath(MetaSubscriptionID)
+
+// isBatchWithoutRequests reports whether body is a JSON-RPC batch of
+// notifications and responses only, which gets 202 like one of them.
+func isBatchWithoutRequests(body []byte) bool {
+	r := gjson.ParseBytes(body)
+	if !r.IsArray() {
+		return false
+	}
+	items := r.Array()
+	if len(items) == 0 {
+		return false
+	}
+	for _, it := range items {
+		if !it.IsObject() || it.Get("id").Exists() && it.Get("method").Exists() {
+			return false
+		}
+	}
+	return true
+}
+
+// namedMethods are the methods whose Mcp-Name header names what they act on.
+var namedMethods = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true}
+
+// post serves a POST: one JSON-RPC message from the client.
+func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange) {
+	srv := f.srv
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, srv.httpCfg.bodyLimit))
+	if err != nil {
+		sess := f.strays()
+		if c := f.lookup(x.SessionID); c != nil {
+			sess = c.sess
+		}
+		m := srv.journal.record(Message{Session: sess.n, Direction: FromClient, Time: time.Now(), Kind: KindInvalid, HTTP: x,
+			Problem: fmt.Sprintf("body longer than the %d bytes mcptest reads (WithHTTPBodyLimit); its bytes were discarded", srv.httpCfg.bodyLimit)})
+		var tooLarge *http.MaxBytesError
+		if !errors.As(err, &tooLarge) {
+			srv.journal.amend(m.Seq, func(m *Message) { m.Problem = "body cut short: " + err.Error() })
+			return
+		}
+		sess.violate(RuleInvalidRequest, m, m.Problem)
+		f.refuse(w, sess, nil, http.StatusRequestEntityTooLarge, CodeInvalidRequest, "Invalid Request: body too large")
+		return
+	}
+	p := peek(body)
+	c, ok := f.sessionFor(w, r, x, body, p)
+	if !ok {
+		return
+	}
+	sess := c.sess
+	if x.ContentType != "application/json" {
+		in := journalHTTP(sess, body, x)
+		sess.violate(RuleHTTPContentType, in, fmt.Sprintf("POST with Content-Type %q, want application/json", r.Header.Get("Content-Type")))
+		f.refuse(w, sess, &in, http.StatusUnsupportedMediaType, CodeInvalidRequest, "Unsupported Media Type: POST a JSON-RPC message as application/json")
+		return
+	}
+	if jsonOK, sseOK := accepts(r.Header.Values("Accept")); !c.legacy && (!jsonOK || !sseOK) {
+		in := journalHTTP(sess, body, x)
+		sess.violate(RuleHTTPAccept, in, fmt.Sprintf("POST with Accept %q, want both application/json and text/event-stream", x.Accept))
+		f.refuse(w, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: Accept must list both application/json and text/event-stream")
+		return
+	}
+	if c.stateless {
+		if !f.checkStatelessHeaders(w, r, c, body, p, x) {
+			return
+		}
+	} else if !c.legacy && !f.checkVersionHeader(w, c, body, p, x) {
+		return
+	}
+	if c.faultRequest(w, r, p, body) {
+		return
+	}
+	if c.legacy || p.isNotification() || p.isResponse() || isBatchWithoutRequests(body) {
+		c.setSessionHeader(w.Header())
+		c.receive(body, x)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	key := "null"
+	if p.id.Exists() && validID(p.id) {
+		key = p.id.Raw
+	}
+	method := p.method.String()
+	st := c.openPost(w, key, method, p.progress.Raw)
+	c.receive(body, x)
+	c.wait(st, w, r)
+}
+
+// sessionFor finds or makes the session of a POST, or answers it (400, 404).
+func (f *httpFront) sessionFor(w http.ResponseWriter, r *http.Request, x *HTTPExchange, body []byte, p peeked) (*httpConn, bool) {
+	srv := f.srv
+	if id := r.URL.Query().Get(legacyParam); id != "" && x.SessionID == "" {
+		if c := f.lookup(id); c != nil && c.legacy {
+			if c.gone() {
+				in := journalHTTP(c.sess, body, x)
+				f.refuse(w, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+id+" has ended")
+				return nil, false
+			}
+			return c, true
+		}
+	}
+	if srv.httpCfg.legacyOnly {
+		sess := f.strays()
+		in := journalHTTP(sess, body, x)
+		w.Header().Set("Allow", "GET")
+		f.refuse(w, sess, &in, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: this server speaks the HTTP+SSE transport of 2024-11-05; GET the endpoint for the SSE stream")
+		return nil, false
+	}
+	if x.SessionID != "" {
+		c := f.lookup(x.SessionID)
+		if c == nil {
+			sess := f.strays()
+			in := journalHTTP(sess, body, x)
+			sess.violate(RuleHTTPSessionID, in, "Mcp-Session-Id "+strconv.Quote(x.SessionID)+" was never issued by this server")
+			f.refuse(w, sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: no session "+x.SessionID)
+			return nil, false
+		}
+		if c.gone() {
+			in := journalHTTP(c.sess, body, x)
+			c.mu.Lock()
+			again := c.told404
+			c.told404 = true
+			c.mu.Unlock()
+			if again && c.once(RuleHTTPReinitialize) {
+				c.sess.violate(RuleHTTPReinitialize, in, "the session ended and the server answered 404, but the client sent "+describeBody(in)+" with its id again instead of a new initialize")
+			}
+			f.refuse(w, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+x.SessionID+" has ended; initialize a new one")
+			return nil, false
+		}
+		return c, true
+	}
+	stateless := isStateless(x.ProtocolVersion) || p.pv.Exists() || p.method.String() == "server/discover" || len(srv.legacy) == 0
+	if c := f.sessionlessConn(); c != nil && !stateless && p.method.String() != "initialize" {
+		return c, true // OmitSessionID: the session's requests come without an id
+	}
+	if p.isRequest() && p.method.String() == "initialize" && len(srv.legacy) > 0 && !isStateless(x.ProtocolVersion) {
+		stateless = false
+		c, err := f.newConn(false, "")
+		if err != nil {
+			http.Error(w, "mcptest: "+err.Error(), http.StatusServiceUnavailable)
+			return nil, false
+		}
+		return c, true
+	}
+	if stateless && len(srv.modern) > 0 {
+		c, err := f.statelessConn(p, body)
+		if err != nil {
+			http.Error(w, "mcptest: "+err.Error(), http.StatusServiceUnavailable)
+			return nil, false
+		}
+		return c, true
+	}
+	sess := f.strays()
+	in := journalHTTP(sess, body, x)
+	if stateless { // a probe of a client that speaks both eras: a handshake-era server knows no such method
+		f.refuse(w, sess, &in, http.StatusBadRequest, CodeMethodNotFound, "Method not found: this server speaks only "+strings.Join(srv.legacy, ", ")+"; initialize first")
+		return nil, false
+	}
+	sess.violate(RuleHTTPSessionID, in, "POST without Mcp-Session-Id; the server assigned one on the initialize result")
+	f.refuse(w, sess, &in, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: Mcp-Session-Id header required (initialize first)")
+	return nil, false
+}
+
+// statelessConn returns the session a stateless-era message is journaled
+// in. The stateless era has no session of its own: requests are grouped by
+// their _meta clientInfo (requests without one share a session); a
+// notification or response, which carries no _meta, joins the session of
+// the request it names (notifications/cancelled) or else the newest one.
+func (f *httpFront) statelessConn(p peeked, body []byte) (*httpConn, error) {
+	if !p.isRequest() {
+		id := gjson.GetBytes(body, "params.requestId").Raw
+		f.mu.Lock()
+		var newest *httpConn
+		for _, c := range f.stateless {
+			if c.gone() {
+				continue
+			}
+			if id != "" && c.sess.isInflight(id) {
+				f.mu.Unlock()
+				return c, nil
+			}
+			if newest == nil || c.sess.n > newest.sess.n {
+				newest = c
+			}
+		}
+		f.mu.Unlock()
+		if newest != nil {
+			return newest, nil
+		}
+	}
+	key := p.info.Raw
+	if v, err := parseJSONValue([]byte(key)); err == nil {
+		if b, err := json.Marshal(v); err == nil {
+			key = string(b)
+		}
+	}
+	f.mu.Lock()
+	c := f.stateless[key]
+	f.mu.Unlock()
+	if c != nil && !c.gone() {
+		return c, nil
+	}
+	return f.newConn(true, key)
+}
+
+// isInflight reports whether the client's request with id (JSON text) is being served.
+func (s *Session) isInflight(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.inflight[id]
+	return ok
+}
+
+// checkVersionHeader checks the Mcp-Protocol-Version header of a
+// handshake-era request: an unknown or unsupported version is answered
+// 400; a missing or different one is a violation, and the request goes on.
+func (f *httpFront) checkVersionHeader(w http.ResponseWriter, c *httpConn, body []byte, p peeked, x *HTTPExchange) bool {
+	sess := c.sess
+	if p.isRequest() && p.method.String() == "initialize" {
+		return true
+	}
+	pv := x.ProtocolVersion
+	negotiated := sess.ProtocolVersion()
+	switch {
+	case pv == "":
+		if negotiated >= "2025-06-18" {
+			c.noteHeaderless(body, x)
+		}
+	case !slices.Contains(f.srv.legacy, pv):
+		in := journalHTTP(sess, body, x)
+		sess.violate(RuleHTTPProtocolVersion, in, "Mcp-Protocol-Version "+strconv.Quote(pv)+" is not a version this server supports ("+strings.Join(f.srv.legacy, ", ")+")")
+		f.refuse(w, sess, &in, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: unsupported Mcp-Protocol-Version "+strconv.Quote(pv))
+		return false
+	case negotiated != "" && pv != negotiated:
+		c.noteMismatch(body, x, negotiated)
+	}
+	return true
+}
+
+// checkStatelessHeaders checks the headers every stateless-era request
+// carries against its body: Mcp-Protocol-Version, Mcp-Method and, for
+// tools/call, prompts/get and resources/read, Mcp-Name. A missing or
+// disagreeing one is answered 400 with -32020.
+func (f *httpFront) checkStatelessHeaders(w http.ResponseWriter, r *http.Request, c *httpConn, body []byte, p peeked, x *HTTPExchange) bool {
+	if !p.isRequest() {
+		return true
+	}
+	method := p.method.String()
+	var problem string
+	switch {
+	case x.ProtocolVersion == "":
+		problem = "no Mcp-Protocol-Version header"
+	case p.pv.Type == gjson.String && x.ProtocolVersion != p.pv.Str:
+		problem = fmt.Sprintf("Mcp-Protocol-Version header %q, but _meta says %q", x.ProtocolVersion, p.pv.Str)
+	case x.MCPMethod == "":
+		problem = "no Mcp-Method header"
+	case x.MCPMethod != method:
+		problem = fmt.Sprintf("Mcp-Method header %q, but the body's method is %q", x.MCPMethod, method)
+	case namedMethods[method] && x.MCPName == "":
+		problem = "no Mcp-Name header for " + method
+	case namedMethods[method] && x.MCPName != p.name.String():
+		problem = fmt.Sprintf("Mcp-Name header %q, but the body names %q", x.MCPName, p.name.String())
+	}
+	if problem == "" {
+		return true
+	}
+	sess := c.sess
+	in := journalHTTP(sess, body, x)
+	sess.violate(RuleHTTPStatelessHeaders, in, problem)
+	key := "null"
+	if validID(p.id) {
+		key = p.id.Raw
+	}
+	st := c.openPost(w, key, method, "")
+	st.status = http.StatusBadRequest
+	id := ""
+	if key != "null" {
+		id = key
+	}
+	sess.replyError(id, method, CodeHeaderMismatch, "Header mismatch: "+problem, nil)
+	c.wait(st, w, r)
+	return false
+}
