@@ -253,14 +253,21 @@ func (f *httpFront) refuseStray(w http.ResponseWriter, r *http.Request, x *HTTPE
 // refuse answers an HTTP request with status and a JSON-RPC error, and
 // journals that error as a message of sess.
 func (f *httpFront) refuse(w http.ResponseWriter, sess *Session, in *Message, status, code int, message string) {
-	id := "null"
-	method := ""
+	id := ""
 	if in != nil && in.Kind == KindRequest && validIDText(in.ID) {
-		id, method = in.ID, in.Method
+		id = in.ID
 	}
-	idArg := id
-	if id == "null" {
-		idArg = ""
+	f.refuseID(w, sess, in, id, status, code, message)
+}
+
+// refuseID is refuse with the id of the reply given: "" for null.
+func (f *httpFront) refuseID(w http.ResponseWriter, sess *Session, in *Message, idArg string, status, code int, message string) {
+	id, method := "null", ""
+	if idArg != "" {
+		id = idArg
+	}
+	if in != nil && in.Kind == KindRequest {
+		method = in.Method
 	}
 	frame := appendError(nil, idArg, &rpcError{Code: code, Message: message})
 	x := &HTTPExchange{Method: "", Status: status, ContentType: "application/json"}

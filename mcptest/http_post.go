@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -147,22 +148,23 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 		return
 	}
 	p := peek(body)
-	c, ok := f.sessionFor(w, r, x, body, p)
-	if !ok {
+	c, done := f.existingConn(w, r, x, body, p)
+	if done {
 		return
 	}
-	sess := c.sess
-	if x.ContentType != "application/json" {
-		in := journalHTTP(sess, body, x)
-		sess.violate(RuleHTTPContentType, in, fmt.Sprintf("POST with Content-Type %q, want application/json", r.Header.Get("Content-Type")))
-		f.refuse(w, sess, &in, http.StatusUnsupportedMediaType, CodeInvalidRequest, "Unsupported Media Type: POST a JSON-RPC message as application/json")
+	// The media checks come before a new session is made: a request that
+	// is refused opens none (it is journaled in session 0).
+	sess := f.strays()
+	if c != nil {
+		sess = c.sess
+	}
+	if !f.checkMedia(w, r, x, body, sess, c != nil && c.legacy) {
 		return
 	}
-	if jsonOK, sseOK := accepts(r.Header.Values("Accept")); !c.legacy && (!jsonOK || !sseOK) {
-		in := journalHTTP(sess, body, x)
-		sess.violate(RuleHTTPAccept, in, fmt.Sprintf("POST with Accept %q, want both application/json and text/event-stream", x.Accept))
-		f.refuse(w, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: Accept must list both application/json and text/event-stream")
-		return
+	if c == nil {
+		if c, done = f.newConnFor(w, x, body, p); done {
+			return
+		}
 	}
 	if c.stateless {
 		if !f.checkStatelessHeaders(w, r, c, body, p, x) {
@@ -190,17 +192,55 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	c.wait(st, w, r)
 }
 
-// sessionFor finds or makes the session of a POST, or answers it (400, 404).
-func (f *httpFront) sessionFor(w http.ResponseWriter, r *http.Request, x *HTTPExchange, body []byte, p peeked) (*httpConn, bool) {
+// checkMedia checks a POST's Content-Type and Accept headers (415, 406);
+// sess journals a refusal.
+func (f *httpFront) checkMedia(w http.ResponseWriter, r *http.Request, x *HTTPExchange, body []byte, sess *Session, legacy bool) bool {
+	if x.ContentType != "application/json" {
+		in := journalHTTP(sess, body, x)
+		sess.violate(RuleHTTPContentType, in, fmt.Sprintf("POST with Content-Type %q, want application/json", r.Header.Get("Content-Type")))
+		f.refuse(w, sess, &in, http.StatusUnsupportedMediaType, CodeInvalidRequest, "Unsupported Media Type: POST a JSON-RPC message as application/json")
+		return false
+	}
+	if jsonOK, sseOK := accepts(r.Header.Values("Accept")); !legacy && (!jsonOK || !sseOK) {
+		in := journalHTTP(sess, body, x)
+		sess.violate(RuleHTTPAccept, in, fmt.Sprintf("POST with Accept %q, want both application/json and text/event-stream", x.Accept))
+		f.refuse(w, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: Accept must list both application/json and text/event-stream")
+		return false
+	}
+	return true
+}
+
+// statelessMarks reports whether a POST without a session id says it is
+// of the stateless era: a 2026-07-28 (or later) Mcp-Protocol-Version
+// header, or the per-request _meta protocolVersion.
+func statelessMarks(p peeked, x *HTTPExchange) bool {
+	return isStateless(x.ProtocolVersion) || p.pv.Exists()
+}
+
+// statelessRequest reports whether a POSTed message is a request of the
+// stateless era, which the era's headers bind: a request other than
+// initialize (which selects the handshake era) with the stateless marks. A
+// request without them (an initialize, a server/discover probe, any
+// request of a client of the handshake era) is not bound by them: the
+// session answers it as over stdio.
+func statelessRequest(p peeked, x *HTTPExchange) bool {
+	return p.isRequest() && p.method.String() != "initialize" && statelessMarks(p, x)
+}
+
+// existingConn finds the session a POST names (its Mcp-Session-Id, the
+// sessionId of an HTTP+SSE session, or the session OmitSessionID left
+// without one), or answers it (404 for an unknown or ended session, 405
+// on a WithLegacySSEOnly server); nil and false: the POST names none.
+func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTPExchange, body []byte, p peeked) (*httpConn, bool) {
 	srv := f.srv
 	if id := r.URL.Query().Get(legacyParam); id != "" && x.SessionID == "" {
 		if c := f.lookup(id); c != nil && c.legacy {
 			if c.gone() {
 				in := journalHTTP(c.sess, body, x)
 				f.refuse(w, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+id+" has ended")
-				return nil, false
+				return nil, true
 			}
-			return c, true
+			return c, false
 		}
 	}
 	if srv.httpCfg.legacyOnly {
@@ -208,7 +248,7 @@ func (f *httpFront) sessionFor(w http.ResponseWriter, r *http.Request, x *HTTPEx
 		in := journalHTTP(sess, body, x)
 		w.Header().Set("Allow", "GET")
 		f.refuse(w, sess, &in, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: this server speaks the HTTP+SSE transport of 2024-11-05; GET the endpoint for the SSE stream")
-		return nil, false
+		return nil, true
 	}
 	if x.SessionID != "" {
 		c := f.lookup(x.SessionID)
@@ -217,7 +257,7 @@ func (f *httpFront) sessionFor(w http.ResponseWriter, r *http.Request, x *HTTPEx
 			in := journalHTTP(sess, body, x)
 			sess.violate(RuleHTTPSessionID, in, "Mcp-Session-Id "+strconv.Quote(x.SessionID)+" was never issued by this server")
 			f.refuse(w, sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: no session "+x.SessionID)
-			return nil, false
+			return nil, true
 		}
 		if c.gone() {
 			in := journalHTTP(c.sess, body, x)
@@ -229,40 +269,82 @@ func (f *httpFront) sessionFor(w http.ResponseWriter, r *http.Request, x *HTTPEx
 				c.sess.violate(RuleHTTPReinitialize, in, "the session ended and the server answered 404, but the client sent "+describeBody(in)+" with its id again instead of a new initialize")
 			}
 			f.refuse(w, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+x.SessionID+" has ended; initialize a new one")
-			return nil, false
+			return nil, true
 		}
-		return c, true
+		return c, false
 	}
-	stateless := isStateless(x.ProtocolVersion) || p.pv.Exists() || p.method.String() == "server/discover" || len(srv.legacy) == 0
+	stateless := statelessMarks(p, x) || p.method.String() == "server/discover" || len(srv.legacy) == 0
 	if c := f.sessionlessConn(); c != nil && !stateless && p.method.String() != "initialize" {
-		return c, true // OmitSessionID: the session's requests come without an id
+		return c, false // OmitSessionID: the session's requests come without an id
 	}
+	return nil, false
+}
+
+// newConnFor makes the session of a POST that names none: a handshake-era
+// session for initialize, the stateless era's session of its client for
+// a request of that era. Anything else is answered (true): a body that is
+// not a JSON-RPC message as a session answers it, whatever its headers;
+// a server/discover probe of a handshake-only server with -32601; any
+// other message with 400, for want of Mcp-Session-Id.
+func (f *httpFront) newConnFor(w http.ResponseWriter, x *HTTPExchange, body []byte, p peeked) (*httpConn, bool) {
+	srv := f.srv
 	if p.isRequest() && p.method.String() == "initialize" && len(srv.legacy) > 0 && !isStateless(x.ProtocolVersion) {
-		stateless = false
 		c, err := f.newConn(false, "")
 		if err != nil {
 			http.Error(w, "mcptest: "+err.Error(), http.StatusServiceUnavailable)
-			return nil, false
+			return nil, true
 		}
-		return c, true
+		return c, false
 	}
+	stateless := statelessMarks(p, x) || p.method.String() == "server/discover" || len(srv.legacy) == 0
 	if stateless && len(srv.modern) > 0 {
 		c, err := f.statelessConn(p, body)
 		if err != nil {
 			http.Error(w, "mcptest: "+err.Error(), http.StatusServiceUnavailable)
-			return nil, false
+			return nil, true
 		}
-		return c, true
+		return c, false
 	}
 	sess := f.strays()
 	in := journalHTTP(sess, body, x)
+	if f.answerMalformed(w, sess, body, in) {
+		return nil, true
+	}
 	if stateless { // a probe of a client that speaks both eras: a handshake-era server knows no such method
 		f.refuse(w, sess, &in, http.StatusBadRequest, CodeMethodNotFound, "Method not found: this server speaks only "+strings.Join(srv.legacy, ", ")+"; initialize first")
-		return nil, false
+		return nil, true
 	}
 	sess.violate(RuleHTTPSessionID, in, "POST without Mcp-Session-Id; the server assigned one on the initialize result")
 	f.refuse(w, sess, &in, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: Mcp-Session-Id header required (initialize first)")
-	return nil, false
+	return nil, true
+}
+
+// answerMalformed answers, as a session answers it, a body that belongs to
+// no session and is no JSON-RPC message: not JSON, or empty (-32700, id
+// null), or JSON that is no message, an empty batch included (-32600). A
+// batch of messages is not answered here: it needs a session like any
+// message.
+func (f *httpFront) answerMalformed(w http.ResponseWriter, sess *Session, body []byte, in Message) bool {
+	d := decode(bytes.TrimSpace(body))
+	switch {
+	case d.parseError || len(bytes.TrimSpace(body)) == 0:
+		sess.violate(RuleParseError, in, "the frame is not valid JSON")
+		f.refuseID(w, sess, &in, "", http.StatusBadRequest, CodeParseError, "Parse error")
+		return true
+	case d.batch.Exists() && len(d.batch.Array()) > 0, d.msg.Kind != KindInvalid:
+		return false
+	}
+	problem := d.msg.Problem
+	if d.batch.Exists() {
+		problem = sess.noBatch(true)
+	}
+	id := ""
+	if validID(d.id) {
+		id = d.id.Raw
+	}
+	sess.violate(RuleInvalidRequest, in, problem)
+	f.refuseID(w, sess, &in, id, http.StatusBadRequest, CodeInvalidRequest, "Invalid Request: "+problem)
+	return true
 }
 
 // statelessConn returns the session a stateless-era message is journaled
@@ -346,8 +428,8 @@ func (f *httpFront) checkVersionHeader(w http.ResponseWriter, c *httpConn, body 
 // tools/call, prompts/get and resources/read, Mcp-Name. A missing or
 // disagreeing one is answered 400 with -32020.
 func (f *httpFront) checkStatelessHeaders(w http.ResponseWriter, r *http.Request, c *httpConn, body []byte, p peeked, x *HTTPExchange) bool {
-	if !p.isRequest() {
-		return true
+	if !statelessRequest(p, x) {
+		return true // answered as over stdio, by the session
 	}
 	method := p.method.String()
 	var problem string
