@@ -88,10 +88,10 @@ func (c *httpConn) setSessionHeader(h http.Header) {
 }
 
 // receive hands one POSTed message to the session.
-func (c *httpConn) receive(body []byte, x *HTTPExchange) {
+func (c *httpConn) receive(d *decoded, x *HTTPExchange) {
 	c.recvMu.Lock()
 	defer c.recvMu.Unlock()
-	c.sess.receiveHTTP(body, x)
+	c.sess.receiveHTTP(d, x)
 }
 
 // Read is never called: the HTTP handlers feed the session.

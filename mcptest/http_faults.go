@@ -43,7 +43,7 @@ func (fs *faultSet) httpFaults() []*FaultHandle {
 
 // faultRequest applies the request faults to a POSTed request; it
 // reports whether one answered it.
-func (c *httpConn) faultRequest(w http.ResponseWriter, r *http.Request, p peeked, body []byte) bool {
+func (c *httpConn) faultRequest(w http.ResponseWriter, r *http.Request, p *peeked, body []byte) bool {
 	faults := c.front.srv.faults.httpFaults()
 	if len(faults) == 0 || !p.isRequest() {
 		return false

@@ -34,52 +34,24 @@ func accepts(values []string) (jsonOK, sseOK bool) {
 	return
 }
 
-// peeked is what the HTTP layer reads of a POST body before the session does.
+// peeked is what the HTTP layer reads of a POST body before the session
+// does. It is read from the one scan that decodes the body (scanFrame),
+// and the session takes that decoding as it is: a body is scanned once,
+// and kept without a copy.
 type peeked struct {
-	method, id, pv, name gjson.Result
-	result, err          gjson.Result
-	info, progress       gjson.Result
+	d              decoded
+	method, id, pv gjson.Result
+	result, err    gjson.Result
+	info, progress gjson.Result
 }
 
-func peek(body []byte) peeked {
-	var p peeked
-	if !gjson.ValidBytes(body) {
-		return p // a parse error, answered with id null
-	}
-	var params gjson.Result
-	gjson.ParseBytes(body).ForEach(func(k, v gjson.Result) bool { // one pass over the top level
-		switch k.Str {
-		case "method":
-			p.method = v
-		case "id":
-			p.id = v
-		case "result":
-			p.result = v
-		case "error":
-			p.err = v
-		case "params":
-			params = v
-		}
-		return true
-	})
-	if !params.IsObject() {
-		return p
-	}
-	var meta gjson.Result
-	params.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "name":
-			p.name = v
-		case "uri":
-			if !p.name.Exists() {
-				p.name = v
-			}
-		case "_meta":
-			meta = v
-		}
-		return true
-	})
-	if meta.IsObject() {
+// peek decodes body, which nothing changes afterwards: the message's text
+// is body's bytes.
+func (p *peeked) peek(body []byte) {
+	p.d = decodeText(frameString(bytes.TrimSpace(body)))
+	d := &p.d
+	p.method, p.id, p.result, p.err = d.method, d.id, d.result, d.err
+	if meta := d.getParam(paramMeta); meta.IsObject() {
 		meta.ForEach(func(k, v gjson.Result) bool {
 			switch k.Str {
 			case MetaProtocolVersion:
@@ -92,27 +64,32 @@ func peek(body []byte) peeked {
 			return true
 		})
 	}
-	return p
 }
 
-func (p peeked) isRequest() bool { return p.method.Type == gjson.String && p.id.Exists() }
-func (p peeked) isNotification() bool {
+// name is what a tools/call or prompts/get names (params.name), or a
+// resources/read (params.uri): what the Mcp-Name header must say.
+func (p *peeked) name() gjson.Result {
+	if n := p.d.getParam(paramName); n.Exists() || !p.d.params.IsObject() {
+		return n
+	}
+	return p.d.params.Get("uri")
+}
+
+func (p *peeked) isRequest() bool { return p.method.Type == gjson.String && p.id.Exists() }
+func (p *peeked) isNotification() bool {
 	return p.method.Type == gjson.String && !p.id.Exists()
 }
-func (p peeked) isResponse() bool {
+func (p *peeked) isResponse() bool {
 	return !p.method.Exists() && p.id.Exists() && (p.result.Exists() || p.err.Exists())
 }
 
-var pathSubscriptionID = metaPath(MetaSubscriptionID)
-
-// isBatchWithoutRequests reports whether body is a JSON-RPC batch of
+// isBatchWithoutRequests reports whether the body is a JSON-RPC batch of
 // notifications and responses only, which gets 202 like one of them.
-func isBatchWithoutRequests(body []byte) bool {
-	r := gjson.ParseBytes(body)
-	if !r.IsArray() {
+func (p *peeked) isBatchWithoutRequests() bool {
+	if !p.d.batch.Exists() {
 		return false
 	}
-	items := r.Array()
+	items := p.d.batch.Array()
 	if len(items) == 0 {
 		return false
 	}
@@ -124,13 +101,15 @@ func isBatchWithoutRequests(body []byte) bool {
 	return true
 }
 
+var pathSubscriptionID = metaPath(MetaSubscriptionID)
+
 // namedMethods are the methods whose Mcp-Name header names what they act on.
 var namedMethods = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true}
 
 // post serves a POST: one JSON-RPC message from the client.
 func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange) {
 	srv := f.srv
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, srv.httpCfg.bodyLimit))
+	body, err := readBody(w, r, srv.httpCfg.bodyLimit)
 	if err != nil {
 		sess := f.strays()
 		if c := f.lookup(x.SessionID); c != nil {
@@ -147,8 +126,9 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 		f.refuse(w, sess, nil, http.StatusRequestEntityTooLarge, CodeInvalidRequest, "Invalid Request: body too large")
 		return
 	}
-	p := peek(body)
-	c, done := f.existingConn(w, r, x, body, p)
+	var p peeked
+	p.peek(body)
+	c, done := f.existingConn(w, r, x, body, &p)
 	if done {
 		return
 	}
@@ -162,23 +142,23 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 		return
 	}
 	if c == nil {
-		if c, done = f.newConnFor(w, x, body, p); done {
+		if c, done = f.newConnFor(w, x, body, &p); done {
 			return
 		}
 	}
 	if c.stateless {
-		if !f.checkStatelessHeaders(w, r, c, body, p, x) {
+		if !f.checkStatelessHeaders(w, r, c, body, &p, x) {
 			return
 		}
-	} else if !c.legacy && !f.checkVersionHeader(w, c, body, p, x) {
+	} else if !c.legacy && !f.checkVersionHeader(w, c, body, &p, x) {
 		return
 	}
-	if c.faultRequest(w, r, p, body) {
+	if c.faultRequest(w, r, &p, body) {
 		return
 	}
-	if c.legacy || p.isNotification() || p.isResponse() || isBatchWithoutRequests(body) {
+	if c.legacy || p.isNotification() || p.isResponse() || p.isBatchWithoutRequests() {
 		c.setSessionHeader(w.Header())
-		c.receive(body, x)
+		c.receive(&p.d, x)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -188,8 +168,23 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	}
 	method := p.method.String()
 	st := c.openPost(w, key, method, p.progress.Raw)
-	c.receive(body, x)
+	c.receive(&p.d, x)
 	c.wait(st, w, r)
+}
+
+// readBody reads a POST body of at most limit bytes: into a buffer of
+// its Content-Length when the client gave one, which the message then
+// keeps as its text, so a body is copied once.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	rd := http.MaxBytesReader(w, r.Body, limit)
+	if n := r.ContentLength; n >= 0 && n <= limit {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(rd, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	return io.ReadAll(rd)
 }
 
 // checkMedia checks a POST's Content-Type and Accept headers (415, 406);
@@ -213,7 +208,7 @@ func (f *httpFront) checkMedia(w http.ResponseWriter, r *http.Request, x *HTTPEx
 // statelessMarks reports whether a POST without a session id says it is
 // of the stateless era: a 2026-07-28 (or later) Mcp-Protocol-Version
 // header, or the per-request _meta protocolVersion.
-func statelessMarks(p peeked, x *HTTPExchange) bool {
+func statelessMarks(p *peeked, x *HTTPExchange) bool {
 	return isStateless(x.ProtocolVersion) || p.pv.Exists()
 }
 
@@ -223,7 +218,7 @@ func statelessMarks(p peeked, x *HTTPExchange) bool {
 // request without them (an initialize, a server/discover probe, any
 // request of a client of the handshake era) is not bound by them: the
 // session answers it as over stdio.
-func statelessRequest(p peeked, x *HTTPExchange) bool {
+func statelessRequest(p *peeked, x *HTTPExchange) bool {
 	return p.isRequest() && p.method.String() != "initialize" && statelessMarks(p, x)
 }
 
@@ -231,7 +226,7 @@ func statelessRequest(p peeked, x *HTTPExchange) bool {
 // sessionId of an HTTP+SSE session, or the session OmitSessionID left
 // without one), or answers it (404 for an unknown or ended session, 405
 // on a WithLegacySSEOnly server); nil and false: the POST names none.
-func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTPExchange, body []byte, p peeked) (*httpConn, bool) {
+func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTPExchange, body []byte, p *peeked) (*httpConn, bool) {
 	srv := f.srv
 	if id := r.URL.Query().Get(legacyParam); id != "" && x.SessionID == "" {
 		if c := f.lookup(id); c != nil && c.legacy {
@@ -286,7 +281,7 @@ func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTP
 // not a JSON-RPC message as a session answers it, whatever its headers;
 // a server/discover probe of a handshake-only server with -32601; any
 // other message with 400, for want of Mcp-Session-Id.
-func (f *httpFront) newConnFor(w http.ResponseWriter, x *HTTPExchange, body []byte, p peeked) (*httpConn, bool) {
+func (f *httpFront) newConnFor(w http.ResponseWriter, x *HTTPExchange, body []byte, p *peeked) (*httpConn, bool) {
 	srv := f.srv
 	if p.isRequest() && p.method.String() == "initialize" && len(srv.legacy) > 0 && !isStateless(x.ProtocolVersion) {
 		c, err := f.newConn(false, "")
@@ -307,7 +302,7 @@ func (f *httpFront) newConnFor(w http.ResponseWriter, x *HTTPExchange, body []by
 	}
 	sess := f.strays()
 	in := journalHTTP(sess, body, x)
-	if f.answerMalformed(w, sess, body, in) {
+	if f.answerMalformed(w, sess, body, &p.d, in) {
 		return nil, true
 	}
 	if stateless { // a probe of a client that speaks both eras: a handshake-era server knows no such method
@@ -324,8 +319,7 @@ func (f *httpFront) newConnFor(w http.ResponseWriter, x *HTTPExchange, body []by
 // null), or JSON that is no message, an empty batch included (-32600). A
 // batch of messages is not answered here: it needs a session like any
 // message.
-func (f *httpFront) answerMalformed(w http.ResponseWriter, sess *Session, body []byte, in Message) bool {
-	d := decode(bytes.TrimSpace(body))
+func (f *httpFront) answerMalformed(w http.ResponseWriter, sess *Session, body []byte, d *decoded, in Message) bool {
 	switch {
 	case d.parseError || len(bytes.TrimSpace(body)) == 0:
 		sess.violate(RuleParseError, in, "the frame is not valid JSON")
@@ -352,7 +346,7 @@ func (f *httpFront) answerMalformed(w http.ResponseWriter, sess *Session, body [
 // their _meta clientInfo (requests without one share a session); a
 // notification or response, which carries no _meta, joins the session of
 // the request it names (notifications/cancelled) or else the newest one.
-func (f *httpFront) statelessConn(p peeked, body []byte) (*httpConn, error) {
+func (f *httpFront) statelessConn(p *peeked, body []byte) (*httpConn, error) {
 	if !p.isRequest() {
 		id := gjson.GetBytes(body, "params.requestId").Raw
 		f.mu.Lock()
@@ -400,7 +394,7 @@ func (s *Session) isInflight(id string) bool {
 // checkVersionHeader checks the Mcp-Protocol-Version header of a
 // handshake-era request: an unknown or unsupported version is answered
 // 400; a missing or different one is a violation, and the request goes on.
-func (f *httpFront) checkVersionHeader(w http.ResponseWriter, c *httpConn, body []byte, p peeked, x *HTTPExchange) bool {
+func (f *httpFront) checkVersionHeader(w http.ResponseWriter, c *httpConn, body []byte, p *peeked, x *HTTPExchange) bool {
 	sess := c.sess
 	if p.isRequest() && p.method.String() == "initialize" {
 		return true
@@ -427,7 +421,7 @@ func (f *httpFront) checkVersionHeader(w http.ResponseWriter, c *httpConn, body 
 // carries against its body: Mcp-Protocol-Version, Mcp-Method and, for
 // tools/call, prompts/get and resources/read, Mcp-Name. A missing or
 // disagreeing one is answered 400 with -32020.
-func (f *httpFront) checkStatelessHeaders(w http.ResponseWriter, r *http.Request, c *httpConn, body []byte, p peeked, x *HTTPExchange) bool {
+func (f *httpFront) checkStatelessHeaders(w http.ResponseWriter, r *http.Request, c *httpConn, body []byte, p *peeked, x *HTTPExchange) bool {
 	if !statelessRequest(p, x) {
 		return true // answered as over stdio, by the session
 	}
@@ -444,8 +438,8 @@ func (f *httpFront) checkStatelessHeaders(w http.ResponseWriter, r *http.Request
 		problem = fmt.Sprintf("Mcp-Method header %q, but the body's method is %q", x.MCPMethod, method)
 	case namedMethods[method] && x.MCPName == "":
 		problem = "no Mcp-Name header for " + method
-	case namedMethods[method] && x.MCPName != p.name.String():
-		problem = fmt.Sprintf("Mcp-Name header %q, but the body names %q", x.MCPName, p.name.String())
+	case namedMethods[method] && x.MCPName != p.name().String():
+		problem = fmt.Sprintf("Mcp-Name header %q, but the body names %q", x.MCPName, p.name().String())
 	}
 	if problem == "" {
 		return true
