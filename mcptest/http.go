@@ -145,6 +145,9 @@ func (f *httpFront) close() {
 	for _, c := range f.stateless {
 		conns = append(conns, c)
 	}
+	if f.stray != nil {
+		conns = append(conns, f.stray.conn.(*httpConn))
+	}
 	f.mu.Unlock()
 	for _, c := range conns {
 		c.noteNoDelete()
@@ -162,7 +165,9 @@ func (f *httpFront) close() {
 // no session: number 0, never in Sessions.
 func (f *httpFront) strayLocked() *Session {
 	if f.stray == nil {
-		f.stray = newSession(f.srv, 0, nopConn{})
+		c := &httpConn{front: f, stray: true, posts: map[string][]*sseStream{}, streams: map[string]*sseStream{}}
+		f.stray = newSession(f.srv, 0, c)
+		c.sess = f.stray
 	}
 	return f.stray
 }
@@ -197,7 +202,7 @@ func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.delete(w, r, x)
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
-		f.refuse(w, f.strays(), nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: the MCP endpoint takes POST, GET and DELETE")
+		f.refuse(w, r, f.strays(), nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: the MCP endpoint takes POST, GET and DELETE")
 	}
 }
 
@@ -247,35 +252,56 @@ func (f *httpFront) refuseStray(w http.ResponseWriter, r *http.Request, x *HTTPE
 	}
 	in := journalHTTP(sess, body, x)
 	sess.violate(rule, in, detail)
-	f.refuse(w, sess, &in, status, CodeInvalidRequest, message)
+	f.refuse(w, r, sess, &in, status, CodeInvalidRequest, message)
 }
 
-// refuse answers an HTTP request with status and a JSON-RPC error, and
-// journals that error as a message of sess.
-func (f *httpFront) refuse(w http.ResponseWriter, sess *Session, in *Message, status, code int, message string) {
+// refuse answers an HTTP request with status and a JSON-RPC error, a
+// message of sess (the id is the request's, when in is one).
+func (f *httpFront) refuse(w http.ResponseWriter, r *http.Request, sess *Session, in *Message, status, code int, message string) {
 	id := ""
 	if in != nil && in.Kind == KindRequest && validIDText(in.ID) {
 		id = in.ID
 	}
-	f.refuseID(w, sess, in, id, status, code, message)
+	f.refuseID(w, r, sess, in, id, status, code, message)
 }
 
 // refuseID is refuse with the id of the reply given: "" for null.
-func (f *httpFront) refuseID(w http.ResponseWriter, sess *Session, in *Message, idArg string, status, code int, message string) {
-	id, method := "null", ""
-	if idArg != "" {
-		id = idArg
-	}
+//
+// The reply goes out as every reply of the mock does, through sess's
+// write path: outbound faults act on it (its method is the refused
+// request's), and the journal records it, with its HTTP exchange, as it
+// went on the wire. Only a session that has ended (a request with its
+// id gets 404) has no write path left: its refusals are written here.
+func (f *httpFront) refuseID(w http.ResponseWriter, r *http.Request, sess *Session, in *Message, id string, status, code int, message string) {
+	method := ""
 	if in != nil && in.Kind == KindRequest {
 		method = in.Method
 	}
-	frame := appendError(nil, idArg, &rpcError{Code: code, Message: message})
-	x := &HTTPExchange{Method: "", Status: status, ContentType: "application/json"}
-	if in != nil && in.HTTP != nil {
-		x.Method = in.HTTP.Method
+	if c, ok := sess.conn.(*httpConn); ok && !c.gone() {
+		key := id
+		if key == "" {
+			key = "null"
+		}
+		// One refusal of a session at a time: its reply finds its stream
+		// by id, which two refusals may share (null).
+		c.refuseMu.Lock()
+		st := c.openRefusal(w, key, method, r.Method, status)
+		sess.replyError(id, method, code, message, nil)
+		c.mu.Lock()
+		c.forget(st) // routed (or dropped by a fault): no later reply goes on it
+		c.mu.Unlock()
+		c.refuseMu.Unlock()
+		c.wait(st, w, r)
+		return
 	}
+	frame := appendError(nil, id, &rpcError{Code: code, Message: message})
+	jid := id
+	if jid == "" {
+		jid = "null"
+	}
+	x := &HTTPExchange{Method: r.Method, Status: status, ContentType: "application/json"}
 	sess.srv.journal.record(Message{Session: sess.n, Direction: FromServer, Time: time.Now(), Kind: KindError,
-		Method: method, ID: id, ErrorCode: code, raw: string(frame), HTTP: x})
+		Method: method, ID: jid, ErrorCode: code, raw: string(frame), HTTP: x})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(frame)

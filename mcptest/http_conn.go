@@ -44,6 +44,8 @@ type httpConn struct {
 	stateless bool
 	legacy    bool // the HTTP+SSE transport of 2024-11-05: everything on the GET stream
 	noSID     bool // OmitSessionID: the client was never told the session's id
+	stray     bool // the transport of session 0, which answers the front's refusals
+	refuseMu  sync.Mutex
 	closed    atomic.Bool
 	recvMu    sync.Mutex // one message at a time into the session, in the order they arrive, as on a connection
 
@@ -75,14 +77,14 @@ func (c *httpConn) gone() bool {
 
 // sentID is the Mcp-Session-Id the session's responses carry, "" for none.
 func (c *httpConn) sentID() string {
-	if c.stateless || c.noSID || c.legacy {
+	if c.stateless || c.noSID || c.legacy || c.stray {
 		return ""
 	}
 	return c.sess.id
 }
 
 func (c *httpConn) setSessionHeader(h http.Header) {
-	if !c.stateless && !c.noSID && !c.legacy {
+	if !c.stateless && !c.noSID && !c.legacy && !c.stray {
 		h.Set(HeaderSessionID, c.sess.id)
 	}
 }
@@ -181,16 +183,22 @@ func (c *httpConn) route(m Message) *sseStream {
 		return c.standalone
 	}
 	if m.Kind == KindBatch { // the answer to a batch POST, whose stream waits under "null"
-		return c.firstPost("null")
+		return c.firstPost("null", false)
+	}
+	if m.via != "" && m.IsResponse() {
+		// a frame an outbound fault wrote for a reply goes where the reply goes
+		if st := c.firstPost(m.via, true); st != nil && st.refusal {
+			return st
+		}
 	}
 	if m.IsResponse() {
-		if st := c.firstPost(m.ID); st != nil {
+		if st := c.firstPost(m.ID, m.Kind == KindError); st != nil {
 			return st
 		}
 		return nil
 	}
 	if m.via != "" {
-		if st := c.firstPost(m.via); st != nil {
+		if st := c.firstPost(m.via, false); st != nil {
 			return st
 		}
 	}
@@ -223,9 +231,11 @@ func (c *httpConn) viaOfFrame(frame []byte) string {
 	return ""
 }
 
-func (c *httpConn) firstPost(id string) *sseStream {
+// firstPost returns the oldest open stream that waits for the reply to
+// the request with id; a refusal's (an error) only with refusals.
+func (c *httpConn) firstPost(id string, refusals bool) *sseStream {
 	for _, st := range c.posts[id] {
-		if !st.complete {
+		if !st.complete && (refusals || !st.refusal) {
 			return st
 		}
 	}
@@ -300,10 +310,3 @@ func (c *httpConn) statusFor(st *sseStream, m Message) int {
 	}
 	return http.StatusOK
 }
-
-// nopConn is the transport of the session that journals what belongs to none.
-type nopConn struct{}
-
-func (nopConn) Read([]byte) (int, error)    { return 0, io.EOF }
-func (nopConn) Write(p []byte) (int, error) { return len(p), nil }
-func (nopConn) Close() error                { return nil }

@@ -90,7 +90,7 @@ func ExpireSession() Fault {
 		c.mu.Lock()
 		c.told404 = true
 		c.mu.Unlock()
-		c.front.refuse(w, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+c.sess.id+" has expired; initialize a new one")
+		c.front.refuse(w, r, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+c.sess.id+" has expired; initialize a new one")
 		return true
 	})
 }

@@ -191,3 +191,47 @@ func TestHTTPRefusedInitializeOpensNoSession(t *testing.T) {
 		t.Errorf("want http/accept and http/content-type, got %v", srv.Violations())
 	}
 }
+
+// TestHTTPOutboundFaultsActOnRefusals: a refusal of the HTTP front goes
+// out through the session's write path, so an outbound fault acts on it
+// as on any reply, and the journal records the frame as it went on the
+// wire, with its HTTP status: a 406 within a session, and a 400 of a
+// request that belongs to no session (session 0). (Before: the front
+// wrote its refusals itself, and the fault never acted.)
+func TestHTTPOutboundFaultsActOnRefusals(t *testing.T) {
+	srv := ruleServer(newFakeTB(t))
+	call := srv.AddFault(mcptest.JSONRPCVersion("tools/call", "1.0"))
+	ping := srv.AddFault(mcptest.JSONRPCVersion("ping", "1.0"))
+	h := newHTTPRaw(t, srv)
+	sid := h.handshake("2025-11-25")
+
+	status, hdr, body := h.do(http.MethodPost, rawRequest("7", "tools/call", `{"name":"echo"}`),
+		"Content-Type", "application/json", "Accept", "application/json",
+		mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+	if status != http.StatusNotAcceptable || gjson.Get(body, "jsonrpc").String() != "1.0" || gjson.Get(body, "id").Raw != "7" ||
+		gjson.Get(body, "error.code").Int() != mcptest.CodeInvalidRequest {
+		t.Errorf("406 within the session: %d %s; want the refusal (-32600, id 7) with the fault's jsonrpc 1.0", status, body)
+	}
+	if got := hdr.Get("Content-Type"); got != "application/json" {
+		t.Errorf("406: Content-Type %q, want application/json", got)
+	}
+	status, _, body = h.post(rawRequest("3", "ping", ""))
+	if status != http.StatusBadRequest || gjson.Get(body, "jsonrpc").String() != "1.0" || gjson.Get(body, "id").Raw != "3" {
+		t.Errorf("400 for want of a session: %d %s; want the refusal (id 3) with the fault's jsonrpc 1.0", status, body)
+	}
+	if call.Hits() != 1 || ping.Hits() != 1 {
+		t.Errorf("fault hits: tools/call %d, ping %d; want 1 each", call.Hits(), ping.Hits())
+	}
+	for _, want := range []struct {
+		session, status int
+		method          string
+	}{{1, http.StatusNotAcceptable, "tools/call"}, {0, http.StatusBadRequest, "ping"}} {
+		out := srv.Journal().Filter(func(m mcptest.Message) bool {
+			return m.Session == want.session && m.Direction == mcptest.FromServer && m.Method == want.method
+		})
+		if len(out) != 1 || out[0].HTTP == nil || out[0].HTTP.Status != want.status || !strings.Contains(out[0].Raw(), `"jsonrpc":"1.0"`) {
+			t.Errorf("session %d: want the %s refusal journaled as sent, with status %d; got %v\n%s", want.session, want.method, want.status, out, srv.Transcript())
+		}
+	}
+	srv.IgnoreViolations()
+}

@@ -18,7 +18,7 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 		}
 		in := journalHTTP(sess, nil, x)
 		sess.violate(RuleHTTPAccept, in, fmt.Sprintf("GET with Accept %q, want text/event-stream", x.Accept))
-		f.refuse(w, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: a GET must accept text/event-stream")
+		f.refuse(w, r, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: a GET must accept text/event-stream")
 		return
 	}
 	if x.SessionID == "" && r.Header.Get(HeaderLastEventID) == "" && !srv.httpCfg.noGET && (srv.httpCfg.legacyOnly || f.sessionlessConn() == nil) && !isStateless(x.ProtocolVersion) {
@@ -27,7 +27,7 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 	}
 	if isStateless(x.ProtocolVersion) && x.SessionID == "" {
 		w.Header().Set("Allow", "POST")
-		f.refuse(w, f.strays(), nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: protocol "+x.ProtocolVersion+" has no GET stream; use subscriptions/listen")
+		f.refuse(w, r, f.strays(), nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: protocol "+x.ProtocolVersion+" has no GET stream; use subscriptions/listen")
 		return
 	}
 	if x.SessionID == "" && !srv.httpCfg.noGET {
@@ -39,7 +39,7 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 	if x.SessionID == "" {
 		if srv.httpCfg.noGET {
 			w.Header().Set("Allow", "POST, DELETE")
-			f.refuse(w, f.strays(), nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: this server offers no standalone SSE stream")
+			f.refuse(w, r, f.strays(), nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: this server offers no standalone SSE stream")
 			return
 		}
 		f.refuseStray(w, r, x, http.StatusBadRequest, RuleHTTPSessionID, "GET without Mcp-Session-Id", "Bad Request: Mcp-Session-Id header required")
@@ -54,7 +54,7 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 		c.mu.Lock()
 		c.told404 = true
 		c.mu.Unlock()
-		f.refuse(w, c.sess, nil, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+x.SessionID+" has ended; initialize a new one")
+		f.refuse(w, r, c.sess, nil, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+x.SessionID+" has ended; initialize a new one")
 		return
 	}
 	f.getStream(w, r, c)
@@ -67,7 +67,7 @@ func (f *httpFront) getStream(w http.ResponseWriter, r *http.Request, c *httpCon
 	if last := r.Header.Get(HeaderLastEventID); last != "" {
 		st := c.resume(w, last)
 		if st == nil {
-			f.refuse(w, c.sess, nil, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: Last-Event-ID "+strconv.Quote(last)+" names no stream of this session")
+			f.refuse(w, r, c.sess, nil, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: Last-Event-ID "+strconv.Quote(last)+" names no stream of this session")
 			return
 		}
 		c.wait(st, w, r)
@@ -75,7 +75,7 @@ func (f *httpFront) getStream(w http.ResponseWriter, r *http.Request, c *httpCon
 	}
 	if srv.httpCfg.noGET {
 		w.Header().Set("Allow", "POST, DELETE")
-		f.refuse(w, c.sess, nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: this server offers no standalone SSE stream")
+		f.refuse(w, r, c.sess, nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: this server offers no standalone SSE stream")
 		return
 	}
 	st := c.openStandalone(w)
@@ -110,7 +110,7 @@ func (f *httpFront) delete(w http.ResponseWriter, r *http.Request, x *HTTPExchan
 	c := f.lookup(x.SessionID)
 	if c == nil || c.gone() {
 		status := http.StatusNotFound
-		f.refuse(w, f.strays(), nil, status, CodeInvalidRequest, "Not Found: no session "+x.SessionID)
+		f.refuse(w, r, f.strays(), nil, status, CodeInvalidRequest, "Not Found: no session "+x.SessionID)
 		return
 	}
 	c.mu.Lock()

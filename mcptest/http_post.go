@@ -123,7 +123,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 			return
 		}
 		sess.violate(RuleInvalidRequest, m, m.Problem)
-		f.refuse(w, sess, nil, http.StatusRequestEntityTooLarge, CodeInvalidRequest, "Invalid Request: body too large")
+		f.refuse(w, r, sess, nil, http.StatusRequestEntityTooLarge, CodeInvalidRequest, "Invalid Request: body too large")
 		return
 	}
 	var p peeked
@@ -142,7 +142,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 		return
 	}
 	if c == nil {
-		if c, done = f.newConnFor(w, x, body, &p); done {
+		if c, done = f.newConnFor(w, r, x, body, &p); done {
 			return
 		}
 	}
@@ -150,7 +150,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 		if !f.checkStatelessHeaders(w, r, c, body, &p, x) {
 			return
 		}
-	} else if !c.legacy && !f.checkVersionHeader(w, c, body, &p, x) {
+	} else if !c.legacy && !f.checkVersionHeader(w, r, c, body, &p, x) {
 		return
 	}
 	if c.faultRequest(w, r, &p, body) {
@@ -193,13 +193,13 @@ func (f *httpFront) checkMedia(w http.ResponseWriter, r *http.Request, x *HTTPEx
 	if x.ContentType != "application/json" {
 		in := journalHTTP(sess, body, x)
 		sess.violate(RuleHTTPContentType, in, fmt.Sprintf("POST with Content-Type %q, want application/json", r.Header.Get("Content-Type")))
-		f.refuse(w, sess, &in, http.StatusUnsupportedMediaType, CodeInvalidRequest, "Unsupported Media Type: POST a JSON-RPC message as application/json")
+		f.refuse(w, r, sess, &in, http.StatusUnsupportedMediaType, CodeInvalidRequest, "Unsupported Media Type: POST a JSON-RPC message as application/json")
 		return false
 	}
 	if jsonOK, sseOK := accepts(r.Header.Values("Accept")); !legacy && (!jsonOK || !sseOK) {
 		in := journalHTTP(sess, body, x)
 		sess.violate(RuleHTTPAccept, in, fmt.Sprintf("POST with Accept %q, want both application/json and text/event-stream", x.Accept))
-		f.refuse(w, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: Accept must list both application/json and text/event-stream")
+		f.refuse(w, r, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: Accept must list both application/json and text/event-stream")
 		return false
 	}
 	return true
@@ -232,7 +232,7 @@ func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTP
 		if c := f.lookup(id); c != nil && c.legacy {
 			if c.gone() {
 				in := journalHTTP(c.sess, body, x)
-				f.refuse(w, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+id+" has ended")
+				f.refuse(w, r, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+id+" has ended")
 				return nil, true
 			}
 			return c, false
@@ -242,7 +242,7 @@ func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTP
 		sess := f.strays()
 		in := journalHTTP(sess, body, x)
 		w.Header().Set("Allow", "GET")
-		f.refuse(w, sess, &in, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: this server speaks the HTTP+SSE transport of 2024-11-05; GET the endpoint for the SSE stream")
+		f.refuse(w, r, sess, &in, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: this server speaks the HTTP+SSE transport of 2024-11-05; GET the endpoint for the SSE stream")
 		return nil, true
 	}
 	if x.SessionID != "" {
@@ -251,7 +251,7 @@ func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTP
 			sess := f.strays()
 			in := journalHTTP(sess, body, x)
 			sess.violate(RuleHTTPSessionID, in, "Mcp-Session-Id "+strconv.Quote(x.SessionID)+" was never issued by this server")
-			f.refuse(w, sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: no session "+x.SessionID)
+			f.refuse(w, r, sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: no session "+x.SessionID)
 			return nil, true
 		}
 		if c.gone() {
@@ -263,7 +263,7 @@ func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTP
 			if again && c.once(RuleHTTPReinitialize) {
 				c.sess.violate(RuleHTTPReinitialize, in, "the session ended and the server answered 404, but the client sent "+describeBody(in)+" with its id again instead of a new initialize")
 			}
-			f.refuse(w, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+x.SessionID+" has ended; initialize a new one")
+			f.refuse(w, r, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+x.SessionID+" has ended; initialize a new one")
 			return nil, true
 		}
 		return c, false
@@ -281,7 +281,7 @@ func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTP
 // not a JSON-RPC message as a session answers it, whatever its headers;
 // a server/discover probe of a handshake-only server with -32601; any
 // other message with 400, for want of Mcp-Session-Id.
-func (f *httpFront) newConnFor(w http.ResponseWriter, x *HTTPExchange, body []byte, p *peeked) (*httpConn, bool) {
+func (f *httpFront) newConnFor(w http.ResponseWriter, r *http.Request, x *HTTPExchange, body []byte, p *peeked) (*httpConn, bool) {
 	srv := f.srv
 	if p.isRequest() && p.method.String() == "initialize" && len(srv.legacy) > 0 && !isStateless(x.ProtocolVersion) {
 		c, err := f.newConn(false, "")
@@ -302,15 +302,15 @@ func (f *httpFront) newConnFor(w http.ResponseWriter, x *HTTPExchange, body []by
 	}
 	sess := f.strays()
 	in := journalHTTP(sess, body, x)
-	if f.answerMalformed(w, sess, body, &p.d, in) {
+	if f.answerMalformed(w, r, sess, body, &p.d, in) {
 		return nil, true
 	}
 	if stateless { // a probe of a client that speaks both eras: a handshake-era server knows no such method
-		f.refuse(w, sess, &in, http.StatusBadRequest, CodeMethodNotFound, "Method not found: this server speaks only "+strings.Join(srv.legacy, ", ")+"; initialize first")
+		f.refuse(w, r, sess, &in, http.StatusBadRequest, CodeMethodNotFound, "Method not found: this server speaks only "+strings.Join(srv.legacy, ", ")+"; initialize first")
 		return nil, true
 	}
 	sess.violate(RuleHTTPSessionID, in, "POST without Mcp-Session-Id; the server assigned one on the initialize result")
-	f.refuse(w, sess, &in, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: Mcp-Session-Id header required (initialize first)")
+	f.refuse(w, r, sess, &in, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: Mcp-Session-Id header required (initialize first)")
 	return nil, true
 }
 
@@ -319,11 +319,11 @@ func (f *httpFront) newConnFor(w http.ResponseWriter, x *HTTPExchange, body []by
 // null), or JSON that is no message, an empty batch included (-32600). A
 // batch of messages is not answered here: it needs a session like any
 // message.
-func (f *httpFront) answerMalformed(w http.ResponseWriter, sess *Session, body []byte, d *decoded, in Message) bool {
+func (f *httpFront) answerMalformed(w http.ResponseWriter, r *http.Request, sess *Session, body []byte, d *decoded, in Message) bool {
 	switch {
 	case d.parseError || len(bytes.TrimSpace(body)) == 0:
 		sess.violate(RuleParseError, in, "the frame is not valid JSON")
-		f.refuseID(w, sess, &in, "", http.StatusBadRequest, CodeParseError, "Parse error")
+		f.refuseID(w, r, sess, &in, "", http.StatusBadRequest, CodeParseError, "Parse error")
 		return true
 	case d.batch.Exists() && len(d.batch.Array()) > 0, d.msg.Kind != KindInvalid:
 		return false
@@ -337,7 +337,7 @@ func (f *httpFront) answerMalformed(w http.ResponseWriter, sess *Session, body [
 		id = d.id.Raw
 	}
 	sess.violate(RuleInvalidRequest, in, problem)
-	f.refuseID(w, sess, &in, id, http.StatusBadRequest, CodeInvalidRequest, "Invalid Request: "+problem)
+	f.refuseID(w, r, sess, &in, id, http.StatusBadRequest, CodeInvalidRequest, "Invalid Request: "+problem)
 	return true
 }
 
@@ -394,7 +394,7 @@ func (s *Session) isInflight(id string) bool {
 // checkVersionHeader checks the Mcp-Protocol-Version header of a
 // handshake-era request: an unknown or unsupported version is answered
 // 400; a missing or different one is a violation, and the request goes on.
-func (f *httpFront) checkVersionHeader(w http.ResponseWriter, c *httpConn, body []byte, p *peeked, x *HTTPExchange) bool {
+func (f *httpFront) checkVersionHeader(w http.ResponseWriter, r *http.Request, c *httpConn, body []byte, p *peeked, x *HTTPExchange) bool {
 	sess := c.sess
 	if p.isRequest() && p.method.String() == "initialize" {
 		return true
@@ -409,7 +409,7 @@ func (f *httpFront) checkVersionHeader(w http.ResponseWriter, c *httpConn, body 
 	case !slices.Contains(f.srv.legacy, pv):
 		in := journalHTTP(sess, body, x)
 		sess.violate(RuleHTTPProtocolVersion, in, "Mcp-Protocol-Version "+strconv.Quote(pv)+" is not a version this server supports ("+strings.Join(f.srv.legacy, ", ")+")")
-		f.refuse(w, sess, &in, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: unsupported Mcp-Protocol-Version "+strconv.Quote(pv))
+		f.refuse(w, r, sess, &in, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: unsupported Mcp-Protocol-Version "+strconv.Quote(pv))
 		return false
 	case negotiated != "" && pv != negotiated:
 		c.noteMismatch(body, x, negotiated)

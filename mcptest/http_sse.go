@@ -28,7 +28,8 @@ type sseStream struct {
 	method   string
 	mode     streamMode
 	forceSSE bool
-	status   int // the status of a JSON error reply, when set
+	refusal  bool // the stream of a refusal of the HTTP front (openRefusal)
+	status   int  // the status of a JSON error reply, when set
 	w        http.ResponseWriter
 	fl       http.Flusher
 	events   []sseEvent // every event sent, for Last-Event-ID
@@ -70,6 +71,23 @@ func (c *httpConn) openPost(w http.ResponseWriter, key, method, progress string)
 	c.faultReply(st)
 	c.posts[key] = append(c.posts[key], st)
 	c.order = append(c.order, st)
+	return st
+}
+
+// openRefusal registers the stream that carries the front's refusal of an
+// HTTP request, whose reply, an error with id key, is answered status.
+// It goes before the streams of requests with the same id, and takes no
+// message but that reply.
+func (c *httpConn) openRefusal(w http.ResponseWriter, key, method, httpMethod string, status int) *sseStream {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.newStream(w, key, method, httpMethod)
+	st.refusal, st.status, st.forceSSE = true, status, false
+	if c.ended {
+		st.finish()
+		return st
+	}
+	c.posts[key] = append([]*sseStream{st}, c.posts[key]...)
 	return st
 }
 
