@@ -43,7 +43,7 @@ func (fs *faultSet) httpFaults() []*FaultHandle {
 
 // faultRequest applies the request faults to a POSTed request; it
 // reports whether one answered it.
-func (c *httpConn) faultRequest(w http.ResponseWriter, r *http.Request, p peeked, body []byte) bool {
+func (c *httpConn) faultRequest(w http.ResponseWriter, r *http.Request, p *peeked, body []byte) bool {
 	faults := c.front.srv.faults.httpFaults()
 	if len(faults) == 0 || !p.isRequest() {
 		return false
@@ -90,7 +90,7 @@ func ExpireSession() Fault {
 		c.mu.Lock()
 		c.told404 = true
 		c.mu.Unlock()
-		c.front.refuse(w, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+c.sess.id+" has expired; initialize a new one")
+		c.front.refuse(w, r, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+c.sess.id+" has expired; initialize a new one")
 		return true
 	})
 }

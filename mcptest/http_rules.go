@@ -103,7 +103,7 @@ func (s *Session) describeHTTP(body []byte, x *HTTPExchange) Message {
 // had ended. Stateless-era requests have no session to end.
 func (c *httpConn) noteNoDelete() {
 	c.mu.Lock()
-	open := !c.stateless && !c.deleted && !c.ended && !c.noSID && !c.legacy
+	open := !c.stateless && !c.deleted && !c.ended && !c.noSID && !c.legacy && !c.stray
 	c.mu.Unlock()
 	if open && c.sess.Era() == EraHandshake {
 		c.sess.violate(RuleHTTPDelete, Message{Session: c.sess.n, Direction: FromClient, Kind: KindInvalid, Problem: "no DELETE"},

@@ -501,15 +501,16 @@ func (s *Session) receiveSafely(line []byte, owned bool) {
 	s.receive(line, nil)
 }
 
-// receiveHTTP handles one message a client POSTed, x being its HTTP
-// exchange, as receiveSafely handles a frame read from the connection.
-func (s *Session) receiveHTTP(body []byte, x *HTTPExchange) {
+// receiveHTTP handles one message a client POSTed, decoded by the HTTP
+// front, x being its HTTP exchange, as receiveSafely handles a frame read
+// from the connection.
+func (s *Session) receiveHTTP(d *decoded, x *HTTPExchange) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.srv.errorf("mcptest: internal error handling %q in session %d: %v\n%s", shorten(string(body), 200), s.n, p, debug.Stack())
+			s.srv.errorf("mcptest: internal error handling %q in session %d: %v\n%s", shorten(d.msg.raw, 200), s.n, p, debug.Stack())
 		}
 	}()
-	s.receive(bytes.TrimSpace(body), x)
+	s.receiveDecoded(*d, x)
 }
 
 // receiveOversized journals a frame too long to keep (its first bytes are
@@ -550,7 +551,11 @@ func (s *Session) receive(line []byte, x *HTTPExchange) {
 
 // receiveText is receive of a frame's text, which the message keeps.
 func (s *Session) receiveText(raw string, x *HTTPExchange) {
-	d := decodeText(raw)
+	s.receiveDecoded(decodeText(raw), x)
+}
+
+// receiveDecoded is receive of a decoded frame.
+func (s *Session) receiveDecoded(d decoded, x *HTTPExchange) {
 	d.msg.Session, d.msg.Direction, d.msg.Time, d.msg.HTTP = s.n, FromClient, time.Now(), x
 	if d.batch.Exists() {
 		empty := len(d.batch.Array()) == 0

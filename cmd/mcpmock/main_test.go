@@ -490,6 +490,54 @@ func TestServeHTTP(t *testing.T) {
 	assert.Contains(t, r.Get("transcript").String(), "POST")
 }
 
+// TestServeHTTPExitsAfterRefusedInitialize: an initialize refused with 406
+// (it accepts only JSON) opens no session, so the session the client then
+// opens and ends with DELETE ends serve --http. (Before: the 406 opened a
+// session that never ended, and serve never exited.)
+func TestServeHTTPExitsAfterRefusedInitialize(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "report.json")
+	p := start(t, "serve", "--http", "127.0.0.1:0", "--report", report)
+	var url string
+	select {
+	case url = <-p.lines:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("serve --http printed no URL; stderr:\n%s", p.stderr)
+	}
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(initialize))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_ = res.Body.Close()
+	require.Equal(t, http.StatusNotAcceptable, res.StatusCode)
+
+	status, sid, body := httpPost(t, url, "", initialize)
+	require.Equal(t, http.StatusOK, status, body)
+	status, _, _ = httpPost(t, url, sid, initialized)
+	require.Equal(t, http.StatusAccepted, status)
+	req, err = http.NewRequest(http.MethodDelete, url, nil)
+	require.NoError(t, err)
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	res, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_ = res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+
+	done := make(chan int, 1)
+	go func() { done <- p.wait() }()
+	select {
+	case code := <-done:
+		assert.Equal(t, 1, code, "the refused initialize is a violation; stderr:\n%s", p.stderr)
+	case <-time.After(20 * time.Second):
+		t.Fatalf("serve --http did not exit after the only session ended with DELETE; stderr:\n%s", p.stderr)
+	}
+	r := readReport(t, report)
+	assert.Equal(t, "the client ended its session (DELETE)", r.Get("ended").String(), r.Raw)
+	assert.Equal(t, "http/accept", r.Get("violations.0.rule").String(), r.Raw)
+}
+
 func TestServeHTTPStatelessEndsOnSignal(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "report.json")
 	p := start(t, "serve", "--http", "127.0.0.1:0", "--scenario", "modern-only", "--report", report)

@@ -1,0 +1,109 @@
+package mcptest
+
+import (
+	"bytes"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// HTTPExchange is the HTTP side of a message that crossed Streamable HTTP:
+// the request that carried it (client messages) or the response that
+// carried it (server messages). Message.HTTP is nil for messages of Dial
+// and Serve.
+type HTTPExchange struct {
+	// Method is the HTTP method of the request: POST, or GET for a
+	// message the mock sent on a standalone or resumed SSE stream.
+	Method string
+	// Status is the status code of the response; 0 on a client message.
+	Status int
+	// ContentType is the media type of the request body (client messages)
+	// or of the response (server messages): application/json or text/event-stream.
+	ContentType string
+	// Accept is the request's Accept header (client messages).
+	Accept string
+	// SessionID is the request's Mcp-Session-Id header (client messages) or
+	// the one the response carried (server messages).
+	SessionID string
+	// ProtocolVersion is the request's Mcp-Protocol-Version header.
+	ProtocolVersion string
+	// MCPMethod and MCPName are the request's Mcp-Method and Mcp-Name headers.
+	MCPMethod, MCPName string
+	// EventID is the SSE event id the message went out with, "" for a JSON reply.
+	EventID string
+}
+
+// String is a one-line summary, e.g. "POST 200 text/event-stream id=1-2".
+func (x *HTTPExchange) String() string {
+	if x == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(x.Method)
+	if x.Status != 0 {
+		fmt.Fprintf(&b, " %d", x.Status)
+	}
+	if x.ContentType != "" {
+		b.WriteString(" " + x.ContentType)
+	}
+	if x.EventID != "" {
+		b.WriteString(" event=" + x.EventID)
+	}
+	if x.SessionID != "" {
+		b.WriteString(" session=" + shorten(x.SessionID, 8))
+	}
+	if x.ProtocolVersion != "" {
+		b.WriteString(" version=" + x.ProtocolVersion)
+	}
+	if x.MCPMethod != "" {
+		b.WriteString(" mcp-method=" + x.MCPMethod)
+	}
+	if x.MCPName != "" {
+		b.WriteString(" mcp-name=" + x.MCPName)
+	}
+	return b.String()
+}
+
+// exchangeOf reads the headers of an HTTP request that matter to MCP.
+func exchangeOf(r *http.Request) *HTTPExchange {
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return &HTTPExchange{
+		Method:          r.Method,
+		ContentType:     ct,
+		Accept:          strings.Join(r.Header.Values("Accept"), ", "),
+		SessionID:       r.Header.Get(HeaderSessionID),
+		ProtocolVersion: r.Header.Get(HeaderProtocolVersion),
+		MCPMethod:       r.Header.Get(HeaderMethod),
+		MCPName:         r.Header.Get(HeaderName),
+	}
+}
+
+// describeBody names what a journaled client message is, for a violation's detail.
+func describeBody(m Message) string {
+	if m.Method != "" {
+		return m.Method
+	}
+	return m.Kind.String()
+}
+
+// journalHTTP journals what the client sent in one HTTP request that the
+// mock answers itself: the body as a message, or, without one, a note.
+func journalHTTP(sess *Session, body []byte, x *HTTPExchange) Message {
+	var m Message
+	if len(bytes.TrimSpace(body)) > 0 {
+		m = decode(body).msg
+	} else {
+		m = Message{Kind: KindInvalid, Problem: x.Method + " request without a JSON-RPC body"}
+	}
+	m.Session, m.Direction, m.Time, m.HTTP = sess.n, FromClient, time.Now(), x
+	return sess.srv.journal.record(m)
+}
+
+// note records the HTTP exchange of a message the mock sent.
+func (c *httpConn) note(seq int, x *HTTPExchange) {
+	if seq > 0 {
+		c.front.srv.journal.amend(seq, func(j *Message) { j.HTTP = x })
+	}
+}

@@ -1,0 +1,100 @@
+package mcptest
+
+import (
+	"fmt"
+	"time"
+)
+
+// httpConfig is the HTTP configuration of a Server, fixed when it starts.
+type httpConfig struct {
+	noGET      bool
+	sseMethods map[string]bool // methods answered with SSE; "" for all
+	bodyLimit  int64
+	origins    []string
+	retry      time.Duration
+	legacyOnly bool // only the HTTP+SSE transport of 2024-11-05
+}
+
+// WithLegacySSEOnly makes the HTTP endpoint a server of the HTTP+SSE
+// transport of protocol 2024-11-05 only: a GET opens the SSE stream whose
+// first event, endpoint, names the URL to POST to, and every reply goes
+// on that stream; a Streamable HTTP POST to the endpoint itself gets 405,
+// which the spec's backwards-compatibility section says makes a client
+// fall back to GET. (Without it the endpoint serves both: a GET without
+// Mcp-Session-Id is the old transport.)
+func (s *Server) WithLegacySSEOnly() *Server {
+	s.t.Helper()
+	return s.configure("WithLegacySSEOnly", func() error { s.httpCfg.legacyOnly = true; return nil })
+}
+
+// legacyParam is the query parameter of the POST URL of an HTTP+SSE session.
+const legacyParam = "sessionId"
+
+// WithoutStandaloneSSE makes the HTTP endpoint answer GET with 405 Method
+// Not Allowed, as a server that offers no standalone SSE stream does: the
+// client then gets server messages only on the streams of its POSTs.
+func (s *Server) WithoutStandaloneSSE() *Server {
+	s.t.Helper()
+	return s.configure("WithoutStandaloneSSE", func() error { s.httpCfg.noGET = true; return nil })
+}
+
+// WithSSEReplies makes the HTTP endpoint answer requests of the given
+// methods (every method when none is given) with an SSE stream even when
+// nothing comes before the result. By default a request is answered with a
+// JSON body, and with SSE when the mock sends a notification or a request
+// before the result (a handler's progress, log or server request).
+func (s *Server) WithSSEReplies(methods ...string) *Server {
+	s.t.Helper()
+	return s.configure("WithSSEReplies", func() error {
+		if s.httpCfg.sseMethods == nil {
+			s.httpCfg.sseMethods = map[string]bool{}
+		}
+		if len(methods) == 0 {
+			s.httpCfg.sseMethods[""] = true
+		}
+		for _, m := range methods {
+			s.httpCfg.sseMethods[m] = true
+		}
+		return nil
+	})
+}
+
+// WithHTTPBodyLimit sets the largest POST body the HTTP endpoint reads (by
+// default DefaultHTTPBodyLimit); a longer one is answered 413 with a
+// JSON-RPC error.
+func (s *Server) WithHTTPBodyLimit(n int64) *Server {
+	s.t.Helper()
+	return s.configure("WithHTTPBodyLimit", func() error {
+		if n <= 0 {
+			return fmt.Errorf("limit %d is not positive", n)
+		}
+		s.httpCfg.bodyLimit = n
+		return nil
+	})
+}
+
+// WithAllowedOrigins adds origins (e.g. "https://app.example") the HTTP
+// endpoint accepts in an Origin header besides loopback ones; a request
+// from any other origin is refused with 403, the DNS-rebinding defence the
+// spec asks servers for.
+func (s *Server) WithAllowedOrigins(origins ...string) *Server {
+	s.t.Helper()
+	return s.configure("WithAllowedOrigins", func() error {
+		s.httpCfg.origins = append(s.httpCfg.origins, origins...)
+		return nil
+	})
+}
+
+// WithSSERetry makes every SSE stream of the HTTP endpoint start with a
+// retry field of d: how long the client waits before it reconnects a
+// stream that broke off.
+func (s *Server) WithSSERetry(d time.Duration) *Server {
+	s.t.Helper()
+	return s.configure("WithSSERetry", func() error {
+		if d <= 0 {
+			return fmt.Errorf("retry %v is not positive", d)
+		}
+		s.httpCfg.retry = d
+		return nil
+	})
+}
