@@ -416,11 +416,6 @@ var ruleCases = []ruleCase{
 		frame: rawRequest("1", "server/discover", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`),
 		kind:  mcptest.KindRequest, reply: wantResult("1")},
 
-	// stateless/meta-consistent (a warning): answered.
-	{name: "clientInfo changes", rule: mcptest.RuleMetaConsistent, severity: mcptest.SeverityWarning, before: ruleDiscovered,
-		frame: rawRequest("1", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"someone-else","version":"9"}}}`),
-		kind:  mcptest.KindRequest, reply: wantResult("1")},
-
 	// stateless/removed-method: -32601.
 	{name: "ping with _meta", rule: mcptest.RuleRemovedMethod, before: ruleDiscovered,
 		frame: rawRequest("1", "ping", modernParams("")), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "1")},
@@ -639,8 +634,11 @@ func checkViolation(t *testing.T, v mcptest.Violation, offending mcptest.Message
 	if !specVersion.MatchString(v.Spec) {
 		t.Errorf("want Spec to be a protocol version (YYYY-MM-DD), got %q", v.Spec)
 	}
-	if want := "https://modelcontextprotocol.io/specification/" + v.Spec + "/"; !strings.HasPrefix(v.URL(), want) || strings.Contains(v.URL(), " ") {
-		t.Errorf("want URL() to start with %s and hold no space, got %q", want, v.URL())
+	if r, ok := mcptest.LookupRule(v.Rule); !ok || v.URL() != r.Spec || !strings.HasPrefix(v.URL(), "https://") || strings.Contains(v.URL(), " ") {
+		t.Errorf("want URL() to be the rule's Spec, an address without spaces, got %q (rule %+v)", v.URL(), r)
+	}
+	if r, _ := mcptest.LookupRule(v.Rule); !slices.Contains(r.Versions, v.Spec) {
+		t.Errorf("want Spec to be one of the rule's versions %v, got %q", r.Versions, v.Spec)
 	}
 	if s := v.String(); !strings.Contains(s, string(v.Rule)) || !strings.Contains(s, v.Detail) {
 		t.Errorf("want String() to name the rule and the detail, got %q", s)
@@ -660,7 +658,10 @@ func TestEveryRuleHasACase(t *testing.T) {
 	// The offence of this rule is a frame the client never sent: its case
 	// is TestServerRequestUnanswered.
 	covered[mcptest.RuleServerRequestUnanswered]++
-	rules := mcptest.Rules()
+	var rules []mcptest.RuleID
+	for _, r := range mcptest.Rules() {
+		rules = append(rules, r.ID)
+	}
 	if len(rules) == 0 {
 		t.Fatal("want Rules() to list the rules, got none")
 	}

@@ -74,7 +74,6 @@ type Session struct {
 	wireCaps      gjson.Result // server capabilities the last server/discover result told the client
 	discovered    bool         // server/discover was answered with a result
 	toldSupported []string     // the supported list of the last -32022, if any
-	firstMeta     map[string]string
 	warned        map[RuleID]bool
 	listeners     []*listener
 	rounds        []round
