@@ -344,4 +344,3 @@ func TestRuntimeChangesAfterDial(t *testing.T) {
 	}
 	fake.finish()
 }
-

@@ -225,11 +225,11 @@ var ruleCases = []ruleCase{
 
 	// elicitation/content-schema and elicitation/defaults-applied (a
 	// warning): the tool call is still answered.
-	{name: "accepted content of the wrong type", rule: mcptest.RuleElicitationContent, server: elicitServer, before: elicitHandshake,
+	{name: "accepted content of the wrong type", rule: mcptest.RuleElicitationContent, severity: mcptest.SeverityWarning, server: elicitServer, before: elicitHandshake,
 		makeFrame: elicitAnswer(`{"action":"accept","content":{"ok":"yes"}}`), kind: mcptest.KindResult, reply: wantResult("130")},
-	{name: "accepted content without a required field", rule: mcptest.RuleElicitationContent, server: elicitServer, before: elicitHandshake,
+	{name: "accepted content without a required field", rule: mcptest.RuleElicitationContent, severity: mcptest.SeverityWarning, server: elicitServer, before: elicitHandshake,
 		makeFrame: elicitAnswer(`{"action":"accept","content":{}}`), kind: mcptest.KindResult, reply: wantResult("130")},
-	{name: "stateless retry with content of the wrong type", rule: mcptest.RuleElicitationContent, server: elicitServer, before: ruleDiscovered,
+	{name: "stateless retry with content of the wrong type", rule: mcptest.RuleElicitationContent, severity: mcptest.SeverityWarning, server: elicitServer, before: ruleDiscovered,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			res := c.result(t, `"c1"`, "tools/call", modernParams(`"name":"confirm","arguments":{}`))
 			if res.Get("resultType").String() != "input_required" {
@@ -427,7 +427,7 @@ var ruleCases = []ruleCase{
 		frame: rawRequest("4", "resources/subscribe", modernParams(`"uri":"file:///notes.txt"`)), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "4")},
 
 	// stateless/retry-supported-version: -32022 again.
-	{name: "retry with another unsupported version", rule: mcptest.RuleRetrySupportedVersion, before: ruleDiscovered,
+	{name: "retry with another unsupported version", rule: mcptest.RuleRetrySupportedVersion, severity: mcptest.SeverityWarning, before: ruleDiscovered,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			meta := `{"_meta":{"io.modelcontextprotocol/protocolVersion":"%s","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"rawclient","version":"1.0.0"}}}`
 			first := c.call(t, "1", "tools/list", fmt.Sprintf(meta, "2030-01-01"))
@@ -439,7 +439,7 @@ var ruleCases = []ruleCase{
 		kind: mcptest.KindRequest, reply: wantError(mcptest.CodeUnsupportedProtocolVersion, "2")},
 
 	// stateless/no-initialize-after-discover: refused with -32602.
-	{name: "initialize after discover, modern-only server", rule: mcptest.RuleInitializeAfterDiscover, server: modernOnlyServer, before: ruleDiscovered,
+	{name: "initialize after discover, modern-only server", rule: mcptest.RuleInitializeAfterDiscover, severity: mcptest.SeverityWarning, server: modernOnlyServer, before: ruleDiscovered,
 		frame: rawRequest(rawInitID, "initialize", initializeParams("2025-11-25")), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
 
 	// stateless/discover-first (a warning): answered.

@@ -364,7 +364,7 @@ var slCases = []slCase{
 		frame: func(string) string { return rawNotification("notifications/initialized", "") }},
 
 	// stateless/retry-supported-version: -32022 again.
-	{name: "retry with another unsupported version", rule: mcptest.RuleRetrySupportedVersion,
+	{name: "retry with another unsupported version", rule: mcptest.RuleRetrySupportedVersion, severity: mcptest.SeverityWarning,
 		before: func(t *testing.T, c *rawClient) string {
 			slDiscover(t, c, `"discover"`)
 			reply := c.call(t, "60", "tools/list", slParams("", slMeta("2099-01-01", slCaps, slInfo)))
@@ -379,7 +379,7 @@ var slCases = []slCase{
 		reply: slWantUnsupported("2098-12-31", mcptest.AllVersions())},
 
 	// stateless/no-initialize-after-discover: rejected, naming the versions.
-	{name: "initialize a modern-only server after discover", rule: mcptest.RuleInitializeAfterDiscover,
+	{name: "initialize a modern-only server after discover", rule: mcptest.RuleInitializeAfterDiscover, severity: mcptest.SeverityWarning,
 		server: slModernOnlyServer,
 		frame:  func(string) string { return rawRequest(rawInitID, "initialize", initializeParams("2025-11-25")) },
 		reply: &slReply{code: slCodeInvalidParams, check: func(t *testing.T, reply gjson.Result) {
@@ -826,7 +826,7 @@ func TestStatelessUnsupportedVersion(t *testing.T) {
 		c.send(frame)
 		second := c.recvJSON(t)
 		slWantUnsupported("2000-01-01", mcptest.AllVersions()).check(t, second)
-		slCheckOnly(t, srv, mcptest.RuleRetrySupportedVersion, mcptest.SeverityError, slFindClientFrame(t, srv, frame))
+		slCheckOnly(t, srv, mcptest.RuleRetrySupportedVersion, mcptest.SeverityWarning, slFindClientFrame(t, srv, frame))
 		slDiscover(t, c, "3")
 		slStillServing(t, c, "4")
 	})
