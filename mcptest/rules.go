@@ -473,8 +473,11 @@ func (s *Session) checkArguments(m Message, def []byte, args gjson.Result) {
 
 // checkElicitation records an accepted elicitation whose content does not
 // satisfy the requestedSchema, or lacks the defaults of fields it leaves
-// out: resp is the client's answer (a result in the handshake era, an
-// inputResponses entry in the stateless era), carried by message m.
+// out: resp is the client's answer (the result of any elicitation/create
+// the mock sent in the handshake era, Session.Request's as ElicitInput's,
+// or an inputResponses entry in the stateless era), carried by message m;
+// params are the request's. A client that declines or cancels is never
+// blamed: only an accepted content is checked.
 func (s *Session) checkElicitation(m Message, resp gjson.Result, params json.RawMessage) {
 	if resp.Get("action").String() != "accept" {
 		return
@@ -488,6 +491,9 @@ func (s *Session) checkElicitation(m Message, resp gjson.Result, params json.Raw
 	if why := s.srv.schemas.validate(schema.Raw, instance); why != "" {
 		s.violate(RuleElicitationContent, m, "the accepted content does not satisfy the requestedSchema: "+why)
 		return
+	}
+	if v := s.ProtocolVersion(); !m.modern && v != "" && v < "2025-11-25" {
+		return // defaults came with 2025-11-25 (SEP-1034)
 	}
 	var missing []string
 	schema.Get("properties").ForEach(func(k, p gjson.Result) bool {
