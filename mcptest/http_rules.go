@@ -6,8 +6,8 @@ const (
 	// RuleHTTPAccept: a POST's Accept header lists both application/json
 	// and text/event-stream; a GET's lists text/event-stream (answered 406).
 	RuleHTTPAccept RuleID = "http/accept"
-	// RuleHTTPContentType: a POST carries a JSON-RPC message as
-	// application/json (answered 415).
+	// RuleHTTPContentType (a warning: RFC 9110 says SHOULD): a POST
+	// carries a JSON-RPC message as application/json (answered 415).
 	RuleHTTPContentType RuleID = "http/content-type"
 	// RuleHTTPSessionID: after the initialize result assigned an
 	// Mcp-Session-Id, every request carries it, and only an id the server
@@ -30,11 +30,12 @@ const (
 	// resources/read, Mcp-Name, each agreeing with its body (answered 400
 	// with -32020).
 	RuleHTTPStatelessHeaders RuleID = "http/stateless-headers"
-	// RuleHTTPOrigin: a request's Origin, when present, is a loopback one
-	// or one allowed with WithAllowedOrigins (answered 403).
+	// RuleHTTPOrigin (a warning: validating Origin is the server's duty): a
+	// request's Origin, when present, is a loopback one or one allowed with
+	// WithAllowedOrigins (answered 403).
 	RuleHTTPOrigin RuleID = "http/origin"
-	// RuleHTTPHost: a request's Host names a loopback address, against DNS
-	// rebinding (answered 403).
+	// RuleHTTPHost (a warning: the server's duty): a request's Host names a
+	// loopback address, against DNS rebinding (answered 403).
 	RuleHTTPHost RuleID = "http/host"
 )
 
