@@ -127,7 +127,7 @@ var ruleTable = []Rule{
 		Reply:   "answered (handshake); -32601 (stateless) unless the server does serve it, e.g. under OmitCapability"},
 	{ID: RuleInvalidCursor, Spec: mcpSpec(specLatestHS, "server/utilities/pagination#implementation-guidelines"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
 		Summary: "treat cursors as opaque: send back only a cursor this server issued, unparsed and unmodified", Reply: "-32602"},
-	{ID: RuleArgumentsNull, Spec: mcpSpec(specLatestHS, "schema#calltoolrequestparams"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
+	{ID: RuleArgumentsNull, Spec: mcpSpec(specLatestHS, "schema#calltoolrequestparams-arguments"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
 		Softened: "the mock takes null as no arguments, as lenient servers do (go-sdk v1.8.0 sends null for a typed nil map); strict servers reject it",
 		Summary:  "send arguments as an object or leave them out, never null (tools/call, prompts/get)", Reply: "answered, as if absent"},
 	{ID: RuleProgressTokenType, Spec: mcpSpec(specLatestHS, "basic/utilities/progress#progress-flow"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
