@@ -103,3 +103,23 @@ func TestDiscoverFirstOnlyOnStdio(t *testing.T) {
 		t.Errorf("want stateless/discover-first on the pipe (stdio), got %v", vs)
 	}
 }
+
+// TestOncePerSessionFromTheTable: a rule whose row says once per session
+// (lifecycle/unoffered-version-accepted, which every request after the
+// handshake breaks again) is reported once a session: violate reads the
+// row, the check does not count.
+func TestOncePerSessionFromTheTable(t *testing.T) {
+	srv := ruleServer(t).WithFault(mcptest.RespondProtocolVersion("1999-01-01"))
+	for range 2 {
+		c := dialRaw(t, srv)
+		c.result(t, rawInitID, "initialize", initializeParams("2025-11-25"))
+		c.notify("notifications/initialized", "")
+		for _, id := range []string{"1", "2", "3"} {
+			c.result(t, id, "tools/list", "")
+		}
+	}
+	vs := srv.Violations()
+	if len(vs) != 2 || vs[0].Rule != mcptest.RuleUnofferedVersion || vs[1].Rule != mcptest.RuleUnofferedVersion || vs[0].Message.Session == vs[1].Message.Session {
+		t.Errorf("want one %s a session, two sessions, got %v", mcptest.RuleUnofferedVersion, vs)
+	}
+}

@@ -383,17 +383,12 @@ func (s *Session) checkRequestFields(m Message, d decoded) {
 		return
 	}
 	s.mu.Lock()
-	asked, warned := s.askedVersion, s.warned[RuleUnofferedVersion]
-	told := s.version
+	asked, told, era := s.askedVersion, s.version, s.era
+	s.mu.Unlock()
 	// A client may go on with an older or newer version it supports; none
 	// supports, in a handshake, a version that does not exist or belongs
-	// to the stateless era.
-	warn := s.era == EraHandshake && asked != told && !slices.Contains(handshakeVersions, told) && !warned
-	if warn {
-		s.warned[RuleUnofferedVersion] = true
-	}
-	s.mu.Unlock()
-	if warn {
+	// to the stateless era. The rule's row has it reported once a session.
+	if era == EraHandshake && asked != told && !slices.Contains(handshakeVersions, told) {
 		s.violate(RuleUnofferedVersion, m, fmt.Sprintf("the client asked for %q, was answered %q, which no handshake has, and went on; a client that does not support the version should disconnect", asked, told))
 	}
 }
