@@ -188,6 +188,19 @@ func (v Violation) URL() string {
 	return "https://modelcontextprotocol.io/specification/" + v.Spec + "/" + sec
 }
 
+// keyword is the keyword of the rule's sentence in the version it was
+// checked against: "MUST", "SHOULD", ….
+func (v Violation) keyword() string {
+	r, ok := rulesByID[v.Rule]
+	if !ok {
+		return "?"
+	}
+	if slices.Contains(r.SoftIn, v.Spec) {
+		return "SHOULD"
+	}
+	return r.Keyword
+}
+
 // String is a one-line report: rule, detail, message and spec section.
 func (v Violation) String() string {
 	return fmt.Sprintf("%s: %s [%s; spec %s %s]", v.Rule, v.Detail, v.Message, v.Spec, v.Section)
@@ -361,7 +374,7 @@ func (s *Server) reportViolations(t TB) {
 func formatViolations(vs []Violation) string {
 	var b strings.Builder
 	for _, v := range vs {
-		fmt.Fprintf(&b, "  - %s: %s\n      message: %s\n      spec: %s\n", v.Rule, v.Detail, shorten(v.Message.Raw(), 200), v.URL())
+		fmt.Fprintf(&b, "  - %s: %s\n      message: %s\n      spec (%s): %s\n", v.Rule, v.Detail, shorten(v.Message.Raw(), 200), v.keyword(), v.URL())
 	}
 	return b.String()
 }
@@ -498,7 +511,7 @@ func (s *Session) checkElicitation(m Message, resp gjson.Result, params json.Raw
 		return true
 	})
 	if len(missing) > 0 {
-		s.violate(RuleElicitationDefaults, m, "the accepted content leaves out "+strings.Join(missing, ", ")+", which have defaults; a client applies them (SEP-1034)")
+		s.violate(RuleElicitationDefaults, m, "the accepted content leaves out "+strings.Join(missing, ", ")+", which have defaults; a client should pre-populate them (SEP-1034)")
 	}
 }
 
