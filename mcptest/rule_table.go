@@ -67,7 +67,8 @@ func mcpSpec(version, page string) string {
 	return "https://modelcontextprotocol.io/specification/" + version + "/" + page
 }
 
-// Addresses of the specs MCP builds on.
+// The address of JSON-RPC 2.0, and the versions most rules cite: the
+// newest of each era.
 const (
 	jsonrpcSpec   = "https://www.jsonrpc.org/specification"
 	specLatestHS  = "2025-11-25"
@@ -78,12 +79,15 @@ const (
 // its RuleID, add its row here (the address and keyword of the spec
 // sentence it enforces, the versions whose spec states it, the transport,
 // whether it is reported once per session, a one-line summary and the
-// reply), and raise it with s.violate(rule, message, detail) where the
-// processing decides the reply. Everything else follows from the row:
-// Rules, ExpectViolation's did-you-mean, the severity and the once-per-
-// session rule of violate, `mcpmock list --rules`, and the README's rule
-// list (go test ./mcptest -run TestREADMERules -update rewrites it).
-// TestRuleTable checks every row.
+// reply; Severity is derived from Keyword, and a MUST that must not fail
+// a test says why in Softened), and raise it with
+// s.violate(rule, message, detail) where the processing decides the
+// reply. Everything else follows from the row: Rules, LookupRule,
+// ExpectViolation's did-you-mean, violate's severity, era and transport
+// gating and once per session, Violation.URL, `mcpmock list --rules`, and
+// the README's rule list (go test ./mcptest -run TestREADMERules -update
+// rewrites it). TestRuleTable checks every row; TestEveryRuleHasACase
+// wants a client that breaks the rule.
 var ruleTable = []Rule{
 	{ID: RuleParseError, Spec: mcpSpec(specLatestHS, "basic/index#messages"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
 		Summary: "send valid JSON (messages MUST follow JSON-RPC 2.0)", Reply: "-32700, id null"},
