@@ -25,7 +25,7 @@ func ExampleProgramTB() {
 	// demo: FAIL: mcptest: the client broke 1 protocol rule; fix the client, or declare them with ExpectViolation:
 	// demo:   - lifecycle/initialize-first: tools/list sent before initialize
 	// demo:       message: {"jsonrpc":"2.0","id":1,"method":"tools/list"}
-	// demo:       spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization
+	// demo:       spec (MUST): https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization
 	// demo: mcptest transcript:
 	// demo: session 1
 	// demo:   1 → {"jsonrpc":"2.0","id":1,"method":"tools/list"}

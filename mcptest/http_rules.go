@@ -1,22 +1,24 @@
 package mcptest
 
-// Rule IDs of the client checks of the Streamable HTTP transport. The
-// spec sections are those of basic/transports.
+// Rule IDs of the client checks of the Streamable HTTP transport. What
+// the spec says of each is its row in the rule table (rule_table.go).
 const (
 	// RuleHTTPAccept: a POST's Accept header lists both application/json
 	// and text/event-stream; a GET's lists text/event-stream (answered 406).
 	RuleHTTPAccept RuleID = "http/accept"
-	// RuleHTTPContentType: a POST carries a JSON-RPC message as
-	// application/json (answered 415).
+	// RuleHTTPContentType (a warning: RFC 9110 says SHOULD): a POST
+	// carries a JSON-RPC message as application/json (answered 415).
 	RuleHTTPContentType RuleID = "http/content-type"
 	// RuleHTTPSessionID: after the initialize result assigned an
 	// Mcp-Session-Id, every request carries it, and only an id the server
 	// issued (answered 400 without one, 404 for an unknown one).
 	RuleHTTPSessionID RuleID = "http/session-id"
 	// RuleHTTPProtocolVersion: after the handshake every HTTP request
-	// carries the negotiated version in Mcp-Protocol-Version (an
-	// unsupported one is answered 400).
+	// carries Mcp-Protocol-Version (an unsupported one is answered 400).
 	RuleHTTPProtocolVersion RuleID = "http/protocol-version-header"
+	// RuleHTTPProtocolVersionNegotiated (a warning): the Mcp-Protocol-Version
+	// a client sends after the handshake is the version it negotiated.
+	RuleHTTPProtocolVersionNegotiated RuleID = "http/protocol-version-negotiated"
 	// RuleHTTPReinitialize: a client told 404 for its session starts a new
 	// one with initialize instead of reusing the ended session's id.
 	RuleHTTPReinitialize RuleID = "http/reinitialize-after-404"
@@ -28,33 +30,14 @@ const (
 	// resources/read, Mcp-Name, each agreeing with its body (answered 400
 	// with -32020).
 	RuleHTTPStatelessHeaders RuleID = "http/stateless-headers"
-	// RuleHTTPOrigin: a request's Origin, when present, is a loopback one
-	// or one allowed with WithAllowedOrigins (answered 403).
+	// RuleHTTPOrigin (a warning: validating Origin is the server's duty): a
+	// request's Origin, when present, is a loopback one or one allowed with
+	// WithAllowedOrigins (answered 403).
 	RuleHTTPOrigin RuleID = "http/origin"
-	// RuleHTTPHost: a request's Host names a loopback address, against DNS
-	// rebinding (answered 403).
+	// RuleHTTPHost (a warning: the server's duty): a request's Host names a
+	// loopback address, against DNS rebinding (answered 403).
 	RuleHTTPHost RuleID = "http/host"
 )
-
-// httpRuleSpec is where the spec states each HTTP rule.
-var httpRuleSpec = map[RuleID]string{
-	RuleHTTPAccept:           "basic/transports#sending-messages-to-the-server",
-	RuleHTTPContentType:      "basic/transports#sending-messages-to-the-server",
-	RuleHTTPSessionID:        "basic/transports#session-management",
-	RuleHTTPProtocolVersion:  "basic/transports#protocol-version-header",
-	RuleHTTPReinitialize:     "basic/transports#session-management",
-	RuleHTTPDelete:           "basic/transports#session-management",
-	RuleHTTPStatelessHeaders: "basic/transports#standard-headers",
-	RuleHTTPOrigin:           "basic/transports#security-warning",
-	RuleHTTPHost:             "basic/transports#security-warning",
-}
-
-func init() {
-	for rule, sec := range httpRuleSpec {
-		ruleSpec[rule] = sec
-	}
-	warnings[RuleHTTPDelete] = true
-}
 
 // once reports whether rule was not yet reported for this session over
 // HTTP, remembering it: header checks report once per session.
@@ -83,10 +66,10 @@ func (c *httpConn) noteHeaderless(body []byte, x *HTTPExchange) {
 // noteMismatch reports a Mcp-Protocol-Version header that is not the
 // negotiated version.
 func (c *httpConn) noteMismatch(body []byte, x *HTTPExchange, negotiated string) {
-	if !c.once(RuleHTTPProtocolVersion) {
+	if !c.once(RuleHTTPProtocolVersionNegotiated) {
 		return
 	}
-	c.sess.violate(RuleHTTPProtocolVersion, c.sess.describeHTTP(body, x), "Mcp-Protocol-Version "+x.ProtocolVersion+", but the session negotiated "+negotiated)
+	c.sess.violate(RuleHTTPProtocolVersionNegotiated, c.sess.describeHTTP(body, x), "Mcp-Protocol-Version "+x.ProtocolVersion+", but the session negotiated "+negotiated)
 }
 
 // describeHTTP is the message a header violation names: the body as it

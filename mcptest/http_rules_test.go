@@ -98,7 +98,7 @@ var httpRuleCases = []httpRuleCase{
 			s, _, b := h.do(http.MethodGet, "", "Accept", "application/json", mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
-	{name: "text/plain body", rule: mcptest.RuleHTTPContentType, status: http.StatusUnsupportedMediaType, code: mcptest.CodeInvalidRequest,
+	{name: "text/plain body", rule: mcptest.RuleHTTPContentType, severity: mcptest.SeverityWarning, status: http.StatusUnsupportedMediaType, code: mcptest.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.do(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Content-Type", "text/plain", "Accept", both)
 			return s, b
@@ -123,7 +123,7 @@ var httpRuleCases = []httpRuleCase{
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid)
 			return s, b
 		}},
-	{name: "other version than negotiated", rule: mcptest.RuleHTTPProtocolVersion, status: http.StatusOK,
+	{name: "other version than negotiated", rule: mcptest.RuleHTTPProtocolVersionNegotiated, severity: mcptest.SeverityWarning, status: http.StatusOK,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-06-18")
@@ -168,12 +168,12 @@ var httpRuleCases = []httpRuleCase{
 				mcptest.HeaderProtocolVersion, "2025-11-25", mcptest.HeaderMethod, "tools/list")
 			return s, b
 		}},
-	{name: "foreign origin", rule: mcptest.RuleHTTPOrigin, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
+	{name: "foreign origin", rule: mcptest.RuleHTTPOrigin, severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Origin", "https://evil.example")
 			return s, b
 		}},
-	{name: "rebound host", rule: mcptest.RuleHTTPHost, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
+	{name: "rebound host", rule: mcptest.RuleHTTPHost, severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			req, _ := http.NewRequest(http.MethodPost, h.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
 			req.Host = "attacker.example"

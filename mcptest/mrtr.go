@@ -308,9 +308,7 @@ func (s *Session) askHandshake(ctx context.Context, m Message, inputs []InputReq
 				in.method, in.key, reply.ErrorCode, reply.Get("error.message").String()))
 			return nil, &r
 		}
-		if in.method == "elicitation/create" {
-			s.checkElicitation(reply, reply.Get("result"), in.params)
-		}
+		// the answer to elicitation/create was checked as it came in (process)
 		got[in.key] = json.RawMessage(reply.Get("result").Raw)
 	}
 	return got, nil

@@ -14,7 +14,8 @@ import (
 
 // RuleID names a client check, e.g. "lifecycle/initialize-first". The IDs
 // are stable: tests name them in ExpectViolation, and reports print them.
-// Rules lists every one; a RuleID that is not among them (a typo) makes
+// Rules lists every one with what the spec says of it (the rule table in
+// rule_table.go); a RuleID that is not among them (a typo) makes
 // ExpectViolation fail the test at once.
 type RuleID string
 
@@ -71,20 +72,18 @@ const (
 	// RuleClientInfo (a warning): stateless-era requests SHOULD carry
 	// io.modelcontextprotocol/clientInfo. Reported once per session.
 	RuleClientInfo RuleID = "stateless/client-info"
-	// RuleMetaConsistent (a warning): the protocolVersion and clientInfo of a
-	// session's requests stay the same. Reported once per session.
-	RuleMetaConsistent RuleID = "stateless/meta-consistent"
 	// RuleRemovedMethod: a stateless session uses no method 2026-07-28
 	// removed (ping, logging/setLevel, resources/subscribe, …; answered with -32601).
 	RuleRemovedMethod RuleID = "stateless/removed-method"
-	// RuleRetrySupportedVersion: after -32022 the client retries with a
-	// version from the error's supported list.
+	// RuleRetrySupportedVersion (a warning): after -32022 the client
+	// retries with a version from the error's supported list.
 	RuleRetrySupportedVersion RuleID = "stateless/retry-supported-version"
-	// RuleInitializeAfterDiscover: a client does not send initialize to a
-	// modern-only server after server/discover succeeded.
+	// RuleInitializeAfterDiscover (a warning): a client does not send
+	// initialize to a modern-only server after server/discover succeeded.
 	RuleInitializeAfterDiscover RuleID = "stateless/no-initialize-after-discover"
-	// RuleDiscoverFirst (a warning): on stdio a client SHOULD probe with
-	// server/discover before other stateless requests. Reported once per session.
+	// RuleDiscoverFirst (a warning): on stdio (and the in-memory pipe) a
+	// client should probe with server/discover before other stateless
+	// requests. Reported once per session, never over HTTP.
 	RuleDiscoverFirst RuleID = "stateless/discover-first"
 	// RuleMRTRRequestState: a retry after input_required echoes the
 	// server's requestState unchanged, and never invents one.
@@ -102,7 +101,7 @@ const (
 	// a version the client did not ask for and cannot have chosen — one no
 	// handshake has (unknown, empty, or of the stateless era) — and the
 	// client went on with requests; a client that does not support the
-	// version must disconnect. Reported once per session.
+	// version should disconnect. Reported once per session.
 	RuleUnofferedVersion RuleID = "lifecycle/unoffered-version-accepted"
 	// RuleIDPrecision (a warning): an integer id beyond ±(2^53-1), which a
 	// JavaScript peer cannot hold exactly: its reply matches no request there.
@@ -118,70 +117,18 @@ const (
 	RuleCancelRequestIDType RuleID = "params/cancel-request-id-type"
 	// RuleArgumentsSchema (a warning): tools/call arguments satisfy the
 	// tool's inputSchema. Arguments an LLM made up reach servers that do
-	// not check, but clients that validate catch them.
+	// not check, but clients that validate catch them. The spec makes
+	// validating the server's duty, so it never fails a test.
 	RuleArgumentsSchema RuleID = "tools/arguments-schema"
-	// RuleElicitationContent: an accepted elicitation's content satisfies
-	// the requestedSchema.
+	// RuleElicitationContent (a warning): an accepted elicitation's content
+	// satisfies the requestedSchema, whether the server asked with
+	// elicitation/create (handshake era) or an input request (stateless era).
 	RuleElicitationContent RuleID = "elicitation/content-schema"
 	// RuleElicitationDefaults (a warning): an accepted elicitation carries
 	// the requestedSchema's defaults for the fields the user left alone
 	// (SEP-1034).
 	RuleElicitationDefaults RuleID = "elicitation/defaults-applied"
 )
-
-// ruleSpec is where the spec states a rule, relative to
-// https://modelcontextprotocol.io/specification/<version>/.
-var ruleSpec = map[RuleID]string{
-	RuleArgumentsNull:           "schema#calltoolrequest (params.arguments is an object)",
-	RuleMetaRequired:            "basic#per-request-protocol-fields",
-	RuleClientInfo:              "basic#per-request-protocol-fields",
-	RuleMetaConsistent:          "basic#per-request-protocol-fields",
-	RuleRemovedMethod:           "changelog",
-	RuleRetrySupportedVersion:   "basic/versioning#version-negotiation",
-	RuleInitializeAfterDiscover: "basic/transports/stdio#protocol-version-detection",
-	RuleDiscoverFirst:           "basic/transports/stdio#protocol-version-detection",
-	RuleMRTRRequestState:        "basic/patterns/mrtr",
-	RuleMRTRNewID:               "basic/patterns/mrtr",
-	RuleMRTRComplete:            "basic/patterns/mrtr",
-	RuleParseError:              "basic#json-rpc-2-0 (JSON-RPC 2.0 §5.1)",
-	RuleInvalidRequest:          "basic#messages (JSON-RPC 2.0 §4, §5.1)",
-	RuleJSONRPCVersion:          "basic#messages",
-	RuleIDType:                  "basic#requests",
-	RuleIDUnique:                "basic#requests",
-	RuleMethodNotFound:          "basic#messages (JSON-RPC 2.0 §5.1)",
-	RuleInvalidParams:           "basic#messages (JSON-RPC 2.0 §5.1)",
-	RuleUnexpectedResponse:      "basic#responses",
-	RuleInitializeFirst:         "basic/lifecycle#initialization",
-	RuleInitializeParams:        "basic/lifecycle#initialization",
-	RuleInitializeOnce:          "basic/lifecycle#initialization",
-	RuleInitializedFirst:        "basic/lifecycle#initialization",
-	RuleCancelInitialize:        "basic/utilities/cancellation#cancellation-flow",
-	RuleInitializeNotBatched:    "basic/lifecycle#initialization",
-	RuleUndeclaredMethod:        "basic/lifecycle#capability-negotiation",
-	RuleInvalidCursor:           "server/utilities/pagination#error-handling",
-	RuleProtocolVersionFormat:   "basic/lifecycle#version-negotiation",
-	RuleUnofferedVersion:        "basic/lifecycle#version-negotiation",
-	RuleIDPrecision:             "basic#requests (JSON-RPC 2.0 §4: ids; RFC 8259 §6: interoperable integers)",
-	RuleServerRequestUnanswered: "basic#responses",
-	RuleProgressTokenType:       "basic/utilities/progress#progress-flow",
-	RuleCancelRequestIDType:     "basic/utilities/cancellation#cancellation-flow",
-	RuleArgumentsSchema:         "server/tools#calling-tools",
-	RuleElicitationContent:      "client/elicitation#response-actions",
-	RuleElicitationDefaults:     "client/elicitation#requested-schema",
-}
-
-// Rules returns the IDs of every client check, sorted.
-func Rules() []RuleID {
-	out := make([]RuleID, 0, len(ruleSpec))
-	for r := range ruleSpec {
-		out = append(out, r)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// ruleNames returns Rules as strings.
-func ruleNames() []string { return ruleStrings(Rules()) }
 
 func ruleStrings(rs []RuleID) []string {
 	out := make([]string, len(rs))
@@ -213,11 +160,14 @@ func (s Severity) String() string {
 type Violation struct {
 	// Rule is the stable rule ID, e.g. RuleInitializeFirst.
 	Rule RuleID
-	// Severity says whether it fails the test.
+	// Severity says whether it fails the test: the rule's keyword in the
+	// session's version (a SHOULD is a warning).
 	Severity Severity
 	// Spec is the protocol version the rule was checked against.
 	Spec string
-	// Section is where that version of the spec states the rule.
+	// Section is where the spec states the rule: a page and anchor of the
+	// rule's spec version, e.g. "basic/lifecycle#initialization", or the
+	// address of JSON-RPC 2.0 or the RFC that does.
 	Section string
 	// Detail says what the client did.
 	Detail string
@@ -225,10 +175,30 @@ type Violation struct {
 	Message Message
 }
 
-// URL returns the address of the spec section that states the rule.
+// URL returns the address of the sentence that states the rule (the
+// rule's Spec).
 func (v Violation) URL() string {
+	if r, ok := rulesByID[v.Rule]; ok {
+		return r.Spec
+	}
+	if strings.HasPrefix(v.Section, "https://") {
+		return v.Section
+	}
 	sec, _, _ := strings.Cut(v.Section, " ")
 	return "https://modelcontextprotocol.io/specification/" + v.Spec + "/" + sec
+}
+
+// keyword is the keyword of the rule's sentence in the version it was
+// checked against: "MUST", "SHOULD", ….
+func (v Violation) keyword() string {
+	r, ok := rulesByID[v.Rule]
+	if !ok {
+		return "?"
+	}
+	if slices.Contains(r.SoftIn, v.Spec) {
+		return "SHOULD"
+	}
+	return r.Keyword
 }
 
 // String is a one-line report: rule, detail, message and spec section.
@@ -236,26 +206,47 @@ func (v Violation) String() string {
 	return fmt.Sprintf("%s: %s [%s; spec %s %s]", v.Rule, v.Detail, v.Message, v.Spec, v.Section)
 }
 
-// warnings are the rules that state a SHOULD or a leniency: reported, never failing.
-var warnings = map[RuleID]bool{RuleArgumentsNull: true, RuleClientInfo: true, RuleMetaConsistent: true, RuleDiscoverFirst: true,
-	RuleUnofferedVersion: true, RuleIDPrecision: true, RuleArgumentsSchema: true, RuleElicitationDefaults: true}
+// section is a rule's address as a Violation's Section: a page and anchor
+// for the MCP spec, the whole address for the others.
+func section(url string) string {
+	const base = "https://modelcontextprotocol.io/specification/"
+	if rest, ok := strings.CutPrefix(url, base); ok {
+		if _, page, ok := strings.Cut(rest, "/"); ok {
+			return page
+		}
+	}
+	return url
+}
 
-// violate records a violation of rule by message m.
+// violate records a violation of rule by message m, as the rule's row in
+// the rule table says: not in an era or over a transport the rule does
+// not apply to, at most once per session for the rules reported so, and
+// with the severity of the rule's keyword in the session's version.
 func (s *Session) violate(rule RuleID, m Message, detail string) {
-	spec := s.ProtocolVersion()
-	switch {
-	case m.modern || strings.HasPrefix(string(rule), "stateless/") || strings.HasPrefix(string(rule), "mrtr/"):
-		spec = statelessVersions[0]
-	case spec == "" || isStateless(spec):
-		spec = handshakeVersions[len(handshakeVersions)-1]
+	r, ok := rulesByID[rule]
+	if !ok {
+		panic("mcptest: rule " + string(rule) + " has no row in the rule table (rule_table.go)")
 	}
-	v := Violation{Rule: rule, Spec: spec, Section: ruleSpec[rule], Detail: detail, Message: m}
-	if warnings[rule] {
-		v.Severity = SeverityWarning
+	era := s.Era()
+	statelessEra := m.modern || era == EraStateless
+	if (m.modern || era != "") && !r.inEra(statelessEra) {
+		return // e.g. a reused id after its response, which 2026-07-28 allows
 	}
+	if r.Transport == TransportStdio && m.HTTP != nil {
+		return
+	}
+	spec := r.versionFor(s.ProtocolVersion(), statelessEra)
+	v := Violation{Rule: rule, Severity: r.severityIn(spec), Spec: spec, Section: section(r.Spec), Detail: detail, Message: m}
 	s.srv.mu.Lock()
+	defer s.srv.mu.Unlock()
+	if r.OncePerSession {
+		for _, old := range s.srv.violations {
+			if old.Rule == rule && old.Message.Session == m.Session {
+				return
+			}
+		}
+	}
 	s.srv.violations = append(s.srv.violations, v)
-	s.srv.mu.Unlock()
 }
 
 // Violations returns every rule the clients broke so far, in order.
@@ -272,8 +263,8 @@ func (s *Server) Violations() []Violation {
 func (s *Server) ExpectViolation(rules ...RuleID) *Server {
 	s.t.Helper()
 	for _, r := range rules {
-		if _, ok := ruleSpec[r]; !ok {
-			s.t.Fatalf("mcptest: ExpectViolation(%q): no such rule%s; the rules are %s", r, didYouMean(string(r), ruleNames()), strings.Join(ruleNames(), ", "))
+		if _, ok := rulesByID[r]; !ok {
+			s.t.Fatalf("mcptest: ExpectViolation(%q): no such rule%s", r, unknownRule(r))
 		}
 	}
 	s.mu.Lock()
@@ -395,7 +386,7 @@ func plural(n int, one, many string) string {
 func formatViolations(vs []Violation) string {
 	var b strings.Builder
 	for _, v := range vs {
-		fmt.Fprintf(&b, "  - %s: %s\n      message: %s\n      spec: %s\n", v.Rule, v.Detail, shorten(v.Message.Raw(), 200), v.URL())
+		fmt.Fprintf(&b, "  - %s: %s\n      message: %s\n      spec (%s): %s\n", v.Rule, v.Detail, shorten(v.Message.Raw(), 200), v.keyword(), v.URL())
 	}
 	return b.String()
 }
@@ -417,18 +408,13 @@ func (s *Session) checkRequestFields(m Message, d decoded) {
 		return
 	}
 	s.mu.Lock()
-	asked, warned := s.askedVersion, s.warned[RuleUnofferedVersion]
-	told := s.version
+	asked, told, era := s.askedVersion, s.version, s.era
+	s.mu.Unlock()
 	// A client may go on with an older or newer version it supports; none
 	// supports, in a handshake, a version that does not exist or belongs
-	// to the stateless era.
-	warn := s.era == EraHandshake && asked != told && !slices.Contains(handshakeVersions, told) && !warned
-	if warn {
-		s.warned[RuleUnofferedVersion] = true
-	}
-	s.mu.Unlock()
-	if warn {
-		s.violate(RuleUnofferedVersion, m, fmt.Sprintf("the client asked for %q, was answered %q, which no handshake has, and went on; it must disconnect", asked, told))
+	// to the stateless era. The rule's row has it reported once a session.
+	if era == EraHandshake && asked != told && !slices.Contains(handshakeVersions, told) {
+		s.violate(RuleUnofferedVersion, m, fmt.Sprintf("the client asked for %q, was answered %q, which no handshake has, and went on; a client that does not support the version should disconnect", asked, told))
 	}
 }
 
@@ -507,8 +493,11 @@ func (s *Session) checkArguments(m Message, def []byte, args gjson.Result) {
 
 // checkElicitation records an accepted elicitation whose content does not
 // satisfy the requestedSchema, or lacks the defaults of fields it leaves
-// out: resp is the client's answer (a result in the handshake era, an
-// inputResponses entry in the stateless era), carried by message m.
+// out: resp is the client's answer (the result of any elicitation/create
+// the mock sent in the handshake era, Session.Request's as ElicitInput's,
+// or an inputResponses entry in the stateless era), carried by message m;
+// params are the request's. A client that declines or cancels is never
+// blamed: only an accepted content is checked.
 func (s *Session) checkElicitation(m Message, resp gjson.Result, params json.RawMessage) {
 	if resp.Get("action").String() != "accept" {
 		return
@@ -523,6 +512,9 @@ func (s *Session) checkElicitation(m Message, resp gjson.Result, params json.Raw
 		s.violate(RuleElicitationContent, m, "the accepted content does not satisfy the requestedSchema: "+why)
 		return
 	}
+	if v := s.ProtocolVersion(); !m.modern && v != "" && v < "2025-11-25" {
+		return // defaults came with 2025-11-25 (SEP-1034)
+	}
 	var missing []string
 	schema.Get("properties").ForEach(func(k, p gjson.Result) bool {
 		if p.Get("default").Exists() && !content.Get(gjson.Escape(k.String())).Exists() {
@@ -531,7 +523,7 @@ func (s *Session) checkElicitation(m Message, resp gjson.Result, params json.Raw
 		return true
 	})
 	if len(missing) > 0 {
-		s.violate(RuleElicitationDefaults, m, "the accepted content leaves out "+strings.Join(missing, ", ")+", which have defaults; a client applies them (SEP-1034)")
+		s.violate(RuleElicitationDefaults, m, "the accepted content leaves out "+strings.Join(missing, ", ")+", which have defaults; a client should pre-populate them (SEP-1034)")
 	}
 }
 

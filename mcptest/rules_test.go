@@ -225,11 +225,11 @@ var ruleCases = []ruleCase{
 
 	// elicitation/content-schema and elicitation/defaults-applied (a
 	// warning): the tool call is still answered.
-	{name: "accepted content of the wrong type", rule: mcptest.RuleElicitationContent, server: elicitServer, before: elicitHandshake,
+	{name: "accepted content of the wrong type", rule: mcptest.RuleElicitationContent, severity: mcptest.SeverityWarning, server: elicitServer, before: elicitHandshake,
 		makeFrame: elicitAnswer(`{"action":"accept","content":{"ok":"yes"}}`), kind: mcptest.KindResult, reply: wantResult("130")},
-	{name: "accepted content without a required field", rule: mcptest.RuleElicitationContent, server: elicitServer, before: elicitHandshake,
+	{name: "accepted content without a required field", rule: mcptest.RuleElicitationContent, severity: mcptest.SeverityWarning, server: elicitServer, before: elicitHandshake,
 		makeFrame: elicitAnswer(`{"action":"accept","content":{}}`), kind: mcptest.KindResult, reply: wantResult("130")},
-	{name: "stateless retry with content of the wrong type", rule: mcptest.RuleElicitationContent, server: elicitServer, before: ruleDiscovered,
+	{name: "stateless retry with content of the wrong type", rule: mcptest.RuleElicitationContent, severity: mcptest.SeverityWarning, server: elicitServer, before: ruleDiscovered,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			res := c.result(t, `"c1"`, "tools/call", modernParams(`"name":"confirm","arguments":{}`))
 			if res.Get("resultType").String() != "input_required" {
@@ -416,11 +416,6 @@ var ruleCases = []ruleCase{
 		frame: rawRequest("1", "server/discover", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`),
 		kind:  mcptest.KindRequest, reply: wantResult("1")},
 
-	// stateless/meta-consistent (a warning): answered.
-	{name: "clientInfo changes", rule: mcptest.RuleMetaConsistent, severity: mcptest.SeverityWarning, before: ruleDiscovered,
-		frame: rawRequest("1", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"someone-else","version":"9"}}}`),
-		kind:  mcptest.KindRequest, reply: wantResult("1")},
-
 	// stateless/removed-method: -32601.
 	{name: "ping with _meta", rule: mcptest.RuleRemovedMethod, before: ruleDiscovered,
 		frame: rawRequest("1", "ping", modernParams("")), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "1")},
@@ -432,7 +427,7 @@ var ruleCases = []ruleCase{
 		frame: rawRequest("4", "resources/subscribe", modernParams(`"uri":"file:///notes.txt"`)), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "4")},
 
 	// stateless/retry-supported-version: -32022 again.
-	{name: "retry with another unsupported version", rule: mcptest.RuleRetrySupportedVersion, before: ruleDiscovered,
+	{name: "retry with another unsupported version", rule: mcptest.RuleRetrySupportedVersion, severity: mcptest.SeverityWarning, before: ruleDiscovered,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			meta := `{"_meta":{"io.modelcontextprotocol/protocolVersion":"%s","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"rawclient","version":"1.0.0"}}}`
 			first := c.call(t, "1", "tools/list", fmt.Sprintf(meta, "2030-01-01"))
@@ -444,7 +439,7 @@ var ruleCases = []ruleCase{
 		kind: mcptest.KindRequest, reply: wantError(mcptest.CodeUnsupportedProtocolVersion, "2")},
 
 	// stateless/no-initialize-after-discover: refused with -32602.
-	{name: "initialize after discover, modern-only server", rule: mcptest.RuleInitializeAfterDiscover, server: modernOnlyServer, before: ruleDiscovered,
+	{name: "initialize after discover, modern-only server", rule: mcptest.RuleInitializeAfterDiscover, severity: mcptest.SeverityWarning, server: modernOnlyServer, before: ruleDiscovered,
 		frame: rawRequest(rawInitID, "initialize", initializeParams("2025-11-25")), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
 
 	// stateless/discover-first (a warning): answered.
@@ -639,8 +634,11 @@ func checkViolation(t *testing.T, v mcptest.Violation, offending mcptest.Message
 	if !specVersion.MatchString(v.Spec) {
 		t.Errorf("want Spec to be a protocol version (YYYY-MM-DD), got %q", v.Spec)
 	}
-	if want := "https://modelcontextprotocol.io/specification/" + v.Spec + "/"; !strings.HasPrefix(v.URL(), want) || strings.Contains(v.URL(), " ") {
-		t.Errorf("want URL() to start with %s and hold no space, got %q", want, v.URL())
+	if r, ok := mcptest.LookupRule(v.Rule); !ok || v.URL() != r.Spec || !strings.HasPrefix(v.URL(), "https://") || strings.Contains(v.URL(), " ") {
+		t.Errorf("want URL() to be the rule's Spec, an address without spaces, got %q (rule %+v)", v.URL(), r)
+	}
+	if r, _ := mcptest.LookupRule(v.Rule); !slices.Contains(r.Versions, v.Spec) {
+		t.Errorf("want Spec to be one of the rule's versions %v, got %q", r.Versions, v.Spec)
 	}
 	if s := v.String(); !strings.Contains(s, string(v.Rule)) || !strings.Contains(s, v.Detail) {
 		t.Errorf("want String() to name the rule and the detail, got %q", s)
@@ -660,7 +658,10 @@ func TestEveryRuleHasACase(t *testing.T) {
 	// The offence of this rule is a frame the client never sent: its case
 	// is TestServerRequestUnanswered.
 	covered[mcptest.RuleServerRequestUnanswered]++
-	rules := mcptest.Rules()
+	var rules []mcptest.RuleID
+	for _, r := range mcptest.Rules() {
+		rules = append(rules, r.ID)
+	}
 	if len(rules) == 0 {
 		t.Fatal("want Rules() to list the rules, got none")
 	}

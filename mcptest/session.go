@@ -74,7 +74,6 @@ type Session struct {
 	wireCaps      gjson.Result // server capabilities the last server/discover result told the client
 	discovered    bool         // server/discover was answered with a result
 	toldSupported []string     // the supported list of the last -32022, if any
-	firstMeta     map[string]string
 	warned        map[RuleID]bool
 	listeners     []*listener
 	rounds        []round
@@ -120,6 +119,7 @@ func (s *Session) untrack(e *inflight) {
 
 type pendingRequest struct {
 	method string
+	params json.RawMessage // what the request asked, for the checks of its answer
 	reply  chan Message
 }
 
@@ -320,7 +320,7 @@ func (s *Session) Request(ctx context.Context, method string, params any) (Messa
 	s.nextID++
 	id := strconv.Itoa(s.nextID)
 	ch := make(chan Message, 1)
-	s.pending[id] = pendingRequest{method: method, reply: ch}
+	s.pending[id] = pendingRequest{method: method, params: p, reply: ch}
 	s.mu.Unlock()
 	forget := func() string { // the id the request went out with (a fault may have changed it)
 		s.mu.Lock()
@@ -629,6 +629,9 @@ func (s *Session) process(d decoded) {
 		s.mu.Unlock()
 		switch {
 		case answered:
+			if pend.method == "elicitation/create" && m.Kind == KindResult {
+				s.checkElicitation(m, m.Get("result"), pend.params)
+			}
 			pend.reply <- m
 		case late:
 			// the answer to a request the mock cancelled: journaled, no violation

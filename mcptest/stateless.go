@@ -200,8 +200,9 @@ func declaredIn(caps gjson.Result, path string) bool {
 }
 
 // noteModernRequest records the session's stateless state and the checks
-// that look across requests: clientInfo sent, _meta consistent,
-// server/discover first. Each warning is recorded once per session.
+// that look across requests: clientInfo sent, server/discover first. Each
+// warning is recorded once per session. A request's version or clientInfo
+// may differ from an earlier one's: the spec has each request stand alone.
 func (s *Session) noteModernRequest(m Message, d decoded, version string, caps gjson.Result) {
 	info := d.meta(MetaClientInfo)
 	s.mu.Lock()
@@ -213,20 +214,11 @@ func (s *Session) noteModernRequest(m Message, d decoded, version string, caps g
 		s.version = version
 	}
 	warnInfo := !info.Exists() && !s.warned[RuleClientInfo]
-	changed := ""
-	if s.firstMeta == nil {
-		s.firstMeta = map[string]string{"version": version, "clientInfo": info.Raw}
-	} else if s.firstMeta["version"] != version {
-		changed = "protocolVersion " + s.firstMeta["version"] + " → " + version
-	} else if info.Exists() && s.firstMeta["clientInfo"] != "" && !sameJSON(s.firstMeta["clientInfo"], info.Raw) {
-		changed = "clientInfo " + s.firstMeta["clientInfo"] + " → " + info.Raw
-	}
-	warnChanged := changed != "" && !s.warned[RuleMetaConsistent]
 	warnDiscover := first && m.Method != "server/discover" && !s.warned[RuleDiscoverFirst]
 	for _, w := range [...]struct {
 		rule RuleID
 		on   bool
-	}{{RuleClientInfo, warnInfo}, {RuleMetaConsistent, warnChanged}, {RuleDiscoverFirst, warnDiscover}} {
+	}{{RuleClientInfo, warnInfo}, {RuleDiscoverFirst, warnDiscover}} {
 		if w.on {
 			s.warned[w.rule] = true
 		}
@@ -236,9 +228,6 @@ func (s *Session) noteModernRequest(m Message, d decoded, version string, caps g
 	s.mu.Unlock()
 	if warnInfo {
 		s.violate(RuleClientInfo, m, "params._meta carries no "+MetaClientInfo)
-	}
-	if warnChanged {
-		s.violate(RuleMetaConsistent, m, "_meta changed within the session: "+changed)
 	}
 	if warnDiscover {
 		s.violate(RuleDiscoverFirst, m, m.Method+" sent before server/discover; a client should probe first")

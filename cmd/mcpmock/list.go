@@ -6,17 +6,26 @@ import (
 	"strings"
 
 	"github.com/mcpmock/mcpmock/config"
+	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 )
 
 func listCmd(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("list", "[--faults]", stderr)
+	fs := newFlags("list", "[--faults | --rules]", stderr)
 	faults := fs.Bool("faults", false, "list the faults a config file can name, with their parameters")
+	rules := fs.Bool("rules", false, "list the client rules the mock checks, with the spec sentence each enforces")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if *faults && *rules {
+		return usagef("--faults and --rules: choose one")
+	}
+	if *rules {
+		listRules(stdout)
+		return nil
 	}
 	if *faults {
 		for _, f := range config.Faults() {
@@ -33,4 +42,21 @@ func listCmd(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, s)
 	}
 	return nil
+}
+
+// listRules prints the rule table, one rule a line: its ID, the keyword
+// of the spec sentence, severity, once per session, versions, transport,
+// what a client does to keep it, and the sentence's address.
+func listRules(w io.Writer) {
+	for _, r := range mcptest.Rules() {
+		how := r.Severity.String()
+		if r.OncePerSession {
+			how += ", once per session"
+		}
+		versions := strings.Join(r.Versions, ", ")
+		if len(r.Versions) == len(mcptest.AllVersions()) {
+			versions = "all versions"
+		}
+		fmt.Fprintf(w, "%s: %s (%s; %s; transport %s): %s [%s]\n", r.ID, r.KeywordText(), how, versions, r.Transport, r.Summary, r.Spec)
+	}
 }

@@ -8,7 +8,7 @@
 //
 //	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR]
 //	mcpmock run [--scenario NAME]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
-//	mcpmock list [--faults]
+//	mcpmock list [--faults | --rules]
 //	mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
 //
 // serve is one mock server: on stdio, stdout carries only MCP and
@@ -73,7 +73,7 @@ usage:
   mcpmock run [--scenario NAME]... [--http] [--json FILE] [--junit FILE]
               [--known-deviation NAME=why]... [--log FILE] [--config FILE]
               [--startup-timeout DURATION] -- CMD ARGS...
-  mcpmock list [--faults]
+  mcpmock list [--faults | --rules]
   mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
 
 serve   one mock server on stdio (stdout carries only MCP) or, with --http, on
@@ -83,7 +83,8 @@ run     run a client program against each scenario of the catalog and judge it:
         the client finds its server in MCPMOCK_SERVER_COMMAND (stdio) or
         MCPMOCK_URL and its last argument (--http)
 list    the scenario catalog, one line each (--faults: the faults a config file
-        can name, with their parameters)
+        can name, with their parameters; --rules: the client rules, each with
+        the spec sentence it enforces)
 tour    the teaching tour of the classic handshake mistakes
 
 Run "mcpmock COMMAND -h" for what each flag of a command does.

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
@@ -185,6 +186,25 @@ func TestList(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, `{fault: "Delay", method: string, duration: duration}: answers method after a delay`)
 	assert.Contains(t, out, "nth (integer ≥ 1)")
+}
+
+func TestListRules(t *testing.T) {
+	out, _, code := runMcpmock(t, nil, "list", "--rules")
+	assert.Equal(t, 0, code)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	assert.Len(t, lines, len(mcptest.Rules()), "one line a rule")
+	assert.Contains(t, lines, "lifecycle/unoffered-version-accepted: SHOULD (warning, once per session; 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25; transport any): "+
+		"disconnect when answered a version it does not support (unknown, or of the stateless era) [https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation]")
+	assert.Contains(t, lines, "capabilities/undeclared-method: MUST (SHOULD in 2024-11-05, 2025-03-26) (error; all versions; transport any): "+
+		"use only capabilities the server declared (tools, resources, resources.subscribe, prompts, logging, completions) [https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#operation]")
+	for _, l := range lines {
+		id, _, _ := strings.Cut(l, ":")
+		_, ok := mcptest.LookupRule(mcptest.RuleID(id))
+		assert.True(t, ok, "line %q names no rule", l)
+	}
+	_, stderr, code := runMcpmock(t, nil, "list", "--rules", "--faults")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "--faults and --rules: choose one")
 }
 
 func TestUsage(t *testing.T) {

@@ -81,12 +81,12 @@ func Example_mistake1() {
 	//
 	// What the mock caught (the rules the client broke):
 	// - jsonrpc/version: "jsonrpc" is missing, want "2.0", in message 1;
-	//   https://modelcontextprotocol.io/specification/2025-11-25/basic#messages
+	//   https://www.jsonrpc.org/specification#request_object
 	// - lifecycle/initialize-first: init sent before initialize, in message 3;
 	//   https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization
 	// - jsonrpc/method-not-found: the server does not know the method "init", in
 	//   message 3;
-	//   https://modelcontextprotocol.io/specification/2025-11-25/basic#messages
+	//   https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#operation
 	// - lifecycle/initialize-params: params.capabilities is true, want an object, in
 	//   message 5;
 	//   https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization
@@ -230,10 +230,10 @@ func Example_mistake3() {
 	// What the mock caught (the rules the client broke):
 	// - capabilities/undeclared-method: tools/list called, but the server did not
 	//   declare the tools capability, in message 3;
-	//   https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle#capability-negotiation
+	//   https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#operation
 	// - capabilities/undeclared-method: tools/call called, but the server did not
 	//   declare the tools capability, in message 5;
-	//   https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle#capability-negotiation
+	//   https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#operation
 	//
 	// A correct client: tools/list and tools/call are never called, since the server
 	// did not declare tools.
@@ -316,7 +316,7 @@ func Example_mistake4() {
 	// What the mock caught (the rules the client broke):
 	// - capabilities/undeclared-method: resources/list called, but the server did not
 	//   declare the resources capability, in message 4;
-	//   https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#capability-negotiation
+	//   https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#operation
 	//
 	// A correct client: the client calls only methods of the capabilities the server
 	// declared (here tools): no resources/*, prompts/*, logging/setLevel or
@@ -598,10 +598,10 @@ func Example_mistake7() {
 	// What the mock caught (the rules the client broke):
 	// - capabilities/undeclared-method: tools/list called, but the server did not
 	//   declare the tools capability, in message 3;
-	//   https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle#capability-negotiation
+	//   https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#operation
 	// - capabilities/undeclared-method: tools/call called, but the server did not
 	//   declare the tools capability, in message 5;
-	//   https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle#capability-negotiation
+	//   https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#operation
 	//
 	// A correct client: the client trusts the capabilities of its own era: stateless
 	// (after server/discover) it sends no tools/list or tools/call, since discover
@@ -674,10 +674,10 @@ func Example_mistake7() {
 	// What the mock caught (the rules the client broke):
 	// - capabilities/undeclared-method: tools/list called, but the server did not
 	//   declare the tools capability, in message 9;
-	//   https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle#capability-negotiation
+	//   https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#operation
 	// - capabilities/undeclared-method: tools/call called, but the server did not
 	//   declare the tools capability, in message 11;
-	//   https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle#capability-negotiation
+	//   https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#operation
 	//
 	// A correct client: the client reads each session's capabilities afresh: in the
 	// second session it sends no tools/list or tools/call, since that session declared

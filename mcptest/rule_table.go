@@ -1,0 +1,315 @@
+package mcptest
+
+import (
+	"slices"
+	"strings"
+)
+
+// Rule is one client check of the mock: what the spec asks of a client,
+// where it says so, and how the mock reports a client that does not do it.
+// Rules returns them all; each Violation names one by its ID.
+type Rule struct {
+	// ID is the stable name tests give ExpectViolation, e.g. RuleInitializeFirst.
+	ID RuleID
+	// Spec is the address of the sentence the rule enforces: the page and
+	// anchor of the protocol version that states it (or of JSON-RPC 2.0 or
+	// an RFC, for the rules MCP inherits).
+	Spec string
+	// Keyword is that sentence's keyword: "MUST", "MUST NOT", "SHOULD" or
+	// "SHOULD NOT".
+	Keyword string
+	// Severity follows from Keyword: a MUST or MUST NOT fails the test, a
+	// SHOULD or SHOULD NOT is a warning. A MUST is reported as a warning
+	// only when Softened says why.
+	Severity Severity
+	// Softened says why a MUST is reported as a warning ("" for the
+	// others): the sentence binds the server, or the mock is as lenient as
+	// servers are.
+	Softened string
+	// SoftIn lists the versions whose spec states the rule with SHOULD
+	// instead of Keyword: there a violation is a warning.
+	SoftIn []string
+	// Versions are the protocol versions whose spec states the rule. A
+	// violation in a session of an era none of them belongs to is not
+	// recorded.
+	Versions []string
+	// Transport is "any", "stdio" (also the in-memory pipe, which stands for
+	// it) or "http": where the rule applies.
+	Transport string
+	// OncePerSession says the rule is reported at most once per session.
+	OncePerSession bool
+	// Summary says in one line what a client does to keep the rule.
+	Summary string
+	// Reply is how the mock answers the offending message.
+	Reply string
+}
+
+// The transports a Rule applies to.
+const (
+	TransportAny   = "any"
+	TransportStdio = "stdio"
+	TransportHTTP  = "http"
+)
+
+// Version sets of the rule table.
+var (
+	vAll       = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+	vHandshake = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+	vStateless = []string{"2026-07-28"}
+	vEarly     = []string{"2024-11-05", "2025-03-26"} // "Both parties SHOULD" where later versions say MUST
+	vStreamHS  = []string{"2025-03-26", "2025-06-18", "2025-11-25"}
+	vStreamAll = []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+	vElicit    = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
+)
+
+// mcpSpec returns the address of a page (and anchor) of a version of the spec.
+func mcpSpec(version, page string) string {
+	return "https://modelcontextprotocol.io/specification/" + version + "/" + page
+}
+
+// The address of JSON-RPC 2.0, and the versions most rules cite: the
+// newest of each era.
+const (
+	jsonrpcSpec   = "https://www.jsonrpc.org/specification"
+	specLatestHS  = "2025-11-25"
+	specStateless = "2026-07-28"
+)
+
+// ruleTable is every client check, one row each. To add a rule: declare
+// its RuleID, add its row here (the address and keyword of the spec
+// sentence it enforces, the versions whose spec states it, the transport,
+// whether it is reported once per session, a one-line summary and the
+// reply; Severity is derived from Keyword, and a MUST that must not fail
+// a test says why in Softened), and raise it with
+// s.violate(rule, message, detail) where the processing decides the
+// reply. Everything else follows from the row: Rules, LookupRule,
+// ExpectViolation's did-you-mean, violate's severity, era and transport
+// gating and once per session, Violation.URL, `mcpmock list --rules`, and
+// the README's rule list (go test ./mcptest -run TestREADMERules -update
+// rewrites it). TestRuleTable checks every row; TestEveryRuleHasACase
+// wants a client that breaks the rule.
+var ruleTable = []Rule{
+	{ID: RuleParseError, Spec: mcpSpec(specLatestHS, "basic/index#messages"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
+		Summary: "send valid JSON (messages MUST follow JSON-RPC 2.0)", Reply: "-32700, id null"},
+	{ID: RuleInvalidRequest, Spec: mcpSpec(specLatestHS, "basic/index#messages"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
+		Summary: "send request, notification or response objects (batches only in 2024-11-05 and 2025-03-26; nesting at most 1000 deep)", Reply: "-32600"},
+	{ID: RuleJSONRPCVersion, Spec: jsonrpcSpec + "#request_object", Keyword: "MUST", Versions: vAll, Transport: TransportAny,
+		Summary: `send "jsonrpc": "2.0" (JSON-RPC 2.0: MUST be exactly "2.0")`, Reply: "-32600"},
+	{ID: RuleIDType, Spec: mcpSpec(specLatestHS, "basic/index#requests"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
+		Summary: "give a request a string or integer id, never null", Reply: "-32600"},
+	{ID: RuleIDUnique, Spec: mcpSpec(specLatestHS, "basic/index#requests"), Keyword: "MUST NOT", Versions: vHandshake, Transport: TransportAny,
+		Summary: "not reuse a request id within the session (2026-07-28 asks only that it not match a request still in flight)", Reply: "answered"},
+	{ID: RuleIDPrecision, Spec: "https://www.rfc-editor.org/rfc/rfc7493#section-2.2", Keyword: "SHOULD NOT", Versions: vAll, Transport: TransportAny,
+		Summary: "keep integer ids within ±(2^53−1), which JavaScript peers hold exactly (I-JSON)", Reply: "answered"},
+	{ID: RuleMethodNotFound, Spec: mcpSpec(specLatestHS, "basic/lifecycle#operation"), Keyword: "MUST", SoftIn: vEarly, Versions: vAll, Transport: TransportAny,
+		Summary: "call only methods of the negotiated protocol version (respect the negotiated version)", Reply: "-32601"},
+	{ID: RuleInvalidParams, Spec: jsonrpcSpec + "#parameter_structures", Keyword: "MUST", Versions: vAll, Transport: TransportAny,
+		Summary: "send params as an object, well formed for the method (the schema is the source of truth)", Reply: "-32602"},
+	{ID: RuleUnexpectedResponse, Spec: mcpSpec(specLatestHS, "basic/index#result-responses"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
+		Summary: "answer only pending requests of the server, each once, with the id of the request", Reply: "—"},
+	{ID: RuleServerRequestUnanswered, Spec: jsonrpcSpec + "#response_object", Keyword: "MUST", Versions: vAll, Transport: TransportAny,
+		Summary: "answer every request of the server (ping, roots, sampling, elicitation) before its deadline or the session's end", Reply: "—"},
+
+	{ID: RuleInitializeFirst, Spec: mcpSpec(specLatestHS, "basic/lifecycle#initialization"), Keyword: "MUST", Versions: vHandshake, Transport: TransportAny,
+		Summary: "start with initialize (the initialization phase MUST be the first interaction; only ping before it)", Reply: "answered"},
+	{ID: RuleInitializeParams, Spec: mcpSpec(specLatestHS, "basic/lifecycle#initialization"), Keyword: "MUST", Versions: vHandshake, Transport: TransportAny,
+		Summary: "send protocolVersion, capabilities and clientInfo {name, version} in initialize", Reply: "-32602 if no version"},
+	{ID: RuleInitializeOnce, Spec: mcpSpec(specLatestHS, "basic/lifecycle#initialization"), Keyword: "MUST", Versions: vHandshake, Transport: TransportAny,
+		Summary: "initialize once per session (the initialization phase is the first interaction, not a later one)", Reply: "answered"},
+	{ID: RuleInitializedFirst, Spec: mcpSpec(specLatestHS, "basic/lifecycle#initialization"), Keyword: "MUST", Versions: vHandshake, Transport: TransportAny,
+		Summary: "send notifications/initialized, which says it is ready for normal operations, before any request but ping", Reply: "answered"},
+	{ID: RuleInitializeNotBatched, Spec: mcpSpec("2025-03-26", "basic/lifecycle#initialization"), Keyword: "MUST NOT", Versions: []string{"2025-03-26"}, Transport: TransportAny,
+		Summary: "send initialize alone, never in a JSON-RPC batch", Reply: "answered"},
+	{ID: RuleCancelInitialize, Spec: mcpSpec(specLatestHS, "basic/utilities/cancellation#behavior-requirements"), Keyword: "MUST NOT", Versions: vHandshake, Transport: TransportAny,
+		Summary: "never cancel initialize", Reply: "—"},
+	{ID: RuleProtocolVersionFormat, Spec: mcpSpec(specLatestHS, "basic/lifecycle#version-negotiation"), Keyword: "MUST", Versions: vHandshake, Transport: TransportAny,
+		Summary: `ask for a protocol version it supports, such as "2025-11-25", never "" or free text`, Reply: "answered with the newest"},
+	{ID: RuleUnofferedVersion, Spec: mcpSpec(specLatestHS, "basic/lifecycle#version-negotiation"), Keyword: "SHOULD", Versions: vHandshake, Transport: TransportAny, OncePerSession: true,
+		Summary: "disconnect when answered a version it does not support (unknown, or of the stateless era)", Reply: "answered"},
+	{ID: RuleUndeclaredMethod, Spec: mcpSpec(specLatestHS, "basic/lifecycle#operation"), Keyword: "MUST", SoftIn: vEarly, Versions: vAll, Transport: TransportAny,
+		Summary: "use only capabilities the server declared (tools, resources, resources.subscribe, prompts, logging, completions)",
+		Reply:   "answered (handshake); -32601 (stateless) unless the server does serve it, e.g. under OmitCapability"},
+	{ID: RuleInvalidCursor, Spec: mcpSpec(specLatestHS, "server/utilities/pagination#implementation-guidelines"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
+		Summary: "treat cursors as opaque: send back only a cursor this server issued, unparsed and unmodified", Reply: "-32602"},
+	{ID: RuleArgumentsNull, Spec: mcpSpec(specLatestHS, "schema#calltoolrequestparams-arguments"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
+		Softened: "the mock takes null as no arguments, as lenient servers do (go-sdk v1.8.0 sends null for a typed nil map); strict servers reject it",
+		Summary:  "send arguments as an object or leave them out, never null (tools/call, prompts/get)", Reply: "answered, as if absent"},
+	{ID: RuleProgressTokenType, Spec: mcpSpec(specLatestHS, "basic/utilities/progress#progress-flow"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
+		Summary: "make a progressToken a string or an integer", Reply: "answered"},
+	{ID: RuleCancelRequestIDType, Spec: mcpSpec(specLatestHS, "basic/utilities/cancellation#behavior-requirements"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
+		Summary: "name a cancelled request by its id, a string or an integer (it MUST reference a request it issued)", Reply: "—"},
+	{ID: RuleArgumentsSchema, Spec: mcpSpec(specLatestHS, "server/tools#security-considerations"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,
+		Softened: "the sentence binds the server (\"Servers MUST validate all tool inputs\"); arguments that fail are a tool execution error, not a broken protocol, so the finding is reported but never fails",
+		Summary:  "send tools/call arguments that satisfy the tool's inputSchema", Reply: "answered"},
+	{ID: RuleElicitationContent, Spec: mcpSpec(specLatestHS, "client/elicitation#form-mode-security"), Keyword: "SHOULD", Versions: vElicit, Transport: TransportAny,
+		Summary: "validate an accepted elicitation's content against its requestedSchema (elicitation/create and input requests alike)", Reply: "answered"},
+	{ID: RuleElicitationDefaults, Spec: mcpSpec(specLatestHS, "client/elicitation#requested-schema"), Keyword: "SHOULD", Versions: []string{"2025-11-25", "2026-07-28"}, Transport: TransportAny,
+		Summary: "pre-populate the requestedSchema's defaults, so an accepted content carries them (SEP-1034)", Reply: "answered"},
+
+	{ID: RuleMetaRequired, Spec: mcpSpec(specStateless, "basic/index#meta"), Keyword: "MUST", Versions: vStateless, Transport: TransportAny,
+		Summary: "put protocolVersion (a string) and clientCapabilities (an object) in every request's _meta", Reply: "-32602"},
+	{ID: RuleClientInfo, Spec: mcpSpec(specStateless, "basic/index#meta"), Keyword: "SHOULD", Versions: vStateless, Transport: TransportAny, OncePerSession: true,
+		Summary: "send io.modelcontextprotocol/clientInfo in every request's _meta", Reply: "answered"},
+	{ID: RuleRemovedMethod, Spec: mcpSpec(specStateless, "changelog#major-changes"), Keyword: "MUST", Versions: vStateless, Transport: TransportAny,
+		Summary: "not use a method 2026-07-28 removed (ping, logging/setLevel, resources/subscribe, notifications/initialized, …)", Reply: "-32601"},
+	{ID: RuleRetrySupportedVersion, Spec: mcpSpec(specStateless, "basic/versioning#protocol-version-negotiation"), Keyword: "SHOULD", Versions: vStateless, Transport: TransportAny,
+		Summary: "retry after -32022 with a version from the error's supported list", Reply: "-32022"},
+	{ID: RuleInitializeAfterDiscover, Spec: mcpSpec(specStateless, "basic/versioning#backward-compatibility-with-initialization-based-versions"), Keyword: "SHOULD", Versions: vStateless, Transport: TransportAny,
+		Summary: "keep the era it found (cache it for the server's lifetime): no initialize after server/discover succeeded", Reply: "rejected"},
+	{ID: RuleDiscoverFirst, Spec: mcpSpec(specStateless, "basic/transports/stdio#backward-compatibility"), Keyword: "SHOULD", Versions: vStateless, Transport: TransportStdio, OncePerSession: true,
+		Summary: "on stdio, probe with server/discover before any other request", Reply: "answered"},
+	{ID: RuleMRTRRequestState, Spec: mcpSpec(specStateless, "basic/patterns/mrtr#client-requirements-basic-workflow"), Keyword: "MUST", Versions: vStateless, Transport: TransportAny,
+		Summary: "echo requestState exactly in the retry, and never invent one", Reply: "answered"},
+	{ID: RuleMRTRNewID, Spec: mcpSpec(specStateless, "basic/patterns/mrtr#client-requirements-basic-workflow"), Keyword: "MUST", Versions: vStateless, Transport: TransportAny,
+		Summary: "give a retry after input_required a new JSON-RPC id", Reply: "answered"},
+	{ID: RuleMRTRComplete, Spec: mcpSpec(specStateless, "basic/patterns/mrtr#client-requirements-basic-workflow"), Keyword: "MUST", Versions: vStateless, Transport: TransportAny,
+		Summary: "construct every requested input before retrying: a response for each input request", Reply: "input_required again"},
+
+	{ID: RuleHTTPAccept, Spec: mcpSpec(specLatestHS, "basic/transports#sending-messages-to-the-server"), Keyword: "MUST", Versions: vStreamAll, Transport: TransportHTTP,
+		Summary: "list application/json and text/event-stream in a POST's Accept, text/event-stream in a GET's", Reply: "406"},
+	{ID: RuleHTTPContentType, Spec: "https://www.rfc-editor.org/rfc/rfc9110#section-8.3", Keyword: "SHOULD", Versions: vStreamAll, Transport: TransportHTTP,
+		Summary: "label a POST's JSON-RPC body Content-Type: application/json", Reply: "415"},
+	{ID: RuleHTTPSessionID, Spec: mcpSpec(specLatestHS, "basic/transports#session-management"), Keyword: "MUST", Versions: vStreamHS, Transport: TransportHTTP,
+		Summary: "after initialize assigned an Mcp-Session-Id, send it, and only it, on every request", Reply: "400 without one, 404 for an unknown one"},
+	{ID: RuleHTTPProtocolVersion, Spec: mcpSpec(specLatestHS, "basic/transports#protocol-version-header"), Keyword: "MUST", Versions: []string{"2025-06-18", "2025-11-25"}, Transport: TransportHTTP, OncePerSession: true,
+		Summary: "send MCP-Protocol-Version on every request after the handshake", Reply: "answered; 400 for an unsupported version"},
+	{ID: RuleHTTPProtocolVersionNegotiated, Spec: mcpSpec(specLatestHS, "basic/transports#protocol-version-header"), Keyword: "SHOULD", Versions: []string{"2025-06-18", "2025-11-25"}, Transport: TransportHTTP, OncePerSession: true,
+		Summary: "send in MCP-Protocol-Version the version negotiated during initialization", Reply: "answered"},
+	{ID: RuleHTTPReinitialize, Spec: mcpSpec(specLatestHS, "basic/transports#session-management"), Keyword: "MUST", Versions: vStreamHS, Transport: TransportHTTP, OncePerSession: true,
+		Summary: "start a new session with initialize after a 404 for its session, not reuse the ended session's id", Reply: "404"},
+	{ID: RuleHTTPDelete, Spec: mcpSpec(specLatestHS, "basic/transports#session-management"), Keyword: "SHOULD", Versions: vStreamHS, Transport: TransportHTTP, OncePerSession: true,
+		Summary: "end a session it no longer needs with DELETE", Reply: "— (reported when the server closes)"},
+	{ID: RuleHTTPStatelessHeaders, Spec: mcpSpec(specStateless, "basic/transports/streamable-http#sending-messages"), Keyword: "MUST", Versions: vStateless, Transport: TransportHTTP,
+		Summary: "send MCP-Protocol-Version, Mcp-Method and (tools/call, prompts/get, resources/read) Mcp-Name, each agreeing with the body", Reply: "400, -32020"},
+	{ID: RuleHTTPOrigin, Spec: mcpSpec(specLatestHS, "basic/transports#security-warning"), Keyword: "MUST", Versions: vStreamAll, Transport: TransportHTTP,
+		Softened: "the sentence binds the server (\"Servers MUST validate the Origin header\"): a client with another Origin is refused, not at fault",
+		Summary:  "come from a loopback Origin or one allowed with WithAllowedOrigins", Reply: "403"},
+	{ID: RuleHTTPHost, Spec: mcpSpec(specLatestHS, "basic/transports#security-warning"), Keyword: "MUST", Versions: vStreamAll, Transport: TransportHTTP,
+		Softened: "the sentence binds the server (validating requests against DNS rebinding): a client with another Host is refused, not at fault",
+		Summary:  "name a loopback address in Host (against DNS rebinding)", Reply: "403"},
+}
+
+// rulesByID indexes ruleTable, with each row's Severity filled in.
+var rulesByID = indexRules(ruleTable)
+
+func indexRules(table []Rule) map[RuleID]*Rule {
+	m := make(map[RuleID]*Rule, len(table))
+	for i := range table {
+		r := &table[i]
+		r.Severity = severityOf(r.Keyword, r.Softened)
+		if _, dup := m[r.ID]; dup {
+			panic("mcptest: rule " + string(r.ID) + " has two rows in the rule table")
+		}
+		m[r.ID] = r
+	}
+	return m
+}
+
+// severityOf derives a rule's severity from its keyword: a MUST or MUST
+// NOT is an error unless softened, a SHOULD or SHOULD NOT a warning.
+func severityOf(keyword, softened string) Severity {
+	if (keyword == "MUST" || keyword == "MUST NOT") && softened == "" {
+		return SeverityError
+	}
+	return SeverityWarning
+}
+
+// Rules returns every client check, sorted by ID. The slices in each Rule
+// are copies.
+func Rules() []Rule {
+	out := make([]Rule, len(ruleTable))
+	for i, r := range ruleTable {
+		r.SoftIn, r.Versions = slices.Clone(r.SoftIn), slices.Clone(r.Versions)
+		out[i] = r
+	}
+	slices.SortFunc(out, func(a, b Rule) int { return strings.Compare(string(a.ID), string(b.ID)) })
+	return out
+}
+
+// LookupRule returns the rule with this ID, and whether there is one.
+func LookupRule(id RuleID) (Rule, bool) {
+	r, ok := rulesByID[id]
+	if !ok {
+		return Rule{}, false
+	}
+	c := *r
+	c.SoftIn, c.Versions = slices.Clone(r.SoftIn), slices.Clone(r.Versions)
+	return c, true
+}
+
+// severityIn is the rule's severity in a session of version v.
+func (r *Rule) severityIn(v string) Severity {
+	if slices.Contains(r.SoftIn, v) {
+		return SeverityWarning
+	}
+	return r.Severity
+}
+
+// inEra reports whether the rule's versions include one of the era of v.
+func (r *Rule) inEra(statelessEra bool) bool {
+	return slices.ContainsFunc(r.Versions, func(v string) bool { return isStateless(v) == statelessEra })
+}
+
+// KeywordText is the keyword as a report prints it, with the versions
+// that soften it: "MUST (SHOULD in 2024-11-05, 2025-03-26)".
+func (r Rule) KeywordText() string {
+	if len(r.SoftIn) == 0 {
+		return r.Keyword
+	}
+	return r.Keyword + " (SHOULD in " + strings.Join(r.SoftIn, ", ") + ")"
+}
+
+// unknownRule explains a RuleID that names no rule: a did-you-mean when
+// one is close, else the rules of its family (one per line), else the
+// families.
+func unknownRule(id RuleID) string {
+	names := make([]string, len(ruleTable))
+	for i, r := range ruleTable {
+		names[i] = string(r.ID)
+	}
+	if hint := didYouMean(string(id), names); hint != "" {
+		return hint
+	}
+	family, _, _ := strings.Cut(string(id), "/")
+	var same, families []string
+	for _, r := range Rules() {
+		f, _, _ := strings.Cut(string(r.ID), "/")
+		if f == family {
+			same = append(same, string(r.ID))
+		}
+		if !slices.Contains(families, f+"/…") {
+			families = append(families, f+"/…")
+		}
+	}
+	if len(same) > 0 {
+		return "; the " + family + "/ rules are:\n\t" + strings.Join(same, "\n\t")
+	}
+	return "; rule IDs start with " + strings.Join(families, ", ") + " (mcptest.Rules and `mcpmock list --rules` list them)"
+}
+
+// versionFor is the version a violation in a session of version v is
+// checked against: v when the rule applies to it, else the newest of the
+// rule's versions of the session's era (of any era when it has none).
+func (r *Rule) versionFor(v string, statelessEra bool) string {
+	if v != "" && slices.Contains(r.Versions, v) && isStateless(v) == statelessEra {
+		return v
+	}
+	for i := len(r.Versions) - 1; i >= 0; i-- {
+		if isStateless(r.Versions[i]) == statelessEra {
+			return r.Versions[i]
+		}
+	}
+	return r.Versions[len(r.Versions)-1]
+}
+
+// versionsText names a rule's versions briefly: "all", "handshake era",
+// or the list.
+func versionsText(vs []string) string {
+	switch {
+	case slices.Equal(vs, vAll):
+		return "all"
+	case slices.Equal(vs, vHandshake):
+		return "handshake era"
+	}
+	return strings.Join(vs, ", ")
+}
