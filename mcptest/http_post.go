@@ -408,7 +408,7 @@ func (f *httpFront) checkVersionHeader(w http.ResponseWriter, r *http.Request, c
 		}
 	case !slices.Contains(f.srv.legacy, pv):
 		in := journalHTTP(sess, body, x)
-		sess.violate(RuleHTTPProtocolVersion, in, "Mcp-Protocol-Version "+strconv.Quote(pv)+" is not a version this server supports ("+strings.Join(f.srv.legacy, ", ")+")")
+		sess.violate(RuleHTTPProtocolVersionNegotiated, in, "Mcp-Protocol-Version "+strconv.Quote(pv)+" is not a version this server supports ("+strings.Join(f.srv.legacy, ", ")+")")
 		f.refuse(w, r, sess, &in, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: unsupported Mcp-Protocol-Version "+strconv.Quote(pv))
 		return false
 	case negotiated != "" && pv != negotiated:

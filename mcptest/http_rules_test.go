@@ -129,7 +129,7 @@ var httpRuleCases = []httpRuleCase{
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-06-18")
 			return s, b
 		}},
-	{name: "unknown version header", rule: mcptest.RuleHTTPProtocolVersion, status: http.StatusBadRequest, code: mcptest.CodeInvalidRequest,
+	{name: "unknown version header", rule: mcptest.RuleHTTPProtocolVersionNegotiated, status: http.StatusBadRequest, code: mcptest.CodeInvalidRequest, severity: mcptest.SeverityWarning,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "1999-01-01")
