@@ -30,8 +30,8 @@ type Rule struct {
 	// instead of Keyword: there a violation is a warning.
 	SoftIn []string
 	// Versions are the protocol versions whose spec states the rule. A
-	// violation in a session of an era none of them belongs to is not
-	// recorded.
+	// violation in a session of an era none of them belongs to, or in a
+	// session that negotiated a version not among them, is not recorded.
 	Versions []string
 	// Transport is "any", "stdio" (also the in-memory pipe, which stands for
 	// it) or "http": where the rule applies.

@@ -235,6 +235,9 @@ func (s *Session) violate(rule RuleID, m Message, detail string) {
 	if r.Transport == TransportStdio && m.HTTP != nil {
 		return
 	}
+	if pv := s.ProtocolVersion(); slices.Contains(vAll, pv) && !slices.Contains(r.Versions, pv) {
+		return // e.g. initialize in a batch of 2024-11-05, whose spec does not forbid it
+	}
 	spec := r.versionFor(s.ProtocolVersion(), statelessEra)
 	v := Violation{Rule: rule, Severity: r.severityIn(spec), Spec: spec, Section: section(r.Spec), Detail: detail, Message: m}
 	s.srv.mu.Lock()
