@@ -1,0 +1,265 @@
+package mcptest_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpmock/mcpmock/internal/golden"
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/tidwall/gjson"
+)
+
+// The golden client (internal/golden) is a raw client written from the
+// spec: these tests prove that no rule of the mock blames it, on every
+// transport, in every era and version it speaks, against a server with
+// every feature on.
+
+// goldenTransport is one way the golden client reaches a server.
+type goldenTransport struct {
+	name string
+	dial func(srv *mcptest.Server, opt golden.Options) *golden.Client
+	// versions are the Options.Version values the transport is run with
+	// ("" probes with server/discover).
+	versions []string
+}
+
+var goldenTransports = []goldenTransport{
+	{name: "pipe", dial: func(srv *mcptest.Server, opt golden.Options) *golden.Client { return golden.Pipe(srv.Dial(), opt) },
+		versions: append(slices.Clone(golden.HandshakeVersions), golden.StatelessVersion, "")},
+	{name: "http", dial: func(srv *mcptest.Server, opt golden.Options) *golden.Client { return golden.HTTP(srv.URL(), opt) },
+		versions: append(slices.Clone(golden.HandshakeVersions), golden.StatelessVersion, "")},
+	{name: "legacy-sse", dial: func(srv *mcptest.Server, opt golden.Options) *golden.Client { return golden.LegacySSE(srv.URL(), opt) },
+		versions: []string{"2024-11-05"}},
+}
+
+// goldenServer has every feature on: tools (one typed, one asking for
+// input, one that never answers), resources with a template and
+// subscriptions, prompts, completions, logging, one item a page.
+func goldenServer(t testing.TB) *mcptest.Server {
+	return mcptest.NewServer(t).
+		WithTools(
+			mcptest.NewTool("echo").ReturnsText("echoed"),
+			mcptest.NewTool("add").WithInputSchema(`{"type":"object","properties":{"a":{"type":"integer","minimum":2},"b":{"type":"number"},"unit":{"type":"string","enum":["cm","in"]}},"required":["a","b"]}`).ReturnsText("3"),
+			mcptest.NewTool("book").
+				RequiresInput(mcptest.ElicitInput("confirm", "Book it?", `{"type":"object","properties":{"ok":{"type":"boolean"},"seats":{"type":"integer","default":2}},"required":["ok"]}`)).
+				ReturnsText("booked"),
+		).
+		WithResources(mcptest.NewResource("file:///notes.txt", "notes").WithMIMEType("text/plain").ReturnsText("remember the milk"),
+			mcptest.NewResource("file:///todo.txt", "todo").WithMIMEType("text/plain").ReturnsText("buy bread")).
+		WithResourceTemplates(mcptest.NewResourceTemplate("file:///users/{id}", "user").ReturnsText("a user")).
+		WithResourceCompletion("file:///users/{id}", "id", "1", "2").
+		WithPrompts(mcptest.NewPrompt("greet").WithArgument("name", "who to greet", true).ReturnsText("Hello!"),
+			mcptest.NewPrompt("plain").ReturnsText("Hi.")).
+		WithPromptCompletion("greet", "name", "alice", "bob").
+		WithLogging().
+		WithPageSize(1)
+}
+
+// slowTool never answers until the client cancels the call.
+func slowTool() *mcptest.Tool {
+	return mcptest.NewTool("slow").HandledBy(func(ctx context.Context, _ *mcptest.Request) mcptest.Reply {
+		<-ctx.Done()
+		return mcptest.NoReply()
+	})
+}
+
+const goldenWait = 10 * time.Second
+
+// goldenSession runs the golden client's whole session against srv and
+// returns what it saw; the caller checks the server's verdict.
+func goldenSession(t *testing.T, srv *mcptest.Server, tr goldenTransport, version string) *golden.Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), goldenWait)
+	defer cancel()
+	c := tr.dial(srv, golden.Options{Version: version})
+	defer c.Close()
+	if err := c.Connect(ctx); err != nil {
+		t.Fatalf("Connect: %v\n%s", err, srv.Transcript())
+	}
+	rep, err := c.Exercise(ctx)
+	if err != nil {
+		t.Fatalf("Exercise: %v\n%s", err, srv.Transcript())
+	}
+	for _, e := range rep.Errors {
+		t.Errorf("Exercise: the server answered an error to a correct request: %v", e)
+	}
+	for _, m := range []string{"tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get", "completion/complete"} {
+		if m == "completion/complete" && c.Version() == "2024-11-05" {
+			continue // the completions capability came with 2025-03-26
+		}
+		if rep.Calls[m] == 0 {
+			t.Errorf("Exercise never called %s; calls: %v", m, rep.Calls)
+		}
+	}
+	if c.Stateless() {
+		statelessExtras(ctx, t, srv, c)
+	} else {
+		handshakeExtras(ctx, t, srv, c)
+	}
+	cancelSlowCall(ctx, t, srv, c)
+	return c
+}
+
+// handshakeExtras has the server ask the client everything a server may
+// ask, and checks the answers.
+func handshakeExtras(ctx context.Context, t *testing.T, srv *mcptest.Server, c *golden.Client) {
+	t.Helper()
+	sess := readySession(t, srv)
+	asks := []struct{ method, params, check string }{
+		{"ping", `{}`, ""},
+		{"roots/list", `{}`, "roots.0.uri"},
+		{"sampling/createMessage", `{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":10}`, "model"},
+	}
+	if c.Version() >= "2025-06-18" {
+		asks = append(asks, struct{ method, params, check string }{"elicitation/create",
+			`{"message":"Who?","requestedSchema":{"type":"object","properties":{"name":{"type":"string","minLength":2},"ok":{"type":"boolean","default":true}},"required":["name"]}}`, "content.name"})
+	}
+	for _, a := range asks {
+		m, err := sess.Request(ctx, a.method, gjsonRaw(a.params))
+		if err != nil || m.Kind != mcptest.KindResult {
+			t.Errorf("the server's %s: want a result, got %v, %v", a.method, m, err)
+			continue
+		}
+		if a.check != "" && !gjson.Get(m.Raw(), "result."+a.check).Exists() {
+			t.Errorf("the server's %s: want result.%s in the answer, got %s", a.method, a.check, m.Raw())
+		}
+	}
+	// The server changes its tools: the client lists them again.
+	srv.SetTools(mcptest.ListChanged, mcptest.NewTool("echo").ReturnsText("echoed"), slowTool())
+	if _, err := c.WaitNotification(ctx, "notifications/tools/list_changed"); err != nil {
+		t.Fatal(err)
+	}
+	if c.Changed("notifications/tools/list_changed") {
+		if _, err := c.ListAll(ctx, "tools/list", "tools"); err != nil {
+			t.Errorf("tools/list after list_changed: %v", err)
+		}
+	}
+	if err := c.Notify(ctx, "notifications/roots/list_changed", ""); err != nil {
+		t.Error(err)
+	}
+}
+
+// statelessExtras opens a subscriptions/listen stream, has the server
+// notify on it, and ends it.
+func statelessExtras(ctx context.Context, t *testing.T, srv *mcptest.Server, c *golden.Client) {
+	t.Helper()
+	l, err := c.Listen(ctx, `{"toolsListChanged":true,"resourceSubscriptions":["file:///notes.txt"]}`)
+	if err != nil {
+		t.Fatalf("subscriptions/listen: %v\n%s", err, srv.Transcript())
+	}
+	srv.SetTools(mcptest.ListChanged, mcptest.NewTool("echo").ReturnsText("echoed"), slowTool())
+	select {
+	case n := <-l.C:
+		if n.Get("method").String() != "notifications/tools/list_changed" {
+			t.Errorf("listen stream: want notifications/tools/list_changed, got %s", n.Raw)
+		}
+	case <-ctx.Done():
+		t.Fatalf("listen stream: no notification\n%s", srv.Transcript())
+	}
+	if err := l.Stop(ctx); err != nil {
+		t.Error(err)
+	}
+	if _, err := c.ListAll(ctx, "tools/list", "tools"); err != nil {
+		t.Errorf("tools/list after list_changed: %v", err)
+	}
+}
+
+// cancelSlowCall calls the slow tool (the extras installed it), which
+// never answers, and gives up on it once the server has it: the client
+// sends notifications/cancelled.
+func cancelSlowCall(ctx context.Context, t *testing.T, srv *mcptest.Server, c *golden.Client) {
+	t.Helper()
+	callCtx, giveUp := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Call(callCtx, "tools/call", `{"name":"slow","arguments":{}}`)
+		done <- err
+	}()
+	if _, err := srv.Await(ctx, mcptest.ToolCall("slow", nil)); err != nil {
+		t.Fatalf("the slow call never reached the server: %v", err)
+	}
+	giveUp()
+	if err := <-done; err == nil {
+		t.Errorf("want the given-up call to fail")
+	}
+	if _, err := srv.Await(ctx, mcptest.Method("notifications/cancelled")); err != nil {
+		t.Fatalf("no notifications/cancelled: %v\n%s", err, srv.Transcript())
+	}
+}
+
+// readySession returns the server's handshake-era session that completed its handshake.
+func readySession(t *testing.T, srv *mcptest.Server) *mcptest.Session {
+	t.Helper()
+	for _, s := range srv.Sessions() {
+		if s.Ready() && !s.Closed() {
+			return s
+		}
+	}
+	t.Fatalf("no ready session\n%s", srv.Transcript())
+	return nil
+}
+
+type gjsonRaw string
+
+func (r gjsonRaw) MarshalJSON() ([]byte, error) { return []byte(r), nil }
+
+// checkGolden fails unless the server recorded nothing against the golden client.
+func checkGolden(t *testing.T, srv *mcptest.Server) {
+	t.Helper()
+	srv.Close()
+	if vs := srv.Violations(); len(vs) > 0 {
+		var b strings.Builder
+		for _, v := range vs {
+			fmt.Fprintf(&b, "  - %s\n", v)
+		}
+		t.Errorf("false blame: the golden client is correct, yet the mock recorded %d violation(s):\n%s\n%s", len(vs), b.String(), srv.Transcript())
+	}
+	if err := srv.Verify(); err != nil {
+		t.Errorf("Verify: %v", err)
+	}
+}
+
+// TestGoldenClient runs the golden client's whole session on every
+// transport and in every version and era it speaks, against a server with
+// every feature on, and asserts that no rule of any severity fires.
+func TestGoldenClient(t *testing.T) {
+	for _, tr := range goldenTransports {
+		for _, v := range tr.versions {
+			name := v
+			if name == "" {
+				name = "probe"
+			}
+			t.Run(tr.name+"/"+name, func(t *testing.T) {
+				srv := goldenServer(t)
+				c := goldenSession(t, srv, tr, v)
+				want := v
+				if v == "" {
+					want = golden.StatelessVersion
+				}
+				if c.Version() != want {
+					t.Errorf("negotiated %q, want %q", c.Version(), want)
+				}
+				checkGolden(t, srv)
+			})
+		}
+	}
+}
+
+// TestGoldenClientProbesHandshakeServer: a probing golden client against a
+// server without the stateless era falls back to initialize.
+func TestGoldenClientProbesHandshakeServer(t *testing.T) {
+	for _, tr := range goldenTransports[:2] {
+		t.Run(tr.name, func(t *testing.T) {
+			srv := goldenServer(t).WithProtocolVersions(mcptest.HandshakeVersions()...)
+			c := goldenSession(t, srv, tr, "")
+			if c.Stateless() || c.Version() != "2025-11-25" {
+				t.Errorf("want the handshake in 2025-11-25 after the probe failed, got %q", c.Version())
+			}
+			checkGolden(t, srv)
+		})
+	}
+}
