@@ -150,7 +150,11 @@ func (c *Client) Notifications() []gjson.Result {
 }
 
 // Answered returns the methods of the server's requests the client answered.
-func (c *Client) Answered() []string { c.mu.Lock(); defer c.mu.Unlock(); return slices.Clone(c.answered) }
+func (c *Client) Answered() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.answered)
+}
 
 // WaitNotification waits for a notification of the server with the given method.
 func (c *Client) WaitNotification(ctx context.Context, method string) (gjson.Result, error) {

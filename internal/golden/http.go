@@ -77,7 +77,7 @@ type httpTransport struct {
 	closeOnce sync.Once
 }
 
-func (h *httpTransport) frames() <-chan []byte  { return h.in }
+func (h *httpTransport) frames() <-chan []byte   { return h.in }
 func (h *httpTransport) closed() <-chan struct{} { return h.done }
 
 // negotiated records the version the handshake settled on, for the

@@ -54,7 +54,7 @@ func (p *pipeTransport) send(_ context.Context, frame []byte, _ hint) error {
 	return err
 }
 
-func (p *pipeTransport) frames() <-chan []byte  { return p.in }
+func (p *pipeTransport) frames() <-chan []byte   { return p.in }
 func (p *pipeTransport) closed() <-chan struct{} { return p.done }
 
 func (p *pipeTransport) close() error {
