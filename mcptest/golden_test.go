@@ -263,3 +263,23 @@ func TestGoldenClientProbesHandshakeServer(t *testing.T) {
 		})
 	}
 }
+
+// TestGoldenStatelessHTTPNeedsNoProbe: over Streamable HTTP a stateless
+// request needs no server/discover before it. The spec asks for the probe
+// on stdio (basic/transports/stdio#protocol-version-detection), where a
+// client must learn the server's era on its connection; over HTTP each
+// request carries its version in Mcp-Protocol-Version, and the mock's
+// grouping of stateless requests into sessions is its own. It was false
+// blame: stateless/discover-first fired for the first request of every
+// such group (found by the golden client in the scenario
+// disconnect-mid-call over HTTP, whose second group began with resources/list).
+func TestGoldenStatelessHTTPNeedsNoProbe(t *testing.T) {
+	srv := goldenServer(t)
+	h := newHTTPRaw(t, srv)
+	status, _, body := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+statelessMeta+`}}`,
+		mcptest.HeaderProtocolVersion, "2026-07-28", mcptest.HeaderMethod, "tools/list")
+	if status != 200 || gjson.Get(body, "result.tools.0.name").String() != "echo" {
+		t.Fatalf("tools/list: status %d, body %s; want 200 and the first page", status, body)
+	}
+	checkGolden(t, srv)
+}

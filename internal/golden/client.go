@@ -106,7 +106,7 @@ type Client struct {
 
 	mu        sync.Mutex
 	nextID    int
-	pending   map[string]chan gjson.Result
+	pending   map[string]chan reply
 	listeners map[string]chan gjson.Result
 	version   string
 	stateless bool
@@ -124,7 +124,7 @@ type Client struct {
 }
 
 func newClient(t transport, opt Options) *Client {
-	c := &Client{opt: opt, t: t, pending: map[string]chan gjson.Result{}, listeners: map[string]chan gjson.Result{},
+	c := &Client{opt: opt, t: t, pending: map[string]chan reply{}, listeners: map[string]chan gjson.Result{},
 		changed: map[string]bool{}, noteCh: make(chan struct{}), loopDone: make(chan struct{}), stop: make(chan struct{})}
 	go c.loop()
 	return c
@@ -264,7 +264,7 @@ func (c *Client) dispatch(m gjson.Result) {
 		delete(c.pending, id.Raw)
 		c.mu.Unlock()
 		if ch != nil {
-			ch <- m
+			ch <- reply{m: m}
 		}
 	}
 }
@@ -420,7 +420,7 @@ func (c *Client) request(ctx context.Context, method, params, extraMeta string) 
 	c.nextID++
 	id := strconv.Itoa(c.nextID)
 	stateless := c.stateless || method == "server/discover"
-	ch := make(chan gjson.Result, 1)
+	ch := make(chan reply, 1)
 	c.pending[id] = ch
 	c.mu.Unlock()
 	m := extraMeta
@@ -442,10 +442,14 @@ func (c *Client) request(ctx context.Context, method, params, extraMeta string) 
 		return gjson.Result{}, fmt.Errorf("golden: %s: %w", method, err)
 	}
 	select {
-	case r, ok := <-ch:
+	case rp, ok := <-ch:
 		if !ok {
 			return gjson.Result{}, fmt.Errorf("golden: %s: %w", method, ErrClosed)
 		}
+		if rp.err != nil {
+			return gjson.Result{}, rp.err
+		}
+		r := rp.m
 		if e := r.Get("error"); e.Exists() {
 			re := &RPCError{Method: method, Code: e.Get("code").Int(), Message: e.Get("message").String()}
 			if d := e.Get("data"); d.Exists() {
@@ -491,13 +495,13 @@ func (c *Client) Batch(ctx context.Context, calls ...BatchCall) ([]gjson.Result,
 		return nil, fmt.Errorf("golden: protocol %s has no batches", v)
 	}
 	var frames, ids []string
-	chans := make([]chan gjson.Result, len(calls))
+	chans := make([]chan reply, len(calls))
 	c.mu.Lock()
 	for i, call := range calls {
 		c.nextID++
 		id := strconv.Itoa(c.nextID)
 		ids = append(ids, id)
-		chans[i] = make(chan gjson.Result, 1)
+		chans[i] = make(chan reply, 1)
 		c.pending[id] = chans[i]
 		f := `{"jsonrpc":"2.0","id":` + id + `,"method":` + strconv.Quote(call.Method)
 		if call.Params != "" {
@@ -512,10 +516,14 @@ func (c *Client) Batch(ctx context.Context, calls ...BatchCall) ([]gjson.Result,
 	out := make([]gjson.Result, len(calls))
 	for i, ch := range chans {
 		select {
-		case r, ok := <-ch:
+		case rp, ok := <-ch:
 			if !ok {
 				return out, ErrClosed
 			}
+			if rp.err != nil {
+				return out, rp.err
+			}
+			r := rp.m
 			if e := r.Get("error"); e.Exists() {
 				return out, &RPCError{Method: calls[i].Method, Code: e.Get("code").Int(), Message: e.Get("message").String()}
 			}
@@ -641,6 +649,42 @@ func (c *Client) Changed(notification string) bool {
 	ch := c.changed[notification]
 	delete(c.changed, notification)
 	return ch
+}
+
+// reply is what a pending request gets: the server's response, or what
+// the transport could not deliver.
+type reply struct {
+	m   gjson.Result
+	err error
+}
+
+// TransportError is a request the transport failed: an HTTP status where
+// a JSON-RPC response belonged, a stream that ended without the response.
+type TransportError struct {
+	Method string
+	// Status is the HTTP status, 0 when the failure was not one.
+	Status int
+	Err    error
+}
+
+func (e *TransportError) Error() string {
+	if e.Status != 0 {
+		return fmt.Sprintf("golden: %s: HTTP %d: %v", e.Method, e.Status, e.Err)
+	}
+	return fmt.Sprintf("golden: %s: %v", e.Method, e.Err)
+}
+
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// failPending ends the pending request id with err.
+func (c *Client) failPending(id string, err error) {
+	c.mu.Lock()
+	ch := c.pending[id]
+	delete(c.pending, id)
+	c.mu.Unlock()
+	if ch != nil {
+		ch <- reply{err: err}
+	}
 }
 
 func (c *Client) isPending(id string) bool {

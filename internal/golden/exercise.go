@@ -54,11 +54,22 @@ func (c *Client) Exercise(ctx context.Context) (*Report, error) {
 		if r.note("tools/list", err); fatal(err) {
 			return r, err
 		}
+		relisted := false
 		for _, t := range tools {
 			args := Fill(t.Get("inputSchema"))
 			_, err := c.CallWithProgress(ctx, "tools/call", `{"name":`+t.Get("name").Raw+`,"arguments":`+args+`}`, "golden-"+t.Get("name").String())
 			if r.note("tools/call", err); fatal(err) {
 				return r, err
+			}
+			var re *RPCError
+			if errors.As(err, &re) && re.Code == -32602 && !relisted {
+				// Arguments built from the listed schema were rejected: the
+				// list is out of date. List the tools again.
+				relisted = true
+				_, err := c.ListAll(ctx, "tools/list", "tools")
+				if r.note("tools/list", err); fatal(err) {
+					return r, err
+				}
 			}
 		}
 	}
@@ -177,7 +188,7 @@ type Listener struct {
 	Ack gjson.Result
 	// C receives the stream's notifications.
 	C  chan gjson.Result
-	ch chan gjson.Result // the listen request's reply
+	ch chan reply // the listen request's reply
 }
 
 // Listen opens a subscriptions/listen stream with the notifications filter
@@ -189,7 +200,7 @@ func (c *Client) Listen(ctx context.Context, filter string) (*Listener, error) {
 	c.mu.Lock()
 	c.nextID++
 	id := strconv.Itoa(c.nextID)
-	l := &Listener{c: c, id: id, C: make(chan gjson.Result, 64), ch: make(chan gjson.Result, 1)}
+	l := &Listener{c: c, id: id, C: make(chan gjson.Result, 64), ch: make(chan reply, 1)}
 	c.pending[id] = l.ch
 	c.listeners[id] = l.C
 	c.mu.Unlock()
@@ -204,10 +215,14 @@ func (c *Client) Listen(ctx context.Context, filter string) (*Listener, error) {
 				l.Ack = n
 				return l, nil
 			}
-		case r, ok := <-l.ch:
+		case rp, ok := <-l.ch:
 			if !ok {
 				return nil, ErrClosed
 			}
+			if rp.err != nil {
+				return nil, rp.err
+			}
+			r := rp.m
 			if e := r.Get("error"); e.Exists() {
 				return nil, &RPCError{Method: "subscriptions/listen", Code: e.Get("code").Int(), Message: e.Get("message").String()}
 			}

@@ -10,7 +10,6 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -205,7 +204,7 @@ func (h *httpTransport) send(ctx context.Context, frame []byte, hn hint) error {
 	go func() {
 		defer h.wg.Done()
 		if err := h.post(frame, hn); err != nil && h.ctx.Err() == nil {
-			h.fail(hn.id, 0, err.Error())
+			h.fail(hn, 0, err)
 		}
 	}()
 	return nil
@@ -252,7 +251,7 @@ func (h *httpTransport) post(frame []byte, hn hint) error {
 		h.expired = true
 		h.mu.Unlock()
 		if hn.request {
-			h.fail(hn.id, 404, ErrSessionExpired.Error())
+			h.fail(hn, http.StatusNotFound, ErrSessionExpired)
 		}
 		return ErrSessionExpired
 	case isSSE(resp) && resp.StatusCode == http.StatusOK:
@@ -269,14 +268,18 @@ func (h *httpTransport) post(frame []byte, hn hint) error {
 	defer drain(resp)
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	if ct == "application/json" && jsonRPC(body) && hn.request {
+	// An old HTTP+SSE server answers the initialize POST 400, 404 or 405:
+	// the status, not the body, tells the client to fall back.
+	oldServer := hn.method == "initialize" && (resp.StatusCode == 400 || resp.StatusCode == 404 || resp.StatusCode == 405)
+	if ct == "application/json" && jsonRPC(body) && hn.request && !oldServer {
 		h.push(body)
-		if resp.StatusCode < 300 || !hn.request || answers(body, hn.id) {
+		if resp.StatusCode < 300 || answers(body, hn.id) {
 			return nil
 		}
 	}
 	if hn.request {
-		h.fail(hn.id, resp.StatusCode, fmt.Sprintf("HTTP %d %s", resp.StatusCode, shorten(string(body))))
+		h.fail(hn, resp.StatusCode, fmt.Errorf("%s", shorten(string(body))))
+		return nil
 	}
 	if resp.StatusCode >= 300 {
 		return fmt.Errorf("golden: POST: HTTP %d: %s", resp.StatusCode, shorten(string(body)))
@@ -292,7 +295,7 @@ func (h *httpTransport) resume(hn hint, last string) {
 			return
 		}
 		if last == "" || h.c.Stateless() {
-			h.fail(hn.id, 0, "the SSE stream ended without the response, and without an event id to resume from")
+			h.fail(hn, 0, errors.New("the SSE stream ended without the response, and without an event id to resume from"))
 			return
 		}
 		req, err := h.newRequest(http.MethodGet, nil)
@@ -307,7 +310,7 @@ func (h *httpTransport) resume(hn hint, last string) {
 		}
 		if resp.StatusCode != http.StatusOK || !isSSE(resp) {
 			drain(resp)
-			h.fail(hn.id, resp.StatusCode, "resuming the SSE stream failed")
+			h.fail(hn, resp.StatusCode, errors.New("resuming the SSE stream failed"))
 			return
 		}
 		l, answered := h.readSSE(resp.Body, nil, hn.id)
@@ -320,12 +323,12 @@ func (h *httpTransport) resume(hn hint, last string) {
 	}
 }
 
-// fail answers the pending request id with an error of the transport.
-func (h *httpTransport) fail(id string, status int, msg string) {
-	if id == "" || !h.c.isPending(id) {
+// fail ends the pending request with an error of the transport.
+func (h *httpTransport) fail(hn hint, status int, err error) {
+	if hn.id == "" {
 		return
 	}
-	h.push([]byte(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32000,"message":` + strconv.Quote(msg) + `,"data":{"httpStatus":` + strconv.Itoa(status) + `}}}`))
+	h.c.failPending(hn.id, &TransportError{Method: hn.method, Status: status, Err: err})
 }
 
 func (h *httpTransport) sessionID() string { h.mu.Lock(); defer h.mu.Unlock(); return h.sid }

@@ -1,0 +1,98 @@
+package scenarios_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/mcpmock/mcpmock/internal/golden"
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/scenarios"
+)
+
+// goldenConnect is the golden client (internal/golden) as a scenario's
+// client: it probes with server/discover (giving up on the probe after
+// half the deadline), exercises everything the server declared, and ends
+// the session. Over HTTP it starts a new session when the server answers
+// 404 for its session, and falls back to the HTTP+SSE transport when the
+// initialize POST gets 400, 404 or 405, as the spec's backwards
+// compatibility section says.
+func goldenConnect(overHTTP bool) scenarios.ConnectFunc {
+	return func(ctx context.Context, ep *scenarios.Endpoint) error {
+		probe := golden.Options{}
+		if d, ok := ctx.Deadline(); ok {
+			probe.ProbeTimeout = timeUntil(d) / 2
+		}
+		dial := func(opt golden.Options) (*golden.Client, error) {
+			if overHTTP {
+				return golden.HTTP(ep.URL(), opt), nil
+			}
+			conn, err := ep.Dial()
+			if err != nil {
+				return nil, err
+			}
+			return golden.Pipe(conn, opt), nil
+		}
+		for attempt := 0; ; attempt++ {
+			c, err := dial(probe)
+			if err != nil {
+				return err
+			}
+			err = c.Connect(ctx)
+			if overHTTP && httpStatusOf(err) != 0 && attempt == 0 {
+				c.Close()
+				c = golden.LegacySSE(ep.URL(), golden.Options{})
+				err = c.Connect(ctx)
+			}
+			if err == nil {
+				_, err = c.Exercise(ctx)
+			}
+			c.Close()
+			if errors.Is(err, golden.ErrSessionExpired) && attempt == 0 {
+				continue // a new session, with initialize
+			}
+			return err
+		}
+	}
+}
+
+// httpStatusOf returns the HTTP status that failed the initialize POST
+// when it is one the spec says means an old HTTP+SSE server: 400, 404, 405.
+func httpStatusOf(err error) int {
+	var te *golden.TransportError
+	if !errors.As(err, &te) || te.Method != "initialize" {
+		return 0
+	}
+	switch te.Status {
+	case 400, 404, 405:
+		return te.Status
+	}
+	return 0
+}
+
+// TestGoldenScenarios plays every scenario with the golden client, over
+// the pipe and over Streamable HTTP, and asserts that no rule blames it
+// and that it passes every scenario that applies.
+func TestGoldenScenarios(t *testing.T) {
+	for _, overHTTP := range []bool{false, true} {
+		transport := "pipe"
+		if overHTTP {
+			transport = "http"
+		}
+		for _, sc := range scenarios.All() {
+			t.Run(transport+"/"+sc.Name, func(t *testing.T) {
+				o := sc.Play(t, goldenConnect(overHTTP))
+				for _, v := range o.Violations {
+					t.Errorf("false blame: %s", v)
+				}
+				r := sc.Evaluate(o)
+				if r.Status != scenarios.Pass && r.Status != scenarios.NotApplicable {
+					t.Errorf("the golden client: %s\n%s", r, mcptest.RenderTranscript(o.Journal))
+				}
+			})
+		}
+	}
+}
+
+func timeUntil(d time.Time) time.Duration { return time.Until(d) }
