@@ -237,7 +237,7 @@ var goldenVariants = []struct {
 	// noPush: the server has no way to send a message outside a
 	// request's reply (no GET stream), so it asks the client nothing.
 	noPush bool
-	apply    func(*mcptest.Server) *mcptest.Server
+	apply  func(*mcptest.Server) *mcptest.Server
 }{
 	{name: "plain", apply: func(s *mcptest.Server) *mcptest.Server { return s }},
 	{name: "sse-replies", httpOnly: true, apply: func(s *mcptest.Server) *mcptest.Server { return s.WithSSEReplies() }},
