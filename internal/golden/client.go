@@ -693,3 +693,17 @@ func (c *Client) isPending(id string) bool {
 	_, ok := c.pending[id]
 	return ok
 }
+
+// Raw sends frame as it is, on the session's transport and with its
+// headers: the one wrong frame of a test in an otherwise correct session.
+// A reply to it arrives like any other and, matching no call of the
+// client, is dropped; read it in the server's journal.
+func (c *Client) Raw(ctx context.Context, frame string) error {
+	m := gjson.Parse(frame)
+	h := hint{method: m.Get("method").String()}
+	if m.Get("method").Exists() && m.Get("id").Exists() {
+		h.request, h.id = true, m.Get("id").Raw
+		h.name = nameOf(h.method, m.Get("params"))
+	}
+	return c.write(ctx, frame, h)
+}
