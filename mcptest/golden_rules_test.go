@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpmock/mcpmock/internal/golden"
 	"github.com/mcpmock/mcpmock/mcptest"
 )
 
@@ -63,4 +64,70 @@ func TestEveryRuleHasAWrongClient(t *testing.T) {
 	if !slices.ContainsFunc(ids, func(r mcptest.RuleID) bool { return strings.HasPrefix(string(r), "http/") }) {
 		t.Errorf("want the HTTP rules (http/…) among Rules(), got %v", ids)
 	}
+}
+
+// goldenRuleApplies reports whether a rule can fire in a golden run on
+// transport (pipe, http, legacy-sse) at version: the rule's era, its
+// transport, the versions it exists in. A run where a rule applies and
+// stays silent is a run where a correct client was not blamed by it.
+func goldenRuleApplies(r mcptest.RuleID, transport, version string) bool {
+	stateless := version == golden.StatelessVersion
+	id := string(r)
+	switch {
+	case r == mcptest.RuleHTTPStatelessHeaders:
+		return transport == "http" && stateless
+	case r == mcptest.RuleHTTPAccept:
+		return transport == "http" // HTTP+SSE has no Accept rule
+	case r == mcptest.RuleHTTPSessionID, r == mcptest.RuleHTTPProtocolVersion, r == mcptest.RuleHTTPReinitialize, r == mcptest.RuleHTTPDelete:
+		return transport == "http" && !stateless
+	case strings.HasPrefix(id, "http/"):
+		return transport != "pipe"
+	case r == mcptest.RuleDiscoverFirst:
+		return transport == "pipe" && stateless // a stdio rule
+	case strings.HasPrefix(id, "stateless/"), strings.HasPrefix(id, "mrtr/"):
+		return stateless
+	case r == mcptest.RuleInitializeNotBatched:
+		return version == "2024-11-05" || version == "2025-03-26"
+	case strings.HasPrefix(id, "lifecycle/"):
+		return !stateless
+	case strings.HasPrefix(id, "elicitation/"):
+		return stateless || version >= "2025-06-18"
+	}
+	return true
+}
+
+// TestGoldenRuleCoverage counts the rule × transport × era combinations
+// in which TestGoldenClient's correct client ran with the rule able to
+// fire, and fails if some rule of Rules() is in none: a rule never given
+// the chance to blame a correct client is not proven not to.
+func TestGoldenRuleCoverage(t *testing.T) {
+	triples := map[string]bool{} // rule, transport, era
+	runs := 0                    // rule × TestGoldenClient run
+	covered := map[mcptest.RuleID]bool{}
+	for _, tr := range goldenTransports {
+		for _, vr := range goldenVariants {
+			if vr.httpOnly && tr.name == "pipe" || vr.noPush && tr.name == "legacy-sse" {
+				continue
+			}
+			for _, v := range tr.versions {
+				version, era := v, "handshake"
+				if v == "" || v == golden.StatelessVersion {
+					version, era = golden.StatelessVersion, "stateless"
+				}
+				for _, r := range ruleIDs() {
+					if goldenRuleApplies(r, tr.name, version) {
+						runs++
+						covered[r] = true
+						triples[string(r)+" "+tr.name+" "+era] = true
+					}
+				}
+			}
+		}
+	}
+	for _, r := range ruleIDs() {
+		if !covered[r] {
+			t.Errorf("rule %s applies in no golden run: add a transport, era or version where it can fire to TestGoldenClient", r)
+		}
+	}
+	t.Logf("%d rules; %d rule × transport × era combinations; %d rule × run checks over %d golden runs", len(ruleIDs()), len(triples), runs, goldenCombos())
 }

@@ -47,6 +47,10 @@ func goldenServer(t testing.TB) *mcptest.Server {
 			mcptest.NewTool("book").
 				RequiresInput(mcptest.ElicitInput("confirm", "Book it?", `{"type":"object","properties":{"ok":{"type":"boolean"},"seats":{"type":"integer","default":2}},"required":["ok"]}`)).
 				ReturnsText("booked"),
+			mcptest.NewTool("plan").
+				RequiresInput(mcptest.RootsInput("where"),
+					mcptest.SamplingInput("idea", map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "a plan?"}}}, "maxTokens": 50})).
+				ReturnsText("planned"),
 		).
 		WithResources(mcptest.NewResource("file:///notes.txt", "notes").WithMIMEType("text/plain").ReturnsText("remember the milk"),
 			mcptest.NewResource("file:///todo.txt", "todo").WithMIMEType("text/plain").ReturnsText("buy bread")).
@@ -94,6 +98,21 @@ func goldenSession(t *testing.T, srv *mcptest.Server, tr goldenTransport, versio
 		if rep.Calls[m] == 0 {
 			t.Errorf("Exercise never called %s; calls: %v", m, rep.Calls)
 		}
+	}
+	// The tools that ask the client for input were answered: by retries
+	// with inputResponses (stateless era), or by answering the server's
+	// roots/list and sampling/createMessage (handshake era).
+	planned := srv.Journal().FromServer().Filter(func(m mcptest.Message) bool {
+		return m.Method == "tools/call" && m.Get("result.content.0.text").String() == "planned"
+	})
+	if len(planned) != 1 {
+		t.Errorf("want the plan tool to answer planned once its inputs came, got %v", planned)
+	}
+	asked := srv.Journal().FromClient().Filter(func(m mcptest.Message) bool {
+		return m.Get("params.inputResponses").Exists() || m.Get("result.roots").Exists() || m.Get("result.model").Exists()
+	})
+	if len(asked) == 0 {
+		t.Errorf("want the client's answers to the plan tool's inputs in the journal\n%s", srv.Transcript())
 	}
 	switch {
 	case c.Stateless():
