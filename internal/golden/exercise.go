@@ -256,7 +256,7 @@ func promptArgs(p gjson.Result) string {
 	return "{" + strings.Join(parts, ",") + "}"
 }
 
-var templateVar = regexp.MustCompile(`\{[+#./;?&]?([A-Za-z0-9_]+)[^}]*\}`)
+var templateVar = regexp.MustCompile(`\{[+#./;?&]?([A-Za-z0-9_.%]+)[^}]*\}`)
 
 func templateVars(tmpl string) []string {
 	var out []string
@@ -266,9 +266,40 @@ func templateVars(tmpl string) []string {
 	return out
 }
 
-// Expand fills every variable of a URI template (RFC 6570) with "1".
+// Expand fills every variable of a URI template (RFC 6570) with "1", as
+// its expression's operator says ({x}, {+x}: 1; {/x}: /1; {?x}: ?x=1; …).
 func Expand(tmpl string) string {
-	return templateVar.ReplaceAllStringFunc(tmpl, func(string) string { return "1" })
+	return templateVar.ReplaceAllStringFunc(tmpl, func(expr string) string {
+		names := strings.Split(strings.Trim(expr, "{}"), ",")
+		op := ""
+		if n := names[0]; n != "" && strings.ContainsRune("+#./;?&", rune(n[0])) {
+			op, names[0] = n[:1], n[1:]
+		}
+		var parts []string
+		for _, n := range names {
+			n = strings.TrimRight(n, "*")
+			if i := strings.IndexByte(n, ':'); i >= 0 {
+				n = n[:i]
+			}
+			switch op {
+			case ";", "?", "&":
+				parts = append(parts, n+"=1")
+			default:
+				parts = append(parts, "1")
+			}
+		}
+		switch op {
+		case "", "+":
+			return strings.Join(parts, ",")
+		case "#":
+			return "#" + strings.Join(parts, ",")
+		case "?":
+			return "?" + strings.Join(parts, "&")
+		case "&":
+			return "&" + strings.Join(parts, "&")
+		}
+		return op + strings.Join(parts, op) // . / ;
+	})
 }
 
 // Fill returns a JSON value that satisfies a JSON Schema, as a user (or
