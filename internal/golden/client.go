@@ -65,6 +65,8 @@ type Options struct {
 	// ProbeTimeout bounds the wait for the server/discover answer when
 	// probing; 0 waits until the context ends (which then fails Connect).
 	ProbeTimeout time.Duration
+	// Name is the clientInfo name; "" is Name.
+	Name string
 }
 
 // RPCError is a JSON-RPC error the server answered a request with.
@@ -331,12 +333,19 @@ func clientCaps(version string) string {
 	return `{"roots":{"listChanged":true},"sampling":{}}`
 }
 
-const clientInfo = `{"name":"` + Name + `","version":"` + Version + `"}`
+// clientInfo is the client's clientInfo object.
+func (c *Client) clientInfo() string {
+	name := c.opt.Name
+	if name == "" {
+		name = Name
+	}
+	return `{"name":` + strconv.Quote(name) + `,"version":"` + Version + `"}`
+}
 
 // meta is the stateless era's per-request _meta members.
-func meta() string {
+func (c *Client) meta() string {
 	return `"io.modelcontextprotocol/protocolVersion":"` + StatelessVersion + `","io.modelcontextprotocol/clientCapabilities":` +
-		clientCaps(StatelessVersion) + `,"io.modelcontextprotocol/clientInfo":` + clientInfo
+		clientCaps(StatelessVersion) + `,"io.modelcontextprotocol/clientInfo":` + c.clientInfo()
 }
 
 // withMeta adds a _meta object with members to params (a JSON object text or "").
@@ -425,7 +434,7 @@ func (c *Client) request(ctx context.Context, method, params, extraMeta string) 
 	c.mu.Unlock()
 	m := extraMeta
 	if stateless {
-		m = meta()
+		m = c.meta()
 		if extraMeta != "" {
 			m += "," + extraMeta
 		}
@@ -574,7 +583,7 @@ func (c *Client) Connect(ctx context.Context) error {
 }
 
 func (c *Client) handshake(ctx context.Context, v string) error {
-	params := `{"protocolVersion":"` + v + `","capabilities":` + clientCaps(v) + `,"clientInfo":` + clientInfo + `}`
+	params := `{"protocolVersion":"` + v + `","capabilities":` + clientCaps(v) + `,"clientInfo":` + c.clientInfo() + `}`
 	res, err := c.request(ctx, "initialize", params, "")
 	if err != nil {
 		return err

@@ -204,7 +204,7 @@ func (c *Client) Listen(ctx context.Context, filter string) (*Listener, error) {
 	c.pending[id] = l.ch
 	c.listeners[id] = l.C
 	c.mu.Unlock()
-	frame := `{"jsonrpc":"2.0","id":` + id + `,"method":"subscriptions/listen","params":` + withMeta(`{"notifications":`+filter+`}`, meta()) + `}`
+	frame := `{"jsonrpc":"2.0","id":` + id + `,"method":"subscriptions/listen","params":` + withMeta(`{"notifications":`+filter+`}`, c.meta()) + `}`
 	if err := c.write(ctx, frame, hint{method: "subscriptions/listen", id: id, request: true}); err != nil {
 		return nil, err
 	}
