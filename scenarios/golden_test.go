@@ -107,6 +107,22 @@ func timeUntil(d time.Time) time.Duration { return time.Until(d) }
 // probe some scenarios judge), but no rule may blame it.
 func TestGoldenScenariosPinned(t *testing.T) {
 	versions := append(slices.Clone(golden.HandshakeVersions), golden.StatelessVersion)
+	for _, sc := range scenarios.All() { // the HTTP+SSE transport of 2024-11-05
+		t.Run("legacy-sse/2024-11-05/"+sc.Name, func(t *testing.T) {
+			o := sc.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error {
+				c := golden.LegacySSE(ep.URL(), golden.Options{})
+				defer c.Close()
+				if err := c.Connect(ctx); err != nil {
+					return err
+				}
+				_, err := c.Exercise(ctx)
+				return err
+			})
+			for _, viol := range o.Violations {
+				t.Errorf("false blame: %s\n%s", viol, mcptest.RenderTranscript(o.Journal))
+			}
+		})
+	}
 	for _, overHTTP := range []bool{false, true} {
 		transport := "pipe"
 		if overHTTP {
