@@ -153,6 +153,27 @@ func isRetry(d decoded) bool {
 	return d.getParam(paramInputResponses).Exists() || d.getParam(paramRequestState).Exists()
 }
 
+// retryReusesRoundID reports whether a retry has the id of the request
+// whose input_required result it answers (found by its requestState, or
+// else the latest round of the same method and target).
+func (s *Session) retryReusesRoundID(m Message, d decoded) bool {
+	state := d.getParam(paramRequestState)
+	target := mrtrTarget(m)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var r *round
+	for i := range s.rounds {
+		x := &s.rounds[i]
+		switch {
+		case state.Exists() && x.state != "" && x.state == state.String():
+			r = x
+		case !state.Exists() && x.method == m.Method && x.target == target:
+			r = x
+		}
+	}
+	return r != nil && r.id == m.ID
+}
+
 // checkRetry holds a retry to the MRTR rules: requestState echoed exactly
 // (never invented, never dropped) and a response for every input request.
 func (s *Session) checkRetry(m Message, d decoded) {

@@ -653,7 +653,16 @@ func (s *Session) request(m Message, d decoded) {
 	s.mu.Lock()
 	dup := !s.seenIDs.add(m.ID)
 	s.mu.Unlock()
+	// Over Streamable HTTP the stateless era has no session: each POST
+	// stands alone, and the mock groups requests by their clientInfo, so
+	// two clients (or one that restarted) rightly use the same ids. There
+	// only a retry that reuses the id of the round it answers breaks a rule.
+	statelessHTTP := m.HTTP != nil && s.Era() == EraStateless
 	switch {
+	case statelessHTTP:
+		if isRetry(d) && s.retryReusesRoundID(m, d) {
+			s.violate(RuleMRTRNewID, m, "the retry reuses id "+m.ID+"; a retry after input_required must have a new id")
+		}
 	case dup && isRetry(d):
 		s.violate(RuleMRTRNewID, m, "the retry reuses id "+m.ID+"; a retry after input_required must have a new id")
 	case dup:

@@ -214,7 +214,10 @@ func (s *Session) noteModernRequest(m Message, d decoded, version string, caps g
 		s.version = version
 	}
 	warnInfo := !info.Exists() && !s.warned[RuleClientInfo]
-	warnDiscover := first && m.Method != "server/discover" && !s.warned[RuleDiscoverFirst]
+	// The probe is the stdio transport's way to detect the era; over HTTP
+	// the stateless era has no connection to probe, and the mock's
+	// grouping of requests into sessions is its own.
+	warnDiscover := first && m.HTTP == nil && m.Method != "server/discover" && !s.warned[RuleDiscoverFirst]
 	for _, w := range [...]struct {
 		rule RuleID
 		on   bool
