@@ -132,9 +132,6 @@ func TestGoldenScenariosPinned(t *testing.T) {
 			for _, sc := range scenarios.All() {
 				t.Run(transport+"/"+v+"/"+sc.Name, func(t *testing.T) {
 					o := sc.Play(t, goldenPinned(overHTTP, v))
-					if knownFalseBlame(o.Violations) {
-						t.Skip("false blame: http/stateless-headers for a handshake-era initialize POSTed to a modern-only server (mcptest/http.go); see mcptest's TestGoldenInitializeToModernOnlyHTTP; fixed by the HTTP/rules work")
-					}
 					for _, viol := range o.Violations {
 						t.Errorf("false blame: %s\n%s", viol, mcptest.RenderTranscript(o.Journal))
 					}
@@ -142,15 +139,4 @@ func TestGoldenScenariosPinned(t *testing.T) {
 			}
 		}
 	}
-}
-
-// knownFalseBlame reports violations that are all the one known false
-// blame still open: http/stateless-headers on a handshake-era initialize.
-func knownFalseBlame(vs []mcptest.Violation) bool {
-	for _, v := range vs {
-		if v.Rule != mcptest.RuleHTTPStatelessHeaders || v.Message.Method != "initialize" {
-			return false
-		}
-	}
-	return len(vs) > 0
 }
