@@ -235,7 +235,10 @@ func (s *Session) violate(rule RuleID, m Message, detail string) {
 	if r.Transport == TransportStdio && m.HTTP != nil {
 		return
 	}
-	if pv := s.ProtocolVersion(); slices.Contains(vAll, pv) && !slices.Contains(r.Versions, pv) {
+	// A session that negotiated a version of its own era is bound by that
+	// version's spec only (a version of the other era, which a faulty
+	// answer can force on a handshake, binds nothing more).
+	if pv := s.ProtocolVersion(); slices.Contains(vAll, pv) && isStateless(pv) == statelessEra && !slices.Contains(r.Versions, pv) {
 		return // e.g. initialize in a batch of 2024-11-05, whose spec does not forbid it
 	}
 	spec := r.versionFor(s.ProtocolVersion(), statelessEra)
