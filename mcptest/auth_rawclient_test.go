@@ -37,8 +37,8 @@ type oauthRaw struct {
 	scope                            *string
 	noUnion                          bool // a step-up asks for the challenged scopes only
 	noAppType                        bool
-	ignoreIss, ignoreIssuer          bool // goes on whatever iss or the metadata's issuer says
-	ignoreNoPKCE                     bool // goes on when the metadata lists no code_challenge_methods_supported
+	ignoreIss, ignoreIssuer          bool   // goes on whatever iss or the metadata's issuer says
+	ignoreNoPKCE                     bool   // goes on when the metadata lists no code_challenge_methods_supported
 	clientAuth                       string // "client_secret_post" to register for it
 
 	// what it holds
