@@ -53,18 +53,28 @@ var authRuleCases = []authRuleCase{
 	}},
 	{name: "no state", knob: func(o *oauthRaw) { o.noState = true }, rules: []mcptest.RuleID{mcptest.RuleAuthState}},
 	{name: "root PRM before the challenge's", knob: func(o *oauthRaw) { o.rootPRMFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
-	{name: "root PRM before the path-inserted one", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot) },
+	{name: "root PRM before the path-inserted one", auth: func() *mcptest.Authorization {
+		return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)
+	},
 		knob: func(o *oauthRaw) { o.rootPRMFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
-	{name: "well-known PRM order", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot) }},
+	{name: "well-known PRM order", auth: func() *mcptest.Authorization {
+		return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)
+	}},
 	{name: "OpenID before OAuth metadata", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithMetadataAt(mcptest.OAuthInserted, mcptest.OpenIDInserted)
 	}, knob: func(o *oauthRaw) { o.openIDFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
-	{name: "OpenID appended only", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithMetadataAt(mcptest.OpenIDAppended) }},
+	{name: "OpenID appended only", auth: func() *mcptest.Authorization {
+		return mcptest.NewAuthorization().WithMetadataAt(mcptest.OpenIDAppended)
+	}},
 	{name: "scope not the challenge's", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithScopes("mcp:read") },
 		knob: func(o *oauthRaw) { o.scope = strp("other") }, rules: []mcptest.RuleID{mcptest.RuleAuthScopeSelection}},
-	{name: "scope not scopes_supported", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithScopes("mcp:read").WithoutChallengeScope() },
+	{name: "scope not scopes_supported", auth: func() *mcptest.Authorization {
+		return mcptest.NewAuthorization().WithScopes("mcp:read").WithoutChallengeScope()
+	},
 		knob: func(o *oauthRaw) { o.scope = strp("") }, rules: []mcptest.RuleID{mcptest.RuleAuthScopeSelection}},
-	{name: "scopes_supported without a challenge scope", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithScopes("a", "b").WithoutChallengeScope() }},
+	{name: "scopes_supported without a challenge scope", auth: func() *mcptest.Authorization {
+		return mcptest.NewAuthorization().WithScopes("a", "b").WithoutChallengeScope()
+	}},
 	{name: "step-ups unbounded", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithToolScopes("echo", "mcp:admin") },
 		knob: func(o *oauthRaw) { o.scope = strp("mcp:read") }, rules: []mcptest.RuleID{mcptest.RuleAuthStepUpBounded, mcptest.RuleAuthScopeSelection}, run: func(t *testing.T, o *oauthRaw) {
 			o.connect()
