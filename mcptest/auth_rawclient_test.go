@@ -231,6 +231,13 @@ func (o *oauthRaw) discoverPRM() bool {
 	}
 	for _, p := range urls {
 		if status, doc := o.getJSON(p); status == http.StatusOK {
+			want := o.mcpURL // RFC 9728 §3.3: the resource is the one the metadata was fetched for
+			if p == root {
+				want = org
+			}
+			if doc.Get("resource").String() != want {
+				return false
+			}
 			o.prmDoc = doc
 			return true
 		}
