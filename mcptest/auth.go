@@ -385,6 +385,7 @@ type authState struct {
 	accepted  int // MCP requests let through with a token
 	flow      flowState
 	warned    map[RuleID]bool
+	sessTok   map[string]string // the token each HTTP session's requests last carried, by Mcp-Session-Id
 }
 
 // flowState is what the client was told that the client rules weigh.
@@ -449,7 +450,7 @@ type refreshToken struct {
 func newAuthState(s *Server, a *Authorization) *authState {
 	st := &authState{srv: s, cfg: *a, mcpPath: "/mcp",
 		clients: map[string]*oauthClient{}, codes: map[string]*authCode{},
-		tokens: map[string]*accessToken{}, refreshes: map[string]*refreshToken{}}
+		tokens: map[string]*accessToken{}, refreshes: map[string]*refreshToken{}, sessTok: map[string]string{}}
 	st.flow.stepUps = map[string]int{}
 	st.flow.noPKCEServed = map[string]bool{}
 	st.flow.badIssuer = map[string]bool{}
@@ -538,6 +539,9 @@ func (a *authState) checkToken(f *httpFront, w http.ResponseWriter, r *http.Requ
 				t.uses++
 				a.accepted++
 				a.mcpPath = r.URL.Path
+				if sid := r.Header.Get(HeaderSessionID); sid != "" && a.sessTok[sid] != tok {
+					a.sessTok[sid] = tok
+				}
 				if v := r.Header.Get(HeaderProtocolVersion); v != "" {
 					a.version = v
 				}
@@ -656,6 +660,9 @@ func (a *authState) checkTokenSlow(f *httpFront, w http.ResponseWriter, r *http.
 	if t := a.tokens[tok]; t != nil {
 		t.uses++
 	}
+	if sid := r.Header.Get(HeaderSessionID); sid != "" {
+		a.sessTok[sid] = tok
+	}
 	a.accepted++
 	a.mu.Unlock()
 	return false
@@ -728,14 +735,28 @@ func (a *authState) sessionOf(f *httpFront, r *http.Request) *Session {
 }
 
 // authorizedBefore reports whether the client of a request without a
-// token had one: it names a session of this server (every session was
-// opened by a request with a valid token), or, in the stateless era, its
-// clientInfo is that of requests let through with a token.
+// token holds one the server would take: the session it names was used
+// with a token still valid, or, in the stateless era, its clientInfo is
+// that of requests let through with a token, and a token used before is
+// still valid. A client whose token was revoked or expired, and that sends
+// a request without one to be told how to authorize again, is not blamed.
 func (a *authState) authorizedBefore(f *httpFront, r *http.Request, q mcpRequest) bool {
-	if f.lookup(r.Header.Get(HeaderSessionID)) != nil {
-		return true
+	valid := func(t *accessToken) bool { return t != nil && !t.revoked && time.Now().Before(t.expires) }
+	if sid := r.Header.Get(HeaderSessionID); sid != "" {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		return valid(a.tokens[a.sessTok[sid]])
 	}
 	if !isStateless(q.version) {
+		return false
+	}
+	a.mu.Lock()
+	usable := false
+	for _, t := range a.tokens {
+		usable = usable || (t.uses > 0 && valid(t))
+	}
+	a.mu.Unlock()
+	if !usable {
 		return false
 	}
 	p := peek(q.body)
