@@ -126,7 +126,7 @@ func TestAuthGoSDK(t *testing.T) {
 			srv.AssertScopesRequested(t, "mcp:read")
 			srv.AssertGrant(t, "authorization_code", "client_secret_basic") // RFC 7591's default method: go-sdk asks none
 			srv.AssertToolCalled(t, "echo", nil)
-			assert.Empty(t, srv.Violations(), "go-sdk breaks no authorization rule")
+			assert.Empty(t, srv.AuthViolations(), "go-sdk breaks no authorization rule")
 			var reg mcptest.AuthExchange
 			for _, x := range srv.AuthExchanges() {
 				if x.Endpoint == mcptest.AuthRegister {
@@ -157,7 +157,7 @@ func TestAuthGoSDKRefresh(t *testing.T) {
 			for _, x := range srv.AuthExchanges() {
 				assert.NotEqual(t, "invalid_grant", x.Error, "a rotated refresh token used twice")
 			}
-			assert.Empty(t, srv.Violations())
+			assert.Empty(t, srv.AuthViolations())
 		})
 	}
 }
@@ -175,7 +175,7 @@ func TestAuthGoSDKStepUp(t *testing.T) {
 			assert.Equal(t, "gone", res.Content[0].(*mcp.TextContent).Text)
 			srv.AssertReauthorized(t)
 			srv.AssertScopesRequested(t, "mcp:read", "mcp:admin")
-			assert.Empty(t, srv.Violations())
+			assert.Empty(t, srv.AuthViolations())
 		})
 	}
 }
@@ -218,7 +218,7 @@ func TestAuthGoSDKFaults(t *testing.T) {
 			if f.want != "" {
 				assert.Contains(t, err.Error(), f.want)
 			}
-			assert.Empty(t, srv.Violations(), "go-sdk refuses: no rule broken")
+			assert.Empty(t, srv.AuthViolations(), "go-sdk refuses: no rule broken")
 			var reached []string
 			for _, x := range srv.AuthExchanges() {
 				reached = append(reached, x.Endpoint)

@@ -363,6 +363,7 @@ func (s *Server) WithAuthorization(a *Authorization) *Server {
 			return fmt.Errorf("WithAuthorizationServers(%d) needs an issuer path (WithIssuerPath): the origin is one issuer", a.servers)
 		}
 		s.auth = newAuthState(s, a)
+		s.t.Cleanup(func() { s.auth.settle(true) }) // before NewServer's cleanup reports the violations
 		return nil
 	})
 }
@@ -386,6 +387,7 @@ type authState struct {
 	flow      flowState
 	warned    map[RuleID]bool
 	sessTok   map[string]string // the token each HTTP session's requests last carried, by Mcp-Session-Id
+	pending   []pendingViolation
 }
 
 // flowState is what the client was told that the client rules weigh.
@@ -585,6 +587,7 @@ func readMCPRequest(r *http.Request, limit int64) mcpRequest {
 
 // checkTokenSlow is checkToken for every other case: it reads the body.
 func (a *authState) checkTokenSlow(f *httpFront, w http.ResponseWriter, r *http.Request) bool {
+	a.settle(false)
 	q := readMCPRequest(r, f.srv.httpCfg.bodyLimit)
 	org := origin(r)
 	sess := a.sessionOf(f, r)

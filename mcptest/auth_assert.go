@@ -23,6 +23,7 @@ func (s *Server) authWait(t TB, call string, cond func(a *authState) (bool, stri
 		t.Fatalf("mcptest: %s: the server has no authorization; turn it on with WithAuthorization(NewAuthorization())", call)
 		return false, ""
 	}
+	defer s.auth.settle(false)
 	ctx, cancel := context.WithTimeout(s.ctx, s.waitTimeout)
 	defer cancel()
 	var got string

@@ -83,6 +83,7 @@ func (s *Server) AuthExchanges() []AuthExchange {
 	if s.auth == nil {
 		return nil
 	}
+	s.auth.settle(false)
 	s.auth.mu.Lock()
 	defer s.auth.mu.Unlock()
 	return slices.Clone(s.auth.exchanges)

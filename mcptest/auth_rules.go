@@ -139,46 +139,97 @@ func init() {
 	}
 }
 
-// flowVersion is the protocol version the client's MCP requests speak,
-// the one the rules are checked against (2025-11-25 until one says).
-func (a *authState) flowVersion() string {
+// flowVersion is the protocol version the client settled on, the one the
+// rules are checked against: that of the newest session the mock served
+// (a handshake's negotiated version, or 2026-07-28 for a stateless one),
+// else that of the newest MCP request refused or let through, else
+// 2025-11-25. settled is false while no session has an era: a client may
+// still be probing (a dual-era client's server/discover).
+func (a *authState) flowVersion() (v string, settled bool) {
+	sessions := a.srv.Sessions()
+	for i := len(sessions) - 1; i >= 0; i-- {
+		switch sessions[i].Era() {
+		case EraHandshake:
+			if pv := sessions[i].ProtocolVersion(); slices.Contains(allVersions, pv) {
+				return pv, true
+			}
+		case EraStateless:
+			return statelessVersions[0], true
+		}
+	}
 	a.mu.Lock()
-	v := a.version
+	v = a.version
 	a.mu.Unlock()
 	if !slices.Contains(allVersions, v) {
-		return v20251125
+		v = v20251125
 	}
-	return v
+	return v, false
 }
 
-// violate records a violation of an authorization rule, when the
-// client's version states it.
+// pendingViolation is a broken authorization rule waiting for the
+// client's version to be settled: whether it is one depends on it.
+type pendingViolation struct {
+	rule   RuleID
+	m      Message
+	detail string
+}
+
+// violate records a broken authorization rule; it becomes a violation,
+// if the client's version states the rule, once that version is settled
+// (settle).
 func (a *authState) violate(sess *Session, rule RuleID, m Message, detail string) {
-	row := authRuleIndex[rule]
-	v := a.flowVersion()
-	if row == nil || !slices.Contains(row.Versions, v) {
+	a.mu.Lock()
+	a.pending = append(a.pending, pendingViolation{rule, m, detail})
+	a.mu.Unlock()
+	a.settle(false)
+}
+
+// settle turns the pending broken rules into violations when the client's
+// version is settled, or, with final (the test is ending), against the
+// best version known. The assertions, AuthExchanges and every
+// authorization request settle; so does the end of the test.
+func (a *authState) settle(final bool) {
+	a.mu.Lock()
+	n := len(a.pending)
+	a.mu.Unlock()
+	if n == 0 {
 		return
 	}
-	if row.Once {
-		a.mu.Lock()
-		if a.warned == nil {
-			a.warned = map[RuleID]bool{}
-		}
-		seen := a.warned[rule]
-		a.warned[rule] = true
-		a.mu.Unlock()
-		if seen {
-			return
-		}
+	v, settled := a.flowVersion()
+	if !settled && !final {
+		return
 	}
-	sec := row.Section
-	if isStateless(v) || sec == "" {
-		sec = row.Section2
+	a.mu.Lock()
+	pending := a.pending
+	a.pending = nil
+	var out []Violation
+	for _, p := range pending {
+		row := authRuleIndex[p.rule]
+		if row == nil || !slices.Contains(row.Versions, v) {
+			continue
+		}
+		if row.Once {
+			if a.warned == nil {
+				a.warned = map[RuleID]bool{}
+			}
+			if a.warned[p.rule] {
+				continue
+			}
+			a.warned[p.rule] = true
+		}
+		sec := row.Section
+		if isStateless(v) || sec == "" {
+			sec = row.Section2
+		}
+		out = append(out, Violation{Rule: p.rule, Severity: row.Severity, Spec: v, Section: sec, Detail: p.detail, Message: p.m})
 	}
-	viol := Violation{Rule: rule, Severity: row.Severity, Spec: v, Section: sec, Detail: detail, Message: m}
+	a.mu.Unlock()
+	if len(out) == 0 {
+		return
+	}
 	s := a.srv
 	s.mu.Lock()
-	s.violations = append(s.violations, viol)
+	s.violations = append(s.violations, out...)
 	s.mu.Unlock()
 }
 
@@ -324,4 +375,24 @@ func (a *authState) checkTokenRequest(q *authReq, in Message, code *authCode) {
 		}
 		a.violate(q.sess, RuleAuthIss, in, "the client sent the token endpoint a code whose authorization response carried "+what)
 	}
+}
+
+// AuthViolations returns the violations of the authorization rules (auth/)
+// so far, in order. A broken rule waits until the client's protocol
+// version is settled (its first session's era), since whether it is a
+// violation depends on it; AuthViolations decides those still waiting
+// against the version known now, as the end of the test does. The other
+// auth assertions, and Violations after them, see what was settled.
+func (s *Server) AuthViolations() []Violation {
+	if s.auth == nil {
+		return nil
+	}
+	s.auth.settle(true)
+	var out []Violation
+	for _, v := range s.Violations() {
+		if strings.HasPrefix(string(v.Rule), "auth/") {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -165,7 +165,7 @@ func TestAuthRules(t *testing.T) {
 				}
 			}
 			var got []mcptest.RuleID
-			for _, v := range srv.Violations() {
+			for _, v := range srv.AuthViolations() {
 				if strings.HasPrefix(string(v.Rule), "auth/") && !slices.Contains(got, v.Rule) {
 					got = append(got, v.Rule)
 				}

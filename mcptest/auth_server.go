@@ -68,6 +68,7 @@ func metadataPath(ip string, form MetadataForm) string {
 // serveAuth serves a request to a well-known URL or to an authorization
 // server's endpoint.
 func (a *authState) serveAuth(f *httpFront, w http.ResponseWriter, r *http.Request) {
+	a.settle(false)
 	path := r.URL.Path
 	org := origin(r)
 	a.mu.Lock()

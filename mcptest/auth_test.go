@@ -55,7 +55,7 @@ func TestAuthCorrectClient(t *testing.T) {
 				t.Fatalf("a refresh token was accepted twice: it must rotate")
 			}
 			srv.AssertAuthorized(t)
-			if v := srv.Violations(); len(v) > 0 {
+			if v := srv.AuthViolations(); len(v) > 0 {
 				t.Fatalf("a correct client broke rules: %v", v)
 			}
 			got := strings.Join(endpoints(srv.AuthExchanges()), "\n")
@@ -136,7 +136,7 @@ func TestAuthStepUp(t *testing.T) {
 			}
 			srv.AssertReauthorized(t)
 			srv.AssertScopesRequested(t, "mcp:read", "mcp:admin")
-			if v := srv.Violations(); len(v) > 0 {
+			if v := srv.AuthViolations(); len(v) > 0 {
 				t.Fatalf("violations: %v", v)
 			}
 		})
