@@ -432,6 +432,8 @@ type authCode struct {
 }
 
 type accessToken struct {
+	okHost   string // the Host and path its audience was last checked for
+	okPath   string
 	value    string
 	client   string
 	issuer   string
@@ -534,10 +536,9 @@ func (a *authState) checkToken(f *httpFront, w http.ResponseWriter, r *http.Requ
 		// the common path: a token, no query, no per-request scopes
 		scheme, tok, _ := strings.Cut(hdr, " ")
 		if strings.EqualFold(scheme, "Bearer") {
-			org := origin(r)
 			a.mu.Lock()
 			t := a.tokens[tok]
-			if t != nil && !t.revoked && time.Now().Before(t.expires) && a.audienceOK(t.resource, org, r.URL.Path) {
+			if t != nil && !t.revoked && time.Now().Before(t.expires) && t.okHost == r.Host && t.okPath == r.URL.Path && r.TLS == nil {
 				t.uses++
 				a.accepted++
 				a.mcpPath = r.URL.Path
@@ -662,6 +663,9 @@ func (a *authState) checkTokenSlow(f *httpFront, w http.ResponseWriter, r *http.
 	a.mu.Lock()
 	if t := a.tokens[tok]; t != nil {
 		t.uses++
+		if r.TLS == nil {
+			t.okHost, t.okPath = r.Host, r.URL.Path // the audience held here: the next request to it takes the short path
+		}
 	}
 	if sid := r.Header.Get(HeaderSessionID); sid != "" {
 		a.sessTok[sid] = tok
