@@ -14,6 +14,11 @@ package integration_test
 //   - A token the server rejects (401 invalid_token after ExpireToken) is
 //     answered with a whole new authorization, not a refresh: the refresh
 //     token is used only when oauth2's own clock says the token expired.
+//   - With a Client ID Metadata Document URL as client id it authenticates
+//     at the token endpoint with HTTP Basic and an empty secret (oauth2's
+//     AuthStyleAutoDetect), not with none; the mock accepts it.
+//   - It registers anew (DCR) at every authorization, a step-up too: the
+//     client credentials are not kept.
 //   - With only handshake-era versions pinned (ClientSessionOptions
 //     ProtocolVersion), initialize is the request that gets the 401; with
 //     the default client it is server/discover.
@@ -247,5 +252,117 @@ func TestAuthGoSDKFaults(t *testing.T) {
 		require.Error(t, err)
 		var ue *url.Error
 		assert.True(t, errors.As(err, &ue) || strings.Contains(err.Error(), "Client.Timeout"), "%v", err)
+	})
+}
+
+// goSDKConnectWith connects go-sdk with a handler config of the test's.
+func goSDKConnectWith(t *testing.T, srv *mcptest.Server, version string, cfg *auth.AuthorizationCodeHandlerConfig) error {
+	t.Helper()
+	c := httpClient(t)
+	cfg.AuthorizationCodeFetcher, cfg.Client = headlessFetcher(c), c
+	h, err := auth.NewAuthorizationCodeHandler(cfg)
+	require.NoError(t, err)
+	cl := mcp.NewClient(&mcp.Implementation{Name: "gosdk-oauth-app", Version: "1.0.0"}, nil)
+	var opts *mcp.ClientSessionOptions
+	if version != "" {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
+	}
+	cs, err := cl.Connect(testContext(t), &mcp.StreamableClientTransport{Endpoint: srv.URL(), HTTPClient: c, OAuthHandler: h}, opts)
+	if err != nil {
+		return err
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	_, err = cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "echo"})
+	return err
+}
+
+// TestAuthGoSDKRegistration: pre-registered clients (client_secret_post,
+// as go-sdk prefers), Client ID Metadata Documents, and the 2025-03-26
+// fallbacks (no PRM; metadata at the origin, or none).
+func TestAuthGoSDKRegistration(t *testing.T) {
+	t.Run("pre-registered confidential client", func(t *testing.T) {
+		srv := authToolServer(t, mcptest.NewAuthorization().WithClient("app", "s3cret", "http://127.0.0.1:1/callback"))
+		require.NoError(t, goSDKConnectWith(t, srv, "", &auth.AuthorizationCodeHandlerConfig{
+			PreregisteredClient: &oauthex.ClientCredentials{ClientID: "app", ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: "s3cret"}},
+			RedirectURL:         "http://127.0.0.1:1/callback",
+		}))
+		srv.AssertGrant(t, "authorization_code", "client_secret_post")
+		assert.Empty(t, srv.AuthViolations())
+	})
+	t.Run("pre-registered client, wrong secret", func(t *testing.T) {
+		srv := authToolServer(t, mcptest.NewAuthorization().WithClient("app", "s3cret"))
+		err := goSDKConnectWith(t, srv, "2025-11-25", &auth.AuthorizationCodeHandlerConfig{
+			PreregisteredClient: &oauthex.ClientCredentials{ClientID: "app", ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: "wrong"}},
+			RedirectURL:         "http://127.0.0.1:1/callback",
+		})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "invalid_client")
+	})
+	t.Run("client_secret_basic only", func(t *testing.T) {
+		srv := authToolServer(t, mcptest.NewAuthorization().WithClient("app", "s3cret").
+			WithMetadataField("token_endpoint_auth_methods_supported", []string{"client_secret_basic"}))
+		require.NoError(t, goSDKConnectWith(t, srv, "", &auth.AuthorizationCodeHandlerConfig{
+			PreregisteredClient: &oauthex.ClientCredentials{ClientID: "app", ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: "s3cret"}},
+			RedirectURL:         "http://127.0.0.1:1/callback",
+		}))
+		srv.AssertGrant(t, "authorization_code", "client_secret_basic")
+	})
+	t.Run("Client ID Metadata Document", func(t *testing.T) {
+		srv := authToolServer(t, mcptest.NewAuthorization())
+		require.NoError(t, goSDKConnectWith(t, srv, "", &auth.AuthorizationCodeHandlerConfig{
+			ClientIDMetadataDocumentConfig: &auth.ClientIDMetadataDocumentConfig{URL: "https://client.example/oauth/app.json"},
+			RedirectURL:                    "http://127.0.0.1:1/callback",
+		}))
+		// oauth2's AuthStyleAutoDetect: HTTP Basic with the URL and an empty secret, not none
+		srv.AssertGrant(t, "authorization_code", "client_secret_basic")
+		for _, x := range srv.AuthExchanges() {
+			assert.NotEqual(t, mcptest.AuthRegister, x.Endpoint, "a CIMD client does not register")
+		}
+	})
+	for _, metadata := range []bool{true, false} {
+		t.Run(fmt.Sprintf("2025-03-26 fallback, metadata %v", metadata), func(t *testing.T) {
+			srv := authToolServer(t, mcptest.NewAuthorization().WithLegacyDiscovery(metadata))
+			require.NoError(t, goSDKConnectWith(t, srv, "2025-11-25", &auth.AuthorizationCodeHandlerConfig{
+				DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+					RedirectURIs: []string{"http://127.0.0.1:1/callback"}}},
+			}))
+			discovery := []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server"}
+			if !metadata {
+				discovery = append(discovery, "/.well-known/openid-configuration")
+			}
+			srv.AssertDiscovery(t, discovery...)
+			srv.AssertAuthorized(t)
+			var paths []string
+			for _, x := range srv.AuthExchanges() {
+				if x.Endpoint == mcptest.AuthRegister || x.Endpoint == mcptest.AuthAuthorize || x.Endpoint == mcptest.AuthToken {
+					u, _ := url.Parse(x.URL)
+					paths = append(paths, u.Path)
+				}
+			}
+			assert.Equal(t, []string{"/register", "/authorize", "/token"}, paths, "the endpoints at the origin's root")
+			assert.Empty(t, srv.AuthViolations())
+		})
+	}
+	t.Run("OpenID metadata forms", func(t *testing.T) {
+		srv := authToolServer(t, mcptest.NewAuthorization().WithMetadataAt(mcptest.OpenIDAppended))
+		require.NoError(t, goSDKConnectWith(t, srv, "", &auth.AuthorizationCodeHandlerConfig{
+			DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+				RedirectURIs: []string{"http://127.0.0.1:1/callback"}}},
+		}))
+		srv.AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as",
+			"/.well-known/openid-configuration/as", "/as/.well-known/openid-configuration")
+		assert.Empty(t, srv.AuthViolations())
+	})
+	t.Run("two authorization servers: the first is used", func(t *testing.T) {
+		srv := authToolServer(t, mcptest.NewAuthorization().WithAuthorizationServers(2))
+		require.NoError(t, goSDKConnectWith(t, srv, "", &auth.AuthorizationCodeHandlerConfig{
+			DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+				RedirectURIs: []string{"http://127.0.0.1:1/callback"}}},
+		}))
+		for _, x := range srv.AuthExchanges() {
+			if x.Endpoint == mcptest.AuthToken {
+				assert.True(t, strings.HasSuffix(x.Issuer, "/as"), x.Issuer)
+			}
+		}
 	})
 }

@@ -322,7 +322,8 @@ func (a *authState) authorize(q *authReq, org string, i int) {
 	}
 	in := q.message()
 	a.checkAuthorizeRequest(q, in, iss)
-	sendIss := md.Get("authorization_response_iss_parameter_supported").Bool()
+	// RFC 9207 §2.3: a server that sends iss advertises it; one that serves no metadata cannot
+	sendIss := md.Get("authorization_response_iss_parameter_supported").Bool() && !a.cfg.noMetadata
 	fail := func(code, desc string) {
 		v := url.Values{"error": {code}, "error_description": {desc}}
 		if s := p.Get("state"); s != "" {
