@@ -366,3 +366,25 @@ func TestAuthGoSDKRegistration(t *testing.T) {
 		}
 	})
 }
+
+// TestAuthGoSDKSwitchServer: the resource moves to another authorization
+// server after its token is revoked; go-sdk discovers again and registers
+// with the new one.
+func TestAuthGoSDKSwitchServer(t *testing.T) {
+	srv := authToolServer(t, mcptest.NewAuthorization().WithAuthorizationServers(2)).
+		WithFault(mcptest.RevokeToken().Nth(2), mcptest.SwitchAuthorizationServer())
+	cs, err := connectGoSDKOAuth(t, srv, "")
+	require.NoError(t, err)
+	for range 2 {
+		_, err = cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "echo"})
+		require.NoError(t, err)
+	}
+	var issuers []string
+	for _, x := range srv.AuthExchanges() {
+		if x.Endpoint == mcptest.AuthRegister || x.Endpoint == mcptest.AuthToken {
+			issuers = append(issuers, x.Endpoint+" "+x.Issuer[strings.LastIndex(x.Issuer, "/"):])
+		}
+	}
+	assert.Equal(t, []string{"auth/register /as", "auth/token /as", "auth/register /as2", "auth/token /as2"}, issuers)
+	assert.Empty(t, srv.AuthViolations())
+}

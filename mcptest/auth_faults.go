@@ -335,3 +335,30 @@ func SlowToken(d time.Duration) Fault {
 		return true
 	})
 }
+
+// SwitchAuthorizationServer makes the Protected Resource Metadata name the
+// authorization servers in another order — the second first — once a
+// token was revoked or expired (RevokeToken, ExpireToken): the resource
+// moved to another authorization server. It needs
+// WithAuthorizationServers(2) or more. Reproduces: a client that keeps
+// using the old server, or its credentials at the new one — it must
+// discover again and register anew.
+func SwitchAuthorizationServer() Fault {
+	return authFaultOf("SwitchAuthorizationServer()", "", atPRM, func(h *FaultHandle, a *authState, ctx *authFaultCtx) bool {
+		servers, _ := ctx.doc["authorization_servers"].([]string)
+		if len(servers) < 2 {
+			return false
+		}
+		a.mu.Lock()
+		invalidated := false
+		for _, t := range a.tokens {
+			invalidated = invalidated || t.revoked || (t.uses > 0 && !time.Now().Before(t.expires))
+		}
+		a.mu.Unlock()
+		if !invalidated {
+			return false
+		}
+		ctx.doc["authorization_servers"] = append(servers[1:2:2], append(servers[:1:1], servers[2:]...)...)
+		return true
+	})
+}

@@ -61,6 +61,10 @@ const (
 	// RuleAuthApplicationType (2026-07-28): a Dynamic Client Registration
 	// request carries application_type.
 	RuleAuthApplicationType RuleID = "auth/application-type"
+	// RuleAuthCredentialsPerServer (2026-07-28): client credentials
+	// registered with one authorization server are not used at another
+	// (answered like an unknown client).
+	RuleAuthCredentialsPerServer RuleID = "auth/credentials-per-server"
 )
 
 // authRuleRow is one client rule of the authorization flow: the spec
@@ -120,6 +124,9 @@ var authRules = []authRuleRow{
 	{RuleAuthApplicationType, "MUST", SeverityError, []string{"2026-07-28"},
 		"", "basic/authorization/client-registration#application-type-and-redirect-uri-constraints", false,
 		"MCP clients MUST specify an appropriate application_type during Dynamic Client Registration"},
+	{RuleAuthCredentialsPerServer, "MUST NOT", SeverityError, []string{"2026-07-28"},
+		"", "basic/authorization/client-registration#authorization-server-binding", false,
+		"clients MUST NOT reuse client credentials from a different authorization server and MUST re-register with the new authorization server"},
 }
 
 var authRuleIndex = map[RuleID]*authRuleRow{}

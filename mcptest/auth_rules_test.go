@@ -2,6 +2,7 @@ package mcptest_test
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -101,6 +102,20 @@ var authRuleCases = []authRuleCase{
 	{name: "metadata of another issuer refused", version: "2026-07-28", faults: []mcptest.Fault{mcptest.MetadataIssuer("http://evil.example")}, run: refusedRun},
 	{name: "registration without application_type", version: "2026-07-28", knob: func(o *oauthRaw) { o.noAppType = true }, rules: []mcptest.RuleID{mcptest.RuleAuthApplicationType}},
 	{name: "registration without application_type, 2025-11-25 (no such rule)", knob: func(o *oauthRaw) { o.noAppType = true }},
+	{name: "credentials of another authorization server", version: "2026-07-28",
+		auth:  func() *mcptest.Authorization { return mcptest.NewAuthorization().WithAuthorizationServers(2) },
+		rules: []mcptest.RuleID{mcptest.RuleAuthCredentialsPerServer}, run: func(t *testing.T, o *oauthRaw) {
+			o.connect() // registered with /as
+			v := url.Values{"response_type": {"code"}, "client_id": {o.clientID}, "redirect_uri": {"http://127.0.0.1:1/callback"}}
+			resp, err := o.c.Get(strings.TrimSuffix(o.mcpURL, "/mcp") + "/as2/authorize?" + v.Encode())
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusBadRequest {
+				t.Fatalf("another server's client id at /as2: %d, want 400", resp.StatusCode)
+			}
+		}},
 	{name: "client_secret_post", knob: func(o *oauthRaw) { o.clientAuth = "client_secret_post" }},
 	{name: "client_secret_basic", knob: func(o *oauthRaw) { o.clientAuth = "client_secret_basic" }},
 }

@@ -299,6 +299,7 @@ func (a *authState) authorize(q *authReq, org string, i int) {
 	clientID, redirect := p.Get("client_id"), p.Get("redirect_uri")
 	c := a.client(clientID, iss, md)
 	if c == nil {
+		a.checkForeignClient(q, clientID, iss)
 		q.oauthError(http.StatusBadRequest, "invalid_request", "unknown client_id "+strconv.Quote(clientID)+": register it (/register), pre-register it (WithClient), or use a Client ID Metadata Document URL")
 		return
 	}
@@ -429,6 +430,7 @@ func (a *authState) token(q *authReq, org string, i int) {
 	}
 	c := a.client(id, iss, md)
 	if c == nil {
+		a.checkForeignClient(q, id, iss)
 		invalidClient("unknown client_id " + strconv.Quote(id))
 		return
 	}
@@ -656,4 +658,15 @@ func (a *authState) register(q *authReq, org string, i int) {
 		resp["application_type"] = appType.String()
 	}
 	q.reply(http.StatusCreated, resp)
+}
+
+// checkForeignClient records a client id registered with another
+// authorization server of this resource, used at iss.
+func (a *authState) checkForeignClient(q *authReq, id, iss string) {
+	a.mu.Lock()
+	c := a.clients[id]
+	a.mu.Unlock()
+	if c != nil && c.issuer != "" && c.issuer != iss {
+		a.violate(q.sess, RuleAuthCredentialsPerServer, q.message(), "client_id "+strconv.Quote(id)+" was registered with "+c.issuer+", and used at "+iss)
+	}
 }
