@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -15,44 +16,43 @@ import (
 // closed, or the answer can no longer change.
 
 // authWait evaluates cond over the authorization state each time the
-// journal grows, until it holds, the wait timeout passes, or the server
-// closes. It returns whether cond held and what it last said.
-func (s *Server) authWait(t TB, call string, cond func(a *authState) (bool, string)) (bool, string) {
+// journal grows, until it holds, the wait timeout passes, or the answer
+// is settled: the server closed, or every session ended. It returns
+// whether cond held, what it last said, and why it is settled ("" when
+// the wait timed out).
+func (s *Server) authWait(t TB, call string, cond func(a *authState) (ok bool, got, settled string)) (ok bool, got, why string) {
 	t.Helper()
 	if s.auth == nil {
 		t.Fatalf("mcptest: %s: the server has no authorization; turn it on with WithAuthorization(NewAuthorization())", call)
-		return false, ""
+		return false, "", ""
 	}
 	defer s.auth.settle(false)
 	ctx, cancel := context.WithTimeout(s.ctx, s.waitTimeout)
 	defer cancel()
-	var got string
-	_, ok := s.journal.waitView(ctx, nil, func(Messages) bool {
-		var done bool
-		done, got = cond(s.auth)
-		return done
+	s.journal.waitView(ctx, nil, func(msgs Messages) bool {
+		if ok, got, why = cond(s.auth); ok || why != "" {
+			return true
+		}
+		if o, fresh := s.look(msgs); fresh {
+			why = o.over()
+		}
+		return why != ""
 	})
 	if !ok {
-		done, g := cond(s.auth)
-		if done {
-			return true, g
+		var settled string
+		if ok, got, settled = cond(s.auth); settled != "" {
+			why = settled
 		}
-		got = g
 	}
-	return ok, got
+	if why == "" && s.ctx.Err() != nil {
+		why = "the server is closed"
+	}
+	return ok, got, why
 }
 
-func (s *Server) authFail(t TB, call, want, got string) bool {
+func (s *Server) authFail(t TB, call, want, got, why string) bool {
 	t.Helper()
-	return s.fail(t, call, want, s.settledGot(got, s.closedWhy()), s.journal.view())
-}
-
-// closedWhy says why a waiting assertion stopped early: the server closed.
-func (s *Server) closedWhy() string {
-	if s.ctx.Err() != nil {
-		return "the server has closed"
-	}
-	return ""
+	return s.fail(t, call, want, s.settledGot(got, why), s.journal.view())
 }
 
 // AssertAuthorized checks that the client got an access token and used
@@ -60,15 +60,15 @@ func (s *Server) closedWhy() string {
 // timeout.
 func (s *Server) AssertAuthorized(t TB) bool {
 	t.Helper()
-	ok, got := s.authWait(t, "AssertAuthorized", func(a *authState) (bool, string) {
+	ok, got, why := s.authWait(t, "AssertAuthorized", func(a *authState) (bool, string, string) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
-		return a.issued > 0 && a.accepted > 0, fmt.Sprintf("%d token(s) issued, %d MCP request(s) let through with one", a.issued, a.accepted)
+		return a.issued > 0 && a.accepted > 0, fmt.Sprintf("%d token(s) issued, %d MCP request(s) let through with one", a.issued, a.accepted), ""
 	})
 	if ok {
 		return true
 	}
-	return s.authFail(t, "AssertAuthorized", "a token issued and an MCP request let through with it", got)
+	return s.authFail(t, "AssertAuthorized", "a token issued and an MCP request let through with it", got, why)
 }
 
 // AssertDiscovery checks the URLs (paths, e.g.
@@ -78,8 +78,8 @@ func (s *Server) AssertAuthorized(t TB) bool {
 // timeout for as many.
 func (s *Server) AssertDiscovery(t TB, paths ...string) bool {
 	t.Helper()
-	call := fmt.Sprintf("AssertDiscovery(%s)", quoteAll(paths))
-	ok, got := s.authWait(t, call, func(a *authState) (bool, string) {
+	call := fmt.Sprintf("AssertDiscovery(%s)", quoteFull(paths))
+	ok, got, why := s.authWait(t, call, func(a *authState) (bool, string, string) {
 		var tried []string
 		for _, x := range a.snapshot() {
 			if x.Endpoint == AuthPRM || x.Endpoint == AuthMetadata {
@@ -88,20 +88,14 @@ func (s *Server) AssertDiscovery(t TB, paths ...string) bool {
 		}
 		n := min(len(tried), len(paths))
 		if !slices.Equal(tried[:n], paths[:n]) {
-			return true, "tried " + quoteAll(tried) // settled: the order is wrong already
+			return false, "tried " + quoteFull(tried), "the order differs already"
 		}
-		return len(tried) >= len(paths), "tried " + quoteAll(tried)
+		return len(tried) >= len(paths), "tried " + quoteFull(tried), ""
 	})
-	tried := ""
-	for _, x := range s.AuthExchanges() {
-		if x.Endpoint == AuthPRM || x.Endpoint == AuthMetadata {
-			tried += pathOfURL(x.URL) + " "
-		}
-	}
-	if ok && strings.HasPrefix(tried, strings.Join(paths, " ")+" ") {
+	if ok {
 		return true
 	}
-	return s.authFail(t, call, "discovery requests "+quoteAll(paths)+" in this order", got)
+	return s.authFail(t, call, "discovery requests "+quoteFull(paths)+" in this order", got, why)
 }
 
 func pathOfURL(u string) string {
@@ -122,9 +116,9 @@ func (a *authState) snapshot() []AuthExchange {
 // parameter). It waits up to the wait timeout for an authorization request.
 func (s *Server) AssertScopesRequested(t TB, scopes ...string) bool {
 	t.Helper()
-	call := fmt.Sprintf("AssertScopesRequested(%s)", quoteAll(scopes))
+	call := fmt.Sprintf("AssertScopesRequested(%s)", quoteFull(scopes))
 	want := slices.Sorted(slices.Values(scopes))
-	ok, got := s.authWait(t, call, func(a *authState) (bool, string) {
+	ok, got, why := s.authWait(t, call, func(a *authState) (bool, string, string) {
 		var last *AuthExchange
 		xs := a.snapshot()
 		for i := range xs {
@@ -133,15 +127,15 @@ func (s *Server) AssertScopesRequested(t TB, scopes ...string) bool {
 			}
 		}
 		if last == nil {
-			return false, "no authorization request"
+			return false, "no authorization request", ""
 		}
 		asked := slices.Sorted(slices.Values(strings.Fields(last.Params.Get("scope"))))
-		return slices.Equal(asked, want), fmt.Sprintf("scope %q", last.Params.Get("scope"))
+		return slices.Equal(asked, want), fmt.Sprintf("scope %q", last.Params.Get("scope")), ""
 	})
 	if ok {
 		return true
 	}
-	return s.authFail(t, call, "the newest authorization request asks for scope "+fmt.Sprintf("%q", strings.Join(scopes, " ")), got)
+	return s.authFail(t, call, "the newest authorization request asks for scope "+fmt.Sprintf("%q", strings.Join(scopes, " ")), got, why)
 }
 
 // AssertGrant checks that the client got a token with grant type grant
@@ -151,7 +145,7 @@ func (s *Server) AssertScopesRequested(t TB, scopes ...string) bool {
 func (s *Server) AssertGrant(t TB, grant, method string) bool {
 	t.Helper()
 	call := fmt.Sprintf("AssertGrant(%q, %q)", grant, method)
-	ok, got := s.authWait(t, call, func(a *authState) (bool, string) {
+	ok, got, why := s.authWait(t, call, func(a *authState) (bool, string, string) {
 		var seen []string
 		for _, x := range a.snapshot() {
 			if x.Endpoint != AuthToken {
@@ -159,18 +153,18 @@ func (s *Server) AssertGrant(t TB, grant, method string) bool {
 			}
 			seen = append(seen, fmt.Sprintf("%s/%s %d", x.Params.Get("grant_type"), x.ClientAuth, x.Status))
 			if x.Status == http.StatusOK && x.Params.Get("grant_type") == grant && (method == "" || x.ClientAuth == method) {
-				return true, ""
+				return true, "", ""
 			}
 		}
 		if len(seen) == 0 {
-			return false, "no token request"
+			return false, "no token request", ""
 		}
-		return false, "token requests: " + strings.Join(seen, ", ")
+		return false, "token requests: " + strings.Join(seen, ", "), ""
 	})
 	if ok {
 		return true
 	}
-	return s.authFail(t, call, "a token granted by "+grant+" with client authentication "+cmpOr(method, "(any)"), got)
+	return s.authFail(t, call, "a token granted by "+grant+" with client authentication "+cmpOr(method, "(any)"), got, why)
 }
 
 // AssertReauthorized checks the step-up: after a 403 insufficient_scope,
@@ -179,7 +173,7 @@ func (s *Server) AssertGrant(t TB, grant, method string) bool {
 // wait timeout.
 func (s *Server) AssertReauthorized(t TB) bool {
 	t.Helper()
-	ok, got := s.authWait(t, "AssertReauthorized", func(a *authState) (bool, string) {
+	ok, got, why := s.authWait(t, "AssertReauthorized", func(a *authState) (bool, string, string) {
 		xs := a.snapshot()
 		var need []string
 		stage := "no 403 insufficient_scope was answered"
@@ -193,22 +187,32 @@ func (s *Server) AssertReauthorized(t TB) bool {
 			}
 		}
 		if need == nil {
-			return false, stage
+			return false, stage, ""
 		}
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		for _, tok := range a.tokens {
 			if containsAll(tok.scopes, need) && tok.uses > 0 {
-				return true, ""
+				return true, "", ""
 			}
 			if containsAll(tok.scopes, need) {
 				stage = "a token with " + strings.Join(need, " ") + " was issued but no MCP request used it"
 			}
 		}
-		return false, stage
+		return false, stage, ""
 	})
 	if ok {
 		return true
 	}
-	return s.authFail(t, "AssertReauthorized", "a step-up: 403 insufficient_scope, authorization for its scope, a token with it, used", got)
+	return s.authFail(t, "AssertReauthorized", "a step-up: 403 insufficient_scope, authorization for its scope, a token with it, used", got, why)
+}
+
+// quoteFull quotes each string whole, comma-separated: paths and scopes
+// are short, and cut they would not say which they are.
+func quoteFull(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
 }
