@@ -17,7 +17,9 @@ func TestAuthAssertionsFail(t *testing.T) {
 		o.connect()
 		ft := newFakeTB(t)
 		start := time.Now()
-		ft.run(func() { srv.AssertDiscovery(ft, "/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp") })
+		ft.run(func() {
+			srv.AssertDiscovery(ft, "/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp")
+		})
 		got := strings.Join(ft.errors(), "\n")
 		if !strings.Contains(got, `AssertDiscovery("/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp") failed`) ||
 			!strings.Contains(got, "the order differs already") || !strings.Contains(got, `tried "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as"`) {
