@@ -214,6 +214,7 @@ func TestAuthGoSDKFaults(t *testing.T) {
 		{"AuthorizationIss omitted", mcptest.AuthorizationIss(""), "none was received"},
 		{"PRMResource", mcptest.PRMResource("http://127.0.0.1:1/mcp"), ""},
 		{"TokenError", mcptest.TokenError("invalid_grant"), "invalid_grant"},
+		{"WrongState", mcptest.WrongState(), "state mismatch"},
 		{"TokenStatus", mcptest.TokenStatus(503), "503"},
 	} {
 		t.Run(f.name+": refuses", func(t *testing.T) {
@@ -228,7 +229,7 @@ func TestAuthGoSDKFaults(t *testing.T) {
 			for _, x := range srv.AuthExchanges() {
 				reached = append(reached, x.Endpoint)
 			}
-			if f.name != "TokenError" && f.name != "TokenStatus" && f.name != "IssTrailingSlash" && f.name != "AuthorizationIss omitted" {
+			if f.name != "TokenError" && f.name != "TokenStatus" && f.name != "IssTrailingSlash" && f.name != "AuthorizationIss omitted" && f.name != "WrongState" {
 				assert.NotContains(t, strings.Join(reached, " "), mcptest.AuthToken, "it never asked for a token")
 			}
 		})

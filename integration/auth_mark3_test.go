@@ -211,6 +211,11 @@ func TestAuthMark3Deviations(t *testing.T) {
 		}
 		assert.Equal(t, 1, n, "no second authorization")
 	})
+	t.Run("a forged state is refused", func(t *testing.T) {
+		srv := authToolServer(t, mcptest.NewAuthorization()).WithFault(mcptest.WrongState()) // refused before any MCP request: no era, no 2026-07-28 rule
+		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
+		require.ErrorIs(t, err, m3transport.ErrInvalidState)
+	})
 	t.Run("a wrong iss goes unnoticed", func(t *testing.T) {
 		// 2025-11-25 states no iss check, so no rule is broken; in
 		// 2026-07-28 the same client breaks auth/iss-check.

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -427,6 +428,7 @@ type authCode struct {
 	issuer                  string
 	issSent                 string // the iss of the redirect ("" none), for the 2026-07-28 check
 	issWrong                bool
+	stateWrong              bool // a fault changed the state of the redirect
 	expires                 time.Time
 	used                    bool
 }
@@ -452,7 +454,11 @@ type refreshToken struct {
 }
 
 func newAuthState(s *Server, a *Authorization) *authState {
-	st := &authState{srv: s, cfg: *a, mcpPath: "/mcp",
+	cfg := *a // a copy: changing the builder later changes nothing
+	cfg.scopes, cfg.forms, cfg.clients = slices.Clone(a.scopes), slices.Clone(a.forms), slices.Clone(a.clients)
+	cfg.fields, cfg.prmFields = maps.Clone(a.fields), maps.Clone(a.prmFields)
+	cfg.methodScopes, cfg.toolScopes = maps.Clone(a.methodScopes), maps.Clone(a.toolScopes)
+	st := &authState{srv: s, cfg: cfg, mcpPath: "/mcp",
 		clients: map[string]*oauthClient{}, codes: map[string]*authCode{},
 		tokens: map[string]*accessToken{}, refreshes: map[string]*refreshToken{}, sessTok: map[string]string{}}
 	st.flow.stepUps = map[string]int{}

@@ -362,3 +362,13 @@ func SwitchAuthorizationServer() Fault {
 		return true
 	})
 }
+
+// WrongState answers the authorization request with a state other than
+// the one the client sent. Reproduces: a forged or mixed-up authorization
+// response (CSRF) — the client must not go on with it.
+func WrongState() Fault {
+	return authFaultOf("WrongState()", "", atAuthorize, func(h *FaultHandle, a *authState, ctx *authFaultCtx) bool {
+		ctx.values.Set("state", "mcptest-forged-"+randomToken(6))
+		return true
+	})
+}

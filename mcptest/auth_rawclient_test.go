@@ -30,7 +30,7 @@ type oauthRaw struct {
 	noPKCE, plainPKCE, wrongVerifier bool
 	noResource, noTokenResource      bool
 	resource, tokenResource          string // instead of the PRM's resource
-	noState                          bool
+	noState, ignoreState             bool
 	tokenInQuery                     bool
 	rootPRMFirst                     bool // fetches the root PRM before the path-inserted one, ignoring the challenge
 	openIDFirst                      bool // asks OpenIDInserted before OAuthInserted
@@ -366,8 +366,8 @@ func (o *oauthRaw) authorize() bool {
 		o.lastAuthorizeError = e
 		return false
 	}
-	if !o.noState && back.Get("state") != state {
-		o.t.Fatalf("oauthRaw: state %q came back as %q", state, back.Get("state"))
+	if !o.noState && !o.ignoreState && back.Get("state") != state {
+		return false // a response to another request
 	}
 	if !o.ignoreIss {
 		advertised := o.metaDoc.Get("authorization_response_iss_parameter_supported").Bool()

@@ -32,7 +32,9 @@ const (
 	// authorization server issued for it (the resource they were asked for
 	// is this server's), never one of another resource (answered 401).
 	RuleAuthTokenAudience RuleID = "auth/token-audience"
-	// RuleAuthState (a warning): the authorization request carries state.
+	// RuleAuthState (a warning): the authorization request carries state,
+	// and the client does not go on with a response whose state is not the
+	// one it sent (WrongState).
 	RuleAuthState RuleID = "auth/state"
 	// RuleAuthDiscoveryOrder: Protected Resource Metadata is fetched from
 	// the challenge's resource_metadata when it names one, else from the
@@ -374,6 +376,9 @@ func (a *authState) checkTokenRequest(q *authReq, in Message, code *authCode) {
 		if code.resource == "" {
 			a.checkResource(q, in, res, "token", mcpPath)
 		}
+	}
+	if code.stateWrong {
+		a.violate(q.sess, RuleAuthState, in, "the client sent the token endpoint a code whose authorization response carried a state it never sent")
 	}
 	if code.issWrong {
 		what := "no iss although the metadata advertises authorization_response_iss_parameter_supported"

@@ -53,6 +53,7 @@ var authRuleCases = []authRuleCase{
 		}
 	}},
 	{name: "no state", knob: func(o *oauthRaw) { o.noState = true }, rules: []mcptest.RuleID{mcptest.RuleAuthState}},
+	{name: "a forged state sent on", faults: []mcptest.Fault{mcptest.WrongState()}, knob: func(o *oauthRaw) { o.ignoreState = true }, rules: []mcptest.RuleID{mcptest.RuleAuthState}},
 	{name: "root PRM before the challenge's", knob: func(o *oauthRaw) { o.rootPRMFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
 	{name: "root PRM before the path-inserted one", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)

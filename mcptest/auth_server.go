@@ -360,6 +360,7 @@ func (a *authState) authorize(q *authReq, org string, i int) {
 		v.Set("iss", iss)
 	}
 	a.faultAuthorizeResponse(q, v)
+	code.stateWrong = v.Get("state") != p.Get("state")
 	code.issSent = v.Get("iss")
 	code.issWrong = (v.Has("iss") && code.issSent != iss) || (sendIss && !v.Has("iss"))
 	a.mu.Lock()
