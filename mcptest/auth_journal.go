@@ -276,6 +276,24 @@ func authDiagramLine(b *strings.Builder, lane string, m Message) {
 		from, to, arrow = peer, lane, "-->>"
 	}
 	text := m.raw
+	if m.Direction == FromClient && m.Method == AuthResource {
+		// the request line, the JSON-RPC method, and why it was refused
+		line, rest, _ := strings.Cut(text, " {")
+		line, _, _ = strings.Cut(line, " (")
+		why := ""
+		if i := strings.LastIndex(text, " ("); i >= 0 {
+			why = strings.TrimSuffix(text[i+2:], ")")
+		}
+		if method := gjson.Get("{"+rest, "method"); method.Type == gjson.String {
+			line += " " + method.Str
+		}
+		text = line
+		if why != "" {
+			text += ": " + why
+		}
+		fmt.Fprintf(b, "    %s->>S: %s\n", lane, mermaidText(shorten(text, 80)))
+		return
+	}
 	if m.Direction == FromClient {
 		// the request line, without the body
 		if i := strings.IndexByte(text, ' '); i >= 0 {

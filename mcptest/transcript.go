@@ -120,6 +120,9 @@ func RenderSequenceDiagram(msgs []Message) string {
 		if len(sessions) > 1 {
 			label = fmt.Sprintf("Client %d", n)
 		}
+		if n == 0 {
+			label = "Client (no session)" // HTTP requests that belong to no session: refused ones, authorization
+		}
 		fmt.Fprintf(&b, "    participant %s as %s\n", lane(n), label)
 	}
 	b.WriteString("    participant S as Server (mcptest)\n")
