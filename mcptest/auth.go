@@ -437,6 +437,7 @@ type accessToken struct {
 	okHost   string // the Host and path its audience was last checked for
 	okPath   string
 	value    string
+	seq      int // issued n-th
 	client   string
 	issuer   string
 	resource string

@@ -297,11 +297,12 @@ func (a *authState) checkAuthorizeRequest(q *authReq, in Message, iss string) {
 	ch := a.flow.challenge
 	prmScopes, prmServed := a.flow.lastPRMScopes, a.flow.prmServed
 	mcpPath := a.mcpPath
-	var granted []string
+	var granted []string // the scopes of the newest token used with this authorization server
 	if ch.status == 403 {
+		newest := 0
 		for _, t := range a.tokens {
-			if t.issuer == iss && t.client == p.Get("client_id") && len(t.scopes) > len(granted) {
-				granted = t.scopes
+			if t.issuer == iss && t.uses > 0 && t.seq > newest {
+				newest, granted = t.seq, t.scopes
 			}
 		}
 	}

@@ -572,6 +572,7 @@ func (a *authState) issue(q *authReq, c *oauthClient, iss, resource string, scop
 	a.mu.Lock()
 	a.tokens[t.value] = t
 	a.issued++
+	t.seq = a.issued
 	if refresh && !a.cfg.noRefreshTokens {
 		rt := &refreshToken{value: randomToken(32), client: c.id, issuer: iss, resource: resource, scopes: slices.Clone(scopes)}
 		a.refreshes[rt.value] = rt
