@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -387,5 +388,22 @@ func TestAuthGoSDKSwitchServer(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"auth/register /as", "auth/token /as", "auth/register /as2", "auth/token /as2"}, issuers)
+	assert.Empty(t, srv.AuthViolations())
+}
+
+// TestAuthGoSDKHandler: the same flow through srv.Handler() mounted on a
+// server of the test's, at its root.
+func TestAuthGoSDKHandler(t *testing.T) {
+	srv := authToolServer(t, mcptest.NewAuthorization())
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	c := httpClient(t)
+	cl := mcp.NewClient(&mcp.Implementation{Name: "gosdk-oauth-app", Version: "1.0.0"}, nil)
+	cs, err := cl.Connect(testContext(t), &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: c, OAuthHandler: goSDKOAuth(t, c)}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	_, err = cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "echo"})
+	require.NoError(t, err)
+	srv.AssertAuthorized(t)
 	assert.Empty(t, srv.AuthViolations())
 }
