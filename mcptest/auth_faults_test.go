@@ -58,6 +58,17 @@ func TestAuthFaults(t *testing.T) {
 			}},
 		{name: "TokenError", fault: mcptest.TokenError("invalid_grant"), status: 401,
 			errors: []string{"resource Unauthorized ", "token Bad Request invalid_grant"}},
+		{name: "TokenError on the refresh only", fault: mcptest.TokenError("invalid_grant").Nth(2), status: 200,
+			errors: []string{"resource Unauthorized "},
+			check: func(t *testing.T, srv *mcptest.Server, o *oauthRaw) {
+				if o.refreshToken() {
+					t.Fatal("the refresh passed")
+				}
+				last := srv.AuthExchanges()[len(srv.AuthExchanges())-1]
+				if last.Endpoint != mcptest.AuthToken || last.Params.Get("grant_type") != "refresh_token" || last.Error != "invalid_grant" {
+					t.Fatalf("last exchange: %+v", last)
+				}
+			}},
 		{name: "TokenStatus 500", fault: mcptest.TokenStatus(500), status: 401,
 			errors: []string{"resource Unauthorized ", "token Internal Server Error "}},
 		{name: "SlowToken", fault: mcptest.SlowToken(50 * time.Millisecond), status: 200,
@@ -97,11 +108,11 @@ func TestAuthFaults(t *testing.T) {
 			if got := errorsOf(srv); strings.Join(got, "\n") != strings.Join(c.errors, "\n") {
 				t.Fatalf("refused exchanges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.errors, "\n"))
 			}
-			if h.Hits() == 0 {
-				t.Fatalf("the fault never acted")
-			}
 			if c.check != nil {
 				c.check(t, srv, o)
+			}
+			if h.Hits() == 0 {
+				t.Fatalf("the fault never acted")
 			}
 		})
 	}

@@ -191,6 +191,45 @@ func TestAuthBadInput(t *testing.T) {
 		{"metadata form not served", func() (int, gjson.Result) {
 			return o.getJSON(base + "/.well-known/openid-configuration/as")
 		}, 404, ""},
+		{"GET the token endpoint", func() (int, gjson.Result) { return o.getJSON(base + "/as/token") }, 405, "invalid_request"},
+		{"token request as JSON", func() (int, gjson.Result) {
+			resp, err := http.Post(base+"/as/token", "application/json", strings.NewReader(`{"grant_type":"authorization_code"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return resp.StatusCode, gjson.ParseBytes(b)
+		}, 400, "invalid_request"},
+		{"a reused code", func() (int, gjson.Result) {
+			v := url.Values{"response_type": {"code"}, "client_id": {o.clientID}, "redirect_uri": {"http://127.0.0.1:1/callback"},
+				"code_challenge": {"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"}, "code_challenge_method": {"S256"}, "resource": {srv.URL()}, "state": {"s"}}
+			resp, err := o.c.Get(base + "/as/authorize?" + v.Encode())
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			loc, _ := url.Parse(resp.Header.Get("Location"))
+			tv := url.Values{"grant_type": {"authorization_code"}, "code": {loc.Query().Get("code")}, "client_id": {o.clientID},
+				"code_verifier": {"dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"}, "resource": {srv.URL()}}
+			if status, _ := form(tv); status != http.StatusOK {
+				t.Fatalf("the code's first use: %d", status)
+			}
+			return form(tv)
+		}, 400, "invalid_grant"},
+		{"a Basic credential at the MCP endpoint", func() (int, gjson.Result) {
+			req, _ := http.NewRequest(http.MethodPost, srv.URL(), strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", both)
+			req.SetBasicAuth("u", "p")
+			resp, err := o.c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return resp.StatusCode, gjson.ParseBytes(b)
+		}, 401, "invalid_request"},
 	}
 	for _, c := range cases {
 		status, body := c.do()
