@@ -355,6 +355,27 @@ func TestAuthGoSDKRegistration(t *testing.T) {
 			"/.well-known/openid-configuration/as", "/as/.well-known/openid-configuration")
 		assert.Empty(t, srv.AuthViolations())
 	})
+	for _, c := range []struct {
+		name      string
+		a         *mcptest.Authorization
+		discovery []string
+	}{
+		{"PRM at the root, named by no challenge", mcptest.NewAuthorization().WithPRMAt(mcptest.PRMAtRoot).WithoutResourceMetadata(),
+			[]string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server/as"}},
+		{"PRM at a URL of its own", mcptest.NewAuthorization().WithPRMURL("/meta/prm"),
+			[]string{"/meta/prm", "/.well-known/oauth-authorization-server/as"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := authToolServer(t, c.a)
+			require.NoError(t, goSDKConnectWith(t, srv, "", &auth.AuthorizationCodeHandlerConfig{
+				DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+					RedirectURIs: []string{"http://127.0.0.1:1/callback"}}},
+			}))
+			srv.AssertDiscovery(t, c.discovery...)
+			srv.AssertAuthorized(t)
+			assert.Empty(t, srv.AuthViolations())
+		})
+	}
 	t.Run("two authorization servers: the first is used", func(t *testing.T) {
 		srv := authToolServer(t, mcptest.NewAuthorization().WithAuthorizationServers(2))
 		require.NoError(t, goSDKConnectWith(t, srv, "", &auth.AuthorizationCodeHandlerConfig{

@@ -526,7 +526,7 @@ func (a *authState) prmPath(mcpPath string) string {
 // answered the request (false: the MCP endpoint serves it).
 func (a *authState) intercept(f *httpFront, w http.ResponseWriter, r *http.Request) bool {
 	path := r.URL.Path
-	if strings.Contains(path, "/.well-known/") || a.isASEndpoint(path) {
+	if strings.Contains(path, "/.well-known/") || a.isASEndpoint(path) || (a.cfg.prmURL != "" && path == a.cfg.prmURL) {
 		a.serveAuth(f, w, r)
 		return true
 	}

@@ -59,6 +59,7 @@ var authRuleCases = []authRuleCase{
 		return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)
 	},
 		knob: func(o *oauthRaw) { o.rootPRMFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
+	{name: "PRM at a URL of its own", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithPRMURL("/meta/prm") }},
 	{name: "well-known PRM order", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)
 	}},
