@@ -1,6 +1,7 @@
 package mcptest_test
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -249,5 +250,46 @@ func TestAuthBadInput(t *testing.T) {
 	}
 	if n != len(cases) {
 		t.Fatalf("%d refused exchanges journaled, want %d:\n%s", n, len(cases), strings.Join(endpoints(srv.AuthExchanges()), "\n"))
+	}
+}
+
+// TestAuthAdvertised: the authorization server does what its metadata
+// says: no refresh_token grant, no refresh tokens; no
+// registration_endpoint, no /register; no iss advertised, no iss sent.
+func TestAuthAdvertised(t *testing.T) {
+	srv := authServer(t, mcptest.NewAuthorization().WithClient("app", "").
+		WithMetadataField("grant_types_supported", []string{"authorization_code"}).
+		WithMetadataField("registration_endpoint", nil).
+		WithMetadataField("authorization_response_iss_parameter_supported", false))
+	o := newOAuthRaw(t, srv, "2025-11-25")
+	o.clientID, o.authMethod = "app", "none"
+	o.connect()
+	if o.refresh != "" {
+		t.Fatalf("a refresh token without the refresh_token grant")
+	}
+	o.refresh = "x"
+	if o.refreshToken() {
+		t.Fatal("a refresh passed")
+	}
+	base := strings.TrimSuffix(srv.URL(), "/mcp")
+	resp, err := http.Post(base+"/as/register", "application/json", strings.NewReader(`{"redirect_uris":["http://127.0.0.1:1/cb"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	var got []string
+	for _, x := range srv.AuthExchanges() {
+		switch x.Endpoint {
+		case mcptest.AuthAuthorize:
+			got = append(got, "iss sent: "+fmt.Sprint(strings.Contains(x.Location, "iss=")))
+		case mcptest.AuthToken:
+			got = append(got, x.Params.Get("grant_type")+" "+x.Error)
+		case mcptest.AuthRegister:
+			got = append(got, "register "+fmt.Sprint(x.Status))
+		}
+	}
+	want := "iss sent: false\nauthorization_code \nrefresh_token unsupported_grant_type\nregister 404"
+	if strings.Join(got, "\n") != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
 	}
 }
