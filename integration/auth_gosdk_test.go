@@ -428,3 +428,34 @@ func TestAuthGoSDKHandler(t *testing.T) {
 	srv.AssertAuthorized(t)
 	assert.Empty(t, srv.AuthViolations())
 }
+
+// TestAuthGoSDKIssuerTrailingSlash: metadata whose issuer is the issuer
+// with a trailing slash. 2026-07-28 says the two MUST be identical, and a
+// client MUST NOT use metadata whose issuer differs; go-sdk v1.8.0
+// compares them ignoring one trailing slash (authutil.IssuersEqual) and
+// uses the metadata — it registers and sends the authorization request —
+// and fails only when the response's iss does not match the metadata's
+// issuer. In the stateless era (its flow answers a 2026-07-28
+// server/discover) that breaks auth/issuer-check; 2025-11-25 states no
+// such rule.
+func TestAuthGoSDKIssuerTrailingSlash(t *testing.T) {
+	for _, e := range gosdkEras {
+		t.Run(e.name, func(t *testing.T) {
+			srv := authToolServer(t, mcptest.NewAuthorization())
+			srv.WithFault(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp") + "/as/"))
+			var want []mcptest.RuleID
+			if e.version == "" {
+				want = []mcptest.RuleID{mcptest.RuleAuthIssuer}
+				srv.ExpectViolation(want...)
+			}
+			_, err := connectGoSDKOAuth(t, srv, e.version)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "does not match expected issuer")
+			var got []mcptest.RuleID
+			for _, v := range srv.AuthViolations() {
+				got = append(got, v.Rule)
+			}
+			assert.Equal(t, want, got)
+		})
+	}
+}

@@ -378,6 +378,7 @@ type authState struct {
 	mu        sync.Mutex
 	mcpPath   string // the MCP endpoint's path, as last seen
 	version   string // the protocol version of the newest MCP request refused or let through
+	flowVer   string // that of the newest MCP request that reached the full check (a challenge starts a flow for it)
 	exchanges []AuthExchange
 	clients   map[string]*oauthClient
 	codes     map[string]*authCode
@@ -602,7 +603,7 @@ func (a *authState) checkTokenSlow(f *httpFront, w http.ResponseWriter, r *http.
 	a.mu.Lock()
 	a.mcpPath = r.URL.Path
 	if q.version != "" {
-		a.version = q.version
+		a.version, a.flowVer = q.version, q.version // a challenge now starts a flow for this version
 	}
 	a.mu.Unlock()
 	what := q.method

@@ -148,12 +148,12 @@ func init() {
 	}
 }
 
-// flowVersion is the protocol version the client settled on, the one the
-// rules are checked against: that of the newest session the mock served
-// (a handshake's negotiated version, or 2026-07-28 for a stateless one),
-// else that of the newest MCP request refused or let through, else
-// 2025-11-25. settled is false while no session has an era: a client may
-// still be probing (a dual-era client's server/discover).
+// flowVersion is the protocol version the client settled on: that of
+// its newest session the mock served (a handshake's negotiated version, or
+// 2026-07-28 for a stateless one), else that of the newest MCP request
+// refused or let through, else 2025-11-25. settled is false while no
+// session has an era: a client may still be probing (a dual-era client's
+// server/discover).
 func (a *authState) flowVersion() (v string, settled bool) {
 	sessions := a.srv.Sessions()
 	for i := len(sessions) - 1; i >= 0; i-- {
@@ -175,28 +175,34 @@ func (a *authState) flowVersion() (v string, settled bool) {
 	return v, false
 }
 
-// pendingViolation is a broken authorization rule waiting for the
-// client's version to be settled: whether it is one depends on it.
+// pendingViolation is a broken authorization rule, and the protocol
+// version of the MCP request whose challenge started the flow it broke
+// it in ("" when the client authorized before any request: then the
+// version it settles on decides).
 type pendingViolation struct {
-	rule   RuleID
-	m      Message
-	detail string
+	rule    RuleID
+	m       Message
+	detail  string
+	version string
 }
 
-// violate records a broken authorization rule; it becomes a violation,
-// if the client's version states the rule, once that version is settled
-// (settle).
+// violate records a broken authorization rule. Whether it is a violation
+// depends on the protocol version: that of the MCP request the flow
+// answers (a client authorizing for a 2026-07-28 request follows that
+// version's spec), or, for a client that authorized before sending any,
+// the one it settles on (settle).
 func (a *authState) violate(sess *Session, rule RuleID, m Message, detail string) {
 	a.mu.Lock()
-	a.pending = append(a.pending, pendingViolation{rule, m, detail})
+	a.pending = append(a.pending, pendingViolation{rule, m, detail, a.flowVer})
 	a.mu.Unlock()
 	a.settle(false)
 }
 
-// settle turns the pending broken rules into violations when the client's
-// version is settled, or, with final (the test is ending), against the
-// best version known. The assertions, AuthExchanges and every
-// authorization request settle; so does the end of the test.
+// settle turns the pending broken rules into violations: those whose
+// version is known at once, the others when the client's version is
+// settled, or, with final (the test is ending), against the best version
+// known. The assertions, AuthExchanges and every authorization request
+// settle; so does the end of the test.
 func (a *authState) settle(final bool) {
 	a.mu.Lock()
 	n := len(a.pending)
@@ -204,15 +210,20 @@ func (a *authState) settle(final bool) {
 	if n == 0 {
 		return
 	}
-	v, settled := a.flowVersion()
-	if !settled && !final {
-		return
-	}
+	sv, settled := a.flowVersion()
 	a.mu.Lock()
 	pending := a.pending
 	a.pending = nil
 	var out []Violation
 	for _, p := range pending {
+		v := p.version
+		if !slices.Contains(allVersions, v) {
+			if !settled && !final {
+				a.pending = append(a.pending, p) // not yet
+				continue
+			}
+			v = sv
+		}
 		row := authRuleIndex[p.rule]
 		if row == nil || !slices.Contains(row.Versions, v) {
 			continue
@@ -391,11 +402,11 @@ func (a *authState) checkTokenRequest(q *authReq, in Message, code *authCode) {
 }
 
 // AuthViolations returns the violations of the authorization rules (auth/)
-// so far, in order. A broken rule waits until the client's protocol
-// version is settled (its first session's era), since whether it is a
-// violation depends on it; AuthViolations decides those still waiting
-// against the version known now, as the end of the test does. The other
-// auth assertions, and Violations after them, see what was settled.
+// so far, in order. A rule broken by a client that authorized before
+// sending any MCP request waits until the client's protocol version is
+// settled (its session's era), since whether it is a violation depends on
+// it; AuthViolations decides those still waiting against the version
+// known now, as the end of the test does.
 func (s *Server) AuthViolations() []Violation {
 	if s.auth == nil {
 		return nil
