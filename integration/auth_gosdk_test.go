@@ -14,6 +14,10 @@ package integration_test
 //   - A token the server rejects (401 invalid_token after ExpireToken) is
 //     answered with a whole new authorization, not a refresh: the refresh
 //     token is used only when oauth2's own clock says the token expired.
+//   - It compares the metadata's issuer with the issuer ignoring one
+//     trailing slash (authutil.IssuersEqual) and uses the metadata;
+//     2026-07-28 says identical (auth/issuer-check; the iss check stops
+//     the flow later). See TestAuthGoSDKIssuerTrailingSlash.
 //   - With a Client ID Metadata Document URL as client id it authenticates
 //     at the token endpoint with HTTP Basic and an empty secret (oauth2's
 //     AuthStyleAutoDetect), not with none; the mock accepts it.
