@@ -16,6 +16,8 @@ package integration_test
 //     scope or the PRM's scopes_supported (auth/scope-selection, a warning,
 //     when the server names scopes the app did not configure).
 //   - A 403 insufficient_scope is an error for the app: there is no step-up.
+//   - It compares the metadata's issuer ignoring a trailing slash and uses
+//     it (auth/issuer-check, 2026-07-28).
 //   - It does not check the authorization response's iss (the app gets the
 //     code and state from the redirect; ProcessAuthorizationResponse takes
 //     no iss).
@@ -34,6 +36,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	m3client "github.com/mark3labs/mcp-go/client"
@@ -215,6 +218,14 @@ func TestAuthMark3Deviations(t *testing.T) {
 		srv := authToolServer(t, mcptest.NewAuthorization()).WithFault(mcptest.WrongState()) // refused before any MCP request: no era, no 2026-07-28 rule
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
 		require.ErrorIs(t, err, m3transport.ErrInvalidState)
+	})
+	t.Run("an issuer with a trailing slash is taken", func(t *testing.T) {
+		// it compares issuers ignoring a trailing slash; 2026-07-28 says identical
+		srv := authToolServer(t, mcptest.NewAuthorization())
+		srv.WithFault(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp")+"/as/")).
+			ExpectViolation(mcptest.RuleAuthIssuer, mcptest.RuleAuthApplicationType)
+		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
+		require.NoError(t, err)
 	})
 	t.Run("a wrong iss goes unnoticed", func(t *testing.T) {
 		// 2025-11-25 states no iss check, so no rule is broken; in
