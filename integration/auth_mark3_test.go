@@ -184,7 +184,7 @@ func TestAuthMark3(t *testing.T) {
 // TestAuthMark3Deviations: what mark3labs does not do, as the mock sees it.
 func TestAuthMark3Deviations(t *testing.T) {
 	t.Run("PKCE off by default", func(t *testing.T) {
-		srv := mark3HandshakeServer(t, mcptest.NewAuthorization()).ExpectViolation(mcptest.RuleAuthPKCE).IgnoreViolations()
+		srv := authToolServer(t, mcptest.NewAuthorization()).WithProtocolVersions(mcptest.HandshakeVersions()...).ExpectViolation(mcptest.RuleAuthPKCE)
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "code_challenge is required")
