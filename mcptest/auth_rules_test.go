@@ -26,6 +26,8 @@ func strp(s string) *string { return &s }
 
 var authRuleCases = []authRuleCase{
 	{name: "no code_challenge", knob: func(o *oauthRaw) { o.noPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
+	{name: "no code_challenge, 2025-03-26", version: "2025-03-26", knob: func(o *oauthRaw) { o.noPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
+	{name: "no resource, 2025-03-26 (no such rule)", version: "2025-03-26", knob: func(o *oauthRaw) { o.noResource = true; o.noTokenResource = true }},
 	{name: "plain code_challenge", knob: func(o *oauthRaw) { o.plainPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
 	{name: "wrong code_verifier", knob: func(o *oauthRaw) { o.wrongVerifier = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
 	{name: "goes on without code_challenge_methods_supported", faults: []mcptest.Fault{mcptest.NoPKCEMethods()},
@@ -130,7 +132,7 @@ func refusedRun(t *testing.T, o *oauthRaw) {
 		}
 		return
 	}
-	if status, _ := o.call("1", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"oauthraw","version":"1"}}`); status == http.StatusOK {
+	if status, _ := o.call("1", "initialize", `{"protocolVersion":"`+o.version+`","capabilities":{},"clientInfo":{"name":"oauthraw","version":"1"}}`); status == http.StatusOK {
 		t.Fatalf("initialize passed")
 	}
 }
@@ -185,6 +187,9 @@ func TestAuthRules(t *testing.T) {
 			for _, v := range srv.AuthViolations() {
 				if strings.HasPrefix(string(v.Rule), "auth/") && !slices.Contains(got, v.Rule) {
 					got = append(got, v.Rule)
+				}
+				if v.Rule == mcptest.RuleAuthPKCE && version == "2025-03-26" && !strings.HasSuffix(v.URL(), "/2025-03-26/basic/authorization#implementation-requirements") {
+					t.Errorf("%s at %s, want 2025-03-26's section", v.Rule, v.URL())
 				}
 				if strings.HasPrefix(string(v.Rule), "auth/") && (v.Spec != version || !strings.Contains(v.URL(), "/basic/authorization")) {
 					t.Errorf("%s checked against %s at %s, want %s", v.Rule, v.Spec, v.URL(), version)
