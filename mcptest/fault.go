@@ -47,6 +47,7 @@ type fault struct {
 	out func(h *FaultHandle, s *Session, e *emission) bool
 	// http acts at the HTTP transport (http_faults.go).
 	http *httpFault
+	auth *authFault // acts in the authorization flow (auth_faults.go)
 }
 
 // brokenFault is a fault whose constructor failed: installing it fails the

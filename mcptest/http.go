@@ -193,6 +193,9 @@ func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !f.checkOrigin(w, r, x) {
 		return
 	}
+	if f.srv.auth != nil && f.srv.auth.intercept(f, w, r) {
+		return
+	}
 	switch r.Method {
 	case http.MethodPost:
 		f.post(w, r, x)

@@ -655,6 +655,11 @@ func TestEveryRuleHasACase(t *testing.T) {
 	for _, tc := range httpRuleCases { // the HTTP rules' cases, with a raw HTTP client
 		covered[tc.rule]++
 	}
+	for _, tc := range authRuleCases { // the authorization rules' cases, with a raw OAuth client
+		for _, r := range tc.rules {
+			covered[r]++
+		}
+	}
 	// The offence of this rule is a frame the client never sent: its case
 	// is TestServerRequestUnanswered.
 	covered[mcptest.RuleServerRequestUnanswered]++

@@ -64,6 +64,7 @@ type Server struct {
 
 	http    *httpFront // the Streamable HTTP endpoint, made by the first URL or Handler
 	httpCfg httpConfig
+	auth    *authState // WithAuthorization (auth.go); nil: off
 
 	scriptMu sync.Mutex // guards the counters of scripted sequences
 	journal  *Journal

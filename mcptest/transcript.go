@@ -120,9 +120,15 @@ func RenderSequenceDiagram(msgs []Message) string {
 		if len(sessions) > 1 {
 			label = fmt.Sprintf("Client %d", n)
 		}
+		if n == 0 {
+			label = "Client (no session)" // HTTP requests that belong to no session: refused ones, authorization
+		}
 		fmt.Fprintf(&b, "    participant %s as %s\n", lane(n), label)
 	}
 	b.WriteString("    participant S as Server (mcptest)\n")
+	if hasAuthLane(msgs) {
+		b.WriteString("    participant AS as Authorization server (mcptest)\n")
+	}
 	for _, m := range msgs {
 		from, to := lane(m.Session), "S"
 		if m.Direction == FromServer {
@@ -148,6 +154,9 @@ func RenderSequenceDiagram(msgs []Message) string {
 			if m.Method != "" {
 				text += " (" + m.Method + ")"
 			}
+		case KindAuth:
+			authDiagramLine(&b, lane(m.Session), m)
+			continue
 		default:
 			fmt.Fprintf(&b, "    Note over %s,S: ✗ invalid frame from %s: %s\n", lane(m.Session),
 				map[Direction]string{FromClient: "client", FromServer: "server"}[m.Direction], mermaidText(m.Problem))

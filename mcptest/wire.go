@@ -67,6 +67,8 @@ func (k Kind) String() string {
 		return "error"
 	case KindBatch:
 		return "batch"
+	case KindAuth:
+		return "auth"
 	}
 	return "invalid"
 }

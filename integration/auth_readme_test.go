@@ -1,0 +1,133 @@
+package integration_test
+
+// The examples of the README's section "Testing a client's authorization"
+// (AUTH_README.md until it is placed), run as they are written: the
+// bodies between the markers are the README's blocks.
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	m3 "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/stretchr/testify/require"
+)
+
+// readmeAuthServer is the README's server.
+func readmeAuthServer(t *testing.T) *mcptest.Server {
+	srv := mcptest.NewServer(t).
+		WithTools(mcptest.NewTool("echo").ReturnsText("hi"), mcptest.NewTool("delete").ReturnsText("gone")).
+		WithAuthorization(mcptest.NewAuthorization().
+			WithScopes("mcp:read").                // scopes_supported, and the 401 challenge's scope
+			WithToolScopes("delete", "mcp:admin")) // 403 insufficient_scope until the client steps up
+	return srv
+}
+
+func TestAuthReadmeGoSDK(t *testing.T) {
+	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections) // the README's clients use the default transport
+	srv := readmeAuthServer(t)
+	ctx := testContext(t)
+	impl := &mcp.Implementation{Name: "my-app", Version: "1.0.0"}
+	// README: go-sdk
+	fetch := func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, args.URL, nil)
+		resp, err := noFollow.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		resp.Body.Close()
+		loc, _ := url.Parse(resp.Header.Get("Location"))
+		q := loc.Query()
+		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
+	}
+	h, _ := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			RedirectURIs: []string{"http://127.0.0.1:1/callback"}}},
+		AuthorizationCodeFetcher: fetch,
+	})
+	cs, err := mcp.NewClient(impl, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL(), OAuthHandler: h}, nil)
+	require.NoError(t, err)
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "delete"}) // 403, step-up, retry: passes
+	require.NoError(t, err)
+	require.Equal(t, "gone", res.Content[0].(*mcp.TextContent).Text)
+
+	srv.AssertAuthorized(t)
+	srv.AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as")
+	srv.AssertReauthorized(t)                             // after the 403: a new authorization for mcp:admin, used
+	srv.AssertScopesRequested(t, "mcp:read", "mcp:admin") // the step-up asked for the union
+	srv.AssertGrant(t, "authorization_code", "client_secret_basic")
+	// README: end
+	require.NoError(t, cs.Close())
+}
+
+func TestAuthReadmeMark3(t *testing.T) {
+	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
+	srv := readmeAuthServer(t)
+	ctx := testContext(t)
+	initRequest := m3.InitializeRequest{Params: m3.InitializeParams{ClientInfo: m3.Implementation{Name: "my-app", Version: "1.0.0"}}}
+	followRedirect := func(authURL string) (code, state string) {
+		code, state, err := followAuthorize(ctx, http.DefaultClient, authURL)
+		require.NoError(t, err)
+		return code, state
+	}
+	// README: mark3labs
+	srv.ExpectViolation(mcptest.RuleAuthApplicationType) // v1.2.1 registers without application_type (2026-07-28)
+	tr, _ := transport.NewStreamableHTTP(srv.URL(), transport.WithHTTPOAuth(transport.OAuthConfig{
+		RedirectURI: "http://127.0.0.1:1/callback", PKCEEnabled: true, Scopes: []string{"mcp:read"}}))
+	c := client.NewClient(tr)
+	_ = c.Start(ctx)
+	_, err := c.Initialize(ctx, initRequest)
+	if client.IsOAuthAuthorizationRequiredError(err) {
+		h := client.GetOAuthHandler(err)
+		_ = h.RegisterClient(ctx, "my-app")
+		verifier, _ := transport.GenerateCodeVerifier()
+		state, _ := transport.GenerateState()
+		authURL, _ := h.GetAuthorizationURL(ctx, state, transport.GenerateCodeChallenge(verifier))
+		code, gotState := followRedirect(authURL) // GET without following the 302; read code and state of its Location
+		_ = h.ProcessAuthorizationResponse(ctx, code, gotState, verifier)
+		_, err = c.Initialize(ctx, initRequest)
+	}
+	// README: end
+	require.NoError(t, err)
+	_, err = c.CallTool(ctx, m3.CallToolRequest{Params: m3.CallToolParams{Name: "echo"}})
+	require.NoError(t, err)
+	require.NoError(t, c.Close())
+	srv.AssertAuthorized(t)
+}
+
+// TestAuthReadmeInStep: the README's blocks are the ones above, line for
+// line (README.md once the section is placed there, AUTH_README.md until then).
+func TestAuthReadmeInStep(t *testing.T) {
+	doc, name := readFile(t, "../README.md"), "README.md"
+	if !strings.Contains(doc, "## Testing a client's authorization\n") {
+		doc, name = readFile(t, "../AUTH_README.md"), "AUTH_README.md"
+	}
+	section := between(t, doc+"\n## ", "## Testing a client's authorization\n", "\n## ", name) // the section runs to the next one, or to the end
+	self := readFile(t, "auth_readme_test.go")
+	dedent := func(s string) string {
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimPrefix(l, "\t")
+		}
+		return strings.Join(lines, "\n")
+	}
+	for _, c := range []struct{ marker, readme string }{
+		{"\t// README: go-sdk\n", "```go\nfetch := "},
+		{"\t// README: mark3labs\n", "```go\nsrv.ExpectViolation("},
+	} {
+		code := dedent(between(t, self, c.marker, "\t// README: end\n", "auth_readme_test.go"))
+		block := strings.TrimPrefix(c.readme, "```go\n") + between(t, section, c.readme, "```\n", name)
+		sameLines(t, block, code, name, "auth_readme_test.go")
+	}
+	server := dedent(between(t, self, "\tsrv := mcptest.NewServer(t).\n", "\treturn srv\n", "auth_readme_test.go"))
+	sameLines(t, "srv := mcptest.NewServer(t).\n"+between(t, section, "```go\nsrv := mcptest.NewServer(t).\n", "```\n", name), "srv := mcptest.NewServer(t).\n"+server, name, "auth_readme_test.go")
+}

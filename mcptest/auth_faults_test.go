@@ -1,0 +1,133 @@
+package mcptest_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+)
+
+func errorsOf(srv *mcptest.Server) []string {
+	var out []string
+	for _, x := range srv.AuthExchanges() {
+		if x.Error != "" || x.Status >= 400 {
+			out = append(out, strings.TrimPrefix(x.Endpoint, "auth/")+" "+http.StatusText(x.Status)+" "+x.Error)
+		}
+	}
+	return out
+}
+
+// TestAuthFaults: each authorization fault acts as it says, and a
+// correct client copes or fails as it should.
+func TestAuthFaults(t *testing.T) {
+	echo := func(t *testing.T, o *oauthRaw) int {
+		status, _ := o.call("2", "tools/call", `{"name":"echo","arguments":{}}`)
+		return status
+	}
+	cases := []struct {
+		name   string
+		fault  mcptest.Fault
+		status int      // of the tools/call
+		errors []string // the refused exchanges, in order
+		check  func(t *testing.T, srv *mcptest.Server, o *oauthRaw)
+	}{
+		{name: "ExpireToken at the 2nd request", fault: mcptest.ExpireToken().Nth(2), status: 200,
+			errors: []string{"resource Unauthorized ", "resource Unauthorized invalid_token"}},
+		{name: "RevokeToken", fault: mcptest.RevokeToken().Nth(2), status: 200,
+			errors: []string{"resource Unauthorized ", "resource Unauthorized invalid_token"},
+			check: func(t *testing.T, srv *mcptest.Server, o *oauthRaw) {
+				// the first grant's refresh token was revoked with the token; the client re-authorized
+				if n := strings.Count(strings.Join(endpoints(srv.AuthExchanges()), "\n"), "authorize GET"); n != 2 {
+					t.Fatalf("%d authorizations, want 2", n)
+				}
+			}},
+		{name: "InsufficientScope", fault: mcptest.InsufficientScope("tools/call", "mcp:write"), status: 200,
+			errors: []string{"resource Unauthorized ", "resource Forbidden insufficient_scope"},
+			check: func(t *testing.T, srv *mcptest.Server, o *oauthRaw) {
+				srv.AssertReauthorized(t)
+				srv.AssertScopesRequested(t, "mcp:write")
+			}},
+		{name: "PRMResource", fault: mcptest.PRMResource("http://127.0.0.1:1/other"), status: 401,
+			errors: []string{"resource Unauthorized "}},
+		{name: "NoPRM", fault: mcptest.NoPRM(), status: 401,
+			errors: []string{"resource Unauthorized ", "protected-resource-metadata Not Found ", "protected-resource-metadata Not Found ", "protected-resource-metadata Not Found "},
+			check: func(t *testing.T, srv *mcptest.Server, o *oauthRaw) {
+				srv.AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource")
+			}},
+		{name: "TokenError", fault: mcptest.TokenError("invalid_grant"), status: 401,
+			errors: []string{"resource Unauthorized ", "token Bad Request invalid_grant"}},
+		{name: "TokenError on the refresh only", fault: mcptest.TokenError("invalid_grant").Nth(2), status: 200,
+			errors: []string{"resource Unauthorized "},
+			check: func(t *testing.T, srv *mcptest.Server, o *oauthRaw) {
+				if o.refreshToken() {
+					t.Fatal("the refresh passed")
+				}
+				last := srv.AuthExchanges()[len(srv.AuthExchanges())-1]
+				if last.Endpoint != mcptest.AuthToken || last.Params.Get("grant_type") != "refresh_token" || last.Error != "invalid_grant" {
+					t.Fatalf("last exchange: %+v", last)
+				}
+			}},
+		{name: "TokenStatus 500", fault: mcptest.TokenStatus(500), status: 401,
+			errors: []string{"resource Unauthorized ", "token Internal Server Error "}},
+		{name: "SlowToken", fault: mcptest.SlowToken(50 * time.Millisecond), status: 200,
+			errors: []string{"resource Unauthorized "},
+			check: func(t *testing.T, srv *mcptest.Server, o *oauthRaw) {
+				for _, x := range srv.AuthExchanges() {
+					if x.Endpoint == mcptest.AuthToken {
+						if d := x.Time.Sub(srv.Journal().All()[x.Seq-1].Time); d < 50*time.Millisecond {
+							t.Fatalf("the token endpoint answered after %v, want 50ms or more", d)
+						}
+					}
+				}
+			}},
+		{name: "WWWAuthenticate", fault: mcptest.WWWAuthenticate(`Basic realm="a, b", Bearer resource_metadata="{prm}", foo="bar"`), status: 200,
+			errors: []string{"resource Unauthorized "},
+			check: func(t *testing.T, srv *mcptest.Server, o *oauthRaw) {
+				want := `Basic realm="a, b", Bearer resource_metadata="` + strings.TrimSuffix(srv.URL(), "/mcp") + `/.well-known/oauth-protected-resource/mcp", foo="bar"`
+				if got := srv.AuthExchanges()[0].Challenge; got != want {
+					t.Fatalf("challenge %q, want %q", got, want)
+				}
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := authServer(t, mcptest.NewAuthorization())
+			h := srv.AddFault(c.fault)
+			o := newOAuthRaw(t, srv, "2026-07-28")
+			if c.name == "WWWAuthenticate" {
+				o.challenge = nil
+			}
+			if c.status == 200 {
+				o.connect()
+			}
+			if got := echo(t, o); got != c.status {
+				t.Fatalf("tools/call: %d, want %d", got, c.status)
+			}
+			if got := errorsOf(srv); strings.Join(got, "\n") != strings.Join(c.errors, "\n") {
+				t.Fatalf("refused exchanges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.errors, "\n"))
+			}
+			if c.check != nil {
+				c.check(t, srv, o)
+			}
+			if h.Hits() == 0 {
+				t.Fatalf("the fault never acted")
+			}
+		})
+	}
+}
+
+// TestAuthFaultUnfired: an authorization fault that never acts fails the
+// test, as every fault does.
+func TestAuthFaultUnfired(t *testing.T) {
+	ft := newFakeTB(t)
+	ft.run(func() {
+		srv := authServer(ft, mcptest.NewAuthorization()).WithFault(mcptest.TokenError("invalid_grant"))
+		_ = srv.URL()
+	})
+	ft.finish()
+	if !strings.Contains(strings.Join(ft.errors(), "\n"), `TokenError("invalid_grant") never acted`) {
+		t.Fatalf("report: %s", ft.report())
+	}
+}

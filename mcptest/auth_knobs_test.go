@@ -1,0 +1,115 @@
+package mcptest_test
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/tidwall/gjson"
+)
+
+// pkcePair is RFC 7636's example verifier and its S256 challenge.
+const pkceVerifier, pkceChallenge = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+
+// directToken runs the flow of a pre-registered public client "app" by
+// hand, asking for resource, and returns the token response.
+func directToken(t *testing.T, srv *mcptest.Server, resource string) gjson.Result {
+	t.Helper()
+	base := strings.TrimSuffix(srv.URL(), "/mcp")
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	c := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	v := url.Values{"response_type": {"code"}, "client_id": {"app"}, "redirect_uri": {"http://127.0.0.1:1/cb"}, "state": {"s"},
+		"code_challenge": {pkceChallenge}, "code_challenge_method": {"S256"}, "resource": {resource}}
+	resp, err := c.Get(base + "/as/authorize?" + v.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	resp, err = c.PostForm(base+"/as/token", url.Values{"grant_type": {"authorization_code"}, "code": {loc.Query().Get("code")},
+		"code_verifier": {pkceVerifier}, "client_id": {"app"}, "resource": {resource}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return gjson.ParseBytes(b)
+}
+
+func getJSON(t *testing.T, u string) (int, gjson.Result) {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, gjson.ParseBytes(b)
+}
+
+// TestAuthKnobs: the configuration methods the other tests do not reach.
+func TestAuthKnobs(t *testing.T) {
+	t.Run("WithResource: the server's name for itself", func(t *testing.T) {
+		const named = "https://mcp.example.com/mcp"
+		srv := authServer(t, mcptest.NewAuthorization().WithClient("app", "").WithResource(named))
+		_, prm := getJSON(t, strings.TrimSuffix(srv.URL(), "/mcp")+"/.well-known/oauth-protected-resource/mcp")
+		if prm.Get("resource").String() != named {
+			t.Fatalf("PRM: %s", prm.Raw)
+		}
+		o := newOAuthRaw(t, srv, "2025-11-25")
+		o.token = directToken(t, srv, named).Get("access_token").String()
+		o.connect()
+		if v := srv.AuthViolations(); len(v) > 0 {
+			t.Fatalf("violations: %v", v)
+		}
+	})
+	t.Run("WithResourceMetadataField", func(t *testing.T) {
+		srv := authServer(t, mcptest.NewAuthorization().WithResourceMetadataField("resource_name", "Gifts").WithResourceMetadataField("bearer_methods_supported", nil))
+		_, prm := getJSON(t, strings.TrimSuffix(srv.URL(), "/mcp")+"/.well-known/oauth-protected-resource/mcp")
+		if prm.Get("resource_name").String() != "Gifts" || prm.Get("bearer_methods_supported").Exists() {
+			t.Fatalf("PRM: %s", prm.Raw)
+		}
+	})
+	t.Run("WithoutRefreshTokens", func(t *testing.T) {
+		srv := authServer(t, mcptest.NewAuthorization().WithClient("app", "").WithoutRefreshTokens())
+		_ = srv.URL()
+		if tok := directToken(t, srv, srv.URL()); !tok.Get("access_token").Exists() || tok.Get("refresh_token").Exists() {
+			t.Fatalf("token response: %s", tok.Raw)
+		}
+	})
+	t.Run("WithRequiredApplicationType", func(t *testing.T) {
+		srv := authServer(t, mcptest.NewAuthorization().WithRequiredApplicationType()).IgnoreViolations()
+		resp, err := http.Post(strings.TrimSuffix(srv.URL(), "/mcp")+"/as/register", "application/json", strings.NewReader(`{"redirect_uris":["http://127.0.0.1:1/cb"]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || gjson.GetBytes(b, "error").String() != "invalid_client_metadata" {
+			t.Fatalf("register without application_type: %d %s", resp.StatusCode, b)
+		}
+	})
+	t.Run("WithMethodScopes", func(t *testing.T) {
+		srv := authServer(t, mcptest.NewAuthorization().WithScopes("mcp:read").WithMethodScopes("tools/list", "mcp:list"))
+		o := newOAuthRaw(t, srv, "2025-11-25")
+		o.connect()
+		if status, body := o.call("2", "tools/list", ""); status != http.StatusOK || !strings.Contains(body, "echo") {
+			t.Fatalf("tools/list: %d %s", status, body)
+		}
+		srv.AssertReauthorized(t)
+		srv.AssertScopesRequested(t, "mcp:read", "mcp:list")
+	})
+	t.Run("WithoutMetadata: the defaults under the issuer", func(t *testing.T) {
+		srv := authServer(t, mcptest.NewAuthorization().WithClient("app", "").WithoutMetadata())
+		if status, _ := getJSON(t, strings.TrimSuffix(srv.URL(), "/mcp")+"/.well-known/oauth-authorization-server/as"); status != http.StatusNotFound {
+			t.Fatalf("metadata: %d, want 404", status)
+		}
+		if tok := directToken(t, srv, srv.URL()); !tok.Get("access_token").Exists() {
+			t.Fatalf("token response: %s", tok.Raw)
+		}
+	})
+}

@@ -1,0 +1,205 @@
+package mcptest_test
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+)
+
+// authRuleCase is a raw OAuth client that breaks authorization rules on
+// purpose, or a correct one that must break none.
+type authRuleCase struct {
+	name    string
+	version string // default 2025-11-25
+	auth    func() *mcptest.Authorization
+	faults  []mcptest.Fault
+	knob    func(o *oauthRaw)
+	run     func(t *testing.T, o *oauthRaw) // default: connect, then a tools/call
+	rules   []mcptest.RuleID                // what it breaks; none: a correct client
+}
+
+func strp(s string) *string { return &s }
+
+var authRuleCases = []authRuleCase{
+	{name: "no code_challenge", knob: func(o *oauthRaw) { o.noPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
+	{name: "no code_challenge, 2025-03-26", version: "2025-03-26", knob: func(o *oauthRaw) { o.noPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
+	{name: "no resource, 2025-03-26 (no such rule)", version: "2025-03-26", knob: func(o *oauthRaw) { o.noResource = true; o.noTokenResource = true }},
+	{name: "plain code_challenge", knob: func(o *oauthRaw) { o.plainPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
+	{name: "wrong code_verifier", knob: func(o *oauthRaw) { o.wrongVerifier = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
+	{name: "goes on without code_challenge_methods_supported", faults: []mcptest.Fault{mcptest.NoPKCEMethods()},
+		knob: func(o *oauthRaw) { o.ignoreNoPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCEMetadata}},
+	{name: "refuses without code_challenge_methods_supported", faults: []mcptest.Fault{mcptest.NoPKCEMethods()}, run: refusedRun},
+	{name: "no resource in the authorization request", knob: func(o *oauthRaw) { o.noResource = true }, rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
+	{name: "no resource in the token request", knob: func(o *oauthRaw) { o.noTokenResource = true }, rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
+	{name: "resource differs between the requests", knob: func(o *oauthRaw) { o.tokenResource = strings.TrimSuffix(o.mcpURL, "/mcp") }, rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
+	{name: "resource of another server", knob: func(o *oauthRaw) { o.resource = "http://127.0.0.1:1/other" },
+		rules: []mcptest.RuleID{mcptest.RuleAuthResource, mcptest.RuleAuthTokenAudience}, run: refusedRun},
+	{name: "origin as resource", knob: func(o *oauthRaw) { o.resource = strings.TrimSuffix(o.mcpURL, "/mcp") }},
+	{name: "token in the query string", rules: []mcptest.RuleID{mcptest.RuleAuthTokenHeader}, run: func(t *testing.T, o *oauthRaw) {
+		o.connect()
+		o.tokenInQuery = true
+		if status, _, _ := o.send("2", "tools/list", ""); status != http.StatusUnauthorized {
+			t.Fatalf("token in the query: %d, want 401", status)
+		}
+	}},
+	{name: "no token on a later request", rules: []mcptest.RuleID{mcptest.RuleAuthTokenEveryRequest}, run: tokenlessRun},
+	{name: "no token on a later stateless request", version: "2026-07-28", rules: []mcptest.RuleID{mcptest.RuleAuthTokenEveryRequest}, run: tokenlessRun},
+	{name: "a token never issued", rules: []mcptest.RuleID{mcptest.RuleAuthTokenAudience}, run: func(t *testing.T, o *oauthRaw) {
+		o.token = "forged"
+		if status, _, _ := o.send("1", "tools/list", ""); status != http.StatusUnauthorized {
+			t.Fatalf("a forged token: %d, want 401", status)
+		}
+	}},
+	{name: "no state", knob: func(o *oauthRaw) { o.noState = true }, rules: []mcptest.RuleID{mcptest.RuleAuthState}},
+	{name: "a forged state sent on", faults: []mcptest.Fault{mcptest.WrongState()}, knob: func(o *oauthRaw) { o.ignoreState = true }, rules: []mcptest.RuleID{mcptest.RuleAuthState}},
+	{name: "root PRM before the challenge's", knob: func(o *oauthRaw) { o.rootPRMFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
+	{name: "root PRM before the path-inserted one", auth: func() *mcptest.Authorization {
+		return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)
+	},
+		knob: func(o *oauthRaw) { o.rootPRMFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
+	{name: "PRM at a URL of its own", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithPRMURL("/meta/prm") }},
+	{name: "well-known PRM order", auth: func() *mcptest.Authorization {
+		return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)
+	}},
+	{name: "OpenID before OAuth metadata", auth: func() *mcptest.Authorization {
+		return mcptest.NewAuthorization().WithMetadataAt(mcptest.OAuthInserted, mcptest.OpenIDInserted)
+	}, knob: func(o *oauthRaw) { o.openIDFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
+	{name: "OpenID appended only", auth: func() *mcptest.Authorization {
+		return mcptest.NewAuthorization().WithMetadataAt(mcptest.OpenIDAppended)
+	}},
+	{name: "scope not the challenge's", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithScopes("mcp:read") },
+		knob: func(o *oauthRaw) { o.scope = strp("other") }, rules: []mcptest.RuleID{mcptest.RuleAuthScopeSelection}},
+	{name: "scope not scopes_supported", auth: func() *mcptest.Authorization {
+		return mcptest.NewAuthorization().WithScopes("mcp:read").WithoutChallengeScope()
+	},
+		knob: func(o *oauthRaw) { o.scope = strp("") }, rules: []mcptest.RuleID{mcptest.RuleAuthScopeSelection}},
+	{name: "scopes_supported without a challenge scope", auth: func() *mcptest.Authorization {
+		return mcptest.NewAuthorization().WithScopes("a", "b").WithoutChallengeScope()
+	}},
+	{name: "step-ups unbounded", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithToolScopes("echo", "mcp:admin") },
+		knob: func(o *oauthRaw) { o.scope = strp("mcp:read") }, rules: []mcptest.RuleID{mcptest.RuleAuthStepUpBounded, mcptest.RuleAuthScopeSelection}, run: func(t *testing.T, o *oauthRaw) {
+			o.connect()
+			if status, _ := o.call("2", "tools/call", `{"name":"echo","arguments":{}}`); status != http.StatusForbidden {
+				t.Fatalf("echo with the wrong scope: %d, want 403", status)
+			}
+		}},
+	{name: "step-up drops granted scopes", version: "2026-07-28", auth: func() *mcptest.Authorization {
+		return mcptest.NewAuthorization().WithScopes("mcp:read").WithToolScopes("delete", "mcp:admin")
+	}, knob: func(o *oauthRaw) { o.noUnion = true }, rules: []mcptest.RuleID{mcptest.RuleAuthStepUpUnion}, run: deleteRun},
+	{name: "step-up drops granted scopes, 2025-11-25 (no such rule)", auth: func() *mcptest.Authorization {
+		return mcptest.NewAuthorization().WithScopes("mcp:read").WithToolScopes("delete", "mcp:admin")
+	}, knob: func(o *oauthRaw) { o.noUnion = true }, run: deleteRun},
+	{name: "wrong iss sent on", version: "2026-07-28", faults: []mcptest.Fault{mcptest.AuthorizationIss("http://evil.example/as")},
+		knob: func(o *oauthRaw) { o.ignoreIss = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIss}},
+	{name: "missing iss sent on", version: "2026-07-28", faults: []mcptest.Fault{mcptest.AuthorizationIss("")},
+		knob: func(o *oauthRaw) { o.ignoreIss = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIss}},
+	{name: "iss with a trailing slash sent on", version: "2026-07-28", faults: []mcptest.Fault{mcptest.IssTrailingSlash()},
+		knob: func(o *oauthRaw) { o.ignoreIss = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIss}},
+	{name: "wrong iss refused", version: "2026-07-28", faults: []mcptest.Fault{mcptest.IssTrailingSlash()}, run: refusedRun},
+	{name: "wrong iss sent on, 2025-11-25 (no such rule)", faults: []mcptest.Fault{mcptest.IssTrailingSlash()}, knob: func(o *oauthRaw) { o.ignoreIss = true }},
+	{name: "metadata of another issuer used", version: "2026-07-28", faults: []mcptest.Fault{mcptest.MetadataIssuer("http://evil.example")},
+		knob: func(o *oauthRaw) { o.ignoreIssuer = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIssuer}},
+	{name: "metadata of another issuer refused", version: "2026-07-28", faults: []mcptest.Fault{mcptest.MetadataIssuer("http://evil.example")}, run: refusedRun},
+	{name: "registration without application_type", version: "2026-07-28", knob: func(o *oauthRaw) { o.noAppType = true }, rules: []mcptest.RuleID{mcptest.RuleAuthApplicationType}},
+	{name: "registration without application_type, 2025-11-25 (no such rule)", knob: func(o *oauthRaw) { o.noAppType = true }},
+	{name: "credentials of another authorization server", version: "2026-07-28",
+		auth:  func() *mcptest.Authorization { return mcptest.NewAuthorization().WithAuthorizationServers(2) },
+		rules: []mcptest.RuleID{mcptest.RuleAuthCredentialsPerServer}, run: func(t *testing.T, o *oauthRaw) {
+			o.connect() // registered with /as
+			v := url.Values{"response_type": {"code"}, "client_id": {o.clientID}, "redirect_uri": {"http://127.0.0.1:1/callback"}}
+			resp, err := o.c.Get(strings.TrimSuffix(o.mcpURL, "/mcp") + "/as2/authorize?" + v.Encode())
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusBadRequest {
+				t.Fatalf("another server's client id at /as2: %d, want 400", resp.StatusCode)
+			}
+		}},
+	{name: "client_secret_post", knob: func(o *oauthRaw) { o.clientAuth = "client_secret_post" }},
+	{name: "client_secret_basic", knob: func(o *oauthRaw) { o.clientAuth = "client_secret_basic" }},
+}
+
+// refusedRun: the client never gets through.
+func refusedRun(t *testing.T, o *oauthRaw) {
+	if o.stateless() {
+		if status, _ := o.call("1", "tools/call", `{"name":"echo","arguments":{}}`); status == http.StatusOK {
+			t.Fatalf("the call passed")
+		}
+		return
+	}
+	if status, _ := o.call("1", "initialize", `{"protocolVersion":"`+o.version+`","capabilities":{},"clientInfo":{"name":"oauthraw","version":"1"}}`); status == http.StatusOK {
+		t.Fatalf("initialize passed")
+	}
+}
+
+// tokenlessRun: after a call with the token, one without it.
+func tokenlessRun(t *testing.T, o *oauthRaw) {
+	o.connect()
+	if status, body := o.call("2", "tools/call", `{"name":"echo","arguments":{}}`); status != http.StatusOK {
+		t.Fatalf("tools/call: %d %s", status, body)
+	}
+	o.token = ""
+	if status, _, _ := o.send("3", "tools/list", ""); status != http.StatusUnauthorized {
+		t.Fatalf("without a token: %d, want 401", status)
+	}
+}
+
+func deleteRun(t *testing.T, o *oauthRaw) {
+	o.connect()
+	if status, body := o.call("2", "tools/call", `{"name":"echo","arguments":{}}`); status != http.StatusOK {
+		t.Fatalf("echo: %d %s", status, body)
+	}
+	o.call("3", "tools/call", `{"name":"delete","arguments":{}}`)
+}
+
+// TestAuthRules: each rule is broken by a client that gets it wrong, and
+// a client that gets it right breaks none.
+func TestAuthRules(t *testing.T) {
+	for _, c := range authRuleCases {
+		t.Run(c.name, func(t *testing.T) {
+			a := mcptest.NewAuthorization()
+			if c.auth != nil {
+				a = c.auth()
+			}
+			srv := authServer(t, a).WithFault(c.faults...).ExpectViolation(c.rules...)
+			version := c.version
+			if version == "" {
+				version = "2025-11-25"
+			}
+			o := newOAuthRaw(t, srv, version)
+			if c.knob != nil {
+				c.knob(o)
+			}
+			if c.run != nil {
+				c.run(t, o)
+			} else {
+				o.connect()
+				if status, body := o.call("2", "tools/call", `{"name":"echo","arguments":{}}`); status != http.StatusOK {
+					t.Fatalf("tools/call: %d %s", status, body)
+				}
+			}
+			var got []mcptest.RuleID
+			for _, v := range srv.AuthViolations() {
+				if strings.HasPrefix(string(v.Rule), "auth/") && !slices.Contains(got, v.Rule) {
+					got = append(got, v.Rule)
+				}
+				if v.Rule == mcptest.RuleAuthPKCE && version == "2025-03-26" && !strings.HasSuffix(v.URL(), "/2025-03-26/basic/authorization#implementation-requirements") {
+					t.Errorf("%s at %s, want 2025-03-26's section", v.Rule, v.URL())
+				}
+				if strings.HasPrefix(string(v.Rule), "auth/") && (v.Spec != version || !strings.Contains(v.URL(), "/basic/authorization")) {
+					t.Errorf("%s checked against %s at %s, want %s", v.Rule, v.Spec, v.URL(), version)
+				}
+			}
+			slices.Sort(got)
+			want := slices.Sorted(slices.Values(c.rules))
+			if !slices.Equal(got, want) {
+				t.Fatalf("broke %v, want %v:\n%v", got, want, srv.Violations())
+			}
+		})
+	}
+}
