@@ -579,10 +579,11 @@ func readMCPRequest(r *http.Request, limit int64) mcpRequest {
 		q.body, _ = io.ReadAll(io.LimitReader(r.Body, limit))
 		r.Body = io.NopCloser(bytes.NewReader(q.body))
 	}
-	p := peek(q.body)
+	var p peeked
+	p.peek(q.body)
 	q.method = p.method.String()
 	if q.method == "tools/call" {
-		q.tool = p.name.String()
+		q.tool = p.name().String()
 	}
 	q.version = r.Header.Get(HeaderProtocolVersion)
 	if q.version == "" && p.pv.Type != 0 {
@@ -774,7 +775,8 @@ func (a *authState) authorizedBefore(f *httpFront, r *http.Request, q mcpRequest
 	if !usable {
 		return false
 	}
-	p := peek(q.body)
+	var p peeked
+	p.peek(q.body)
 	if !p.info.Exists() {
 		return false
 	}

@@ -12,16 +12,6 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// KindAuth is an HTTP exchange of the authorization flow, which carries
-// no JSON-RPC message: a discovery request, a registration, an
-// authorization or token request, an MCP request refused for want of a
-// token, and the mock's answers to them. Its Method names the endpoint
-// (AuthResource, AuthPRM, AuthMetadata, AuthRegister, AuthAuthorize,
-// AuthToken), its Raw is the request line and parameters or the status
-// and body of the answer, and its HTTP the exchange. Server.AuthExchanges
-// lists them with every detail.
-const KindAuth = KindBatch + 1
-
 // The endpoints of the authorization flow: the Method of KindAuth messages
 // and the Endpoint of an AuthExchange.
 const (

@@ -69,87 +69,6 @@ const (
 	RuleAuthCredentialsPerServer RuleID = "auth/credentials-per-server"
 )
 
-// authRuleRow is one client rule of the authorization flow: the spec
-// sentence it enforces, where, for which versions, and how hard.
-type authRuleRow struct {
-	ID       RuleID
-	Keyword  string   // the spec's keyword: MUST, MUST NOT, SHOULD
-	Severity Severity // SHOULD: a warning
-	Versions []string // the protocol versions whose spec states it
-	Section  string   // basic/authorization section up to 2025-11-25
-	Section2 string   // the 2026-07-28 section (basic/authorization/…)
-	Section0 string   // the 2025-03-26 section, when it is another
-	Once     bool     // reported once per server
-	Summary  string
-}
-
-// authRules are the rows of the authorization rules, for the rule table.
-var authRules = []authRuleRow{
-	{RuleAuthPKCE, "MUST", SeverityError, []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"},
-		"basic/authorization#authorization-code-protection", "basic/authorization/security-considerations#authorization-code-protection",
-		"basic/authorization#implementation-requirements", false,
-		"MCP clients MUST implement PKCE and MUST use the S256 code challenge method"},
-	{RuleAuthPKCEMetadata, "MUST", SeverityError, []string{"2025-11-25", "2026-07-28"},
-		"basic/authorization#authorization-code-protection", "basic/authorization/security-considerations#authorization-code-protection", "", true,
-		"If code_challenge_methods_supported is absent, MCP clients MUST refuse to proceed"},
-	{RuleAuthResource, "MUST", SeverityError, []string{"2025-06-18", "2025-11-25", "2026-07-28"},
-		"basic/authorization#resource-parameter-implementation", "basic/authorization#resource-parameter-implementation", "", false,
-		"resource MUST be included in both authorization requests and token requests, and MUST use the canonical URI of the MCP server"},
-	{RuleAuthTokenHeader, "MUST NOT", SeverityError, []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"},
-		"basic/authorization#token-requirements", "basic/authorization#token-requirements", "", false,
-		"MCP client MUST use the Authorization request header field; access tokens MUST NOT be included in the URI query string"},
-	{RuleAuthTokenEveryRequest, "MUST", SeverityError, []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"},
-		"basic/authorization#token-requirements", "basic/authorization#token-requirements", "", true,
-		"authorization MUST be included in every HTTP request from client to server"},
-	{RuleAuthTokenAudience, "MUST NOT", SeverityError, []string{"2025-06-18", "2025-11-25", "2026-07-28"},
-		"basic/authorization#token-handling", "basic/authorization#token-handling", "", false,
-		"MCP clients MUST NOT send tokens to the MCP server other than ones issued by the MCP server's authorization server"},
-	{RuleAuthState, "SHOULD", SeverityWarning, []string{"2025-11-25", "2026-07-28"},
-		"basic/authorization#open-redirection", "basic/authorization/security-considerations#open-redirection", "", true,
-		"MCP clients SHOULD use and verify state parameters in the authorization code flow"},
-	{RuleAuthDiscoveryOrder, "MUST", SeverityError, []string{"2025-11-25", "2026-07-28"},
-		"basic/authorization#protected-resource-metadata-discovery-requirements", "basic/authorization/authorization-server-discovery#protected-resource-metadata-discovery-requirements", "", true,
-		"use the resource metadata URL from WWW-Authenticate when present; otherwise fall back to the well-known URIs in order; try the metadata endpoints in priority order"},
-	{RuleAuthScopeSelection, "SHOULD", SeverityWarning, []string{"2025-11-25", "2026-07-28"},
-		"basic/authorization#scope-selection-strategy", "basic/authorization#scope-selection-strategy", "", true,
-		"use the scope of the WWW-Authenticate challenge; else all of scopes_supported"},
-	{RuleAuthStepUpBounded, "SHOULD", SeverityWarning, []string{"2025-11-25", "2026-07-28"},
-		"basic/authorization#step-up-authorization-flow", "basic/authorization#step-up-authorization-flow", "", true,
-		"Clients SHOULD implement retry limits and SHOULD track scope upgrade attempts"},
-	{RuleAuthStepUpUnion, "SHOULD", SeverityWarning, []string{"2026-07-28"},
-		"", "basic/authorization#scope-selection-strategy", "", true,
-		"When re-authorizing, clients SHOULD include these scopes alongside any previously granted scopes"},
-	{RuleAuthIss, "MUST", SeverityError, []string{"2026-07-28"},
-		"", "basic/authorization#authorization-response-validation", "", false,
-		"MCP clients MUST apply the validation in RFC 9207 Section 2.4 before transmitting the authorization code to any token endpoint"},
-	{RuleAuthIssuer, "MUST NOT", SeverityError, []string{"2026-07-28"},
-		"", "basic/authorization/authorization-server-discovery#authorization-server-metadata-discovery", "", false,
-		"the issuer value in the document MUST be identical to the issuer identifier used to construct the well-known URL; if they differ, the client MUST NOT use the metadata"},
-	{RuleAuthApplicationType, "MUST", SeverityError, []string{"2026-07-28"},
-		"", "basic/authorization/client-registration#application-type-and-redirect-uri-constraints", "", false,
-		"MCP clients MUST specify an appropriate application_type during Dynamic Client Registration"},
-	{RuleAuthCredentialsPerServer, "MUST NOT", SeverityError, []string{"2026-07-28"},
-		"", "basic/authorization/client-registration#authorization-server-binding", "", false,
-		"clients MUST NOT reuse client credentials from a different authorization server and MUST re-register with the new authorization server"},
-}
-
-var authRuleIndex = map[RuleID]*authRuleRow{}
-
-func init() {
-	for i := range authRules {
-		row := &authRules[i]
-		authRuleIndex[row.ID] = row
-		sec := row.Section
-		if sec == "" {
-			sec = row.Section2
-		}
-		ruleSpec[row.ID] = sec
-		if row.Severity == SeverityWarning {
-			warnings[row.ID] = true
-		}
-	}
-}
-
 // flowVersion is the protocol version the client settled on: that of
 // its newest session the mock served (a handshake's negotiated version, or
 // 2026-07-28 for a stateless one), else that of the newest MCP request
@@ -226,11 +145,11 @@ func (a *authState) settle(final bool) {
 			}
 			v = sv
 		}
-		row := authRuleIndex[p.rule]
+		row := rulesByID[p.rule]
 		if row == nil || !slices.Contains(row.Versions, v) {
 			continue
 		}
-		if row.Once {
+		if row.OncePerSession {
 			if a.warned == nil {
 				a.warned = map[RuleID]bool{}
 			}
@@ -239,14 +158,8 @@ func (a *authState) settle(final bool) {
 			}
 			a.warned[p.rule] = true
 		}
-		sec := row.Section
-		if isStateless(v) || sec == "" {
-			sec = row.Section2
-		}
-		if v == v20250326 && row.Section0 != "" {
-			sec = row.Section0
-		}
-		out = append(out, Violation{Rule: p.rule, Severity: row.Severity, Spec: v, Section: sec, Detail: p.detail, Message: p.m})
+		sec := section(row.specFor(v))
+		out = append(out, Violation{Rule: p.rule, Severity: row.severityIn(v), Spec: v, Section: sec, Detail: p.detail, Message: p.m})
 	}
 	a.mu.Unlock()
 	if len(out) == 0 {

@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -42,6 +43,10 @@ type Rule struct {
 	Summary string
 	// Reply is how the mock answers the offending message.
 	Reply string
+	// SpecIn gives the address of the sentence in the versions whose spec
+	// states it on another page than Spec (the authorization pages were
+	// split in 2026-07-28), keyed by version.
+	SpecIn map[string]string
 }
 
 // The transports a Rule applies to.
@@ -187,6 +192,42 @@ var ruleTable = []Rule{
 	{ID: RuleHTTPHost, Spec: mcpSpec(specLatestHS, "basic/transports#security-warning"), Keyword: "MUST", Versions: vStreamAll, Transport: TransportHTTP,
 		Softened: "the sentence binds the server (validating requests against DNS rebinding): a client with another Host is refused, not at fault",
 		Summary:  "name a loopback address in Host (against DNS rebinding)", Reply: "403"},
+	// Authorization (WithAuthorization; raised by auth_rules.go, which
+	// reports an OncePerSession rule once per server: a flow spans sessions).
+	{ID: RuleAuthPKCE, Spec: mcpSpec(specLatestHS, "basic/authorization#authorization-code-protection"), Keyword: "MUST", Versions: []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}, Transport: TransportHTTP,
+		SpecIn:  map[string]string{"2026-07-28": mcpSpec(specStateless, "basic/authorization/security-considerations#authorization-code-protection"), "2025-03-26": mcpSpec("2025-03-26", "basic/authorization#implementation-requirements")},
+		Summary: "send a code_challenge with code_challenge_method S256, and the matching code_verifier to the token endpoint", Reply: "invalid_request, invalid_grant"},
+	{ID: RuleAuthPKCEMetadata, Spec: mcpSpec(specLatestHS, "basic/authorization#authorization-code-protection"), Keyword: "MUST", Versions: []string{"2025-11-25", "2026-07-28"}, Transport: TransportHTTP, OncePerSession: true,
+		SpecIn:  map[string]string{"2026-07-28": mcpSpec(specStateless, "basic/authorization/security-considerations#authorization-code-protection")},
+		Summary: "refuse to proceed when the metadata lists no code_challenge_methods_supported", Reply: "—"},
+	{ID: RuleAuthResource, Spec: mcpSpec(specLatestHS, "basic/authorization#resource-parameter-implementation"), Keyword: "MUST", Versions: []string{"2025-06-18", "2025-11-25", "2026-07-28"}, Transport: TransportHTTP,
+		Summary: "send the resource parameter, the MCP server's canonical URI, in the authorization and token requests, the same in both", Reply: "invalid_target"},
+	{ID: RuleAuthTokenHeader, Spec: mcpSpec(specLatestHS, "basic/authorization#token-requirements"), Keyword: "MUST NOT", Versions: []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}, Transport: TransportHTTP,
+		Summary: "send the access token in the Authorization header, never in the query string", Reply: "401"},
+	{ID: RuleAuthTokenEveryRequest, Spec: mcpSpec(specLatestHS, "basic/authorization#token-requirements"), Keyword: "MUST", Versions: []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}, Transport: TransportHTTP, OncePerSession: true,
+		Summary: "send the token in every HTTP request to the MCP server once it holds one", Reply: "401"},
+	{ID: RuleAuthTokenAudience, Spec: mcpSpec(specLatestHS, "basic/authorization#token-handling"), Keyword: "MUST NOT", Versions: []string{"2025-06-18", "2025-11-25", "2026-07-28"}, Transport: TransportHTTP,
+		Summary: "send the MCP server only tokens its own authorization server issued for it", Reply: "401"},
+	{ID: RuleAuthState, Spec: mcpSpec(specLatestHS, "basic/authorization#open-redirection"), Keyword: "SHOULD", Versions: []string{"2025-11-25", "2026-07-28"}, Transport: TransportHTTP, OncePerSession: true,
+		SpecIn:  map[string]string{"2026-07-28": mcpSpec(specStateless, "basic/authorization/security-considerations#open-redirection")},
+		Summary: "send state in the authorization request and drop a response whose state differs", Reply: "—"},
+	{ID: RuleAuthDiscoveryOrder, Spec: mcpSpec(specLatestHS, "basic/authorization#protected-resource-metadata-discovery-requirements"), Keyword: "MUST", Versions: []string{"2025-11-25", "2026-07-28"}, Transport: TransportHTTP, OncePerSession: true,
+		SpecIn:  map[string]string{"2026-07-28": mcpSpec(specStateless, "basic/authorization/authorization-server-discovery#protected-resource-metadata-discovery-requirements")},
+		Summary: "fetch PRM from the challenge's resource_metadata, else the path-inserted then the root URL; metadata forms in the spec's order", Reply: "—"},
+	{ID: RuleAuthScopeSelection, Spec: mcpSpec(specLatestHS, "basic/authorization#scope-selection-strategy"), Keyword: "SHOULD", Versions: []string{"2025-11-25", "2026-07-28"}, Transport: TransportHTTP, OncePerSession: true,
+		Summary: "ask for the challenge's scope, else the PRM's scopes_supported, else none", Reply: "—"},
+	{ID: RuleAuthStepUpBounded, Spec: mcpSpec(specLatestHS, "basic/authorization#step-up-authorization-flow"), Keyword: "SHOULD", Versions: []string{"2025-11-25", "2026-07-28"}, Transport: TransportHTTP, OncePerSession: true,
+		Summary: "re-authorize after 403 insufficient_scope a bounded number of times", Reply: "403"},
+	{ID: RuleAuthStepUpUnion, Spec: mcpSpec(specStateless, "basic/authorization#scope-selection-strategy"), Keyword: "SHOULD", Versions: []string{"2026-07-28"}, Transport: TransportHTTP, OncePerSession: true,
+		Summary: "on step-up, ask for the challenged scopes together with those granted before", Reply: "—"},
+	{ID: RuleAuthIss, Spec: mcpSpec(specStateless, "basic/authorization#authorization-response-validation"), Keyword: "MUST", Versions: []string{"2026-07-28"}, Transport: TransportHTTP,
+		Summary: "check the authorization response's iss against the issuer before sending the code to a token endpoint", Reply: "invalid_grant"},
+	{ID: RuleAuthIssuer, Spec: mcpSpec(specStateless, "basic/authorization/authorization-server-discovery#authorization-server-metadata-discovery"), Keyword: "MUST NOT", Versions: []string{"2026-07-28"}, Transport: TransportHTTP,
+		Summary: "use no authorization server metadata whose issuer differs from the one it was fetched for", Reply: "—"},
+	{ID: RuleAuthApplicationType, Spec: mcpSpec(specStateless, "basic/authorization/client-registration#application-type-and-redirect-uri-constraints"), Keyword: "MUST", Versions: []string{"2026-07-28"}, Transport: TransportHTTP,
+		Summary: "send application_type in a Dynamic Client Registration request", Reply: "invalid_client_metadata"},
+	{ID: RuleAuthCredentialsPerServer, Spec: mcpSpec(specStateless, "basic/authorization/client-registration#authorization-server-binding"), Keyword: "MUST NOT", Versions: []string{"2026-07-28"}, Transport: TransportHTTP,
+		Summary: "register anew with each authorization server; never reuse another one's credentials", Reply: "invalid_client"},
 }
 
 // rulesByID indexes ruleTable, with each row's Severity filled in.
@@ -219,7 +260,7 @@ func severityOf(keyword, softened string) Severity {
 func Rules() []Rule {
 	out := make([]Rule, len(ruleTable))
 	for i, r := range ruleTable {
-		r.SoftIn, r.Versions = slices.Clone(r.SoftIn), slices.Clone(r.Versions)
+		r.SoftIn, r.Versions, r.SpecIn = slices.Clone(r.SoftIn), slices.Clone(r.Versions), maps.Clone(r.SpecIn)
 		out[i] = r
 	}
 	slices.SortFunc(out, func(a, b Rule) int { return strings.Compare(string(a.ID), string(b.ID)) })
@@ -233,7 +274,7 @@ func LookupRule(id RuleID) (Rule, bool) {
 		return Rule{}, false
 	}
 	c := *r
-	c.SoftIn, c.Versions = slices.Clone(r.SoftIn), slices.Clone(r.Versions)
+	c.SoftIn, c.Versions, c.SpecIn = slices.Clone(r.SoftIn), slices.Clone(r.Versions), maps.Clone(r.SpecIn)
 	return c, true
 }
 
@@ -312,4 +353,13 @@ func versionsText(vs []string) string {
 		return "handshake era"
 	}
 	return strings.Join(vs, ", ")
+}
+
+// specFor is the address of the rule's sentence in version v: SpecIn's
+// when that version states it on another page, else Spec.
+func (r *Rule) specFor(v string) string {
+	if a, ok := r.SpecIn[v]; ok {
+		return a
+	}
+	return r.Spec
 }

@@ -90,7 +90,7 @@ func TestUnknownRuleHint(t *testing.T) {
 		{"lifecycle/initialise-first", []string{`; did you mean "lifecycle/initialize-first"?`}},
 		{"http/sesion-id", []string{`; did you mean "http/session-id"?`}},
 		{"mrtr/a-rule-that-is-not-there", []string{"; the mrtr/ rules are:\n\tmrtr/new-id\n\tmrtr/request-state-unchanged\n\tmrtr/responses-complete"}},
-		{"no/such-rule", []string{"; rule IDs start with capabilities/…, elicitation/…, http/…, jsonrpc/…, lifecycle/…, mrtr/…, pagination/…, params/…, stateless/…, tools/… (mcptest.Rules and `mcpmock list --rules` list them)"}},
+		{"no/such-rule", []string{"; rule IDs start with auth/…, capabilities/…, elicitation/…, http/…, jsonrpc/…, lifecycle/…, mrtr/…, pagination/…, params/…, stateless/…, tools/… (mcptest.Rules and `mcpmock list --rules` list them)"}},
 	} {
 		got := unknownRule(tc.id)
 		for _, w := range tc.want {

@@ -179,7 +179,7 @@ type Violation struct {
 // rule's Spec).
 func (v Violation) URL() string {
 	if r, ok := rulesByID[v.Rule]; ok {
-		return r.Spec
+		return r.specFor(v.Spec)
 	}
 	if strings.HasPrefix(v.Section, "https://") {
 		return v.Section

@@ -645,24 +645,14 @@ func checkViolation(t *testing.T, v mcptest.Violation, offending mcptest.Message
 	}
 }
 
-// TestEveryRuleHasACase fails when a rule is added without a case in
-// ruleCases, or a case names a rule that does not exist.
+// TestEveryRuleHasACase fails when a rule is added without a client that
+// breaks it (wrongClients: the pipe, stateless, HTTP and authorization
+// cases), or a case names a rule that does not exist.
 func TestEveryRuleHasACase(t *testing.T) {
 	covered := map[mcptest.RuleID]int{}
-	for _, tc := range ruleCases {
-		covered[tc.rule]++
+	for r, tests := range wrongClients() {
+		covered[r] = len(tests)
 	}
-	for _, tc := range httpRuleCases { // the HTTP rules' cases, with a raw HTTP client
-		covered[tc.rule]++
-	}
-	for _, tc := range authRuleCases { // the authorization rules' cases, with a raw OAuth client
-		for _, r := range tc.rules {
-			covered[r]++
-		}
-	}
-	// The offence of this rule is a frame the client never sent: its case
-	// is TestServerRequestUnanswered.
-	covered[mcptest.RuleServerRequestUnanswered]++
 	var rules []mcptest.RuleID
 	for _, r := range mcptest.Rules() {
 		rules = append(rules, r.ID)
@@ -675,12 +665,12 @@ func TestEveryRuleHasACase(t *testing.T) {
 	}
 	for _, r := range rules {
 		if covered[r] == 0 {
-			t.Errorf("rule %s has no case in ruleCases: add a client that breaks it", r)
+			t.Errorf("rule %s has no wrong client: add a client that breaks it to ruleCases (pipe), slCases (stateless era), httpRuleCases (HTTP) or authRuleCases (authorization)", r)
 		}
 	}
 	for r := range covered {
 		if !slices.Contains(rules, r) {
-			t.Errorf("ruleCases names %q, which Rules() does not list", r)
+			t.Errorf("a case names %q, which Rules() does not list", r)
 		}
 	}
 	names := map[string]bool{}

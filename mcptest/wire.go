@@ -52,6 +52,15 @@ const (
 	// Each message of the batch is journaled after it, on its own, with
 	// Batch set to the batch frame's Seq.
 	KindBatch
+	// KindAuth is an HTTP exchange of the authorization flow, which carries
+	// no JSON-RPC message: a discovery request, a registration, an
+	// authorization or token request, an MCP request refused for want of a
+	// token, and the mock's answers to them. Its Method names the endpoint
+	// (AuthResource, AuthPRM, AuthMetadata, AuthRegister, AuthAuthorize,
+	// AuthToken), its Raw is the request line and parameters or the status
+	// and body of the answer, and its HTTP the exchange. Server.AuthExchanges
+	// lists them with every detail.
+	KindAuth
 )
 
 // String returns the lower-case name of the kind.
