@@ -44,6 +44,15 @@ import (
 type Config struct {
 	// Schema is the file's "$schema", if any (ignored).
 	Schema string `json:"$schema,omitempty"`
+	// Notes are remarks for the reader, ignored by the mock: a recording
+	// (Recorder, mcpmock record) lists there what it saw but cannot
+	// replay (requests the server sent the client, notifications it sent
+	// on its own) and which misbehaviour became which fault.
+	Notes []string `json:"notes,omitempty"`
+	// Redacted lists the fields a recording replaced with "[REDACTED]"
+	// ("tools/call login: result.structuredContent.token"); ignored by
+	// the mock.
+	Redacted []string `json:"redacted,omitempty"`
 	// Server is the server's name, version, title and instructions.
 	Server ServerInfo `json:"server"`
 	// ProtocolVersions narrows the versions the server speaks (default:
@@ -95,6 +104,9 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
 	Icons        json.RawMessage `json:"icons,omitempty"`
+	// Fields are the definition's other members, as the list shows them
+	// (e.g. "_meta", or one the spec does not know), in their order.
+	Fields json.RawMessage `json:"fields,omitempty"`
 	// Cases answer calls whose arguments contain a JSON subset; they are
 	// tried in order, before Replies.
 	Cases []Case `json:"cases,omitempty"`
@@ -142,6 +154,9 @@ type Resource struct {
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
 	Size        *int64 `json:"size,omitempty"`
+	// Fields are the definition's other members, as the list shows them
+	// (e.g. "_meta", or one the spec does not know), in their order.
+	Fields json.RawMessage `json:"fields,omitempty"`
 	// Text is the resource's text contents (a shorthand for one text reply).
 	Text *string `json:"text,omitempty"`
 	// Replies answer reads, the last repeating (text, blob, result, rpcError).
@@ -156,6 +171,9 @@ type ResourceTemplate struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
+	// Fields are the definition's other members, as the list shows them
+	// (e.g. "_meta", or one the spec does not know), in their order.
+	Fields json.RawMessage `json:"fields,omitempty"`
 	// Text answers every matched URI with this text at that URI.
 	Text *string `json:"text,omitempty"`
 	// Cases answer URIs whose template variables contain Vars.
@@ -176,6 +194,9 @@ type Prompt struct {
 	Title       string           `json:"title,omitempty"`
 	Description string           `json:"description,omitempty"`
 	Arguments   []PromptArgument `json:"arguments,omitempty"`
+	// Fields are the definition's other members, as the list shows them
+	// (e.g. "_meta", or one the spec does not know), in their order.
+	Fields json.RawMessage `json:"fields,omitempty"`
 	// Text answers with one user message of this text.
 	Text *string `json:"text,omitempty"`
 	// Cases answer gets whose arguments contain a subset.
