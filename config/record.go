@@ -239,6 +239,18 @@ func (r *Recorder) Ended(session int, partial []byte) {
 	delete(r.sessions, session)
 }
 
+// Forget ends a session whose end says nothing about the server (an HTTP
+// exchange): requests still unanswered are noted, not turned into faults.
+func (r *Recorder) Forget(session int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.session(session)
+	for _, req := range s.fromClient {
+		r.note("%s requests left unanswered when their exchange ended: not replayed", req.Get("method").String())
+	}
+	delete(r.sessions, session)
+}
+
 func (r *Recorder) flushBanner(session int, s *recSession) {
 	text := strings.Join(s.banner, "\n")
 	s.banner = nil

@@ -68,6 +68,7 @@ usage:
               [--known-deviation NAME=why]... [--log FILE] -- CMD ARGS...
   mcpmock list [--faults]
   mcpmock tour [LESSON|SCENARIO]... [-- CMD ARGS...]
+  mcpmock record --out FILE [--redact PATH]... (-- CMD ARGS... | --url URL)
 
 serve   one mock server on stdio (stdout carries only MCP) or, with --http, on
         Streamable HTTP; the verdict at exit to --report (JSON); exit 1 when the
@@ -78,6 +79,8 @@ run     run a client program against each scenario of the catalog and judge it:
 list    the scenario catalog, one line each (--faults: the faults a config file
         can name, with their parameters)
 tour    the teaching tour of the classic handshake mistakes
+record  record a real server (stdio: the command a client spawns; --url: an
+        HTTP proxy) into a config file that serve --config replays
 
 Run "mcpmock COMMAND -h" for a command's flags.
 `
@@ -98,6 +101,8 @@ func mainArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = listCmd(args[1:], stdout, stderr)
 	case "tour":
 		err = tourCmd(args[1:], stdout, stderr)
+	case "record":
+		return recordCmd(args[1:], stdin, stdout, stderr)
 	case relayCommand:
 		err = relayCmd(args[1:], stdin, stdout)
 	case "-h", "-help", "--help", "help":

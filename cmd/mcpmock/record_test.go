@@ -1,0 +1,230 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpmock/mcpmock/config"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+)
+
+// recordCalls are what the test client asks, after the handshake.
+var recordCalls = []string{
+	`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+	`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_forecast","arguments":{"city":"Paris"}}}`,
+	`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_forecast","arguments":{"city":"Paris"},"_meta":{"progressToken":"p-1"}}}`,
+	`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_forecast","arguments":{"city":"Atlantis"}}}`,
+	`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"login","arguments":{}}}`,
+	`{"jsonrpc":"2.0","id":7,"method":"resources/list"}`,
+	`{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"weather://stations"}}`,
+	`{"jsonrpc":"2.0","id":9,"method":"prompts/list"}`,
+	`{"jsonrpc":"2.0","id":10,"method":"prompts/get","params":{"name":"brief","arguments":{"city":"Oslo"}}}`,
+}
+
+// playStdio does the handshake and the calls and returns the responses
+// without their ids.
+func playStdio(t *testing.T, p *proc) []string {
+	t.Helper()
+	out := []string{withoutID(p.handshake())}
+	for _, c := range recordCalls {
+		p.send(c)
+		out = append(out, withoutID(p.recv()))
+	}
+	return out
+}
+
+func withoutID(m gjson.Result) string {
+	if r := m.Get("result"); r.Exists() {
+		return r.Raw
+	}
+	return "error " + m.Get("error").Raw
+}
+
+func TestRecordStdioThenReplay(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "rec.json")
+	p := start(t, "record", "--out", out, "--redact", "structuredContent.token", "--",
+		bin, "serve", "--config", "testdata/record-server.json")
+	want := playStdio(t, p)
+	require.Equal(t, 0, p.exit(), "the real server's status; stderr:\n%s", p.stderr)
+	stderr := p.stderr.String()
+	assert.Contains(t, stderr, "mcpmock record: wrote "+out+": 2 tools, 1 resources, 0 resource templates, 1 prompts, 0 completions, 0 faults")
+	assert.Contains(t, stderr, "mcpmock record: redacted: tools/call login: result.structuredContent.token")
+
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "tok-123456", "a redacted value is never written")
+	cfg, err := config.Parse("rec.json", b)
+	require.NoError(t, err, "%s", b)
+	assert.Equal(t, "Ask about the weather.", cfg.Server.Instructions)
+	assert.Equal(t, []string{"2025-11-25"}, cfg.ProtocolVersions)
+
+	r := start(t, "serve", "--config", out)
+	got := playStdio(t, r)
+	require.Equal(t, 0, r.exit(), "stderr:\n%s", r.stderr)
+	require.Len(t, got, len(want))
+	for i := range want {
+		assert.Equal(t, strings.ReplaceAll(want[i], "tok-123456", config.Redacted), got[i], "response %d", i)
+	}
+
+	// A call the recording has no answer for: the near-miss, not a default.
+	r = start(t, "serve", "--config", out)
+	r.handshake()
+	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_forecast","arguments":{"city":"Rome"}}}`)
+	assert.True(t, r.recv().Get("error").Exists())
+	r.exit()
+	assert.Contains(t, r.stderr.String(), `closest is case 1, WhenArgs({"city":"Paris"}): at "city": want "Paris", got "Rome"`)
+}
+
+// A server that prints a banner, answers initialize, then dies in the
+// middle of its next reply with status 3.
+const brokenServer = `echo "Weather server v2 starting..."
+read line
+echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"broken","version":"0.1"}}}'
+read line
+read line
+printf '{"jsonrpc":"2.0","id":2,"resu'
+exit 3`
+
+func TestRecordMisbehavingServer(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "rec.json")
+	p := start(t, "record", "--out", out, "--", "sh", "-c", brokenServer)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
+	select {
+	case line := <-p.lines:
+		assert.Equal(t, "Weather server v2 starting...", line, "relayed as the server wrote it")
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no banner; stderr:\n%s", p.stderr)
+	}
+	assert.Equal(t, "broken", p.recv().Get("result.serverInfo.name").String())
+	p.send(initialized)
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	var rest []string
+	for l := range p.lines {
+		rest = append(rest, l)
+	}
+	assert.Equal(t, []string{`{"jsonrpc":"2.0","id":2,"resu`}, rest, "what the server wrote, relayed")
+	assert.Equal(t, 3, p.wait(), "the proxy exits with the real server's status; stderr:\n%s", p.stderr)
+	stderr := p.stderr.String()
+	assert.Contains(t, stderr, "recorded as a Banner fault")
+	assert.Contains(t, stderr, "the server closed after 29 bytes of its reply to tools/list (id 2): recorded as a Truncate fault")
+
+	cfg, err := config.Load(out)
+	require.NoError(t, err)
+	require.Len(t, cfg.Faults, 2)
+	assert.Equal(t, "Banner", cfg.Faults[0].Name)
+	assert.Equal(t, "Truncate", cfg.Faults[1].Name)
+
+	// Replayed: the banner comes first, as the real server's did.
+	r := start(t, "serve", "--config", out)
+	r.send(initialize)
+	select {
+	case line := <-r.lines:
+		assert.Equal(t, "Weather server v2 starting...", line)
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no banner; stderr:\n%s", r.stderr)
+	}
+	r.exit()
+}
+
+func TestRecordUsage(t *testing.T) {
+	_, stderr, code := runMcpmock(t, nil, "record", "--", "true")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "mcpmock record: --out FILE is required")
+	_, stderr, code = runMcpmock(t, nil, "record", "--out", "x.json")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "no server command")
+	_, stderr, code = runMcpmock(t, nil, "record", "--out", "x.json", "--url", "http://127.0.0.1:1/mcp", "--listen", "0.0.0.0:0")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "loopback only")
+}
+
+func readURL(t *testing.T, p *proc) string {
+	t.Helper()
+	select {
+	case url := <-p.lines:
+		return url
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no URL printed; stderr:\n%s", p.stderr)
+		return ""
+	}
+}
+
+func TestRecordHTTP(t *testing.T) {
+	real := start(t, "serve", "--http", "127.0.0.1:0", "--config", "testdata/record-server.json")
+	realURL := readURL(t, real)
+	out := filepath.Join(t.TempDir(), "rec.json")
+	p := start(t, "record", "--out", out, "--url", realURL)
+	url := readURL(t, p)
+	require.Regexp(t, `^http://127\.0\.0\.1:\d+/mcp$`, url)
+
+	post := func(sid, body string) (string, string) {
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer secret-token-42")
+		req.AddCookie(&http.Cookie{Name: "session", Value: "cookie-value-42"})
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		var b strings.Builder
+		_, err = fmt.Fprint(&b, "")
+		require.NoError(t, err)
+		buf := make([]byte, 4096)
+		for {
+			n, err := res.Body.Read(buf)
+			b.Write(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+		body2 := b.String()
+		if strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+			for _, l := range strings.Split(body2, "\n") {
+				if strings.HasPrefix(l, "data:") {
+					body2 = strings.TrimSpace(strings.TrimPrefix(l, "data:"))
+				}
+			}
+		}
+		return res.Header.Get("Mcp-Session-Id"), body2
+	}
+	sid, init := post("", initialize)
+	require.NotEmpty(t, sid, "the session id passes through")
+	assert.Equal(t, "weather", gjson.Get(init, "result.serverInfo.name").String(), init)
+	post(sid, initialized)
+	var want []string
+	for _, c := range recordCalls {
+		_, body := post(sid, c)
+		want = append(want, withoutID(gjson.Parse(body)))
+	}
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, 0, p.wait(), "stderr:\n%s", p.stderr)
+	b, err := os.ReadFile(out)
+	require.NoError(t, err, "stderr:\n%s", p.stderr)
+	for _, secret := range []string{"secret-token-42", "cookie-value-42", sid} {
+		assert.NotContains(t, string(b), secret, "headers are never written")
+	}
+	cfg, err := config.Parse("rec.json", b)
+	require.NoError(t, err, "%s", b)
+	require.Len(t, cfg.Tools, 2)
+	require.Len(t, cfg.Tools[0].Cases, 2)
+
+	// Replayed over stdio, the calls get the same answers.
+	r := start(t, "serve", "--config", out)
+	got := playStdio(t, r)[1:]
+	r.exit()
+	assert.Equal(t, want, got)
+}
