@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -227,4 +228,27 @@ func TestRecordHTTP(t *testing.T) {
 	got := playStdio(t, r)[1:]
 	r.exit()
 	assert.Equal(t, want, got)
+}
+
+// A client program recorded against the real server (here GiftGen, mcpmock
+// serve) and then judged by mcpmock run against the recording, with a
+// scenario's mistake on top.
+func TestRecordThenRunScenariosOnTheRecording(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "rec.json")
+	env, client := fakeClientCmd("careful")
+	argv := fmt.Sprintf(`[%q,"record","--out",%q,"--",%q,"serve"]`, bin, rec, bin)
+	cmd := exec.Command(client[0], client[1:]...)
+	cmd.Env = append(os.Environ(), append(env, envServerArgv+"="+argv, envDeadline+"=10000")...)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "the client against the recording proxy:\n%s", out)
+	assert.Contains(t, string(out), "mcpmock record: wrote "+rec)
+	cfg, err := config.Load(rec)
+	require.NoError(t, err)
+	assert.Equal(t, "gift-genius-backend", cfg.Server.Name)
+
+	stdout, stderr, code := runMcpmock(t, env, "run", "--config", rec, "--scenario", "giftgen-handshake", "--scenario", "tools-list-changed", "--scenario", "wrong-id-type", "--", client[0])
+	assert.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "3 scenarios: 3 pass")
+	assert.Contains(t, stderr, `fake client: called suggest_gifts: "a board game"`, "the recorded reply, replayed")
 }
