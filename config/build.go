@@ -3,6 +3,8 @@ package config
 import (
 	"encoding/base64"
 	"encoding/json"
+	"sort"
+	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/tidwall/gjson"
@@ -66,6 +68,14 @@ func (c *Config) NewServer(t mcptest.TB) *mcptest.Server {
 		} else {
 			srv.WithResourceCompletion(cp.ResourceTemplate, cp.Argument, cp.Values...)
 		}
+	}
+	if c.CacheHints != nil {
+		srv.WithCacheHints(time.Duration(c.CacheHints.TTLMs)*time.Millisecond, c.CacheHints.CacheScope)
+	}
+	for _, m := range sortedKeys(c.ResultFields) {
+		eachField(c.ResultFields[m], func(k string, v json.RawMessage) {
+			faults = append(faults, mcptest.SetField(m, "result."+gjson.Escape(k), v).Optional())
+		})
 	}
 	if c.FaultSeed != nil {
 		srv.WithFaultSeed(*c.FaultSeed)
@@ -261,4 +271,13 @@ func eachField(fields json.RawMessage, f func(key string, value json.RawMessage)
 		f(k.String(), json.RawMessage(v.Raw))
 		return true
 	})
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

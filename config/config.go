@@ -76,6 +76,14 @@ type Config struct {
 	Prompts []Prompt `json:"prompts,omitempty"`
 	// Completions answer completion/complete.
 	Completions []Completion `json:"completions,omitempty"`
+	// CacheHints are the ttlMs and cacheScope of stateless-era list, read
+	// and discover results (default 0 and "public").
+	CacheHints *CacheHints `json:"cacheHints,omitempty"`
+	// ResultFields are members every result of a method carries beside
+	// what the mock writes, by method, e.g. {"tools/list": {"cacheScope":
+	// "public"}}; a recording keeps there what a real server adds to its
+	// list results. (They are sent with SetField faults, optional.)
+	ResultFields map[string]json.RawMessage `json:"resultFields,omitempty"`
 	// Faults are the server's mistakes, in the order they apply.
 	Faults []Fault `json:"faults,omitempty"`
 	// FaultSeed seeds the faults' random draws (probability, jitter).
@@ -84,6 +92,12 @@ type Config struct {
 	file string
 	// toolsSet records that "tools" was present, even as [].
 	toolsSet bool
+}
+
+// CacheHints are the caching hints of stateless-era results.
+type CacheHints struct {
+	TTLMs      int64  `json:"ttlMs"`
+	CacheScope string `json:"cacheScope"`
 }
 
 // ServerInfo is the server's identity, as initialize and server/discover

@@ -59,6 +59,8 @@ type Recorder struct {
 	redactedList []string
 	sessions     map[int]*recSession
 	dropped      []string
+	cacheHints   *CacheHints
+	resultFields map[string]json.RawMessage
 }
 
 // recSession is one session's pending requests, by id.
@@ -374,24 +376,31 @@ func (r *Recorder) response(s *recSession, req, resp gjson.Result) {
 		}}, fmt.Sprintf("the server answered %s with JSON-RPC error %d %q: recorded as an ErrorReply fault", method, e.Get("code").Int(), e.Get("message").String()))
 		return
 	}
+	if isModern(req) {
+		r.hints(result)
+	}
 	switch method {
 	case "initialize":
 		r.identity(result.Get("serverInfo"), result.Get("instructions"), result.Get("capabilities"))
 		r.version(result.Get("protocolVersion").String())
 	case "server/discover":
-		r.identity(result.Get("serverInfo"), result.Get("instructions"), result.Get("capabilities"))
+		info := result.Get("serverInfo")
+		if !info.Exists() {
+			info = result.Get("_meta").Get(gjson.Escape("io.modelcontextprotocol/serverInfo"))
+		}
+		r.identity(info, result.Get("instructions"), result.Get("capabilities"))
 		result.Get("supportedVersions").ForEach(func(_, v gjson.Result) bool {
 			r.version(v.String())
 			return true
 		})
 	case "tools/list":
-		r.list(r.tools, "tools", result, "name")
+		r.list(r.tools, "tools", result, "name", req)
 	case "resources/list":
-		r.list(r.resources, "resources", result, "uri")
+		r.list(r.resources, "resources", result, "uri", req)
 	case "resources/templates/list":
-		r.list(r.templates, "resourceTemplates", result, "uriTemplate")
+		r.list(r.templates, "resourceTemplates", result, "uriTemplate", req)
 	case "prompts/list":
-		r.list(r.prompts, "prompts", result, "name")
+		r.list(r.prompts, "prompts", result, "name", req)
 	case "tools/call":
 		name := params.Get("name").String()
 		key, args := argsKey(params.Get("arguments"))
@@ -410,6 +419,18 @@ func (r *Recorder) response(s *recSession, req, resp gjson.Result) {
 	case "ping", "resources/subscribe", "resources/unsubscribe", "subscriptions/listen":
 	default:
 		r.note("the server answered %s: not replayed (the format has no entry for it; Server.Handle can script it in Go)", method)
+	}
+}
+
+// hints records the caching hints of a stateless-era result, the first
+// seen.
+func (r *Recorder) hints(result gjson.Result) {
+	ttl, scope := result.Get("ttlMs"), result.Get("cacheScope")
+	if r.cacheHints != nil || !ttl.Exists() || !scope.Exists() {
+		return
+	}
+	if s := scope.String(); s == "public" || s == "private" {
+		r.cacheHints = &CacheHints{TTLMs: ttl.Int(), CacheScope: s}
 	}
 }
 
@@ -460,8 +481,26 @@ func (r *Recorder) version(v string) {
 	r.versions[v] = true
 }
 
-func (r *Recorder) list(e *entries, key string, result gjson.Result, idKey string) {
+func (r *Recorder) list(e *entries, key string, result gjson.Result, idKey string, req gjson.Result) {
 	r.listed[key] = true
+	method := req.Get("method").String()
+	rest := []byte(result.Raw)
+	if isModern(req) {
+		rest = stripModern(rest)
+	}
+	if extra := extraFields(rest, key, "nextCursor"); extra != nil {
+		if r.resultFields == nil {
+			r.resultFields = map[string]json.RawMessage{}
+		}
+		merged := orEmpty(r.resultFields[method])
+		gjson.ParseBytes(extra).ForEach(func(k, v gjson.Result) bool {
+			if !gjson.GetBytes(merged, gjson.Escape(k.String())).Exists() {
+				merged, _ = sjson.SetRawBytes(merged, gjson.Escape(k.String()), []byte(v.Raw))
+			}
+			return true
+		})
+		r.resultFields[method] = merged
+	}
 	items := result.Get(key)
 	n := 0
 	items.ForEach(func(_, item gjson.Result) bool {
@@ -504,8 +543,9 @@ func (r *Recorder) completion(params, result gjson.Result) {
 		}
 		return true
 	})
-	if result.Get("completion.total").Exists() || result.Get("completion.hasMore").Bool() {
-		r.note("completion results' total and hasMore: not recorded (the mock computes them)")
+	n := len(result.Get("completion.values").Array())
+	if result.Get("completion.hasMore").Bool() || result.Get("completion.total").Exists() && result.Get("completion.total").Int() != int64(n) {
+		r.note("completion results with more values than they list (total, hasMore): the mock lists the values it saw and computes total and hasMore from them")
 	}
 }
 
@@ -596,6 +636,13 @@ func (r *Recorder) Config() *Config {
 		}
 		p.Cases = toCases(r.prompts.calls[name])
 		c.Prompts = append(c.Prompts, p)
+	}
+	c.CacheHints = r.cacheHints
+	if len(r.resultFields) > 0 {
+		c.ResultFields = map[string]json.RawMessage{}
+		for k, v := range r.resultFields {
+			c.ResultFields[k] = v
+		}
 	}
 	c.Completions = slices.Clone(r.completions)
 	c.Faults = slices.Clone(r.faults)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -251,4 +252,48 @@ func TestRecordThenRunScenariosOnTheRecording(t *testing.T) {
 	assert.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	assert.Contains(t, stdout, "3 scenarios: 3 pass")
 	assert.Contains(t, stderr, `fake client: called suggest_gifts: "a board game"`, "the recorded reply, replayed")
+}
+
+// The stateless era over HTTP: no session, per-request _meta; the
+// recording keeps the results without what the mock adds itself
+// (resultType, the serverInfo _meta, caching hints).
+func TestRecordHTTPStateless(t *testing.T) {
+	real := start(t, "serve", "--http", "127.0.0.1:0", "--config", "testdata/record-server.json")
+	realURL := readURL(t, real)
+	out := filepath.Join(t.TempDir(), "rec.json")
+	p := start(t, "record", "--out", out, "--url", realURL)
+	url := readURL(t, p)
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	post := func(body string) string {
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", gjson.Get(body, "method").String())
+		if name := gjson.Get(body, "params.name"); name.Exists() {
+			req.Header.Set("Mcp-Name", name.String())
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		return string(b)
+	}
+	disc := post(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta + `}}`)
+	require.Contains(t, disc, `"supportedVersions"`, disc)
+	call := post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_forecast","arguments":{"city":"Paris"},` + meta + `}}`)
+	require.Contains(t, call, `"resultType":"complete"`, call)
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGINT))
+	assert.Equal(t, 0, p.wait(), "stderr:\n%s", p.stderr)
+
+	cfg, err := config.Load(out)
+	require.NoError(t, err)
+	assert.Equal(t, "weather", cfg.Server.Name, "from the discover result's _meta")
+	assert.Contains(t, cfg.ProtocolVersions, "2026-07-28")
+	require.Len(t, cfg.Tools, 1, "called, never listed")
+	require.Len(t, cfg.Tools[0].Cases, 1)
+	assert.JSONEq(t, `{"content":[{"text":"rain","type":"text"}]}`, string(cfg.Tools[0].Cases[0].Replies[0].Result))
+	assert.Equal(t, &config.CacheHints{TTLMs: 0, CacheScope: "public"}, cfg.CacheHints)
 }
