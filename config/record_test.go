@@ -191,3 +191,29 @@ func TestRecordingOfStatelessEraDropsWhatTheMockAdds(t *testing.T) {
 	assert.Equal(t, `{"content":[]}`, string(cfg.Tools[0].Cases[0].Replies[0].Result))
 	assert.True(t, gjson.Valid(string(cfg.Tools[0].Cases[0].Arguments)))
 }
+
+// A recording merged into (Include, mcpmock record --append) is the
+// recording of both sessions.
+func TestRecorderIncludeIsLikeOneRecording(t *testing.T) {
+	orig := original(t)
+	play(t, orig)
+	play(t, orig) // a second session: sequences go on (sun after rain)
+	both := FromServer(orig, "structuredContent.token")
+	wantJSON, err := both.JSON()
+	require.NoError(t, err)
+
+	ms := orig.Journal().All()
+	first, second := ms.Session(1), ms.Session(2)
+	a, err := FromJournal(first, "structuredContent.token").JSON()
+	require.NoError(t, err)
+	fromFile, err := Parse("a.json", a)
+	require.NoError(t, err)
+	r := NewRecorder("structuredContent.token")
+	r.Include(fromFile)
+	for _, m := range second {
+		r.Message(2, m.Direction == mcptest.FromClient, m.Bytes())
+	}
+	got, err := r.Config().JSON()
+	require.NoError(t, err)
+	assert.JSONEq(t, string(wantJSON), string(got))
+}

@@ -17,7 +17,7 @@ import (
 	"github.com/mcpmock/mcpmock/config"
 )
 
-const recordSynopsis = "--out FILE [--redact PATH]... (-- CMD ARGS... | --url URL [--listen ADDR])"
+const recordSynopsis = "--out FILE [--append] [--redact PATH]... (-- CMD ARGS... | --url URL [--listen ADDR])"
 
 // recordCmd: mcpmock record. Over stdio it is the command a client spawns
 // as its server: it starts the real server (CMD ARGS), relays both
@@ -56,6 +56,7 @@ func recordRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.Var(&redact, "redact", "a JSON path into results (e.g. structuredContent.token, content.#.text) whose values are replaced with \"[REDACTED]\" (repeatable)")
 	url := fs.String("url", "", "record a Streamable HTTP server at this URL: clients connect to the loopback URL printed on stdout")
 	listen := fs.String("listen", "127.0.0.1:0", "with --url: the loopback address to listen on")
+	appendTo := fs.Bool("append", false, "merge the session into --out if it exists (a client that spawns its server several times: one recording of every session)")
 	grace := fs.Duration("grace", 5*time.Second, "stdio: how long the server may take to exit once the client closed its stdin, before SIGTERM")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -68,12 +69,12 @@ func recordRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if fs.NArg() > 0 {
 			return usagef("--url and a command are exclusive: record a server at a URL or one started by a command")
 		}
-		return recordHTTP(*url, *listen, *out, rec, stdout, stderr)
+		return recordHTTP(*url, *listen, recordOut{*out, *appendTo}, rec, stdout, stderr)
 	}
 	if fs.NArg() == 0 {
 		return usagef("no server command: write it after --, e.g. mcpmock record --out rec.json -- node server.js")
 	}
-	return recordStdio(fs.Args(), *out, *grace, rec, stdin, stdout, stderr)
+	return recordStdio(fs.Args(), recordOut{*out, *appendTo}, *grace, rec, stdin, stdout, stderr)
 }
 
 // lines splits a byte stream into lines for the recorder, keeping the
@@ -99,7 +100,7 @@ func (l *lines) write(p []byte) {
 }
 
 // recordStdio runs the server command and relays between it and stdio.
-func recordStdio(command []string, out string, grace time.Duration, rec *config.Recorder, stdin io.Reader, stdout, stderr io.Writer) error {
+func recordStdio(command []string, out recordOut, grace time.Duration, rec *config.Recorder, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Stderr = stderr
 	toServer, err := cmd.StdinPipe()
@@ -223,22 +224,47 @@ func isJSONish(b []byte) bool {
 	return len(b) > 0 && (b[0] == '{' || b[0] == '[')
 }
 
-// writeRecording writes the file and says on stderr what it holds, what
-// it could not replay and what it dropped.
-func writeRecording(rec *config.Recorder, out string, stderr io.Writer) error {
+// recordOut is where the recording goes: --out, and --append.
+type recordOut struct {
+	path   string
+	append bool
+}
+
+// writeRecording writes the file (with --append, merged into the one
+// there) and says on stderr what it holds, what this session could not
+// replay and what it dropped.
+func writeRecording(rec *config.Recorder, out recordOut, stderr io.Writer) error {
 	c := rec.Config()
-	if err := c.Save(out); err != nil {
+	session := c
+	if out.append {
+		unlock, err := lockFile(out.path)
+		if err != nil {
+			return fmt.Errorf("--append: cannot lock %s: %v", out.path, err)
+		}
+		defer unlock()
+		if _, err := os.Stat(out.path); err == nil {
+			old, err := config.Load(out.path)
+			if err != nil {
+				return fmt.Errorf("--append: %s is not a recording to merge into:\n%v", out.path, err)
+			}
+			m := config.NewRecorder()
+			m.Include(old)
+			m.Include(c)
+			c = m.Config()
+		}
+	}
+	if err := c.Save(out.path); err != nil {
 		return fmt.Errorf("--out: %v", err)
 	}
 	fmt.Fprintf(stderr, "mcpmock record: wrote %s: %d tools, %d resources, %d resource templates, %d prompts, %d completions, %d faults\n",
-		out, len(c.Tools), len(c.Resources), len(c.ResourceTemplates), len(c.Prompts), len(c.Completions), len(c.Faults))
+		out.path, len(c.Tools), len(c.Resources), len(c.ResourceTemplates), len(c.Prompts), len(c.Completions), len(c.Faults))
 	for _, d := range rec.Dropped() {
 		fmt.Fprintf(stderr, "mcpmock record: dropped: %s\n", d)
 	}
-	for _, n := range c.Notes {
+	for _, n := range session.Notes {
 		fmt.Fprintf(stderr, "mcpmock record: note: %s\n", n)
 	}
-	for _, r := range c.Redacted {
+	for _, r := range session.Redacted {
 		fmt.Fprintf(stderr, "mcpmock record: redacted: %s\n", r)
 	}
 	return nil

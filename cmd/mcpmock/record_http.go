@@ -26,13 +26,13 @@ type exchangeKey struct{}
 // JSON-RPC messages (JSON bodies and SSE events) are recorded, each HTTP
 // exchange as its own stretch of the recording. The proxy runs until
 // SIGTERM or SIGINT, then writes the recording.
-func recordHTTP(target, listen, out string, rec *config.Recorder, stdout, stderr io.Writer) error {
+func recordHTTP(target, listen string, out recordOut, rec *config.Recorder, stdout, stderr io.Writer) error {
 	ctx, stop := signalContext()
 	defer stop()
 	return recordHTTPUntil(ctx, target, listen, out, rec, stdout, stderr)
 }
 
-func recordHTTPUntil(ctx context.Context, target, listen, out string, rec *config.Recorder, stdout, stderr io.Writer) error {
+func recordHTTPUntil(ctx context.Context, target, listen string, out recordOut, rec *config.Recorder, stdout, stderr io.Writer) error {
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return usagef("--url %q: want the server's http:// or https:// endpoint, e.g. http://localhost:3001/mcp", target)

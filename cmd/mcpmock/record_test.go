@@ -297,3 +297,24 @@ func TestRecordHTTPStateless(t *testing.T) {
 	assert.JSONEq(t, `{"content":[{"text":"rain","type":"text"}]}`, string(cfg.Tools[0].Cases[0].Replies[0].Result))
 	assert.Equal(t, &config.CacheHints{TTLMs: 0, CacheScope: "public"}, cfg.CacheHints)
 }
+
+// A stdio client that spawns its server twice: with --append, one
+// recording of both sessions.
+func TestRecordAppendMergesSessions(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "rec.json")
+	for _, city := range []string{"Paris", "Atlantis"} {
+		p := start(t, "record", "--out", out, "--append", "--", bin, "serve", "--config", "testdata/record-server.json")
+		p.handshake()
+		p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_forecast","arguments":{"city":"` + city + `"}}}`)
+		p.recv()
+		require.Equal(t, 0, p.exit(), "stderr:\n%s", p.stderr)
+	}
+	cfg, err := config.Load(out)
+	require.NoError(t, err)
+	require.Len(t, cfg.Tools, 1)
+	require.Len(t, cfg.Tools[0].Cases, 2, "both sessions' calls")
+	assert.JSONEq(t, `{"city":"Paris"}`, string(cfg.Tools[0].Cases[0].Arguments))
+	assert.Equal(t, "unknown city", cfg.Tools[0].Cases[1].Replies[0].RPCError.Message)
+	_, err = os.Stat(out + ".lock")
+	assert.True(t, os.IsNotExist(err), "the lock file is removed")
+}
