@@ -121,6 +121,9 @@ type Tool struct {
 	// Fields are the definition's other members, as the list shows them
 	// (e.g. "_meta", or one the spec does not know), in their order.
 	Fields json.RawMessage `json:"fields,omitempty"`
+	// Unlisted marks an entry a recording saw used but never listed: its
+	// definition is a placeholder (the mock lists it all the same).
+	Unlisted bool `json:"unlisted,omitempty"`
 	// Cases answer calls whose arguments contain a JSON subset; they are
 	// tried in order, before Replies.
 	Cases []Case `json:"cases,omitempty"`
@@ -171,6 +174,9 @@ type Resource struct {
 	// Fields are the definition's other members, as the list shows them
 	// (e.g. "_meta", or one the spec does not know), in their order.
 	Fields json.RawMessage `json:"fields,omitempty"`
+	// Unlisted marks an entry a recording saw used but never listed: its
+	// definition is a placeholder (the mock lists it all the same).
+	Unlisted bool `json:"unlisted,omitempty"`
 	// Text is the resource's text contents (a shorthand for one text reply).
 	Text *string `json:"text,omitempty"`
 	// Replies answer reads, the last repeating (text, blob, result, rpcError).
@@ -211,6 +217,9 @@ type Prompt struct {
 	// Fields are the definition's other members, as the list shows them
 	// (e.g. "_meta", or one the spec does not know), in their order.
 	Fields json.RawMessage `json:"fields,omitempty"`
+	// Unlisted marks an entry a recording saw used but never listed: its
+	// definition is a placeholder (the mock lists it all the same).
+	Unlisted bool `json:"unlisted,omitempty"`
 	// Text answers with one user message of this text.
 	Text *string `json:"text,omitempty"`
 	// Cases answer gets whose arguments contain a subset.

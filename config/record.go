@@ -587,16 +587,14 @@ func (r *Recorder) Config() *Config {
 
 	// tools
 	for _, name := range r.order(r.tools) {
-		t := Tool{Name: name}
+		t := Tool{Name: name, Unlisted: true}
 		if def, ok := r.tools.defs[name]; ok {
 			t = toolFrom(def)
-		} else {
-			r.note("tool %q was called but never listed: its definition is a placeholder", name)
 		}
 		t.Cases = toCases(r.tools.calls[name])
 		c.Tools = append(c.Tools, t)
 	}
-	c.toolsSet = r.listed["tools"]
+	c.toolsSet = r.listed["tools"] || len(c.Tools) > 0
 	if c.toolsSet && c.Tools == nil {
 		c.Tools = []Tool{}
 	}
@@ -611,11 +609,9 @@ func (r *Recorder) Config() *Config {
 				continue
 			}
 		}
-		res := Resource{URI: uri, Name: uri}
+		res := Resource{URI: uri, Name: uri, Unlisted: true}
 		if def, ok := r.resources.defs[uri]; ok {
 			res = resourceFrom(def)
-		} else {
-			r.note("resource %q was read but never listed, and no listed template matches it: it is recorded as a listed resource", uri)
 		}
 		if cs != nil {
 			res.Replies = trimReplies(cs.replies[""])
@@ -628,11 +624,9 @@ func (r *Recorder) Config() *Config {
 		c.ResourceTemplates = append(c.ResourceTemplates, t)
 	}
 	for _, name := range r.order(r.prompts) {
-		p := Prompt{Name: name}
+		p := Prompt{Name: name, Unlisted: true}
 		if def, ok := r.prompts.defs[name]; ok {
 			p = promptFrom(def)
-		} else {
-			r.note("prompt %q was got but never listed: its definition is a placeholder", name)
 		}
 		p.Cases = toCases(r.prompts.calls[name])
 		c.Prompts = append(c.Prompts, p)
@@ -648,6 +642,21 @@ func (r *Recorder) Config() *Config {
 	c.Faults = slices.Clone(r.faults)
 	c.Redacted = slices.Clone(r.redactedList)
 	c.Notes = r.renderNotes()
+	for _, t := range c.Tools {
+		if t.Unlisted {
+			c.Notes = append(c.Notes, fmt.Sprintf("tool %q was called but never listed (unlisted): its definition is a placeholder", t.Name))
+		}
+	}
+	for _, res := range c.Resources {
+		if res.Unlisted {
+			c.Notes = append(c.Notes, fmt.Sprintf("resource %q was read but never listed, and no listed template matches it (unlisted): the mock lists it", res.URI))
+		}
+	}
+	for _, p := range c.Prompts {
+		if p.Unlisted {
+			c.Notes = append(c.Notes, fmt.Sprintf("prompt %q was got but never listed (unlisted): its definition is a placeholder", p.Name))
+		}
+	}
 	return c
 }
 
@@ -818,14 +827,17 @@ func promptFrom(def json.RawMessage) Prompt {
 	_ = json.Unmarshal(def, &raw)
 	p.Text, p.Cases, p.Replies = nil, nil, nil
 	p.Fields = extraFields(def, "name", "title", "description", "arguments")
-	// An argument with fields the format does not name (title, …) is kept
-	// whole, in the prompt's fields.
+	// Arguments the format cannot write as they came (a field it does not
+	// name, "required": false, another order) are kept whole, in the
+	// prompt's fields.
+	again, _ := json.Marshal(p.Arguments)
+	var whole0 map[string]json.RawMessage
+	_ = json.Unmarshal(def, &whole0)
+	exact := len(raw.Arguments) == 0 || string(again) == string(compact(whole0["arguments"]))
 	for _, a := range raw.Arguments {
-		if extraFields(a, "name", "description", "required") != nil {
-			var whole map[string]json.RawMessage
-			_ = json.Unmarshal(def, &whole)
+		if !exact || extraFields(a, "name", "description", "required") != nil {
 			p.Arguments = nil
-			p.Fields, _ = sjson.SetRawBytes(orEmpty(p.Fields), "arguments", compact(whole["arguments"]))
+			p.Fields = extraFields(def, "name", "title", "description")
 			break
 		}
 	}

@@ -40,13 +40,16 @@ func (r *Recorder) Include(c *Config) {
 			r.resultFields[m] = compact(f)
 		}
 	}
-	if c.toolsSet || len(c.Tools) > 0 {
+	if c.toolsSet && !slices.ContainsFunc(c.Tools, func(t Tool) bool { return t.Unlisted }) {
 		r.listed["tools"] = true
 	}
 	for _, t := range c.Tools {
 		def := t
 		def.Cases, def.Replies, def.Fields = nil, nil, nil
-		r.tools.define(t.Name, definition(def, t.Fields))
+		if !t.Unlisted {
+			r.listed["tools"] = true
+			r.tools.define(t.Name, definition(def, t.Fields))
+		}
 		for _, cs := range t.Cases {
 			r.includeCase(r.tools, t.Name, cs)
 		}
@@ -54,13 +57,13 @@ func (r *Recorder) Include(c *Config) {
 			r.note("tool %q: its replies without arguments (from the file merged into) are dropped", t.Name)
 		}
 	}
-	if len(c.Resources) > 0 {
-		r.listed["resources"] = true
-	}
 	for _, res := range c.Resources {
 		def := res
 		def.Text, def.Replies, def.Fields = nil, nil, nil
-		r.resources.define(res.URI, definition(def, res.Fields))
+		if !res.Unlisted {
+			r.listed["resources"] = true
+			r.resources.define(res.URI, definition(def, res.Fields))
+		}
 		for _, rep := range res.Replies {
 			r.resources.record(res.URI, "", nil, rep)
 		}
@@ -82,13 +85,13 @@ func (r *Recorder) Include(c *Config) {
 			}
 		}
 	}
-	if len(c.Prompts) > 0 {
-		r.listed["prompts"] = true
-	}
 	for _, p := range c.Prompts {
 		def := p
 		def.Text, def.Cases, def.Replies, def.Fields = nil, nil, nil, nil
-		r.prompts.define(p.Name, definition(def, p.Fields))
+		if !p.Unlisted {
+			r.listed["prompts"] = true
+			r.prompts.define(p.Name, definition(def, p.Fields))
+		}
 		for _, cs := range p.Cases {
 			r.includeCase(r.prompts, p.Name, cs)
 		}
@@ -115,6 +118,9 @@ func (r *Recorder) Include(c *Config) {
 		}
 	}
 	for _, n := range c.Notes {
+		if strings.Contains(n, "(unlisted)") {
+			continue // Config says it again if it is still so
+		}
 		// A note counted in the file ("(3 times)") is kept as it is.
 		if r.noteCount[n] == 0 {
 			r.noteOrder = append(r.noteOrder, n)

@@ -217,3 +217,18 @@ func TestRecorderIncludeIsLikeOneRecording(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, string(wantJSON), string(got))
 }
+
+// Definitions the format cannot write as they came are kept in "fields",
+// so that the replayed list is the real one.
+func TestRecordedListsKeepWhatTheFormatCannotName(t *testing.T) {
+	prompts := `[{"name":"p","arguments":[{"name":"state","required":false}]},{"name":"q","title":"Q","arguments":[{"name":"a","title":"A"}],"_meta":{"k":1}}]`
+	r := NewRecorder()
+	r.Message(1, true, []byte(`{"jsonrpc":"2.0","id":1,"method":"prompts/list"}`))
+	r.Message(1, false, []byte(`{"jsonrpc":"2.0","id":1,"result":{"prompts":`+prompts+`}}`))
+	b, err := r.Config().JSON()
+	require.NoError(t, err)
+	cfg, err := Parse("rec.json", b)
+	require.NoError(t, err, "%s", b)
+	s := dialRaw(t, cfg.NewServer(t))
+	assert.Equal(t, prompts, s.call("prompts/list", `{}`).Get("result.prompts").Raw)
+}
