@@ -10,7 +10,7 @@
 check_record_everything() {
 	local dir start=$SECONDS
 	dir="$(mktemp -d)"
-	trap 'rm -rf "$dir"' RETURN
+	trap 'rm -rf "$dir"; trap - RETURN' RETURN
 	go build -o "$dir/mcpmock" ./cmd/mcpmock
 	(cd "$dir" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error \
 		@modelcontextprotocol/server-everything@2026.8.31 @modelcontextprotocol/inspector-cli@1.0.3)
@@ -74,7 +74,8 @@ check_record_everything() {
 		grep -q '"verdict": "pass"' "$dir/report-$i.json" || { failed=1; echo "FAIL: mcpmock's verdict on the replay of ${calls[$i]}:"; cat "$dir/report-$i.json"; }
 	done
 	echo "record: server-everything over stdio: $same/${#calls[@]} Inspector CLI calls replayed byte-identically ($((SECONDS - start)) s in all)"
-	grep -o '"notes": \[[^]]*' "$dir/rec.json" >/dev/null && sed -n '/"notes"/,/\]/p' "$dir/rec.json"
+	echo "record: the recording's notes (what it saw but cannot replay):"
+	sed -n '/^  "notes"/,/^  \]/p' "$dir/rec.json"
 	[ "$failed" = 0 ] || { echo "FAIL: the replay of server-everything differs from the real server"; exit 1; }
 }
 check_record_everything

@@ -2,9 +2,14 @@ package config
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
+
+// timesRE reads the count renderNotes gives a repeated note.
+var timesRE = regexp.MustCompile(`^(.*) \((\d+) times\)$`)
 
 // Include adds an earlier recording to the Recorder, before what it
 // records next: its server, lists, cases, replies, completions, faults and
@@ -121,11 +126,15 @@ func (r *Recorder) Include(c *Config) {
 		if strings.Contains(n, "(unlisted)") {
 			continue // Config says it again if it is still so
 		}
-		// A note counted in the file ("(3 times)") is kept as it is.
+		k := 1
+		if m := timesRE.FindStringSubmatch(n); m != nil {
+			n = m[1]
+			k, _ = strconv.Atoi(m[2])
+		}
 		if r.noteCount[n] == 0 {
 			r.noteOrder = append(r.noteOrder, n)
 		}
-		r.noteCount[n]++
+		r.noteCount[n] += k
 	}
 	for _, e := range c.Redacted {
 		if !r.redacted[e] {

@@ -232,3 +232,16 @@ func TestRecordedListsKeepWhatTheFormatCannotName(t *testing.T) {
 	s := dialRaw(t, cfg.NewServer(t))
 	assert.Equal(t, prompts, s.call("prompts/list", `{}`).Get("result.prompts").Raw)
 }
+
+func TestIncludeAddsUpRepeatedNotes(t *testing.T) {
+	logMsg := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}`)
+	r := NewRecorder()
+	r.Message(1, false, logMsg)
+	r.Message(1, false, logMsg)
+	first := r.Config()
+	require.Equal(t, []string{"the server sent log messages (notifications/message): not replayed (2 times)"}, first.Notes)
+	m := NewRecorder()
+	m.Include(first)
+	m.Message(1, false, logMsg)
+	assert.Equal(t, []string{"the server sent log messages (notifications/message): not replayed (3 times)"}, m.Config().Notes)
+}
