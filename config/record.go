@@ -563,15 +563,20 @@ func argsKey(args gjson.Result) (string, json.RawMessage) {
 	return string(b), compact([]byte(args.Raw))
 }
 
+// notePlaceholderServer is the note of a recording without the server's
+// identity.
+const notePlaceholderServer = "the recording has no initialize or server/discover result: the server's name and version are placeholders"
+
 // Config returns the recording as a Config, with its notes. It may be
 // called at any time; it does not change the Recorder.
 func (r *Recorder) Config() *Config {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c := &Config{Server: r.server}
+	var derived []string // notes about this Config, not about what was seen
 	if c.Server.Name == "" {
 		c.Server.Name = "recorded"
-		r.note("the recording has no initialize or server/discover result: the server's name and version are placeholders")
+		derived = append(derived, notePlaceholderServer)
 	}
 	if c.Server.Version == "" {
 		c.Server.Version = "0"
@@ -641,7 +646,7 @@ func (r *Recorder) Config() *Config {
 	c.Completions = slices.Clone(r.completions)
 	c.Faults = slices.Clone(r.faults)
 	c.Redacted = slices.Clone(r.redactedList)
-	c.Notes = r.renderNotes()
+	c.Notes = append(r.renderNotes(), derived...)
 	for _, t := range c.Tools {
 		if t.Unlisted {
 			c.Notes = append(c.Notes, fmt.Sprintf("tool %q was called but never listed (unlisted): its definition is a placeholder", t.Name))

@@ -21,7 +21,7 @@ var timesRE = regexp.MustCompile(`^(.*) \((\d+) times\)$`)
 func (r *Recorder) Include(c *Config) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.serverSet && c.Server.Name != "" {
+	if !r.serverSet && c.Server.Name != "" && !slices.Contains(c.Notes, notePlaceholderServer) {
 		r.server = c.Server
 		r.serverSet = true
 	}
@@ -123,7 +123,7 @@ func (r *Recorder) Include(c *Config) {
 		}
 	}
 	for _, n := range c.Notes {
-		if strings.Contains(n, "(unlisted)") {
+		if strings.Contains(n, "(unlisted)") || n == notePlaceholderServer {
 			continue // Config says it again if it is still so
 		}
 		k := 1

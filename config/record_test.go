@@ -239,9 +239,10 @@ func TestIncludeAddsUpRepeatedNotes(t *testing.T) {
 	r.Message(1, false, logMsg)
 	r.Message(1, false, logMsg)
 	first := r.Config()
-	require.Equal(t, []string{"the server sent log messages (notifications/message): not replayed (2 times)"}, first.Notes)
+	require.Equal(t, []string{"the server sent log messages (notifications/message): not replayed (2 times)", notePlaceholderServer}, first.Notes)
+	assert.Equal(t, first.Notes, r.Config().Notes, "Config does not change the Recorder")
 	m := NewRecorder()
 	m.Include(first)
 	m.Message(1, false, logMsg)
-	assert.Equal(t, []string{"the server sent log messages (notifications/message): not replayed (3 times)"}, m.Config().Notes)
+	assert.Equal(t, []string{"the server sent log messages (notifications/message): not replayed (3 times)", notePlaceholderServer}, m.Config().Notes)
 }
