@@ -69,6 +69,7 @@ type recSession struct {
 	fromServer map[string]gjson.Result // the server's requests awaiting the client's reply
 	sawMessage bool                    // the server sent a JSON message in this session
 	banner     []string                // non-JSON lines before the server's first message
+	stray      []string                // non-JSON lines since the server's last reply
 	counts     map[string]int          // requests per method, for a fault's nth
 }
 
@@ -195,10 +196,9 @@ func (r *Recorder) nonJSON(session int, line []byte) {
 		s.banner = append(s.banner, string(line))
 		return
 	}
-	// A non-JSON line in the middle of a session: it went before the next
-	// reply; NonJSONLine is the fault that writes it there.
-	r.dropped = append(r.dropped, fmt.Sprintf("session %d: a non-JSON line from the server after its first message (%s)", session, shortText(line)))
-	r.note("session %d: the server wrote a non-JSON line in mid-session (%s): not replayed (a NonJSONLine fault writes one before a chosen reply)", session, shortText(line))
+	// A non-JSON line in the middle of a session: it goes with the next
+	// reply, as the NonJSONLine fault writes one.
+	s.stray = append(s.stray, string(line))
 }
 
 // Ended records the end of a session: the server closed its output
@@ -233,6 +233,11 @@ func (r *Recorder) Ended(session int, partial []byte) {
 			"method": jsonString(method), "nth": json.RawMessage(strconv.Itoa(s.counts[method])),
 			"session": json.RawMessage(strconv.Itoa(session)), "optional": json.RawMessage("true"),
 		}}, fmt.Sprintf("session %d: the server closed without answering %s (id %s): recorded as a CloseBefore fault", session, method, id))
+	}
+	if len(s.stray) > 0 {
+		text := strings.Join(s.stray, "\n")
+		r.dropped = append(r.dropped, fmt.Sprintf("session %d: non-JSON lines after the server's last reply (%s)", session, shortText([]byte(text))))
+		r.note("session %d: the server wrote %s after its last reply: not replayed", session, shortText([]byte(text)))
 	}
 	if len(partial) > 0 {
 		r.dropped = append(r.dropped, fmt.Sprintf("session %d: %d bytes of an unfinished last line (%s)", session, len(partial), shortText(partial)))
@@ -305,6 +310,15 @@ func (r *Recorder) message(session int, fromClient bool, m gjson.Result) {
 			return
 		}
 		delete(s.fromClient, id.Raw)
+		if len(s.stray) > 0 {
+			method := req.Get("method").String()
+			text := strings.Join(s.stray, "\n")
+			s.stray = nil
+			r.addFault(Fault{Name: "NonJSONLine", Params: map[string]json.RawMessage{
+				"method": jsonString(method), "text": jsonString(text),
+				"nth": json.RawMessage(strconv.Itoa(s.counts[method])), "session": json.RawMessage(strconv.Itoa(session)), "optional": json.RawMessage("true"),
+			}}, fmt.Sprintf("session %d: the server wrote %s before its reply to %s (id %s): recorded as a NonJSONLine fault", session, shortText([]byte(text)), method, id.Raw))
+		}
 		r.response(s, req, m)
 	default:
 		if !fromClient {

@@ -141,6 +141,7 @@ func TestRecorderKeepsMisbehaviourAsFaults(t *testing.T) {
 	r.Message(1, false, []byte(`{"jsonrpc":"2.0","id":"s1","method":"roots/list"}`))
 	r.Message(1, true, []byte(`{"jsonrpc":"2.0","id":"s1","result":{"roots":[]}}`))
 	r.Message(1, true, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
+	r.NonJSON(1, []byte("debug: listing tools"))
 	r.Message(1, false, []byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"boom"}}`))
 	r.Message(1, true, []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x","arguments":{}}}`))
 	r.Ended(1, []byte(`{"jsonrpc":"2.0","id":3,"res`))
@@ -157,11 +158,13 @@ func TestRecorderKeepsMisbehaviourAsFaults(t *testing.T) {
 	for _, f := range cfg.Faults {
 		names = append(names, f.Name)
 	}
-	assert.Equal(t, []string{"Banner", "ErrorReply", "Truncate", "CloseBefore"}, names)
+	assert.Equal(t, []string{"Banner", "NonJSONLine", "ErrorReply", "Truncate", "CloseBefore"}, names)
+	assert.JSONEq(t, `"debug: listing tools"`, string(cfg.Faults[1].Params["text"]))
+	assert.JSONEq(t, `"tools/list"`, string(cfg.Faults[1].Params["method"]))
 	assert.JSONEq(t, `"Server v1 starting..."`, string(cfg.Faults[0].Params["text"]))
-	assert.JSONEq(t, `2`, string(cfg.Faults[3].Params["session"]))
+	assert.JSONEq(t, `2`, string(cfg.Faults[4].Params["session"]))
 	notes := strings.Join(cfg.Notes, "\n")
-	for _, want := range []string{"Banner fault", "roots/list requests", "notifications/message", "websiteUrl", "Truncate fault", "CloseBefore fault", "ErrorReply fault"} {
+	for _, want := range []string{"Banner fault", "roots/list requests", "notifications/message", "websiteUrl", "Truncate fault", "CloseBefore fault", "ErrorReply fault", "NonJSONLine fault"} {
 		assert.Contains(t, notes, want)
 	}
 	assert.Equal(t, "s", cfg.Server.Name)
