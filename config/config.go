@@ -15,6 +15,11 @@
 // cannot say (durations, duplicate names, a fault's name), and reports each
 // problem as an *Error with the file, line, column and field.
 //
+// A recording of a real server is such a file too (`mcpmock record`, or
+// FromServer and FromJournal in Go, through a Recorder): its lists, its
+// replies keyed by arguments, its misbehaviour as faults, and Notes on
+// what it could not keep. LoadServer starts a mock from a file in one line.
+//
 // A minimal file:
 //
 //	{
