@@ -249,3 +249,12 @@ func TestIncludeAddsUpRepeatedNotes(t *testing.T) {
 	m.Message(1, false, logMsg)
 	assert.Equal(t, []string{"the server sent log messages (notifications/message): not replayed (3 times)", notePlaceholderServer}, m.Config().Notes)
 }
+
+func TestRedactEveryElement(t *testing.T) {
+	r := NewRecorder("content.#.text", "structuredContent.absent")
+	r.Message(1, true, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{}}}`))
+	r.Message(1, false, []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a-secret"},{"type":"image","data":"x"},{"type":"text","text":"b-secret"}]}}`))
+	cfg := r.Config()
+	assert.Equal(t, `{"content":[{"type":"text","text":"[REDACTED]"},{"type":"image","data":"x"},{"type":"text","text":"[REDACTED]"}]}`, string(cfg.Tools[0].Cases[0].Replies[0].Result))
+	assert.Equal(t, []string{"tools/call w: result.content.0.text", "tools/call w: result.content.2.text"}, cfg.Redacted)
+}
