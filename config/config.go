@@ -269,7 +269,13 @@ func (f Fault) MarshalJSON() ([]byte, error) {
 	for k, v := range f.Params {
 		m[k] = v
 	}
-	return json.Marshal(m)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // a file keeps "<html>" readable
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // UnmarshalJSON reads {"fault": name, params…}.

@@ -60,6 +60,7 @@ type Recorder struct {
 	sessions     map[int]*recSession
 	dropped      []string
 	cacheHints   *CacheHints
+	total        map[string]int // requests per method, all sessions: a fault's nth over HTTP
 	resultFields map[string]json.RawMessage
 }
 
@@ -124,7 +125,7 @@ func NewRecorder(redact ...string) *Recorder {
 		versions: map[string]bool{}, listed: map[string]bool{},
 		tools: newEntries(), resources: newEntries(), templates: newEntries(), prompts: newEntries(),
 		compIdx: map[string]int{}, faultKeys: map[string]bool{}, noteCount: map[string]int{},
-		redacted: map[string]bool{}, sessions: map[int]*recSession{},
+		redacted: map[string]bool{}, sessions: map[int]*recSession{}, total: map[string]int{},
 	}
 	for _, p := range redact {
 		r.redact = append(r.redact, parseRedact(p))
@@ -246,6 +247,36 @@ func (r *Recorder) Ended(session int, partial []byte) {
 	delete(r.sessions, session)
 }
 
+// HTTPStatus records an HTTP exchange (session) whose response was an
+// error status instead of JSON-RPC (a gateway's 502, an HTML page): its
+// requests become HTTPStatus faults, at their count over all sessions.
+func (r *Recorder) HTTPStatus(session, status int, body []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.session(session)
+	ids := make([]string, 0, len(s.fromClient))
+	for id := range s.fromClient {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		method := s.fromClient[id].Get("method").String()
+		params := map[string]json.RawMessage{
+			"method": jsonString(method), "code": json.RawMessage(strconv.Itoa(status)),
+			"nth": json.RawMessage(strconv.Itoa(r.total[method])), "optional": json.RawMessage("true"),
+		}
+		if len(body) > 0 {
+			params["body"] = jsonString(string(body))
+		}
+		r.addFault(Fault{Name: "HTTPStatus", Params: params},
+			fmt.Sprintf("the server answered %s (id %s) with HTTP status %d: recorded as an HTTPStatus fault", method, id, status))
+	}
+	if len(ids) == 0 {
+		r.note("the server answered an HTTP request that carried no request with status %d: not replayed", status)
+	}
+	delete(r.sessions, session)
+}
+
 // Forget ends a session whose end says nothing about the server (an HTTP
 // exchange): requests still unanswered are noted, not turned into faults.
 func (r *Recorder) Forget(session int) {
@@ -294,6 +325,7 @@ func (r *Recorder) message(session int, fromClient bool, m gjson.Result) {
 	case method != "" && id.Exists() && fromClient:
 		s.fromClient[id.Raw] = m
 		s.counts[method]++
+		r.total[method]++
 	case method != "" && id.Exists():
 		s.fromServer[id.Raw] = m
 		r.note("the server sent %s requests, which the client answered: not replayed", method)
@@ -907,8 +939,11 @@ func compact(b []byte) json.RawMessage {
 }
 
 func jsonString(s string) json.RawMessage {
-	b, _ := json.Marshal(s)
-	return b
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return bytes.TrimRight(b.Bytes(), "\n")
 }
 
 func shortText(b []byte) string {

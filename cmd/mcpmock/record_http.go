@@ -70,7 +70,7 @@ func recordHTTPUntil(ctx context.Context, target, listen string, out recordOut, 
 		ModifyResponse: func(resp *http.Response) error {
 			n, _ := resp.Request.Context().Value(exchangeKey{}).(int)
 			open.Add(1)
-			resp.Body = &recordedBody{rc: resp.Body, n: n, rec: rec, sse: strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream"), done: open.Done}
+			resp.Body = &recordedBody{rc: resp.Body, n: n, rec: rec, status: resp.StatusCode, sse: strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream"), done: open.Done}
 			return nil
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
@@ -104,14 +104,15 @@ func recordHTTPUntil(ctx context.Context, target, listen string, out recordOut, 
 // holds is recorded as it passes (a JSON body whole, an SSE stream event
 // by event).
 type recordedBody struct {
-	rc   io.ReadCloser
-	n    int
-	rec  *config.Recorder
-	sse  bool
-	buf  []byte
-	data []string
-	once sync.Once
-	done func()
+	rc     io.ReadCloser
+	n      int
+	rec    *config.Recorder
+	status int
+	sse    bool
+	buf    []byte
+	data   []string
+	once   sync.Once
+	done   func()
 }
 
 func (b *recordedBody) Read(p []byte) (int, error) {
@@ -151,6 +152,11 @@ func (b *recordedBody) events() {
 
 func (b *recordedBody) end() {
 	b.once.Do(func() {
+		if b.status >= 400 {
+			b.rec.HTTPStatus(b.n, b.status, b.buf)
+			b.done()
+			return
+		}
 		if b.sse {
 			if len(b.data) > 0 {
 				b.rec.Message(b.n, false, []byte(strings.Join(b.data, "\n")))

@@ -318,3 +318,41 @@ func TestRecordAppendMergesSessions(t *testing.T) {
 	_, err = os.Stat(out + ".lock")
 	assert.True(t, os.IsNotExist(err), "the lock file is removed")
 }
+
+// A real server behind a gateway that answers a call with 503 and an HTML
+// page (mcpmock's http-error-page scenario plays it): the recording keeps
+// it as an HTTPStatus fault on that call.
+func TestRecordHTTPErrorStatusBecomesAFault(t *testing.T) {
+	real := start(t, "serve", "--http", "127.0.0.1:0", "--scenario", "http-error-page")
+	realURL := readURL(t, real)
+	out := filepath.Join(t.TempDir(), "rec.json")
+	p := start(t, "record", "--out", out, "--url", realURL)
+	url := readURL(t, p)
+	status, sid, body := httpPost(t, url, "", initialize)
+	require.Equal(t, http.StatusOK, status, body)
+	httpPost(t, url, sid, initialized)
+	status, _, body = httpPost(t, url, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"suggest_gifts","arguments":{"age":25}}}`)
+	require.Equal(t, http.StatusServiceUnavailable, status, body)
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, 0, p.wait(), "stderr:\n%s", p.stderr)
+	assert.Contains(t, p.stderr.String(), "the server answered tools/call (id 2) with HTTP status 503: recorded as an HTTPStatus fault")
+
+	cfg, err := config.Load(out)
+	require.NoError(t, err)
+	require.Len(t, cfg.Faults, 1)
+	f := cfg.Faults[0]
+	assert.Equal(t, "HTTPStatus", f.Name)
+	assert.JSONEq(t, `503`, string(f.Params["code"]))
+	assert.JSONEq(t, `"tools/call"`, string(f.Params["method"]))
+	assert.Contains(t, string(f.Params["body"]), "<html")
+
+	// Replayed, the call gets the gateway's page again.
+	replay := start(t, "serve", "--http", "127.0.0.1:0", "--config", out)
+	url = readURL(t, replay)
+	status, sid, body = httpPost(t, url, "", initialize)
+	require.Equal(t, http.StatusOK, status, body)
+	httpPost(t, url, sid, initialized)
+	status, _, body = httpPost(t, url, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"suggest_gifts","arguments":{"age":25}}}`)
+	assert.Equal(t, http.StatusServiceUnavailable, status, body)
+	assert.Contains(t, body, "503 Service Unavailable")
+}
