@@ -5,7 +5,8 @@
 # that the calls' sessions make one recording; then the same calls go to
 # `mcpmock serve --config` on that recording, and every output must be
 # byte-identical to the real server's (the Inspector prints results, never
-# ids). Both packages are pinned and installed into a temporary folder.
+# ids). Then the same over Streamable HTTP, through `mcpmock record --url`.
+# Both packages are pinned and installed into a temporary folder.
 # Run from the repository's root (.ci/run does `cd "$(dirname "$0")/.."`).
 check_record_everything() {
 	local dir start=$SECONDS
@@ -77,5 +78,63 @@ check_record_everything() {
 	echo "record: the recording's notes (what it saw but cannot replay):"
 	sed -n '/^  "notes"/,/^  \]/p' "$dir/rec.json"
 	[ "$failed" = 0 ] || { echo "FAIL: the replay of server-everything differs from the real server"; exit 1; }
+
+	# The same calls over Streamable HTTP: server-everything on a loopback
+	# port, `mcpmock record --url` in front of it (one proxy, one recording
+	# of every session); the replay is `mcpmock serve --http --config`.
+	t0=$SECONDS
+	local port pids=()
+	port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+	PORT="$port" "$dir/node_modules/.bin/mcp-server-everything" streamableHttp >"$dir/everything.log" 2>&1 &
+	pids+=($!)
+	waitfor() { # waitfor FILE PATTERN: the line of FILE that matches, within 30 s
+		local n
+		for n in $(seq 300); do
+			grep -m1 "$2" "$1" 2>/dev/null && return 0
+			sleep 0.1
+		done
+		echo "FAIL: no line matching $2 in $1:" >&2
+		cat "$1" >&2
+		return 1
+	}
+	waitfor "$dir/everything.log" "listening on port" >/dev/null
+	"$dir/mcpmock" record --out "$dir/rec-http.json" --url "http://127.0.0.1:$port/mcp" >"$dir/proxy.url" 2>"$dir/proxy.log" &
+	local proxy=$!
+	local url
+	url="$(waitfor "$dir/proxy.url" '^http://')"
+	for i in "${!calls[@]}"; do
+		# shellcheck disable=SC2086
+		inspect "$dir/real-http-$i.json" "$url" --transport http ${calls[$i]} ||
+			{ echo "FAIL: the Inspector CLI against the HTTP recording proxy: ${calls[$i]}"; tail -20 "$dir/inspector.log"; kill "${pids[@]}" "$proxy"; exit 1; }
+	done
+	kill -TERM "$proxy"
+	wait "$proxy" || { echo "FAIL: mcpmock record --url:"; cat "$dir/proxy.log"; kill "${pids[@]}"; exit 1; }
+	kill "${pids[@]}"
+	wait "${pids[@]}" 2>/dev/null || true
+	echo "record: ${#calls[@]} calls recorded over HTTP in $((SECONDS - t0)) s"
+	t0=$SECONDS
+	same=0
+	for i in "${!calls[@]}"; do
+		"$dir/mcpmock" serve --http 127.0.0.1:0 --config "$dir/rec-http.json" --report "$dir/report-http-$i.json" >"$dir/serve.url" 2>>"$dir/serve-http.log" &
+		local serve=$!
+		url="$(waitfor "$dir/serve.url" '^http://')"
+		# shellcheck disable=SC2086
+		inspect "$dir/replay-http-$i.json" "$url" --transport http ${calls[$i]} || true
+		kill -TERM "$serve" 2>/dev/null || true # ends serve if the CLI left its session open
+		wait "$serve" || true
+		if cmp -s "$dir/real-http-$i.json" "$dir/replay-http-$i.json"; then
+			same=$((same + 1))
+		else
+			failed=1
+			echo "DIFF (HTTP): ${calls[$i]}"
+			diff "$dir/real-http-$i.json" "$dir/replay-http-$i.json" | head -20
+		fi
+		grep -q '"verdict": "pass"' "$dir/report-http-$i.json" || { failed=1; echo "FAIL: mcpmock's verdict on the HTTP replay of ${calls[$i]}:"; head -c 3000 "$dir/report-http-$i.json"; }
+	done
+	echo "record: ${#calls[@]} calls replayed over HTTP in $((SECONDS - t0)) s"
+	echo "record: server-everything over Streamable HTTP: $same/${#calls[@]} Inspector CLI calls replayed byte-identically ($((SECONDS - start)) s in all)"
+	echo "record: the HTTP recording's notes:"
+	sed -n '/^  "notes"/,/^  \]/p' "$dir/rec-http.json"
+	[ "$failed" = 0 ] || { echo "FAIL: the HTTP replay of server-everything differs from the real server"; exit 1; }
 }
 check_record_everything
