@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -355,4 +360,88 @@ func TestRecordHTTPErrorStatusBecomesAFault(t *testing.T) {
 	status, _, body = httpPost(t, url, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"suggest_gifts","arguments":{"age":25}}}`)
 	assert.Equal(t, http.StatusServiceUnavailable, status, body)
 	assert.Contains(t, body, "503 Service Unavailable")
+}
+
+// The HTTP proxy in-process, against a hand-written server that checks
+// what arrives: Authorization, cookies and the session id pass through;
+// an SSE reply is relayed and recorded; nothing of the headers is written.
+func TestRecordHTTPPassesHeadersAndSSE(t *testing.T) {
+	var seen []string
+	var mu sync.Mutex
+	real := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("Authorization")+"|"+r.Header.Get("Cookie")+"|"+r.Header.Get("Mcp-Session-Id"))
+		mu.Unlock()
+		body, _ := io.ReadAll(r.Body)
+		id := gjson.GetBytes(body, "id").Raw
+		switch gjson.GetBytes(body, "method").String() {
+		case "initialize":
+			w.Header().Set("Mcp-Session-Id", "sid-secret-77")
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"hand","version":"1"}}}`, id)
+		case "tools/call":
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\n\n")
+			w.(http.Flusher).Flush()
+			fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\n", id)
+			fmt.Fprint(w, "data: \"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}]}}\n\n")
+		default:
+			w.WriteHeader(http.StatusAccepted)
+		}
+	}))
+	defer real.Close()
+
+	out := filepath.Join(t.TempDir(), "rec.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- recordHTTPUntil(ctx, real.URL+"/mcp", "127.0.0.1:0", recordOut{path: out}, config.NewRecorder(), pw, &lockedWriter{w: &stderr})
+		_ = pw.Close()
+	}()
+	url, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	url = strings.TrimSpace(url)
+
+	post := func(sid, body string) (*http.Response, string) {
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer tok-secret-55")
+		req.Header.Set("Cookie", "s=cookie-secret-66")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		return res, string(b)
+	}
+	res, _ := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	sid := res.Header.Get("Mcp-Session-Id")
+	assert.Equal(t, "sid-secret-77", sid)
+	post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	res, body := post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"work","arguments":{"n":1},"_meta":{"progressToken":1}}}`)
+	assert.Equal(t, "text/event-stream", res.Header.Get("Content-Type"))
+	assert.Contains(t, body, "notifications/progress", "relayed as it came")
+	cancel()
+	require.NoError(t, <-done, "stderr:\n%s", stderr.String())
+
+	mu.Lock()
+	assert.Equal(t, []string{"Bearer tok-secret-55|s=cookie-secret-66|", "Bearer tok-secret-55|s=cookie-secret-66|sid-secret-77", "Bearer tok-secret-55|s=cookie-secret-66|sid-secret-77"}, seen)
+	mu.Unlock()
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	for _, secret := range []string{"tok-secret-55", "cookie-secret-66", "sid-secret-77"} {
+		assert.NotContains(t, string(b), secret)
+	}
+	cfg, err := config.Parse("rec.json", b)
+	require.NoError(t, err, "%s", b)
+	require.Len(t, cfg.Tools, 1)
+	assert.JSONEq(t, `{"n":1}`, string(cfg.Tools[0].Cases[0].Arguments), "_meta is not a matching key")
+	assert.JSONEq(t, `{"content":[{"type":"text","text":"done"}]}`, string(cfg.Tools[0].Cases[0].Replies[0].Result), "an event of two data lines")
+	assert.Contains(t, strings.Join(cfg.Notes, "\n"), "progress notifications")
 }
