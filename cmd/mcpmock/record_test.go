@@ -445,3 +445,14 @@ func TestRecordHTTPPassesHeadersAndSSE(t *testing.T) {
 	assert.JSONEq(t, `{"content":[{"type":"text","text":"done"}]}`, string(cfg.Tools[0].Cases[0].Replies[0].Result), "an event of two data lines")
 	assert.Contains(t, strings.Join(cfg.Notes, "\n"), "progress notifications")
 }
+
+// A server that does not exit when its stdin closes gets --grace, then
+// SIGTERM; the proxy exits with the status the signal gave it.
+func TestRecordServerThatOutlivesItsClient(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "rec.json")
+	p := start(t, "record", "--out", out, "--grace", "100ms", "--", "sh", "-c", "exec sleep 60")
+	assert.Equal(t, 128+int(syscall.SIGTERM), p.exit(), "stderr:\n%s", p.stderr)
+	assert.Contains(t, p.stderr.String(), "the server did not exit within 100ms of its stdin closing: sending SIGTERM")
+	_, err := config.Load(out)
+	assert.NoError(t, err, "the (empty) recording is written all the same")
+}
