@@ -329,8 +329,14 @@ func (r *Recorder) message(session int, fromClient bool, m gjson.Result) {
 	case method != "" && id.Exists():
 		s.fromServer[id.Raw] = m
 		r.note("the server sent %s requests, which the client answered: not replayed", method)
+	case method == "notifications/cancelled" && fromClient:
+		// A cancelled request may stay unanswered: that is no crash.
+		if req, ok := s.fromClient[m.Get("params.requestId").Raw]; ok {
+			delete(s.fromClient, m.Get("params.requestId").Raw)
+			r.note("the client cancelled %s requests: their replies, if any came, are not recorded", req.Get("method").String())
+		}
 	case method != "" && fromClient:
-		// The client's notifications need no answer.
+		// The client's other notifications need no answer.
 	case method != "":
 		r.serverNotification(method)
 	case isResponse && fromClient:

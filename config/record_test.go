@@ -258,3 +258,13 @@ func TestRedactEveryElement(t *testing.T) {
 	assert.Equal(t, `{"content":[{"type":"text","text":"[REDACTED]"},{"type":"image","data":"x"},{"type":"text","text":"[REDACTED]"}]}`, string(cfg.Tools[0].Cases[0].Replies[0].Result))
 	assert.Equal(t, []string{"tools/call w: result.content.0.text", "tools/call w: result.content.2.text"}, cfg.Redacted)
 }
+
+func TestCancelledRequestIsNoCrash(t *testing.T) {
+	r := NewRecorder()
+	r.Message(1, true, []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow","arguments":{}}}`))
+	r.Message(1, true, []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"timeout"}}`))
+	r.Ended(1, nil)
+	cfg := r.Config()
+	assert.Empty(t, cfg.Faults, "a cancelled call left unanswered is no CloseBefore")
+	assert.Contains(t, strings.Join(cfg.Notes, "\n"), "the client cancelled tools/call requests")
+}
