@@ -17,7 +17,7 @@ import (
 	"github.com/mcpmock/mcpmock/config"
 )
 
-const recordSynopsis = "--out FILE [--append] [--redact PATH]... (-- CMD ARGS... | --url URL [--listen ADDR])"
+const recordSynopsis = "--out FILE [--append] [--redact PATH]... (-- CMD ARGS... [--grace D] | --url URL [--listen ADDR])"
 
 // recordCmd: mcpmock record. Over stdio it is the command a client spawns
 // as its server: it starts the real server (CMD ARGS), relays both

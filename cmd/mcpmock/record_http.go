@@ -48,14 +48,22 @@ func recordHTTPUntil(ctx context.Context, target, listen string, out recordOut, 
 	if err != nil {
 		return fmt.Errorf("--listen: %v", err)
 	}
+	localPath := u.Path
+	if localPath == "" {
+		localPath = "/"
+	}
 	var exchanges atomic.Int64
 	var open sync.WaitGroup
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			n := int(exchanges.Add(1))
-			pr.Out.URL.Scheme, pr.Out.URL.Host, pr.Out.URL.Path, pr.Out.URL.RawPath = u.Scheme, u.Host, u.Path, u.RawPath
-			if pr.In.URL.RawQuery == "" {
-				pr.Out.URL.RawQuery = u.RawQuery
+			pr.Out.URL.Scheme, pr.Out.URL.Host = u.Scheme, u.Host
+			if pr.In.URL.Path == localPath {
+				// The endpoint: the real one. Other paths go as they are.
+				pr.Out.URL.Path, pr.Out.URL.RawPath = u.Path, u.RawPath
+				if pr.In.URL.RawQuery == "" {
+					pr.Out.URL.RawQuery = u.RawQuery
+				}
 			}
 			pr.Out.Host = u.Host
 			pr.Out.Header["X-Forwarded-For"] = nil // pass the request as the client sent it
@@ -80,7 +88,7 @@ func recordHTTPUntil(ctx context.Context, target, listen string, out recordOut, 
 		FlushInterval: -1,
 	}
 	srv := &http.Server{Handler: proxy}
-	local := "http://" + ln.Addr().String() + u.EscapedPath()
+	local := "http://" + ln.Addr().String() + (&url.URL{Path: localPath}).EscapedPath()
 	fmt.Fprintln(stdout, local)
 	fmt.Fprintf(stderr, "mcpmock record: relaying %s to %s; SIGTERM or SIGINT ends the recording\n", local, target)
 	served := make(chan error, 1)
