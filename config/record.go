@@ -286,6 +286,11 @@ func (r *Recorder) Forget(session int) {
 	for _, req := range s.fromClient {
 		r.note("%s requests left unanswered when their exchange ended: not replayed", req.Get("method").String())
 	}
+	if lines := append(s.banner, s.stray...); len(lines) > 0 {
+		text := strings.Join(lines, "\n")
+		r.dropped = append(r.dropped, fmt.Sprintf("exchange %d: a body that is not JSON-RPC (%s)", session, shortText([]byte(text))))
+		r.note("the server answered with a body that is not JSON-RPC (%s): not replayed", shortText([]byte(text)))
+	}
 	delete(r.sessions, session)
 }
 

@@ -268,3 +268,12 @@ func TestCancelledRequestIsNoCrash(t *testing.T) {
 	assert.Empty(t, cfg.Faults, "a cancelled call left unanswered is no CloseBefore")
 	assert.Contains(t, strings.Join(cfg.Notes, "\n"), "the client cancelled tools/call requests")
 }
+
+func TestForgetSaysWhatItDrops(t *testing.T) {
+	r := NewRecorder()
+	r.Message(3, true, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	r.Message(3, false, []byte(`oops, not JSON`))
+	r.Forget(3)
+	assert.Equal(t, []string{`exchange 3: a body that is not JSON-RPC ("oops, not JSON")`}, r.Dropped())
+	assert.Empty(t, r.Config().Faults, "no Banner over HTTP")
+}
