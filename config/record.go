@@ -652,6 +652,9 @@ func (r *Recorder) Config() *Config {
 		t := Tool{Name: name, Unlisted: true}
 		if def, ok := r.tools.defs[name]; ok {
 			t = toolFrom(def)
+		} else if r.listed["tools"] && onlyErrors(r.tools.calls[name]) {
+			derived = append(derived, fmt.Sprintf("tool %q, which the list does not have, was called and got JSON-RPC errors: not recorded (the mock answers an unknown tool with its own -32602)", name))
+			continue
 		}
 		t.Cases = toCases(r.tools.calls[name])
 		c.Tools = append(c.Tools, t)
@@ -674,6 +677,9 @@ func (r *Recorder) Config() *Config {
 		res := Resource{URI: uri, Name: uri, Unlisted: true}
 		if def, ok := r.resources.defs[uri]; ok {
 			res = resourceFrom(def)
+		} else if r.listed["resources"] && onlyErrors(cs) {
+			derived = append(derived, fmt.Sprintf("resource %q, which the lists do not have, was read and got JSON-RPC errors: not recorded (the mock answers an unknown resource with its own -32002)", uri))
+			continue
 		}
 		if cs != nil {
 			res.Replies = trimReplies(cs.replies[""])
@@ -689,6 +695,9 @@ func (r *Recorder) Config() *Config {
 		p := Prompt{Name: name, Unlisted: true}
 		if def, ok := r.prompts.defs[name]; ok {
 			p = promptFrom(def)
+		} else if r.listed["prompts"] && onlyErrors(r.prompts.calls[name]) {
+			derived = append(derived, fmt.Sprintf("prompt %q, which the list does not have, was got and got JSON-RPC errors: not recorded (the mock answers an unknown prompt with its own -32602)", name))
+			continue
 		}
 		p.Cases = toCases(r.prompts.calls[name])
 		c.Prompts = append(c.Prompts, p)
@@ -720,6 +729,21 @@ func (r *Recorder) Config() *Config {
 		}
 	}
 	return c
+}
+
+// onlyErrors reports whether every reply recorded is a JSON-RPC error.
+func onlyErrors(cs *calls) bool {
+	if cs == nil {
+		return false
+	}
+	for _, rs := range cs.replies {
+		for _, rep := range rs {
+			if rep.RPCError == nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // order is the entries listed, then the ones only called, by name.

@@ -277,3 +277,21 @@ func TestForgetSaysWhatItDrops(t *testing.T) {
 	assert.Equal(t, []string{`exchange 3: a body that is not JSON-RPC ("oops, not JSON")`}, r.Dropped())
 	assert.Empty(t, r.Config().Faults, "no Banner over HTTP")
 }
+
+func TestCallsToWhatTheListsDoNotHaveAreNotInvented(t *testing.T) {
+	r := NewRecorder()
+	r.Message(1, true, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	r.Message(1, false, []byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}}`))
+	r.Message(1, true, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"nope","arguments":{}}}`))
+	r.Message(1, false, []byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"unknown tool nope"}}`))
+	r.Message(1, true, []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"hidden","arguments":{}}}`))
+	r.Message(1, false, []byte(`{"jsonrpc":"2.0","id":3,"result":{"content":[]}}`))
+	cfg := r.Config()
+	var names []string
+	for _, tl := range cfg.Tools {
+		names = append(names, tl.Name)
+	}
+	assert.Equal(t, []string{"a", "hidden"}, names, "a tool that answered is kept (unlisted); one that only errs is not invented")
+	assert.True(t, cfg.Tools[1].Unlisted)
+	assert.Contains(t, strings.Join(cfg.Notes, "\n"), `tool "nope", which the list does not have`)
+}
