@@ -89,6 +89,10 @@ type Config struct {
 	// "public"}}; a recording keeps there what a real server adds to its
 	// list results. (They are sent with SetField faults, optional.)
 	ResultFields map[string]json.RawMessage `json:"resultFields,omitempty"`
+	// SSEReplies are the methods whose replies the Streamable HTTP
+	// endpoint sends as an SSE stream even when only the result comes (as
+	// a real server did: a recording keeps it); others get a JSON body.
+	SSEReplies []string `json:"sseReplies,omitempty"`
 	// Faults are the server's mistakes, in the order they apply.
 	Faults []Fault `json:"faults,omitempty"`
 	// FaultSeed seeds the faults' random draws (probability, jitter).

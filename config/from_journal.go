@@ -31,6 +31,11 @@ func FromJournal(ms mcptest.Messages, redact ...string) *Config {
 			r.NonJSON(m.Session, m.Bytes())
 		default:
 			r.Message(m.Session, m.Direction == mcptest.FromClient, m.Bytes())
+			if m.IsResponse() && m.Direction == mcptest.FromServer && m.HTTP != nil && m.HTTP.ContentType == "text/event-stream" && m.Method != "" {
+				r.mu.Lock()
+				r.sseReply(m.Method)
+				r.mu.Unlock()
+			}
 		}
 		if n := m.Truncated(); n > 0 {
 			r.mu.Lock()

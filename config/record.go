@@ -60,6 +60,7 @@ type Recorder struct {
 	sessions     map[int]*recSession
 	dropped      []string
 	cacheHints   *CacheHints
+	sse          map[string]bool // methods answered with an SSE stream over HTTP
 	total        map[string]int // requests per method, all sessions: a fault's nth over HTTP
 	resultFields map[string]json.RawMessage
 }
@@ -71,6 +72,7 @@ type recSession struct {
 	sawMessage bool                    // the server sent a JSON message in this session
 	banner     []string                // non-JSON lines before the server's first message
 	stray      []string                // non-JSON lines since the server's last reply
+	answered   []string                // the methods the server answered, in order
 	counts     map[string]int          // requests per method, for a fault's nth
 }
 
@@ -277,6 +279,24 @@ func (r *Recorder) HTTPStatus(session, status int, body []byte) {
 	delete(r.sessions, session)
 }
 
+// RepliedOverSSE records that the replies of an HTTP exchange (session)
+// came as an SSE stream: their methods get SSE replies when replayed
+// (sseReplies). Call it before Forget.
+func (r *Recorder) RepliedOverSSE(session int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, m := range r.session(session).answered {
+		r.sseReply(m)
+	}
+}
+
+func (r *Recorder) sseReply(method string) {
+	if r.sse == nil {
+		r.sse = map[string]bool{}
+	}
+	r.sse[method] = true
+}
+
 // Forget ends a session whose end says nothing about the server (an HTTP
 // exchange): requests still unanswered are noted, not turned into faults.
 func (r *Recorder) Forget(session int) {
@@ -362,6 +382,7 @@ func (r *Recorder) message(session int, fromClient bool, m gjson.Result) {
 				"nth": json.RawMessage(strconv.Itoa(s.counts[method])), "session": json.RawMessage(strconv.Itoa(session)), "optional": json.RawMessage("true"),
 			}}, fmt.Sprintf("session %d: the server wrote %s before its reply to %s (id %s): recorded as a NonJSONLine fault", session, shortText([]byte(text)), method, id.Raw))
 		}
+		s.answered = append(s.answered, req.Get("method").String())
 		r.response(s, req, m)
 	default:
 		if !fromClient {
@@ -703,6 +724,10 @@ func (r *Recorder) Config() *Config {
 		c.Prompts = append(c.Prompts, p)
 	}
 	c.CacheHints = r.cacheHints
+	for m := range r.sse {
+		c.SSEReplies = append(c.SSEReplies, m)
+	}
+	sort.Strings(c.SSEReplies)
 	if len(r.resultFields) > 0 {
 		c.ResultFields = map[string]json.RawMessage{}
 		for k, v := range r.resultFields {

@@ -45,6 +45,9 @@ func (r *Recorder) Include(c *Config) {
 			r.resultFields[m] = compact(f)
 		}
 	}
+	for _, m := range c.SSEReplies {
+		r.sseReply(m)
+	}
 	if c.toolsSet && !slices.ContainsFunc(c.Tools, func(t Tool) bool { return t.Unlisted }) {
 		r.listed["tools"] = true
 	}

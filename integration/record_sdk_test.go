@@ -197,6 +197,10 @@ func TestRecordGoSDKServerHTTPReplaysIdentically(t *testing.T) {
 	same := compareCalls(t, want, got)
 	t.Logf("fidelity (HTTP): %d/%d calls replayed identically", same, len(want))
 	assert.Empty(t, replay.Unmatched())
+	// go-sdk answers every request with an SSE stream; so does the replay.
+	calls := replay.Journal().Responses("tools/call")
+	require.NotEmpty(t, calls)
+	assert.Equal(t, "text/event-stream", calls[0].HTTP.ContentType)
 }
 
 // In Go: what a test's mock saw, turned into a file, serves the same

@@ -169,6 +169,7 @@ func (b *recordedBody) end() {
 			if len(b.data) > 0 {
 				b.rec.Message(b.n, false, []byte(strings.Join(b.data, "\n")))
 			}
+			b.rec.RepliedOverSSE(b.n)
 		} else if len(bytes.TrimSpace(b.buf)) > 0 {
 			b.rec.Message(b.n, false, b.buf)
 		}

@@ -444,6 +444,7 @@ func TestRecordHTTPPassesHeadersAndSSE(t *testing.T) {
 	assert.JSONEq(t, `{"n":1}`, string(cfg.Tools[0].Cases[0].Arguments), "_meta is not a matching key")
 	assert.JSONEq(t, `{"content":[{"type":"text","text":"done"}]}`, string(cfg.Tools[0].Cases[0].Replies[0].Result), "an event of two data lines")
 	assert.Contains(t, strings.Join(cfg.Notes, "\n"), "progress notifications")
+	assert.Equal(t, []string{"tools/call"}, cfg.SSEReplies, "the call was answered over SSE, initialize with JSON")
 }
 
 // A server that does not exit when its stdin closes gets --grace, then
