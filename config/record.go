@@ -61,7 +61,7 @@ type Recorder struct {
 	dropped      []string
 	cacheHints   *CacheHints
 	sse          map[string]bool // methods answered with an SSE stream over HTTP
-	total        map[string]int // requests per method, all sessions: a fault's nth over HTTP
+	total        map[string]int  // requests per method, all sessions: a fault's nth over HTTP
 	resultFields map[string]json.RawMessage
 }
 
