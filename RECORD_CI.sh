@@ -76,7 +76,7 @@ check_record_everything() {
 	done
 	echo "record: server-everything over stdio: $same/${#calls[@]} Inspector CLI calls replayed byte-identically ($((SECONDS - start)) s in all)"
 	echo "record: the recording's notes (what it saw but cannot replay):"
-	sed -n '/^  "notes"/,/^  \]/p' "$dir/rec.json"
+	sed -n '/^  "notes"/,/^  \]/p' "$dir/rec.json" | grep . || echo "  (none)"
 	[ "$failed" = 0 ] || { echo "FAIL: the replay of server-everything differs from the real server"; exit 1; }
 
 	# The same calls over Streamable HTTP: server-everything on a loopback
@@ -134,7 +134,7 @@ check_record_everything() {
 	echo "record: ${#calls[@]} calls replayed over HTTP in $((SECONDS - t0)) s"
 	echo "record: server-everything over Streamable HTTP: $same/${#calls[@]} Inspector CLI calls replayed byte-identically ($((SECONDS - start)) s in all)"
 	echo "record: the HTTP recording's notes:"
-	sed -n '/^  "notes"/,/^  \]/p' "$dir/rec-http.json"
+	sed -n '/^  "notes"/,/^  \]/p' "$dir/rec-http.json" | grep . || echo "  (none)"
 	[ "$failed" = 0 ] || { echo "FAIL: the HTTP replay of server-everything differs from the real server"; exit 1; }
 }
 check_record_everything
