@@ -1096,15 +1096,44 @@ func (r *Recorder) applyRedact(what string, res []byte) []byte {
 			}
 		}
 	}
-	// A redacted string elsewhere in the result (a structured result is
-	// often repeated as text) is replaced too, escaped as it appears.
-	for _, sec := range secrets {
-		q, _ := json.Marshal(sec)
-		inner := q[1 : len(q)-1]
-		qq, _ := json.Marshal(string(inner))
-		for _, form := range [][]byte{qq[1 : len(qq)-1], inner} {
-			if n := bytes.Count(res, form); n > 0 {
-				res = bytes.ReplaceAll(res, form, []byte(Redacted))
+	// A redacted string elsewhere in the result's strings (a structured
+	// result is often repeated as text) is replaced too, as it appears
+	// there (itself, or JSON-escaped inside a JSON text). Keys are left
+	// alone.
+	if len(secrets) > 0 {
+		var paths []string
+		var walk func(v gjson.Result, prefix string)
+		walk = func(v gjson.Result, prefix string) {
+			switch {
+			case v.IsObject() || v.IsArray():
+				v.ForEach(func(k, c gjson.Result) bool {
+					key := gjson.Escape(k.String())
+					if v.IsArray() {
+						key = strconv.Itoa(int(k.Int()))
+					}
+					if prefix != "" {
+						key = prefix + "." + key
+					}
+					walk(c, key)
+					return true
+				})
+			case v.Type == gjson.String && prefix != "":
+				paths = append(paths, prefix)
+			}
+		}
+		walk(gjson.ParseBytes(res), "")
+		for _, path := range paths {
+			v := gjson.GetBytes(res, path).Str
+			out := v
+			for _, sec := range secrets {
+				q, _ := json.Marshal(sec)
+				out = strings.ReplaceAll(strings.ReplaceAll(out, sec, Redacted), string(q[1:len(q)-1]), Redacted)
+			}
+			if out == v {
+				continue
+			}
+			if b, err := sjson.SetBytes(res, path, out); err == nil {
+				res = b
 				entry := fmt.Sprintf("%s: every other occurrence of a redacted value in the result", what)
 				if !r.redacted[entry] {
 					r.redacted[entry] = true

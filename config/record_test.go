@@ -295,3 +295,11 @@ func TestCallsToWhatTheListsDoNotHaveAreNotInvented(t *testing.T) {
 	assert.True(t, cfg.Tools[1].Unlisted)
 	assert.Contains(t, strings.Join(cfg.Notes, "\n"), `tool "nope", which the list does not have`)
 }
+
+func TestRedactLeavesKeysAlone(t *testing.T) {
+	r := NewRecorder("structuredContent.role")
+	r.Message(1, true, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{}}}`))
+	r.Message(1, false, []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"role\":\"admin\",\"admin\":1}"}],"structuredContent":{"role":"admin","admin":1}}}`))
+	cfg := r.Config()
+	assert.Equal(t, `{"content":[{"type":"text","text":"{\"role\":\"[REDACTED]\",\"[REDACTED]\":1}"}],"structuredContent":{"role":"[REDACTED]","admin":1}}`, string(cfg.Tools[0].Cases[0].Replies[0].Result), "the key \"admin\" stays; inside a text, all is text")
+}
