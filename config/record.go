@@ -32,7 +32,8 @@ const Redacted = "[REDACTED]"
 // the wire.
 type Recorder struct {
 	mu     sync.Mutex
-	redact []redactPath
+	redact     []redactPath // into results
+	redactArgs []redactPath // into arguments ("arguments." paths)
 	redErr []string
 
 	server       ServerInfo
@@ -121,7 +122,9 @@ func (e *entries) record(name, key string, args json.RawMessage, rep Reply) {
 // (gjson syntax: dots between keys, numbers for array elements, "#" or
 // "*" for every element or member, e.g. "structuredContent.token" or
 // "content.#.text"); the values there are replaced by "[REDACTED]" and the
-// recording lists where.
+// recording lists where. A path that starts with "arguments." names an
+// argument of calls and gets (e.g. "arguments.apiKey"): it is left out of
+// the recorded case, which then matches any value there.
 func NewRecorder(redact ...string) *Recorder {
 	r := &Recorder{
 		versions: map[string]bool{}, listed: map[string]bool{},
@@ -130,9 +133,41 @@ func NewRecorder(redact ...string) *Recorder {
 		redacted: map[string]bool{}, sessions: map[int]*recSession{}, total: map[string]int{},
 	}
 	for _, p := range redact {
+		if rest, ok := strings.CutPrefix(p, "arguments."); ok {
+			r.redactArgs = append(r.redactArgs, parseRedact(rest))
+			continue
+		}
 		r.redact = append(r.redact, parseRedact(p))
 	}
 	return r
+}
+
+// argsOf returns a call's arguments with the redacted ones left out: a
+// case without them matches whatever value the client sends there.
+func (r *Recorder) argsOf(what string, args gjson.Result) gjson.Result {
+	if len(r.redactArgs) == 0 || !args.IsObject() {
+		return args
+	}
+	raw := []byte(args.Raw)
+	for _, p := range r.redactArgs {
+		path := make([]string, len(p.parts))
+		for i, part := range p.parts {
+			path[i] = gjson.Escape(part)
+		}
+		jp := strings.Join(path, ".")
+		if !gjson.GetBytes(raw, jp).Exists() {
+			continue
+		}
+		if out, err := sjson.DeleteBytes(raw, jp); err == nil {
+			raw = out
+			entry := what + ": arguments." + p.text + " (left out of the case: any value matches)"
+			if !r.redacted[entry] {
+				r.redacted[entry] = true
+				r.redactedList = append(r.redactedList, entry)
+			}
+		}
+	}
+	return gjson.ParseBytes(raw)
 }
 
 func (r *Recorder) session(n int) *recSession {
@@ -481,11 +516,11 @@ func (r *Recorder) response(s *recSession, req, resp gjson.Result) {
 		r.list(r.prompts, "prompts", result, "name", req)
 	case "tools/call":
 		name := params.Get("name").String()
-		key, args := argsKey(params.Get("arguments"))
+		key, args := argsKey(r.argsOf("tools/call "+name, params.Get("arguments")))
 		r.tools.record(name, key, args, r.reply("tools/call "+name, req, resp))
 	case "prompts/get":
 		name := params.Get("name").String()
-		key, args := argsKey(params.Get("arguments"))
+		key, args := argsKey(r.argsOf("prompts/get "+name, params.Get("arguments")))
 		r.prompts.record(name, key, args, r.reply("prompts/get "+name, req, resp))
 	case "resources/read":
 		uri := params.Get("uri").String()

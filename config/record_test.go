@@ -303,3 +303,18 @@ func TestRedactLeavesKeysAlone(t *testing.T) {
 	cfg := r.Config()
 	assert.Equal(t, `{"content":[{"type":"text","text":"{\"role\":\"[REDACTED]\",\"[REDACTED]\":1}"}],"structuredContent":{"role":"[REDACTED]","admin":1}}`, string(cfg.Tools[0].Cases[0].Replies[0].Result), "the key \"admin\" stays; inside a text, all is text")
 }
+
+func TestRedactArgumentsLeavesThemOutOfTheCase(t *testing.T) {
+	r := NewRecorder("arguments.apiKey")
+	r.Message(1, true, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{"city":"Paris","apiKey":"k-secret-1"}}}`))
+	r.Message(1, false, []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`))
+	cfg := r.Config()
+	b, err := cfg.JSON()
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "k-secret-1")
+	assert.JSONEq(t, `{"city":"Paris"}`, string(cfg.Tools[0].Cases[0].Arguments))
+	assert.Equal(t, []string{"tools/call w: arguments.apiKey (left out of the case: any value matches)"}, cfg.Redacted)
+	s := dialRaw(t, cfg.NewServer(t))
+	resp := s.call("tools/call", `{"name":"w","arguments":{"city":"Paris","apiKey":"another"}}`)
+	assert.Equal(t, `{"content":[]}`, resp.Get("result").Raw, "any key matches")
+}

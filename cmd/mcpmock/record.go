@@ -53,7 +53,7 @@ func recordRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("record", recordSynopsis, stderr)
 	out := fs.String("out", "", "write the recording (a config file for serve --config) to this file when the session ends")
 	var redact multi
-	fs.Var(&redact, "redact", "a JSON path into results (e.g. structuredContent.token, content.#.text) whose values are replaced with \"[REDACTED]\" (repeatable)")
+	fs.Var(&redact, "redact", "a JSON path into results (e.g. structuredContent.token, content.#.text) whose values are replaced with \"[REDACTED]\", or into arguments (arguments.apiKey: left out of the recorded case) (repeatable)")
 	url := fs.String("url", "", "record a Streamable HTTP server at this URL: clients connect to the loopback URL printed on stdout")
 	listen := fs.String("listen", "127.0.0.1:0", "with --url: the loopback address to listen on")
 	appendTo := fs.Bool("append", false, "merge the session into --out if it exists (a client that spawns its server several times: one recording of every session)")
