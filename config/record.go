@@ -31,10 +31,10 @@ const Redacted = "[REDACTED]"
 // concurrent use; feed each session's messages in the order they crossed
 // the wire.
 type Recorder struct {
-	mu     sync.Mutex
+	mu         sync.Mutex
 	redact     []redactPath // into results
 	redactArgs []redactPath // into arguments ("arguments." paths)
-	redErr []string
+	redErr     []string
 
 	server       ServerInfo
 	serverSet    bool
