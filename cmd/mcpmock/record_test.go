@@ -369,6 +369,13 @@ func TestRecordHTTPPassesHeadersAndSSE(t *testing.T) {
 	var seen []string
 	var mu sync.Mutex
 	real := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet { // the standalone stream: one notification, then open until the end
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n")
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+			return
+		}
 		mu.Lock()
 		seen = append(seen, r.Header.Get("Authorization")+"|"+r.Header.Get("Cookie")+"|"+r.Header.Get("Mcp-Session-Id"))
 		mu.Unlock()
@@ -427,11 +434,28 @@ func TestRecordHTTPPassesHeadersAndSSE(t *testing.T) {
 	res, body := post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"work","arguments":{"n":1},"_meta":{"progressToken":1}}}`)
 	assert.Equal(t, "text/event-stream", res.Header.Get("Content-Type"))
 	assert.Contains(t, body, "notifications/progress", "relayed as it came")
+
+	// A GET stream still open when the recording ends.
+	greq, err := http.NewRequest(http.MethodGet, url, nil)
+	require.NoError(t, err)
+	greq.Header.Set("Mcp-Session-Id", sid)
+	gres, err := http.DefaultClient.Do(greq)
+	require.NoError(t, err)
+	first, err := bufio.NewReader(gres.Body).ReadString('\n')
+	require.NoError(t, err)
+	assert.Contains(t, first, "list_changed")
+	streamDone := make(chan struct{})
+	go func() {
+		defer close(streamDone)
+		_, _ = io.Copy(io.Discard, gres.Body)
+		_ = gres.Body.Close()
+	}()
 	cancel()
+	<-streamDone
 	require.NoError(t, <-done, "stderr:\n%s", stderr.String())
 
 	mu.Lock()
-	assert.Equal(t, []string{"Bearer tok-secret-55|s=cookie-secret-66|", "Bearer tok-secret-55|s=cookie-secret-66|sid-secret-77", "Bearer tok-secret-55|s=cookie-secret-66|sid-secret-77"}, seen)
+	assert.Equal(t, []string{"Bearer tok-secret-55|s=cookie-secret-66|", "Bearer tok-secret-55|s=cookie-secret-66|sid-secret-77", "Bearer tok-secret-55|s=cookie-secret-66|sid-secret-77"}, seen, "the POSTs' headers")
 	mu.Unlock()
 	b, err := os.ReadFile(out)
 	require.NoError(t, err)
@@ -444,6 +468,7 @@ func TestRecordHTTPPassesHeadersAndSSE(t *testing.T) {
 	assert.JSONEq(t, `{"n":1}`, string(cfg.Tools[0].Cases[0].Arguments), "_meta is not a matching key")
 	assert.JSONEq(t, `{"content":[{"type":"text","text":"done"}]}`, string(cfg.Tools[0].Cases[0].Replies[0].Result), "an event of two data lines")
 	assert.Contains(t, strings.Join(cfg.Notes, "\n"), "progress notifications")
+	assert.Contains(t, strings.Join(cfg.Notes, "\n"), "notifications/tools/list_changed on its own initiative", "from the GET stream")
 	assert.Equal(t, []string{"tools/call"}, cfg.SSEReplies, "the call was answered over SSE, initialize with JSON")
 }
 
