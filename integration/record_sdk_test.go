@@ -232,6 +232,16 @@ func TestRecordFromJournalGoSDK(t *testing.T) {
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"name": "orig"`)
+
+	// Broken on purpose: the recording with a fault on top.
+	broken := config.LoadServer(t, path).WithFault(mcptest.ErrorReply("tools/call", -32603, "the backend fell over", nil).Nth(1))
+	cs = connectGoSDK(t, broken, nil, nil)
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": 1, "b": 2}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the backend fell over")
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": 1, "b": 2}})
+	assert.Equal(t, want[0], gotJSON(res, err), "then the recorded answer")
+	require.NoError(t, cs.Close())
 }
 
 // firstLine returns the first line a process wrote, trimmed.
