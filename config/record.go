@@ -68,13 +68,14 @@ type Recorder struct {
 
 // recSession is one session's pending requests, by id.
 type recSession struct {
-	fromClient map[string]gjson.Result // the client's requests awaiting the server's reply
-	fromServer map[string]gjson.Result // the server's requests awaiting the client's reply
-	sawMessage bool                    // the server sent a JSON message in this session
-	banner     []string                // non-JSON lines before the server's first message
-	stray      []string                // non-JSON lines since the server's last reply
-	answered   []string                // the methods the server answered, in order
-	counts     map[string]int          // requests per method, for a fault's nth
+	fromClient    map[string]gjson.Result // the client's requests awaiting the server's reply
+	fromServer    map[string]gjson.Result // the server's requests awaiting the client's reply
+	sawMessage    bool                    // the server sent a JSON message in this session
+	banner        []string                // non-JSON lines before the server's first message
+	stray         []string                // non-JSON lines since the server's last reply
+	answered      []string                // the methods the server answered, in order
+	clientBatches bool                    // the client sent batches (so may the server)
+	counts        map[string]int          // requests per method, for a fault's nth
 }
 
 // entries are the definitions of one kind, in the order first seen, with
@@ -208,12 +209,27 @@ func (r *Recorder) Message(session int, fromClient bool, raw []byte) {
 	}
 	v := gjson.ParseBytes(raw)
 	if v.IsArray() {
+		s := r.session(session)
+		var answers []string // the methods the batch answers, for a Batched fault
 		v.ForEach(func(_, m gjson.Result) bool {
+			if !fromClient && !m.Get("method").Exists() {
+				if req, ok := s.fromClient[m.Get("id").Raw]; ok {
+					answers = append(answers, req.Get("method").String())
+				}
+			}
 			r.message(session, fromClient, m)
 			return true
 		})
-		if !fromClient {
-			r.note("the server sent JSON-RPC batches: replayed as single messages (add a Batched fault to send them batched)")
+		if fromClient {
+			s.clientBatches = true
+		}
+		if !fromClient && !s.clientBatches {
+			for _, method := range answers {
+				r.addFault(Fault{Name: "Batched", Params: map[string]json.RawMessage{
+					"method": jsonString(method), "nth": json.RawMessage(strconv.Itoa(s.counts[method])),
+					"session": json.RawMessage(strconv.Itoa(session)), "optional": json.RawMessage("true"),
+				}}, fmt.Sprintf("session %d: the server answered %s in a JSON-RPC batch the client never sent: recorded as a Batched fault", session, method))
+			}
 		}
 		return
 	}

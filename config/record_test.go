@@ -318,3 +318,17 @@ func TestRedactArgumentsLeavesThemOutOfTheCase(t *testing.T) {
 	resp := s.call("tools/call", `{"name":"w","arguments":{"city":"Paris","apiKey":"another"}}`)
 	assert.Equal(t, `{"content":[]}`, resp.Get("result").Raw, "any key matches")
 }
+
+func TestUnaskedBatchBecomesBatched(t *testing.T) {
+	r := NewRecorder()
+	r.Message(1, true, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	r.Message(1, false, []byte(`[{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}},{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}]`))
+	cfg := r.Config()
+	require.Len(t, cfg.Faults, 1)
+	assert.Equal(t, "Batched", cfg.Faults[0].Name)
+	assert.JSONEq(t, `"tools/list"`, string(cfg.Faults[0].Params["method"]))
+	b, err := cfg.JSON()
+	require.NoError(t, err)
+	_, err = Parse("rec.json", b)
+	require.NoError(t, err)
+}
