@@ -3,8 +3,11 @@ package config
 import (
 	"encoding/base64"
 	"encoding/json"
+	"sort"
+	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/tidwall/gjson"
 )
 
 // NewServer returns a new mcptest.Server for t, configured as the file
@@ -66,6 +69,17 @@ func (c *Config) NewServer(t mcptest.TB) *mcptest.Server {
 			srv.WithResourceCompletion(cp.ResourceTemplate, cp.Argument, cp.Values...)
 		}
 	}
+	if len(c.SSEReplies) > 0 {
+		srv.WithSSEReplies(c.SSEReplies...)
+	}
+	if c.CacheHints != nil {
+		srv.WithCacheHints(time.Duration(c.CacheHints.TTLMs)*time.Millisecond, c.CacheHints.CacheScope)
+	}
+	for _, m := range sortedKeys(c.ResultFields) {
+		eachField(c.ResultFields[m], func(k string, v json.RawMessage) {
+			faults = append(faults, mcptest.SetField(m, "result."+gjson.Escape(k), v).Optional())
+		})
+	}
 	if c.FaultSeed != nil {
 		srv.WithFaultSeed(*c.FaultSeed)
 	}
@@ -102,6 +116,7 @@ func (t Tool) tool() *mcptest.Tool {
 	if len(t.Icons) > 0 {
 		tool.WithIcons(json.RawMessage(t.Icons))
 	}
+	eachField(t.Fields, func(k string, v json.RawMessage) { tool.WithField(k, v) })
 	for _, cs := range t.Cases {
 		tool.WhenArgs(json.RawMessage(cs.Arguments), toolReplies(cs.Replies)...)
 	}
@@ -162,6 +177,7 @@ func (r Resource) resource() *mcptest.Resource {
 	if r.Size != nil {
 		res.WithSize(*r.Size)
 	}
+	eachField(r.Fields, func(k string, v json.RawMessage) { res.WithField(k, v) })
 	if r.Text != nil {
 		res.ReturnsText(*r.Text)
 	}
@@ -194,6 +210,7 @@ func (r ResourceTemplate) template() *mcptest.ResourceTemplate {
 	if r.MIMEType != "" {
 		tpl.WithMIMEType(r.MIMEType)
 	}
+	eachField(r.Fields, func(k string, v json.RawMessage) { tpl.WithField(k, v) })
 	commons := func(rs []Reply) []mcptest.Reply {
 		out := make([]mcptest.Reply, len(rs))
 		for i, rep := range rs {
@@ -224,6 +241,7 @@ func (p Prompt) prompt() *mcptest.Prompt {
 	for _, a := range p.Arguments {
 		pr.WithArgument(a.Name, a.Description, a.Required)
 	}
+	eachField(p.Fields, func(k string, v json.RawMessage) { pr.WithField(k, v) })
 	replies := func(rs []Reply) []mcptest.Reply {
 		out := make([]mcptest.Reply, len(rs))
 		for i, rep := range rs {
@@ -245,4 +263,24 @@ func (p Prompt) prompt() *mcptest.Prompt {
 		pr.Returns(replies(p.Replies)...)
 	}
 	return pr
+}
+
+// eachField calls f with each member of a "fields" object, in order.
+func eachField(fields json.RawMessage, f func(key string, value json.RawMessage)) {
+	if len(fields) == 0 {
+		return
+	}
+	gjson.ParseBytes(fields).ForEach(func(k, v gjson.Result) bool {
+		f(k.String(), json.RawMessage(v.Raw))
+		return true
+	})
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -15,6 +15,11 @@
 // cannot say (durations, duplicate names, a fault's name), and reports each
 // problem as an *Error with the file, line, column and field.
 //
+// A recording of a real server is such a file too (`mcpmock record`, or
+// FromServer and FromJournal in Go, through a Recorder): its lists, its
+// replies keyed by arguments, its misbehaviour as faults, and Notes on
+// what it could not keep. LoadServer starts a mock from a file in one line.
+//
 // A minimal file:
 //
 //	{
@@ -44,6 +49,15 @@ import (
 type Config struct {
 	// Schema is the file's "$schema", if any (ignored).
 	Schema string `json:"$schema,omitempty"`
+	// Notes are remarks for the reader, ignored by the mock: a recording
+	// (Recorder, mcpmock record) lists there what it saw but cannot
+	// replay (requests the server sent the client, notifications it sent
+	// on its own) and which misbehaviour became which fault.
+	Notes []string `json:"notes,omitempty"`
+	// Redacted lists the fields a recording replaced with "[REDACTED]"
+	// ("tools/call login: result.structuredContent.token"); ignored by
+	// the mock.
+	Redacted []string `json:"redacted,omitempty"`
 	// Server is the server's name, version, title and instructions.
 	Server ServerInfo `json:"server"`
 	// ProtocolVersions narrows the versions the server speaks (default:
@@ -67,6 +81,18 @@ type Config struct {
 	Prompts []Prompt `json:"prompts,omitempty"`
 	// Completions answer completion/complete.
 	Completions []Completion `json:"completions,omitempty"`
+	// CacheHints are the ttlMs and cacheScope of stateless-era list, read
+	// and discover results (default 0 and "public").
+	CacheHints *CacheHints `json:"cacheHints,omitempty"`
+	// ResultFields are members every result of a method carries beside
+	// what the mock writes, by method, e.g. {"tools/list": {"cacheScope":
+	// "public"}}; a recording keeps there what a real server adds to its
+	// list results. (They are sent with SetField faults, optional.)
+	ResultFields map[string]json.RawMessage `json:"resultFields,omitempty"`
+	// SSEReplies are the methods whose replies the Streamable HTTP
+	// endpoint sends as an SSE stream even when only the result comes (as
+	// a real server did: a recording keeps it); others get a JSON body.
+	SSEReplies []string `json:"sseReplies,omitempty"`
 	// Faults are the server's mistakes, in the order they apply.
 	Faults []Fault `json:"faults,omitempty"`
 	// FaultSeed seeds the faults' random draws (probability, jitter).
@@ -75,6 +101,12 @@ type Config struct {
 	file string
 	// toolsSet records that "tools" was present, even as [].
 	toolsSet bool
+}
+
+// CacheHints are the caching hints of stateless-era results.
+type CacheHints struct {
+	TTLMs      int64  `json:"ttlMs"`
+	CacheScope string `json:"cacheScope"`
 }
 
 // ServerInfo is the server's identity, as initialize and server/discover
@@ -95,6 +127,12 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
 	Icons        json.RawMessage `json:"icons,omitempty"`
+	// Fields are the definition's other members, as the list shows them
+	// (e.g. "_meta", or one the spec does not know), in their order.
+	Fields json.RawMessage `json:"fields,omitempty"`
+	// Unlisted marks an entry a recording saw used but never listed: its
+	// definition is a placeholder (the mock lists it all the same).
+	Unlisted bool `json:"unlisted,omitempty"`
 	// Cases answer calls whose arguments contain a JSON subset; they are
 	// tried in order, before Replies.
 	Cases []Case `json:"cases,omitempty"`
@@ -142,6 +180,12 @@ type Resource struct {
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
 	Size        *int64 `json:"size,omitempty"`
+	// Fields are the definition's other members, as the list shows them
+	// (e.g. "_meta", or one the spec does not know), in their order.
+	Fields json.RawMessage `json:"fields,omitempty"`
+	// Unlisted marks an entry a recording saw used but never listed: its
+	// definition is a placeholder (the mock lists it all the same).
+	Unlisted bool `json:"unlisted,omitempty"`
 	// Text is the resource's text contents (a shorthand for one text reply).
 	Text *string `json:"text,omitempty"`
 	// Replies answer reads, the last repeating (text, blob, result, rpcError).
@@ -156,6 +200,9 @@ type ResourceTemplate struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
+	// Fields are the definition's other members, as the list shows them
+	// (e.g. "_meta", or one the spec does not know), in their order.
+	Fields json.RawMessage `json:"fields,omitempty"`
 	// Text answers every matched URI with this text at that URI.
 	Text *string `json:"text,omitempty"`
 	// Cases answer URIs whose template variables contain Vars.
@@ -176,6 +223,12 @@ type Prompt struct {
 	Title       string           `json:"title,omitempty"`
 	Description string           `json:"description,omitempty"`
 	Arguments   []PromptArgument `json:"arguments,omitempty"`
+	// Fields are the definition's other members, as the list shows them
+	// (e.g. "_meta", or one the spec does not know), in their order.
+	Fields json.RawMessage `json:"fields,omitempty"`
+	// Unlisted marks an entry a recording saw used but never listed: its
+	// definition is a placeholder (the mock lists it all the same).
+	Unlisted bool `json:"unlisted,omitempty"`
 	// Text answers with one user message of this text.
 	Text *string `json:"text,omitempty"`
 	// Cases answer gets whose arguments contain a subset.
@@ -220,7 +273,13 @@ func (f Fault) MarshalJSON() ([]byte, error) {
 	for k, v := range f.Params {
 		m[k] = v
 	}
-	return json.Marshal(m)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // a file keeps "<html>" readable
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // UnmarshalJSON reads {"fault": name, params…}.

@@ -10,6 +10,7 @@
 //	mcpmock run [--scenario NAME]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
 //	mcpmock list [--faults | --rules]
 //	mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
+//	mcpmock record --out FILE [--append] [--redact PATH]... [--grace DURATION] (-- CMD ARGS... | --url URL [--listen ADDR])
 //
 // serve is one mock server: on stdio, stdout carries only MCP and
 // everything else goes to stderr (or --log). At exit (the client closes
@@ -75,6 +76,8 @@ usage:
               [--startup-timeout DURATION] -- CMD ARGS...
   mcpmock list [--faults | --rules]
   mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
+  mcpmock record --out FILE [--append] [--redact PATH]... [--grace DURATION]
+                 (-- CMD ARGS... | --url URL [--listen ADDR])
 
 serve   one mock server on stdio (stdout carries only MCP) or, with --http, on
         Streamable HTTP; the verdict at exit to --report (JSON); exit 1 when the
@@ -86,6 +89,8 @@ list    the scenario catalog, one line each (--faults: the faults a config file
         can name, with their parameters; --rules: the client rules, each with
         the spec sentence it enforces)
 tour    the teaching tour of the classic handshake mistakes
+record  record a real server (stdio: the command a client spawns; --url: an
+        HTTP proxy) into a config file that serve --config replays
 
 Run "mcpmock COMMAND -h" for what each flag of a command does.
 `
@@ -106,6 +111,8 @@ func mainArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = listCmd(args[1:], stdout, stderr)
 	case "tour":
 		err = tourCmd(args[1:], stdout, stderr)
+	case "record":
+		return recordCmd(args[1:], stdin, stdout, stderr)
 	case relayCommand:
 		err = relayCmd(args[1:], stdin, stdout)
 	case "-h", "-help", "--help", "help":
