@@ -1,3 +1,4 @@
+# Sourced by .ci/run from the repository root.
 # check_record_everything: `mcpmock record` on the reference server. The
 # MCP Inspector CLI lists and calls the tools, resources and prompts of
 # @modelcontextprotocol/server-everything over stdio, each call a process
