@@ -125,7 +125,7 @@ func TestJournalInWireOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		sent := c.Sent()
-		got := srv.Journal().FromClient()
+		got := srv.Journal().From(mcptest.FromClient)
 		if len(got) != len(sent) {
 			t.Fatalf("the client sent %d frames, the journal holds %d from it:\n%s", len(sent), len(got), srv.Transcript())
 		}
@@ -134,7 +134,7 @@ func TestJournalInWireOrder(t *testing.T) {
 				t.Errorf("client frame %d: journaled %s, sent %s", i+1, m.Raw(), sent[i])
 			}
 		}
-		for _, req := range srv.Journal().FromClient().Filter(mcptest.Message.IsRequest) {
+		for _, req := range srv.Journal().From(mcptest.FromClient).Filter(mcptest.Message.IsRequest) {
 			reply, ok := srv.Journal().ResponseTo(req)
 			if ok && reply.Seq < req.Seq {
 				t.Errorf("reply %s journaled before its request %s", reply, req)
@@ -150,12 +150,12 @@ func TestFaultActs(t *testing.T) {
 	var fault *mcptest.FaultHandle
 	withFault := func(t *testing.T) *mcptest.Server {
 		srv := weatherServer(t)
-		fault = srv.AddFault(mcptest.ErrorReply("tools/call", -32603, "the weather service is down", nil))
+		fault = srv.AddFault(mcptest.ReplaceWithJSONRPCError("tools/call", -32603, "the weather service is down", nil))
 		return srv
 	}
 	each(t, withFault, func(t *testing.T, srv *mcptest.Server, c *golden.Client, _ mcptest.Era) {
 		_, err := c.Call(ctx(t), "tools/call", `{"name":"forecast","arguments":{"city":"Oslo"}}`)
-		var re *golden.RPCError
+		var re *golden.JSONRPCError
 		if !errors.As(err, &re) || re.Code != -32603 || re.Message != "the weather service is down" {
 			t.Fatalf("tools/call: want the fault's error -32603, got %v", err)
 		}

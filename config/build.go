@@ -84,7 +84,7 @@ func (c *Config) NewServer(t mcptest.TB) *mcptest.Server {
 		srv.WithFaultSeed(*c.FaultSeed)
 	}
 	if len(faults) > 0 {
-		srv.WithFault(faults...)
+		srv.WithFaults(faults...)
 	}
 	return srv
 }
@@ -133,7 +133,7 @@ func toolReplies(rs []Reply) []mcptest.Reply {
 		case r.Text != nil:
 			out[i] = mcptest.TextResult(*r.Text)
 		case r.Error != nil:
-			out[i] = mcptest.ErrorResult(*r.Error)
+			out[i] = mcptest.ToolErrorResult(*r.Error)
 		case len(r.Structured) > 0:
 			out[i] = mcptest.StructuredResult(json.RawMessage(r.Structured))
 		case r.Content != nil:
@@ -152,11 +152,11 @@ func toolReplies(rs []Reply) []mcptest.Reply {
 // common is a reply any kind of entry can have: a whole result or a
 // JSON-RPC error.
 func common(r Reply) mcptest.Reply {
-	if r.RPCError != nil {
-		if len(r.RPCError.Data) > 0 {
-			return mcptest.RPCErrorWithData(r.RPCError.Code, r.RPCError.Message, json.RawMessage(r.RPCError.Data))
+	if r.JSONRPCError != nil {
+		if len(r.JSONRPCError.Data) > 0 {
+			return mcptest.JSONRPCError(r.JSONRPCError.Code, r.JSONRPCError.Message, json.RawMessage(r.JSONRPCError.Data))
 		}
-		return mcptest.RPCError(r.RPCError.Code, r.RPCError.Message)
+		return mcptest.JSONRPCError(r.JSONRPCError.Code, r.JSONRPCError.Message, nil)
 	}
 	return mcptest.Result(json.RawMessage(r.Result))
 }

@@ -161,12 +161,12 @@ type Reply struct {
 	Blob *string `json:"blob,omitempty"`
 	// Result is the whole result object, as it goes on the wire.
 	Result json.RawMessage `json:"result,omitempty"`
-	// RPCError is a JSON-RPC error instead of a result.
-	RPCError *RPCError `json:"rpcError,omitempty"`
+	// JSONRPCError is a JSON-RPC error instead of a result.
+	JSONRPCError *JSONRPCError `json:"rpcError,omitempty"`
 }
 
-// RPCError is a JSON-RPC error reply.
-type RPCError struct {
+// JSONRPCError is a JSON-RPC error reply.
+type JSONRPCError struct {
 	Code    int             `json:"code"`
 	Message string          `json:"message"`
 	Data    json.RawMessage `json:"data,omitempty"`

@@ -129,12 +129,12 @@ func specs() []FaultSpec {
 			build: func(a args) (mcptest.Fault, error) {
 				return mcptest.RespondSupportedVersions(a.strs("versions")...), nil
 			}},
-		{Name: "RejectProtocolVersion", Doc: "initialize gets -32602 Unsupported protocol version",
-			build: func(args) (mcptest.Fault, error) { return mcptest.RejectProtocolVersion(), nil }},
-		{Name: "RejectProtocolVersionModern", Doc: "stateless requests get -32022 naming these versions",
+		{Name: "RejectProtocolVersionHandshake", Doc: "initialize gets -32602 Unsupported protocol version",
+			build: func(args) (mcptest.Fault, error) { return mcptest.RejectProtocolVersionHandshake(), nil }},
+		{Name: "RejectProtocolVersionStateless", Doc: "stateless requests get -32022 naming these versions",
 			Params: []FaultParam{param("versions", pStrings, false, "the versions the error says are supported")},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.RejectProtocolVersionModern(a.strs("versions")...), nil
+				return mcptest.RejectProtocolVersionStateless(a.strs("versions")...), nil
 			}},
 		{Name: "OmitCapability", Doc: "the capability is left out, its methods still served",
 			Params: []FaultParam{param("capability", pString, true, `e.g. "tools"`)},
@@ -144,9 +144,9 @@ func specs() []FaultSpec {
 			build: func(a args) (mcptest.Fault, error) {
 				return mcptest.DeclareUnservedCapability(a.str("capability")), nil
 			}},
-		{Name: "CapabilitiesAs", Doc: "the capabilities are replaced by this JSON",
+		{Name: "RespondCapabilities", Doc: "the capabilities are replaced by this JSON",
 			Params: []FaultParam{param("value", pAny, true, "the capabilities to send, any JSON (true, [], {…})")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.CapabilitiesAs(a.text("value")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return mcptest.RespondCapabilities(a.text("value")), nil }},
 		{Name: "OmitServerInfo", Doc: "serverInfo is left out",
 			build: func(args) (mcptest.Fault, error) { return mcptest.OmitServerInfo(), nil }},
 		{Name: "CorruptServerInfo", Doc: "serverInfo is replaced by this JSON",
@@ -165,15 +165,15 @@ func specs() []FaultSpec {
 			build: func(a args) (mcptest.Fault, error) {
 				return mcptest.NotifyBeforeInitializeResult(a.str("method"), a.raw("params")), nil
 			}},
-		{Name: "NotifyBeforeInitialized", Doc: "sends a notification after the initialize result, before notifications/initialized",
+		{Name: "NotifyAfterInitializeResult", Doc: "sends a notification after the initialize result, before notifications/initialized",
 			Params: []FaultParam{notifyMethod, params},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.NotifyBeforeInitialized(a.str("method"), a.raw("params")), nil
+				return mcptest.NotifyAfterInitializeResult(a.str("method"), a.raw("params")), nil
 			}},
-		{Name: "RequestBeforeInitialized", Doc: "sends a request (e.g. roots/list) before notifications/initialized",
+		{Name: "RequestAfterInitializeResult", Doc: "sends a request (e.g. roots/list) before notifications/initialized",
 			Params: []FaultParam{notifyMethod, params},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.RequestBeforeInitialized(a.str("method"), a.raw("params")), nil
+				return mcptest.RequestAfterInitializeResult(a.str("method"), a.raw("params")), nil
 			}},
 		methodOnly("Hang", "never answers method (until the server ends)", mcptest.Hang),
 		{Name: "Delay", Doc: "answers method after a delay",
@@ -198,10 +198,10 @@ func specs() []FaultSpec {
 				}
 				return mcptest.Jitter(a.str("method"), lo, hi), nil
 			}},
-		{Name: "ErrorReply", Doc: "answers method with a JSON-RPC error",
+		{Name: "ReplaceWithJSONRPCError", Doc: "answers method with a JSON-RPC error",
 			Params: []FaultParam{method, param("code", pInt, true, "the error code (negative allowed)"), param("message", pString, true, "the error message"), param("data", pAny, false, "the error's data")},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.ErrorReply(a.str("method"), a.int("code"), a.str("message"), a.raw("data")), nil
+				return mcptest.ReplaceWithJSONRPCError(a.str("method"), a.int("code"), a.str("message"), a.raw("data")), nil
 			}},
 		methodOnly("WrongID", "the reply carries another id", mcptest.WrongID),
 		methodOnly("FlipIDType", `the reply's id changes type (3 and "3")`, mcptest.FlipIDType),

@@ -20,17 +20,17 @@ func FromJournal(ms mcptest.Messages, redact ...string) *Config {
 	seen := map[int]bool{}
 	var order []int
 	for _, m := range ms {
-		if !seen[m.Session] {
-			seen[m.Session] = true
-			order = append(order, m.Session)
+		if !seen[m.SessionNumber] {
+			seen[m.SessionNumber] = true
+			order = append(order, m.SessionNumber)
 		}
 		switch {
 		case m.Kind == mcptest.KindBatch:
 			// Its messages follow, each journaled on its own.
 		case m.Kind == mcptest.KindInvalid && m.Direction == mcptest.FromServer:
-			r.NonJSON(m.Session, m.Bytes())
+			r.NonJSON(m.SessionNumber, m.Bytes())
 		default:
-			r.Message(m.Session, m.Direction == mcptest.FromClient, m.Bytes())
+			r.Message(m.SessionNumber, m.Direction == mcptest.FromClient, m.Bytes())
 			if m.IsResponse() && m.Direction == mcptest.FromServer && m.HTTP != nil && m.HTTP.ContentType == "text/event-stream" && m.Method != "" {
 				r.mu.Lock()
 				r.sseReply(m.Method)

@@ -464,11 +464,11 @@ func isModern(req gjson.Result) bool {
 // mock adds itself in the stateless era) or a JSON-RPC error.
 func (r *Recorder) reply(what string, req, resp gjson.Result) Reply {
 	if e := resp.Get("error"); e.Exists() {
-		re := &RPCError{Code: int(e.Get("code").Int()), Message: e.Get("message").String()}
+		re := &JSONRPCError{Code: int(e.Get("code").Int()), Message: e.Get("message").String()}
 		if d := e.Get("data"); d.Exists() {
 			re.Data = json.RawMessage(d.Raw)
 		}
-		return Reply{RPCError: re}
+		return Reply{JSONRPCError: re}
 	}
 	res := []byte(resp.Get("result").Raw)
 	if isModern(req) {
@@ -499,10 +499,10 @@ func (r *Recorder) response(s *recSession, req, resp gjson.Result) {
 	params := req.Get("params")
 	result := resp.Get("result")
 	if e := resp.Get("error"); e.Exists() && !slices.Contains([]string{"tools/call", "resources/read", "prompts/get"}, method) {
-		r.addFault(Fault{Name: "ErrorReply", Params: map[string]json.RawMessage{
+		r.addFault(Fault{Name: "ReplaceWithJSONRPCError", Params: map[string]json.RawMessage{
 			"method": jsonString(method), "code": json.RawMessage(strconv.FormatInt(e.Get("code").Int(), 10)),
 			"message": jsonString(e.Get("message").String()), "optional": json.RawMessage("true"),
-		}}, fmt.Sprintf("the server answered %s with JSON-RPC error %d %q: recorded as an ErrorReply fault", method, e.Get("code").Int(), e.Get("message").String()))
+		}}, fmt.Sprintf("the server answered %s with JSON-RPC error %d %q: recorded as a ReplaceWithJSONRPCError fault", method, e.Get("code").Int(), e.Get("message").String()))
 		return
 	}
 	if isModern(req) {
@@ -814,7 +814,7 @@ func onlyErrors(cs *calls) bool {
 	}
 	for _, rs := range cs.replies {
 		for _, rep := range rs {
-			if rep.RPCError == nil {
+			if rep.JSONRPCError == nil {
 				return false
 			}
 		}

@@ -22,7 +22,7 @@ func original(t *testing.T) *mcptest.Server {
 			WithField("_meta", json.RawMessage(`{"x":1}`)).
 			WhenArgs(`{"city":"Paris","days":2}`, mcptest.TextResult("rain, rain")).
 			WhenArgs(`{"city":"Paris"}`, mcptest.TextResult("rain"), mcptest.TextResult("sun")).
-			WhenArgs(`{"city":"Oslo"}`, mcptest.RPCError(-32602, "no such city")),
+			WhenArgs(`{"city":"Oslo"}`, mcptest.JSONRPCError(-32602, "no such city", nil)),
 		mcptest.NewTool("login").Returns(mcptest.StructuredResult(`{"token":"s3cret","user":"ann"}`)),
 		mcptest.NewTool("t3"), mcptest.NewTool("t4"),
 	}
@@ -158,13 +158,13 @@ func TestRecorderKeepsMisbehaviourAsFaults(t *testing.T) {
 	for _, f := range cfg.Faults {
 		names = append(names, f.Name)
 	}
-	assert.Equal(t, []string{"Banner", "NonJSONLine", "ErrorReply", "Truncate", "CloseBefore"}, names)
+	assert.Equal(t, []string{"Banner", "NonJSONLine", "ReplaceWithJSONRPCError", "Truncate", "CloseBefore"}, names)
 	assert.JSONEq(t, `"debug: listing tools"`, string(cfg.Faults[1].Params["text"]))
 	assert.JSONEq(t, `"tools/list"`, string(cfg.Faults[1].Params["method"]))
 	assert.JSONEq(t, `"Server v1 starting..."`, string(cfg.Faults[0].Params["text"]))
 	assert.JSONEq(t, `2`, string(cfg.Faults[4].Params["session"]))
 	notes := strings.Join(cfg.Notes, "\n")
-	for _, want := range []string{"Banner fault", "roots/list requests", "notifications/message", "websiteUrl", "Truncate fault", "CloseBefore fault", "ErrorReply fault", "NonJSONLine fault"} {
+	for _, want := range []string{"Banner fault", "roots/list requests", "notifications/message", "websiteUrl", "Truncate fault", "CloseBefore fault", "ReplaceWithJSONRPCError fault", "NonJSONLine fault"} {
 		assert.Contains(t, notes, want)
 	}
 	assert.Equal(t, "s", cfg.Server.Name)
@@ -206,7 +206,7 @@ func TestRecorderIncludeIsLikeOneRecording(t *testing.T) {
 	require.NoError(t, err)
 
 	ms := orig.Journal().All()
-	first, second := ms.Session(1), ms.Session(2)
+	first, second := ms.InSession(1), ms.InSession(2)
 	a, err := FromJournal(first, "structuredContent.token").JSON()
 	require.NoError(t, err)
 	fromFile, err := Parse("a.json", a)

@@ -93,7 +93,7 @@ func TestFailFastWithRealClients(t *testing.T) {
 		require.NoError(t, c.Close())
 		reached := false
 		failsFast(t, func(tb mcptest.TB) bool {
-			srv.WaitFor(tb, mcptest.Method("tools/list"))
+			srv.WaitFor(tb, mcptest.ClientSent("tools/list"))
 			reached = true
 			return true
 		}, "mcptest: WaitFor failed", "session 1 has ended")
@@ -151,11 +151,11 @@ func TestNotifyStatelessWithRealClient(t *testing.T) {
 		}
 		defer cs.Close()
 		srv.AssertEra(tb, mcptest.EraStateless)
-		sent = srv.Notify("notifications/tools/list_changed", nil)
+		sent = srv.Broadcast("notifications/tools/list_changed", nil)
 	})
 	require.NoError(t, err)
 	assert.Equal(t, 0, sent, "a stateless client without a listen stream gets no list_changed")
-	assert.Contains(t, log.String(), `Notify("notifications/tools/list_changed") reached 0 sessions; stateless session 1 got nothing`)
+	assert.Contains(t, log.String(), `Broadcast("notifications/tools/list_changed") reached 0 sessions; stateless session 1 got nothing`)
 	assert.True(t, strings.Contains(log.String(), "subscriptions/listen"), "the log says how a stateless client gets it: %s", log.String())
 }
 

@@ -193,7 +193,7 @@ func TestAuthGoSDKStepUp(t *testing.T) {
 // TestAuthGoSDKFaults: go-sdk against the authorization faults.
 func TestAuthGoSDKFaults(t *testing.T) {
 	t.Run("ExpireToken: re-authorizes", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization()).WithFault(mcptest.ExpireToken().Nth(2))
+		srv := authToolServer(t, mcptest.NewAuthorization()).WithFaults(mcptest.ExpireToken().Nth(2))
 		cs, err := connectGoSDKOAuth(t, srv, "")
 		require.NoError(t, err)
 		for range 2 {
@@ -223,7 +223,7 @@ func TestAuthGoSDKFaults(t *testing.T) {
 		{"TokenStatus", mcptest.TokenStatus(503), "503"},
 	} {
 		t.Run(f.name+": refuses", func(t *testing.T) {
-			srv := authToolServer(t, mcptest.NewAuthorization()).WithFault(f.fault)
+			srv := authToolServer(t, mcptest.NewAuthorization()).WithFaults(f.fault)
 			_, err := connectGoSDKOAuth(t, srv, "2025-11-25")
 			require.Error(t, err)
 			if f.want != "" {
@@ -241,7 +241,7 @@ func TestAuthGoSDKFaults(t *testing.T) {
 	}
 	t.Run("WWWAuthenticate: several challenges, quoted commas", func(t *testing.T) {
 		srv := authToolServer(t, mcptest.NewAuthorization()).
-			WithFault(mcptest.WWWAuthenticate(`Basic realm="a, b", Bearer error_description="x, y", resource_metadata="{prm}", Foo="bar"`))
+			WithFaults(mcptest.WWWAuthenticate(`Basic realm="a, b", Bearer error_description="x, y", resource_metadata="{prm}", Foo="bar"`))
 		cs, err := connectGoSDKOAuth(t, srv, "")
 		require.NoError(t, err)
 		_, err = cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "echo"})
@@ -249,7 +249,7 @@ func TestAuthGoSDKFaults(t *testing.T) {
 		srv.AssertAuthorized(t)
 	})
 	t.Run("SlowToken: a client timeout fails", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization()).WithFault(mcptest.SlowToken(time.Minute))
+		srv := authToolServer(t, mcptest.NewAuthorization()).WithFaults(mcptest.SlowToken(time.Minute))
 		c := httpClient(t)
 		c.Timeout = 100 * time.Millisecond
 		cl := mcp.NewClient(&mcp.Implementation{Name: "gosdk-oauth-app", Version: "1.0.0"}, nil)
@@ -399,7 +399,7 @@ func TestAuthGoSDKRegistration(t *testing.T) {
 // with the new one.
 func TestAuthGoSDKSwitchServer(t *testing.T) {
 	srv := authToolServer(t, mcptest.NewAuthorization().WithAuthorizationServers(2)).
-		WithFault(mcptest.RevokeToken().Nth(2), mcptest.SwitchAuthorizationServer())
+		WithFaults(mcptest.RevokeToken().Nth(2), mcptest.SwitchAuthorizationServer())
 	cs, err := connectGoSDKOAuth(t, srv, "")
 	require.NoError(t, err)
 	for range 2 {
@@ -416,11 +416,11 @@ func TestAuthGoSDKSwitchServer(t *testing.T) {
 	assert.Empty(t, srv.AuthViolations())
 }
 
-// TestAuthGoSDKHandler: the same flow through srv.Handler() mounted on a
+// TestAuthGoSDKHandler: the same flow through srv.HTTPHandler() mounted on a
 // server of the test's, at its root.
 func TestAuthGoSDKHandler(t *testing.T) {
 	srv := authToolServer(t, mcptest.NewAuthorization())
-	hs := httptest.NewServer(srv.Handler())
+	hs := httptest.NewServer(srv.HTTPHandler())
 	t.Cleanup(hs.Close)
 	c := httpClient(t)
 	cl := mcp.NewClient(&mcp.Implementation{Name: "gosdk-oauth-app", Version: "1.0.0"}, nil)
@@ -446,7 +446,7 @@ func TestAuthGoSDKIssuerTrailingSlash(t *testing.T) {
 	for _, e := range gosdkEras {
 		t.Run(e.name, func(t *testing.T) {
 			srv := authToolServer(t, mcptest.NewAuthorization())
-			srv.WithFault(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp") + "/as/"))
+			srv.WithFaults(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp") + "/as/"))
 			var want []mcptest.RuleID
 			if e.version == "" {
 				want = []mcptest.RuleID{mcptest.RuleAuthIssuer}

@@ -215,14 +215,14 @@ func TestAuthMark3Deviations(t *testing.T) {
 		assert.Equal(t, 1, n, "no second authorization")
 	})
 	t.Run("a forged state is refused", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization()).WithFault(mcptest.WrongState()) // refused before any MCP request: no era, no 2026-07-28 rule
+		srv := authToolServer(t, mcptest.NewAuthorization()).WithFaults(mcptest.WrongState()) // refused before any MCP request: no era, no 2026-07-28 rule
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
 		require.ErrorIs(t, err, m3transport.ErrInvalidState)
 	})
 	t.Run("an issuer with a trailing slash is taken", func(t *testing.T) {
 		// it compares issuers ignoring a trailing slash; 2026-07-28 says identical
 		srv := authToolServer(t, mcptest.NewAuthorization())
-		srv.WithFault(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp")+"/as/")).
+		srv.WithFaults(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp")+"/as/")).
 			ExpectViolation(mcptest.RuleAuthIssuer, mcptest.RuleAuthApplicationType)
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
 		require.NoError(t, err)
@@ -230,7 +230,7 @@ func TestAuthMark3Deviations(t *testing.T) {
 	t.Run("a wrong iss goes unnoticed", func(t *testing.T) {
 		// 2025-11-25 states no iss check, so no rule is broken; in
 		// 2026-07-28 the same client breaks auth/iss-check.
-		srv := authToolServer(t, mcptest.NewAuthorization()).WithFault(mcptest.AuthorizationIss("http://127.0.0.1:1/as")).
+		srv := authToolServer(t, mcptest.NewAuthorization()).WithFaults(mcptest.AuthorizationIss("http://127.0.0.1:1/as")).
 			ExpectViolation(mcptest.RuleAuthIss, mcptest.RuleAuthApplicationType)
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
 		require.NoError(t, err)

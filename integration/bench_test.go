@@ -866,7 +866,7 @@ func BenchmarkScaleFaults(b *testing.B) {
 		{"outbound", []mcptest.Fault{mcptest.SetField("prompts/get", "result.x", 1)}},
 		{"five", []mcptest.Fault{
 			mcptest.Delay("prompts/get", time.Hour),
-			mcptest.ErrorReply("resources/read", -32000, "down", nil),
+			mcptest.ReplaceWithJSONRPCError("resources/read", -32000, "down", nil),
 			mcptest.SetField("prompts/get", "result.x", 1),
 			mcptest.WrongID("resources/read"),
 			mcptest.Drop("prompts/list"),
@@ -877,7 +877,7 @@ func BenchmarkScaleFaults(b *testing.B) {
 			benchNoLeaks(b)
 			srv := mcptest.NewServer(b).WithTools(mcptest.NewTool("echo").ReturnsText("hi"))
 			for _, f := range set.faults {
-				srv.WithFault(f.Optional())
+				srv.WithFaults(f.Optional())
 			}
 			c := benchOpen(b, benchServerWith(srv))
 			b.ReportAllocs()

@@ -13,7 +13,7 @@ import (
 )
 
 // TestGoSDKElicitRequestContentRule: an elicitation/create the test sends
-// with srv.Request (handshake era) is held to elicitation/content-schema as
+// with srv.SendRequest (handshake era) is held to elicitation/content-schema as
 // ElicitInput's is. go-sdk v1.8.0's ElicitationHandler answers; a content
 // that fits, a decline and a cancel are not blamed.
 func TestGoSDKElicitRequestContentRule(t *testing.T) {
@@ -34,7 +34,7 @@ func TestGoSDKElicitRequestContentRule(t *testing.T) {
 				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return tc.result, nil },
 			}, nil)
 			srv.AssertHandshakeCompleted(t)
-			reply, err := srv.Request(testContext(t), "elicitation/create", map[string]any{"message": "How old?", "requestedSchema": schema})
+			reply, err := srv.SendRequest(testContext(t), "elicitation/create", map[string]any{"message": "How old?", "requestedSchema": schema})
 			require.NoError(t, err)
 			var got []mcptest.RuleID
 			for _, v := range srv.Violations() {
@@ -68,7 +68,7 @@ func (wrongAgeHandler) Elicit(context.Context, m3.ElicitationRequest) (*m3.Elici
 
 // TestMark3ElicitRequestContentRule: mark3labs v1.2.1 passes its handler's
 // content on unchecked, so an accepted content that breaks the
-// requestedSchema of an elicitation/create sent with srv.Request reaches
+// requestedSchema of an elicitation/create sent with srv.SendRequest reaches
 // the mock: elicitation/content-schema, a warning on the client's answer;
 // the handler that fits (elicitHandler) is not blamed.
 func TestMark3ElicitRequestContentRule(t *testing.T) {
@@ -85,7 +85,7 @@ func TestMark3ElicitRequestContentRule(t *testing.T) {
 			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")))
 			connectMark3(t, srv, m3client.WithElicitationHandler(tc.handler))
 			srv.AssertHandshakeCompleted(t)
-			reply, err := srv.Request(testContext(t), "elicitation/create", map[string]any{"message": "How old?", "requestedSchema": schema})
+			reply, err := srv.SendRequest(testContext(t), "elicitation/create", map[string]any{"message": "How old?", "requestedSchema": schema})
 			require.NoError(t, err)
 			require.Equal(t, mcptest.KindResult, reply.Kind, "%s", reply.Raw())
 			assert.Equal(t, "accept", reply.Get("result.action").String())

@@ -34,7 +34,7 @@ func TestFaultGluedPrefix(t *testing.T) {
 		assert.Equal(t, "hi", gjson.Get(raw, "result.content.0.text").String(), "and goes on with the reply")
 	}
 	t.Run("gosdk", func(t *testing.T) {
-		srv := legacy(echoServer(t)).WithFault(mcptest.GluedPrefix("tools/call", prefix))
+		srv := legacy(echoServer(t)).WithFaults(mcptest.GluedPrefix("tools/call", prefix))
 		cs := connectGoSDK(t, srv, nil, nil)
 		_, err := callGoSDK(testContext(t), cs)
 		require.Error(t, err)
@@ -44,7 +44,7 @@ func TestFaultGluedPrefix(t *testing.T) {
 		check(t, srv)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := legacy(echoServer(t)).WithFault(mcptest.GluedPrefix("tools/call", prefix))
+		srv := legacy(echoServer(t)).WithFaults(mcptest.GluedPrefix("tools/call", prefix))
 		c, _ := connectMark3(t, srv)
 		_, _, err := callMark3(hangContext(t), c)
 		require.ErrorIs(t, err, context.DeadlineExceeded, "the reply on the glued line is lost")
@@ -66,16 +66,16 @@ func TestFaultRequestWithPendingID(t *testing.T) {
 	check := func(t *testing.T, srv *mcptest.Server) {
 		t.Helper()
 		call := srv.Journal().Requests("tools/call")[0]
-		pings := srv.Journal().FromServer().Requests("ping")
+		pings := srv.Journal().From(mcptest.FromServer).Requests("ping")
 		require.Len(t, pings, 1)
 		assert.Equal(t, call.ID, pings[0].ID, "the ping carries the pending call's id")
-		answers := srv.Journal().FromClient().Responses("ping")
+		answers := srv.Journal().From(mcptest.FromClient).Responses("ping")
 		require.Len(t, answers, 1, "the client answered the ping")
 		assert.Equal(t, call.ID, answers[0].ID)
 		srv.AssertNoViolations(t)
 	}
 	t.Run("gosdk", func(t *testing.T) {
-		srv := legacy(echoServer(t)).WithFault(mcptest.RequestWithID("tools/call", "ping", nil, nil))
+		srv := legacy(echoServer(t)).WithFaults(mcptest.RequestWithID("tools/call", "ping", nil, nil))
 		got, err := callGoSDK(testContext(t), connectGoSDK(t, srv, nil, nil))
 		require.NoError(t, err)
 		assert.Equal(t, "hi", got)
@@ -83,7 +83,7 @@ func TestFaultRequestWithPendingID(t *testing.T) {
 		check(t, srv)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := legacy(echoServer(t)).WithFault(mcptest.RequestWithID("tools/call", "ping", nil, nil))
+		srv := legacy(echoServer(t)).WithFaults(mcptest.RequestWithID("tools/call", "ping", nil, nil))
 		c, _ := connectMark3(t, srv)
 		_, got, err := callMark3(testContext(t), c)
 		require.NoError(t, err)
@@ -99,16 +99,16 @@ func TestFaultStringRequestIDs(t *testing.T) {
 	rootsServer := func(t *testing.T) *mcptest.Server {
 		return legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("roots").HandledBy(
 			func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
-				m, err := req.Session.Request(ctx, "roots/list", nil)
+				m, err := req.Session.SendRequest(ctx, "roots/list", nil)
 				if err != nil {
-					return mcptest.ErrorResult(err.Error())
+					return mcptest.ToolErrorResult(err.Error())
 				}
 				return mcptest.TextResult(m.Get("id").Raw)
-			}))).WithFault(mcptest.StringRequestIDs())
+			}))).WithFaults(mcptest.StringRequestIDs())
 	}
 	check := func(t *testing.T, srv *mcptest.Server) {
 		t.Helper()
-		reqs := srv.Journal().FromServer().Requests("roots/list")
+		reqs := srv.Journal().From(mcptest.FromServer).Requests("roots/list")
 		require.Len(t, reqs, 1)
 		assert.Equal(t, `"mcptest-1"`, reqs[0].ID)
 		srv.AssertNoViolations(t)
@@ -140,7 +140,7 @@ func TestFaultStringRequestIDs(t *testing.T) {
 // its deadline.
 func TestFaultBatched(t *testing.T) {
 	server := func(t *testing.T) *mcptest.Server {
-		return echoServer(t).WithProtocolVersions("2025-03-26").WithFault(mcptest.Batched("tools/call"))
+		return echoServer(t).WithProtocolVersions("2025-03-26").WithFaults(mcptest.Batched("tools/call"))
 	}
 	check := func(t *testing.T, srv *mcptest.Server) {
 		t.Helper()
@@ -173,7 +173,7 @@ func TestFaultBatched(t *testing.T) {
 func TestFaultAsScripted(t *testing.T) {
 	server := func(t *testing.T, faults ...mcptest.Fault) *mcptest.Server {
 		return mcptest.NewServer(t).WithProtocolVersions("2024-11-05").WithTools(mcptest.NewTool("echo").Returns(
-			mcptest.ContentResult(mcptest.ResourceLinkContent("file:///a.txt", "a", "text/plain")))).WithFault(faults...)
+			mcptest.ContentResult(mcptest.ResourceLinkContent("file:///a.txt", "a", "text/plain")))).WithFaults(faults...)
 	}
 	sent := func(t *testing.T, srv *mcptest.Server) string {
 		t.Helper()

@@ -60,7 +60,7 @@ func assertReadAll(t *testing.T, srv *mcptest.Server, n int, tap *wireTap) {
 // framesAfter returns what the mock sent in the session of req after req.
 func framesAfter(srv *mcptest.Server, req mcptest.Message) []mcptest.Message {
 	return srv.Journal().Filter(func(m mcptest.Message) bool {
-		return m.Session == req.Session && m.Direction == mcptest.FromServer && m.Seq > req.Seq
+		return m.SessionNumber == req.SessionNumber && m.Direction == mcptest.FromServer && m.Seq > req.Seq
 	})
 }
 
@@ -193,7 +193,7 @@ func TestFramingFaultBanner(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e eraCase) {
 		t.Run("gosdk", func(t *testing.T) {
 			banner := mcptest.Banner("Server started")
-			srv := e.narrow(echoServer(t)).WithFault(banner)
+			srv := e.narrow(echoServer(t)).WithFaults(banner)
 			_, tap, err := tapGoSDK(t, srv, nil)
 			require.Error(t, err, "go-sdk cannot connect through a banner")
 			assert.ErrorIs(t, err, mcp.ErrConnectionClosed)
@@ -221,7 +221,7 @@ func TestFramingFaultBanner(t *testing.T) {
 		})
 		t.Run("mark3labs", func(t *testing.T) {
 			banner := mcptest.Banner("Server started")
-			srv := e.narrow(echoServer(t)).WithFault(banner)
+			srv := e.narrow(echoServer(t)).WithFaults(banner)
 			c, tap := tapMark3(t, srv, nil)
 			srv.AssertEra(t, e.era)
 			srv.AssertNegotiatedVersion(t, e.version)
@@ -245,7 +245,7 @@ func TestFramingFaultNonJSONLine(t *testing.T) {
 	const line = "DEBUG: calling echo"
 	t.Run("gosdk", func(t *testing.T) {
 		fault := mcptest.NonJSONLine("tools/call", line)
-		srv := echoServer(t).WithFault(fault)
+		srv := echoServer(t).WithFaults(fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
 		ctx := testContext(t)
@@ -271,7 +271,7 @@ func TestFramingFaultNonJSONLine(t *testing.T) {
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		fault := mcptest.NonJSONLine("tools/call", line)
-		srv := echoServer(t).WithFault(fault)
+		srv := echoServer(t).WithFaults(fault)
 		c, tap := tapMark3(t, srv, nil)
 		for range 2 {
 			_, got, err := callMark3(testContext(t), c)
@@ -320,7 +320,7 @@ func TestFramingFaultDribble(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
 		plain := plainReply(t, "gosdk", same)
 		fault := mcptest.Dribble("tools/call", 3, time.Millisecond)
-		srv := echoServer(t).WithFault(fault)
+		srv := echoServer(t).WithFaults(fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
 		start := time.Now()
@@ -333,7 +333,7 @@ func TestFramingFaultDribble(t *testing.T) {
 	t.Run("mark3labs", func(t *testing.T) {
 		plain := plainReply(t, "mark3labs", same)
 		fault := mcptest.Dribble("tools/call", 3, time.Millisecond)
-		srv := echoServer(t).WithFault(fault)
+		srv := echoServer(t).WithFaults(fault)
 		c, tap := tapMark3(t, srv, nil)
 		start := time.Now()
 		_, got, err := callMark3(testContext(t), c)
@@ -365,7 +365,7 @@ func TestFramingFaultPrettyPrint(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
 		// go-sdk's streaming decoder does not care about lines: it copes.
 		fault := mcptest.PrettyPrint("tools/call")
-		srv := echoServer(t).WithFault(fault)
+		srv := echoServer(t).WithFaults(fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
 		got, err := callGoSDK(testContext(t), cs)
@@ -381,7 +381,7 @@ func TestFramingFaultPrettyPrint(t *testing.T) {
 		// the ones that are not JSON: "{", `  "jsonrpc": "2.0",`, … — the
 		// reply never arrives and the call hangs until its context ends.
 		fault := mcptest.PrettyPrint("tools/call")
-		srv := echoServer(t).WithFault(fault)
+		srv := echoServer(t).WithFaults(fault)
 		c, tap := tapMark3(t, srv, nil)
 		_, _, err := callMark3(hangContext(t), c)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
@@ -418,7 +418,7 @@ func assertTwoOnOneLine(t *testing.T, srv *mcptest.Server, plain string) {
 func TestFramingFaultTwoOnOneLine(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
 		fault := mcptest.TwoOnOneLine("tools/call")
-		srv := echoServer(t).WithFault(fault)
+		srv := echoServer(t).WithFaults(fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
 		_, err = callGoSDK(testContext(t), cs)
@@ -435,7 +435,7 @@ func TestFramingFaultTwoOnOneLine(t *testing.T) {
 		// reply is lost (the call hangs until its deadline) and so is the
 		// notification.
 		fault := mcptest.TwoOnOneLine("tools/call")
-		srv := echoServer(t).WithFault(fault)
+		srv := echoServer(t).WithFaults(fault)
 		notes := make(chan string, 4)
 		c, tap := tapMark3(t, srv, func(n m3.JSONRPCNotification) { notes <- n.Method })
 		_, _, err := callMark3(hangContext(t), c)
@@ -481,7 +481,7 @@ func TestFramingFaultNoFinalNewline(t *testing.T) {
 		// would have dropped the connection: that case depends on timing
 		// and is not tested.)
 		fault := mcptest.NoFinalNewline("tools/call").Nth(1)
-		srv := legacy(echoServer(t)).WithFault(fault)
+		srv := legacy(echoServer(t)).WithFaults(fault)
 		logs := make(chan string, 1)
 		cs, tap, err := tapGoSDK(t, srv, &mcp.ClientOptions{
 			LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { logs <- r.Params.Data.(string) },
@@ -511,7 +511,7 @@ func TestFramingFaultNoFinalNewline(t *testing.T) {
 		// deadline. The next frame completes the line, which is then not
 		// JSON and is skipped: the notification is lost with the reply.
 		fault := mcptest.NoFinalNewline("tools/call").Nth(1)
-		srv := legacy(echoServer(t)).WithFault(fault)
+		srv := legacy(echoServer(t)).WithFaults(fault)
 		notes := make(chan string, 4)
 		c, tap := tapMark3(t, srv, func(n m3.JSONRPCNotification) { notes <- n.Method })
 		_, _, err := callMark3(hangContext(t), c)
@@ -558,7 +558,7 @@ func TestFramingFaultOversized(t *testing.T) {
 	}
 	t.Run("gosdk", func(t *testing.T) {
 		fault := mcptest.Oversized("tools/call", pad)
-		srv := echoServer(t).WithFault(fault)
+		srv := echoServer(t).WithFaults(fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
 		before := len(tap.received())
@@ -575,7 +575,7 @@ func TestFramingFaultOversized(t *testing.T) {
 	t.Run("mark3labs", func(t *testing.T) {
 		// mark3labs v1.2.1 has no frame limit: it reads the whole line.
 		fault := mcptest.Oversized("tools/call", pad)
-		srv := echoServer(t).WithFault(fault)
+		srv := echoServer(t).WithFaults(fault)
 		c, tap := tapMark3(t, srv, nil)
 		res, got, err := callMark3(budget(t), c)
 		require.NoError(t, err)
@@ -610,7 +610,7 @@ func TestFramingFaultInvalidUTF8(t *testing.T) {
 	}
 	t.Run("gosdk", func(t *testing.T) {
 		fault := mcptest.InvalidUTF8("tools/call")
-		srv := echoServer(t).WithFault(fault)
+		srv := echoServer(t).WithFaults(fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
 		res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "echo"})
@@ -623,7 +623,7 @@ func TestFramingFaultInvalidUTF8(t *testing.T) {
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		fault := mcptest.InvalidUTF8("tools/call")
-		srv := echoServer(t).WithFault(fault)
+		srv := echoServer(t).WithFaults(fault)
 		c, tap := tapMark3(t, srv, nil)
 		res, got, err := callMark3(testContext(t), c)
 		require.NoError(t, err)
@@ -658,7 +658,7 @@ func assertLoop(t *testing.T, srv *mcptest.Server) {
 // first page (5 tools, 2 a page).
 func TestFramingFaultLoopingCursor(t *testing.T) {
 	server := func(t *testing.T, fault mcptest.Fault) *mcptest.Server {
-		return mcptest.NewServer(t).WithPageSize(2).WithTools(manyTools(5)...).WithFault(fault)
+		return mcptest.NewServer(t).WithPageSize(2).WithTools(manyTools(5)...).WithFaults(fault)
 	}
 	t.Run("gosdk", func(t *testing.T) {
 		// go-sdk v1.8.0's Tools iterator follows nextCursor as long as it is
@@ -729,7 +729,7 @@ func TestFramingFaultEmptyPageWithCursor(t *testing.T) {
 			name = "pages of 2"
 		}
 		server := func(t *testing.T, fault mcptest.Fault) *mcptest.Server {
-			return mcptest.NewServer(t).WithPageSize(pageSize).WithTools(manyTools(5)...).WithFault(fault)
+			return mcptest.NewServer(t).WithPageSize(pageSize).WithTools(manyTools(5)...).WithFaults(fault)
 		}
 		// With pages, EmptyPageWithCursor keeps the first page's nextCursor
 		// (to the second page) while it empties the page: the first page's
@@ -778,7 +778,7 @@ func TestFramingFaultEmptyPageWithCursor(t *testing.T) {
 	}
 	t.Run("gosdk one call", func(t *testing.T) {
 		// A single ListTools is one page: the empty one, with the cursor.
-		srv := mcptest.NewServer(t).WithTools(manyTools(5)...).WithFault(mcptest.EmptyPageWithCursor("tools/list"))
+		srv := mcptest.NewServer(t).WithTools(manyTools(5)...).WithFaults(mcptest.EmptyPageWithCursor("tools/list"))
 		cs, _, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
 		page, err := cs.ListTools(testContext(t), nil)
@@ -817,7 +817,7 @@ func TestFramingFaultListChangedAfter(t *testing.T) {
 			// did not come on the listen stream go-sdk opened; go-sdk v1.8.0
 			// hands it to the ToolListChangedHandler all the same.
 			fault := mcptest.ListChangedAfter("tools/list", changed)
-			srv := e.narrow(mcptest.NewServer(t).WithTools(manyTools(2)...)).WithFault(fault)
+			srv := e.narrow(mcptest.NewServer(t).WithTools(manyTools(2)...)).WithFaults(fault)
 			fired := make(chan struct{}, 4)
 			cs, tap, err := tapGoSDK(t, srv, &mcp.ClientOptions{
 				ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { fired <- struct{}{} },
@@ -841,7 +841,7 @@ func TestFramingFaultListChangedAfter(t *testing.T) {
 		})
 		t.Run("mark3labs", func(t *testing.T) {
 			fault := mcptest.ListChangedAfter("tools/list", changed)
-			srv := e.narrow(mcptest.NewServer(t).WithTools(manyTools(2)...)).WithFault(fault)
+			srv := e.narrow(mcptest.NewServer(t).WithTools(manyTools(2)...)).WithFaults(fault)
 			notes := make(chan string, 4)
 			c, tap := tapMark3(t, srv, func(n m3.JSONRPCNotification) { notes <- n.Method })
 			ctx := testContext(t)

@@ -185,7 +185,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		t.Run(tc.name+"/gosdk", func(t *testing.T) {
 			t.Parallel()
 			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-				WithFault(mcptest.RespondProtocolVersion(tc.version))
+				WithFaults(mcptest.RespondProtocolVersion(tc.version))
 			_, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 			require.Error(t, err)
 			if s, ok := tc.version.(string); ok {
@@ -201,7 +201,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		t.Run(tc.name+"/mark3labs", func(t *testing.T) {
 			t.Parallel()
 			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-				WithFault(mcptest.RespondProtocolVersion(tc.version))
+				WithFaults(mcptest.RespondProtocolVersion(tc.version))
 			_, _, tap, err := hsMark3(t, srv, hsOK, nil)
 			require.Error(t, err)
 			if s, ok := tc.version.(string); ok {
@@ -276,7 +276,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		}
 		t.Run(tc.name+"/gosdk", func(t *testing.T) {
 			srv := tc.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-				WithFault(mcptest.RespondProtocolVersion(tc.answered))
+				WithFaults(mcptest.RespondProtocolVersion(tc.answered))
 			cs, tap, err := hsGoSDK(t, srv, nil, tc.asked, hsOK)
 			require.NoError(t, err)
 			_, err = hsGoListTools(t, cs)
@@ -285,7 +285,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		})
 		t.Run(tc.name+"/mark3labs", func(t *testing.T) {
 			srv := tc.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-				WithFault(mcptest.RespondProtocolVersion(tc.answered))
+				WithFaults(mcptest.RespondProtocolVersion(tc.answered))
 			var opts []m3client.ClientOption
 			if tc.asked != "" {
 				opts = append(opts, m3client.WithProtocolVersion(tc.asked))
@@ -305,7 +305,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		// {"error":{…},"result":{"protocolVersion":"1999-01-01"}}, which
 		// JSON-RPC forbids (go-sdk happens to take it as the error).
 		srv := mcptest.NewServer(t).WithProtocolVersions("2026-07-28").
-			WithFault(mcptest.RespondProtocolVersion("1999-01-01").Optional())
+			WithFaults(mcptest.RespondProtocolVersion("1999-01-01").Optional())
 		_, tap, err := hsGoSDK(t, srv, nil, "2025-06-18", hsOK)
 		assert.EqualError(t, err, `calling "initialize": Unsupported protocol version: this server speaks only 2026-07-28`)
 		init := hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
@@ -323,7 +323,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 	// The stateless era has no initialize: the fault never acts.
 	t.Run("stateless-era-inert", func(t *testing.T) {
 		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
-			WithFault(mcptest.RespondProtocolVersion("1999-01-01").Optional())
+			WithFaults(mcptest.RespondProtocolVersion("1999-01-01").Optional())
 		cs, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
@@ -376,7 +376,7 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 			// go-sdk finds no modern version it shares and falls back to
 			// initialize, which the default mock answers.
 			srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
-				WithFault(mcptest.RespondSupportedVersions(versions...))
+				WithFaults(mcptest.RespondSupportedVersions(versions...))
 			cs, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 			require.NoError(t, err)
 			assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
@@ -396,7 +396,7 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 			// server did not list. The mock still serves 2026-07-28 (and
 			// records nothing), so the client's calls succeed.
 			srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
-				WithFault(mcptest.RespondSupportedVersions(versions...))
+				WithFaults(mcptest.RespondSupportedVersions(versions...))
 			c, res, tap, err := hsMark3(t, srv, hsOK, nil)
 			require.NoError(t, err)
 			assert.Equal(t, "2026-07-28", res.ProtocolVersion)
@@ -421,13 +421,13 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 		// {"error":{…},"result":{"supportedVersions":[…]}}, which JSON-RPC
 		// forbids (both clients happen to treat it as the error).
 		srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFault(mcptest.RespondSupportedVersions("2099-01-01").Optional())
+			WithFaults(mcptest.RespondSupportedVersions("2099-01-01").Optional())
 		cs, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
 		probe := hsOnly(t, srv.Journal().Requests("server/discover"), "one probe")
 		disc := hsOnly(t, srv.Journal().Filter(func(m mcptest.Message) bool {
-			return m.Session == 1 && m.Direction == mcptest.FromServer && m.Get("id").Raw == probe.ID
+			return m.SessionNumber == 1 && m.Direction == mcptest.FromServer && m.Get("id").Raw == probe.ID
 		}), "one reply to the probe")
 		assert.False(t, disc.Get("result").Exists(), "the -32601 must stay a plain error: %s", disc.Raw())
 		assert.Empty(t, disc.Problem)
@@ -437,7 +437,7 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 	})
 }
 
-// ---- RejectProtocolVersion ----
+// ---- RejectProtocolVersionHandshake ----
 
 func TestFaultRejectProtocolVersion(t *testing.T) {
 	checkJournal := func(t *testing.T, srv *mcptest.Server, tap *wireTap) {
@@ -459,7 +459,7 @@ func TestFaultRejectProtocolVersion(t *testing.T) {
 	}
 	t.Run("gosdk", func(t *testing.T) {
 		t.Parallel()
-		srv := legacy(mcptest.NewServer(t)).WithFault(mcptest.RejectProtocolVersion())
+		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.RejectProtocolVersionHandshake())
 		_, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.Error(t, err)
 		assert.EqualError(t, err, `calling "initialize": Unsupported protocol version`)
@@ -471,7 +471,7 @@ func TestFaultRejectProtocolVersion(t *testing.T) {
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		t.Parallel()
-		srv := legacy(mcptest.NewServer(t)).WithFault(mcptest.RejectProtocolVersion())
+		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.RejectProtocolVersionHandshake())
 		_, _, tap, err := hsMark3(t, srv, hsOK, nil)
 		require.ErrorIs(t, err, m3.ErrInvalidParams)
 		assert.ErrorContains(t, err, "Unsupported protocol version")
@@ -479,7 +479,7 @@ func TestFaultRejectProtocolVersion(t *testing.T) {
 		checkJournal(t, srv, tap)
 	})
 	t.Run("stateless-era-inert", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithFault(mcptest.RejectProtocolVersion().Optional())
+		srv := mcptest.NewServer(t).WithFaults(mcptest.RejectProtocolVersionHandshake().Optional())
 		_, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		_, _, _, err = hsMark3(t, srv, hsOK, nil)
@@ -489,7 +489,7 @@ func TestFaultRejectProtocolVersion(t *testing.T) {
 	})
 }
 
-// ---- RejectProtocolVersionModern ----
+// ---- RejectProtocolVersionStateless ----
 
 func TestFaultRejectProtocolVersionModern(t *testing.T) {
 	cases := []struct {
@@ -526,7 +526,7 @@ func TestFaultRejectProtocolVersionModern(t *testing.T) {
 		}
 		t.Run(tc.name+"/gosdk", func(t *testing.T) {
 			srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
-				WithFault(mcptest.RejectProtocolVersionModern(tc.versions...))
+				WithFaults(mcptest.RejectProtocolVersionStateless(tc.versions...))
 			cs, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 			require.NoError(t, err)
 			assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
@@ -536,7 +536,7 @@ func TestFaultRejectProtocolVersionModern(t *testing.T) {
 		})
 		t.Run(tc.name+"/mark3labs", func(t *testing.T) {
 			srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
-				WithFault(mcptest.RejectProtocolVersionModern(tc.versions...))
+				WithFaults(mcptest.RejectProtocolVersionStateless(tc.versions...))
 			c, res, tap, err := hsMark3(t, srv, hsOK, nil)
 			require.NoError(t, err)
 			assert.Equal(t, "2025-11-25", res.ProtocolVersion)
@@ -548,7 +548,7 @@ func TestFaultRejectProtocolVersionModern(t *testing.T) {
 	t.Run("handshake-era-inert", func(t *testing.T) {
 		// A legacy mock serves no stateless-era request: the probe gets the
 		// usual -32601.
-		srv := legacy(mcptest.NewServer(t)).WithFault(mcptest.RejectProtocolVersionModern("2026-07-28").Optional())
+		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.RejectProtocolVersionStateless("2026-07-28").Optional())
 		_, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		assert.Equal(t, mcptest.CodeMethodNotFound, hsOnly(t, srv.Journal().Responses("server/discover"), "one probe").ErrorCode)
@@ -584,7 +584,7 @@ func hsCapsReply(t *testing.T, srv *mcptest.Server, e eraCase) mcptest.Message {
 func TestFaultOmitCapability(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFault(mcptest.OmitCapability("tools"))
+			WithFaults(mcptest.OmitCapability("tools"))
 		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
 		var tap *wireTap
 		switch client {
@@ -626,7 +626,7 @@ func TestFaultOmitCapability(t *testing.T) {
 func TestFaultDeclareUnservedCapability(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFault(mcptest.DeclareUnservedCapability("prompts"))
+			WithFaults(mcptest.DeclareUnservedCapability("prompts"))
 		var tap *wireTap
 		switch client {
 		case "gosdk":
@@ -664,7 +664,7 @@ func TestFaultDeclareUnservedCapability(t *testing.T) {
 func TestFaultCapabilitiesAs(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFault(mcptest.CapabilitiesAs(`true`))
+			WithFaults(mcptest.RespondCapabilities(`true`))
 		var tap *wireTap
 		var err error
 		switch client {
@@ -696,7 +696,7 @@ func TestFaultCapabilitiesAs(t *testing.T) {
 func TestFaultOmitServerInfo(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithServerInfo("gift-genius-backend", "0.2.0").WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFault(mcptest.OmitServerInfo())
+			WithFaults(mcptest.OmitServerInfo())
 		var tap *wireTap
 		switch client {
 		case "gosdk":
@@ -732,7 +732,7 @@ func TestFaultOmitServerInfo(t *testing.T) {
 func TestFaultCorruptServerInfo(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFault(mcptest.CorruptServerInfo(`{"name":42}`))
+			WithFaults(mcptest.CorruptServerInfo(`{"name":42}`))
 		var tap *wireTap
 		switch client {
 		case "gosdk":
@@ -775,7 +775,7 @@ func TestFaultSetFieldDeleteFieldToolsList(t *testing.T) {
 		// silently, as a tool named "".
 		hsEras(t, func(t *testing.T, e eraCase, client string) {
 			srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("x"))).
-				WithFault(mcptest.DeleteField("tools/list", "result.tools.0.name"))
+				WithFaults(mcptest.DeleteField("tools/list", "result.tools.0.name"))
 			var tap *wireTap
 			switch client {
 			case "gosdk":
@@ -806,7 +806,7 @@ func TestFaultSetFieldDeleteFieldToolsList(t *testing.T) {
 		// "tools":"x": both clients fail to decode the result.
 		hsEras(t, func(t *testing.T, e eraCase, client string) {
 			srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("x"))).
-				WithFault(mcptest.SetField("tools/list", "result.tools", "x"))
+				WithFaults(mcptest.SetField("tools/list", "result.tools", "x"))
 			var tap *wireTap
 			switch client {
 			case "gosdk":
@@ -860,7 +860,7 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 		srv.IgnoreViolations() // the assertion above is the check; do not report the same violations twice
 	}
 	newServer := func(t *testing.T) *mcptest.Server {
-		return legacy(mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFault(fault())
+		return legacy(mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(fault())
 	}
 	t.Run("gosdk", func(t *testing.T) {
 		srv := newServer(t)
@@ -885,7 +885,7 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 		check(t, srv, tap)
 	})
 	t.Run("stateless-era-inert", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFault(fault().Optional())
+		srv := mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(fault().Optional())
 		cs, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		_, err = hsGoListTools(t, cs)
@@ -900,9 +900,9 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 // notifications/initialized. Both clients deliver both to the application.
 func TestFaultNotifyBeforeInitialized(t *testing.T) {
 	newServer := func(t *testing.T) *mcptest.Server {
-		return legacy(mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFault(
-			mcptest.NotifyBeforeInitialized("notifications/message", map[string]any{"level": "info", "data": "early"}),
-			mcptest.NotifyBeforeInitialized("notifications/tools/list_changed", nil))
+		return legacy(mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(
+			mcptest.NotifyAfterInitializeResult("notifications/message", map[string]any{"level": "info", "data": "early"}),
+			mcptest.NotifyAfterInitializeResult("notifications/tools/list_changed", nil))
 	}
 	check := func(t *testing.T, srv *mcptest.Server, tap *wireTap) {
 		t.Helper()
@@ -953,7 +953,7 @@ func TestFaultRequestBeforeInitialized(t *testing.T) {
 		t.Helper()
 		srv.AssertHandshakeCompleted(t)
 		srv.AssertNegotiatedVersion(t, "2025-11-25")
-		req := hsOnly(t, srv.Journal().FromServer().Requests("roots/list"), "one roots/list request")
+		req := hsOnly(t, srv.Journal().From(mcptest.FromServer).Requests("roots/list"), "one roots/list request")
 		assert.Equal(t, "1", req.ID)
 		result := hsOnly(t, srv.Journal().Responses("initialize"), "one initialize result")
 		assert.Equal(t, result.Seq+1, req.Seq, "sent right after the initialize result")
@@ -963,7 +963,7 @@ func TestFaultRequestBeforeInitialized(t *testing.T) {
 		assert.Equal(t, "1", reply.ID)
 		assert.Equal(t, root, reply.Get("result.roots.0.uri").String())
 		// The mock's next request to the client gets the next id.
-		ping, err := srv.Request(hsCtx(t, hsOK), "ping", nil)
+		ping, err := srv.SendRequest(hsCtx(t, hsOK), "ping", nil)
 		require.NoError(t, err)
 		assert.Equal(t, "2", ping.ID)
 		assert.Equal(t, mcptest.KindResult, ping.Kind)
@@ -971,7 +971,7 @@ func TestFaultRequestBeforeInitialized(t *testing.T) {
 		srv.AssertNoViolations(t)
 	}
 	t.Run("gosdk", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithFault(mcptest.RequestBeforeInitialized("roots/list", nil))
+		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.RequestAfterInitializeResult("roots/list", nil))
 		tap := dialTap(t, srv)
 		client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, nil)
 		client.AddRoots(&mcp.Root{URI: "file:///home/ada", Name: "home"})
@@ -981,7 +981,7 @@ func TestFaultRequestBeforeInitialized(t *testing.T) {
 		check(t, srv, tap, "file:///home/ada")
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithFault(mcptest.RequestBeforeInitialized("roots/list", nil))
+		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.RequestAfterInitializeResult("roots/list", nil))
 		_, _, tap, err := hsMark3(t, srv, hsOK, nil, m3client.WithRootsHandler(rootsHandler{}))
 		require.NoError(t, err)
 		check(t, srv, tap, "file:///m3")
@@ -999,10 +999,10 @@ func TestFaultHangDiscover(t *testing.T) {
 			// context ends, and it never falls back — its fallback
 			// initialize is refused by its own writer, the context being
 			// done.
-			srv := e.narrow(mcptest.NewServer(t)).WithFault(mcptest.Hang("server/discover"))
+			srv := e.narrow(mcptest.NewServer(t)).WithFaults(mcptest.Hang("server/discover"))
 			_, _, err := hsGoSDK(t, srv, nil, "", hsBlocked)
 			require.ErrorIs(t, err, context.DeadlineExceeded)
-			srv.WaitFor(t, mcptest.Method("server/discover"))
+			srv.WaitFor(t, mcptest.ClientSent("server/discover"))
 			srv.Close() // the journal is final
 			hsOnly(t, srv.Journal().Requests("server/discover"), "one probe")
 			assert.Empty(t, srv.Journal().Responses("server/discover"), "the probe was never answered")
@@ -1013,7 +1013,7 @@ func TestFaultHangDiscover(t *testing.T) {
 			t.Parallel()
 			// mark3labs bounds the probe (5 s by default, here 200 ms) and
 			// then falls back to initialize, which both mocks answer.
-			srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFault(mcptest.Hang("server/discover"))
+			srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(mcptest.Hang("server/discover"))
 			start := time.Now()
 			c, res, tap, err := hsMark3(t, srv, hsOK, nil, m3client.WithDiscoverTimeout(hsProbe))
 			require.NoError(t, err)
@@ -1044,7 +1044,7 @@ func TestFaultHangDiscover(t *testing.T) {
 			cs, _, err := hsGoSDK(t, srv, nil, "", hsOK) // Release, not the deadline, ends the wait
 			done <- result{cs, err}
 		}()
-		srv.WaitFor(t, mcptest.Method("server/discover"))
+		srv.WaitFor(t, mcptest.ClientSent("server/discover"))
 		f.Release()
 		r := hsReceive(t, done, hsOK, "Connect")
 		require.NoError(t, r.err)
@@ -1063,10 +1063,10 @@ func TestFaultHangDiscover(t *testing.T) {
 func TestFaultHangInitialize(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
 		t.Parallel()
-		srv := legacy(mcptest.NewServer(t)).WithFault(mcptest.Hang("initialize"))
+		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.Hang("initialize"))
 		_, _, err := hsGoSDK(t, srv, nil, "2025-11-25", hsBlocked)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
-		srv.WaitFor(t, mcptest.Method("initialize"))
+		srv.WaitFor(t, mcptest.ClientSent("initialize"))
 		hsTolerateInitializeCancel(t, srv) // closes srv
 		hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
 		assert.Empty(t, srv.Journal().Responses("initialize"))
@@ -1074,11 +1074,11 @@ func TestFaultHangInitialize(t *testing.T) {
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		t.Parallel()
-		srv := legacy(mcptest.NewServer(t)).WithFault(mcptest.Hang("initialize"))
+		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.Hang("initialize"))
 		_, _, _, err := hsMark3(t, srv, hsBlocked, nil, m3client.WithProtocolVersion("2025-11-25"))
 		require.ErrorIs(t, err, context.DeadlineExceeded)
 		assert.ErrorContains(t, err, "transport error")
-		srv.WaitFor(t, mcptest.Method("initialize"))
+		srv.WaitFor(t, mcptest.ClientSent("initialize"))
 		srv.Close()
 		hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
 		assert.Empty(t, srv.Journal().Responses("initialize"))
@@ -1086,7 +1086,7 @@ func TestFaultHangInitialize(t *testing.T) {
 		srv.AssertNoViolations(t)
 	})
 	t.Run("stateless-era-inert", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithFault(mcptest.Hang("initialize").Optional())
+		srv := mcptest.NewServer(t).WithFaults(mcptest.Hang("initialize").Optional())
 		_, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		_, _, _, err = hsMark3(t, srv, hsOK, nil)
@@ -1105,7 +1105,7 @@ func TestFaultHangCloseUnblocks(t *testing.T) {
 		for _, client := range []string{"gosdk", "mark3labs"} {
 			t.Run(method+"/"+client, func(t *testing.T) {
 				t.Parallel()
-				srv := legacy(mcptest.NewServer(t)).WithFault(mcptest.Hang(method))
+				srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.Hang(method))
 				errc := make(chan error, 1)
 				go func() {
 					var err error
@@ -1118,7 +1118,7 @@ func TestFaultHangCloseUnblocks(t *testing.T) {
 					}
 					errc <- err
 				}()
-				srv.WaitFor(t, mcptest.Method(method))
+				srv.WaitFor(t, mcptest.ClientSent(method))
 				closed := make(chan struct{})
 				go func() { srv.Close(); close(closed) }()
 				hsReceive(t, closed, hsOK, "Server.Close to return")
@@ -1148,7 +1148,7 @@ func TestFaultHangCloseUnblocks(t *testing.T) {
 func TestFaultErrorReplyDiscover(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFault(mcptest.ErrorReply("server/discover", -32000, "boom", nil))
+			WithFaults(mcptest.ReplaceWithJSONRPCError("server/discover", -32000, "boom", nil))
 		var tap *wireTap
 		switch client {
 		case "gosdk":
@@ -1185,7 +1185,7 @@ func TestFaultErrorReplyDiscover(t *testing.T) {
 func TestFaultDelayInitialize(t *testing.T) {
 	const delay = 100 * time.Millisecond
 	newServer := func(t *testing.T) *mcptest.Server {
-		return legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFault(mcptest.Delay("initialize", delay))
+		return legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(mcptest.Delay("initialize", delay))
 	}
 	waited := func(t *testing.T, srv *mcptest.Server) {
 		t.Helper()
@@ -1224,7 +1224,7 @@ func TestFaultDelayInitialize(t *testing.T) {
 		srv := newServer(t)
 		_, _, err := hsGoSDK(t, srv, nil, "2025-11-25", delay/2)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
-		srv.WaitFor(t, mcptest.Method("initialize"))
+		srv.WaitFor(t, mcptest.ClientSent("initialize"))
 		hsTolerateInitializeCancel(t, srv) // closes srv
 		srv.AssertNotCalled(t, "notifications/initialized")
 	})
@@ -1271,7 +1271,7 @@ func TestFaultHandshakeComposition(t *testing.T) {
 	}
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		fs := faults(e)
-		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFault(fs...)
+		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(fs...)
 		got := make(chan string, 4)
 		var tap *wireTap
 		var list func() error
@@ -1315,7 +1315,7 @@ func TestFaultHandshakeComposition(t *testing.T) {
 }
 
 // TestFaultHandshakeCompositionKinds: ListChangedAfter acts on results
-// only (it passes []Kind{KindResult}). Composed with an ErrorReply that
+// only (it passes []Kind{KindResult}). Composed with a ReplaceWithJSONRPCError that
 // fails the first tools/list, the spurious notification must follow the
 // first result — the second tools/list — and not the error.
 //
@@ -1326,8 +1326,8 @@ func TestFaultHandshakeComposition(t *testing.T) {
 // edits meant for results (RespondProtocolVersion,
 // RespondSupportedVersions) rewrite error replies too.
 func TestFaultHandshakeCompositionKinds(t *testing.T) {
-	srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFault(
-		mcptest.ErrorReply("tools/list", -32000, "down", nil).Nth(1),
+	srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(
+		mcptest.ReplaceWithJSONRPCError("tools/list", -32000, "down", nil).Nth(1),
 		mcptest.ListChangedAfter("tools/list", "notifications/tools/list_changed"))
 	cs, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 	require.NoError(t, err)
@@ -1356,22 +1356,22 @@ func TestFaultHandshakeStringAndTranscript(t *testing.T) {
 		{mcptest.RespondProtocolVersion(42), `RespondProtocolVersion(42)`},
 		{mcptest.RespondSupportedVersions("2099-01-01", "2026-07-28"), `RespondSupportedVersions("2099-01-01", "2026-07-28")`},
 		{mcptest.RespondSupportedVersions(), `RespondSupportedVersions()`},
-		{mcptest.RejectProtocolVersion(), `RejectProtocolVersion()`},
-		{mcptest.RejectProtocolVersionModern("2026-07-28"), `RejectProtocolVersionModern("2026-07-28")`},
+		{mcptest.RejectProtocolVersionHandshake(), `RejectProtocolVersionHandshake()`},
+		{mcptest.RejectProtocolVersionStateless("2026-07-28"), `RejectProtocolVersionStateless("2026-07-28")`},
 		{mcptest.OmitCapability("tools"), `OmitCapability("tools")`},
 		{mcptest.DeclareUnservedCapability("prompts"), `DeclareUnservedCapability("prompts")`},
-		{mcptest.CapabilitiesAs(`true`), `CapabilitiesAs(true)`},
+		{mcptest.RespondCapabilities(`true`), `RespondCapabilities(true)`},
 		{mcptest.OmitServerInfo(), `OmitServerInfo()`},
 		{mcptest.CorruptServerInfo(`{"name":42}`), `CorruptServerInfo({"name":42})`},
 		{mcptest.SetField("tools/list", "result.tools", "x"), `SetField("tools/list", "result.tools", "x")`},
 		{mcptest.SetField("initialize", "result.capabilities.tools.listChanged", false), `SetField("initialize", "result.capabilities.tools.listChanged", false)`},
 		{mcptest.DeleteField("tools/list", "result.tools.0.name"), `DeleteField("tools/list", "result.tools.0.name")`},
 		{mcptest.NotifyBeforeInitializeResult("notifications/message", nil), `NotifyBeforeInitializeResult("notifications/message")`},
-		{mcptest.NotifyBeforeInitialized("notifications/tools/list_changed", nil), `NotifyBeforeInitialized("notifications/tools/list_changed")`},
-		{mcptest.RequestBeforeInitialized("roots/list", nil), `RequestBeforeInitialized("roots/list")`},
+		{mcptest.NotifyAfterInitializeResult("notifications/tools/list_changed", nil), `NotifyAfterInitializeResult("notifications/tools/list_changed")`},
+		{mcptest.RequestAfterInitializeResult("roots/list", nil), `RequestAfterInitializeResult("roots/list")`},
 		{mcptest.Hang("server/discover"), `Hang("server/discover")`},
 		{mcptest.Delay("initialize", 100*time.Millisecond), `Delay("initialize", 100ms)`},
-		{mcptest.ErrorReply("server/discover", -32000, "boom", nil), `ErrorReply("server/discover", -32000, "boom")`},
+		{mcptest.ReplaceWithJSONRPCError("server/discover", -32000, "boom", nil), `ReplaceWithJSONRPCError("server/discover", -32000, "boom")`},
 		{mcptest.ListChangedAfter("tools/list", "notifications/tools/list_changed"), `ListChangedAfter("tools/list", "notifications/tools/list_changed").Nth(1)`},
 		{mcptest.Hang("initialize").Nth(2).InSession(3).WithProbability(0.5), `Hang("initialize").Nth(2).InSession(3).WithProbability(0.5)`},
 		{mcptest.Fault{}, `Fault(nil)`},
@@ -1390,7 +1390,7 @@ func TestFaultHandshakeStringAndTranscript(t *testing.T) {
 		// go-sdk client connects, the second fails.
 		bad := mcptest.RespondProtocolVersion("1999-01-01").InSession(2)
 		late := mcptest.Delay("initialize", time.Millisecond)
-		srv := legacy(mcptest.NewServer(t)).WithFault(bad, late)
+		srv := legacy(mcptest.NewServer(t)).WithFaults(bad, late)
 		_, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		_, _, err = hsGoSDK(t, srv, nil, "", hsOK)
@@ -1398,7 +1398,7 @@ func TestFaultHandshakeStringAndTranscript(t *testing.T) {
 		results := srv.Journal().Responses("initialize")
 		require.Len(t, results, 2)
 		assert.Equal(t, "2025-11-25", results[0].Get("result.protocolVersion").String())
-		assert.Equal(t, 2, results[1].Session)
+		assert.Equal(t, 2, results[1].SessionNumber)
 		assert.Equal(t, "1999-01-01", results[1].Get("result.protocolVersion").String())
 
 		var on []string
@@ -1431,15 +1431,15 @@ func TestFaultHandshakeStringAndTranscript(t *testing.T) {
 // which initialized() sets only when the initialize result is built; for a
 // pending initialize initID is "" and no violation is recorded.
 func TestFaultHangInitializeCancelIsViolation(t *testing.T) {
-	srv := legacy(mcptest.NewServer(t)).WithFault(mcptest.Hang("initialize"))
+	srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.Hang("initialize"))
 	conn := srv.Dial()
 	defer conn.Close()
 	_, err := io.WriteString(conn, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`+"\n")
 	require.NoError(t, err)
-	srv.WaitFor(t, mcptest.Method("initialize"))
+	srv.WaitFor(t, mcptest.ClientSent("initialize"))
 	_, err = io.WriteString(conn, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timeout"}}`+"\n")
 	require.NoError(t, err)
-	srv.WaitFor(t, mcptest.Method("notifications/cancelled"))
+	srv.WaitFor(t, mcptest.ClientSent("notifications/cancelled"))
 	srv.Close() // the notification has been handled
 	assert.Equal(t, []mcptest.RuleID{mcptest.RuleCancelInitialize}, ruleIDs(srv.Violations()),
 		"cancelling a pending initialize is a violation")

@@ -43,7 +43,7 @@ func wfShortContext(t *testing.T) context.Context {
 // wfServer is a handshake-era mock with one tool, "gift", answering
 // "a kite", and the faults.
 func wfServer(t *testing.T, faults ...mcptest.Fault) *mcptest.Server {
-	return legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("gift").ReturnsText("a kite"))).WithFault(faults...)
+	return legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("gift").ReturnsText("a kite"))).WithFaults(faults...)
 }
 
 // wfGoSDK connects the official client through a wireTap.
@@ -82,7 +82,7 @@ func wfRepliesToCall(t *testing.T, srv *mcptest.Server) (call mcptest.Message, r
 	calls := srv.Journal().Requests("tools/call")
 	require.NotEmpty(t, calls, "the client sent tools/call")
 	call = calls[0]
-	for _, m := range srv.Journal().Session(call.Session) {
+	for _, m := range srv.Journal().InSession(call.SessionNumber) {
 		if m.Seq <= call.Seq {
 			continue
 		}
@@ -392,7 +392,7 @@ func TestWireFaultJSONRPCVersion(t *testing.T) {
 // message of a code it does not know.
 func TestWireFaultErrorReply(t *testing.T) {
 	fault := func() mcptest.Fault {
-		return mcptest.ErrorReply("tools/call", -32000, "backend down", map[string]any{"retry": true})
+		return mcptest.ReplaceWithJSONRPCError("tools/call", -32000, "backend down", map[string]any{"retry": true})
 	}
 	check := func(t *testing.T, srv *mcptest.Server) {
 		resp := srv.Journal().Responses("tools/call")
@@ -464,7 +464,7 @@ func TestWireFaultDeleteContent(t *testing.T) {
 func wfReplyDelay(t *testing.T, srv *mcptest.Server, call mcptest.Message) time.Duration {
 	t.Helper()
 	for _, r := range srv.Journal().Responses("tools/call") {
-		if r.Session == call.Session && r.ID == call.ID {
+		if r.SessionNumber == call.SessionNumber && r.ID == call.ID {
 			return r.Time.Sub(call.Time)
 		}
 	}
@@ -504,7 +504,7 @@ func TestWireFaultDelay(t *testing.T) {
 			func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 				served <- req.Message.ID
 				return mcptest.TextResult("a kite")
-			}))).WithFault(mcptest.Delay("tools/call", d))
+			}))).WithFaults(mcptest.Delay("tools/call", d))
 		cs := connectGoSDK(t, srv, nil, nil)
 		ctx, cancel := context.WithCancel(testContext(t))
 		errc := make(chan error, 1)
@@ -560,7 +560,7 @@ func TestWireFaultJitter(t *testing.T) {
 			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("echo").HandledBy(
 				func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 					return mcptest.TextResult(req.Params().Get("arguments.n").String())
-				}))).WithFaultSeed(seed).WithFault(mcptest.Jitter("tools/call", lo, hi))
+				}))).WithFaultSeed(seed).WithFaults(mcptest.Jitter("tools/call", lo, hi))
 			cs := connectGoSDK(t, srv, nil, nil)
 			errc := make(chan error, calls)
 			for i := range calls {
@@ -627,7 +627,7 @@ func TestWireFaultDrop(t *testing.T) {
 		func(context.Context, *mcptest.Request) mcptest.Reply {
 			served <- struct{}{}
 			return mcptest.TextResult("a kite")
-		}))).WithFault(mcptest.Drop("tools/call"))
+		}))).WithFaults(mcptest.Drop("tools/call"))
 	cs, tap := wfGoSDK(t, srv)
 	_, err := wfGoSDKCall(wfShortContext(t), cs)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
@@ -821,14 +821,14 @@ func wfFailed(t *testing.T, cs *mcp.ClientSession, n int) []int {
 
 // TestWireFaultNth: only the second call is faulted.
 func TestWireFaultNth(t *testing.T) {
-	srv := wfServer(t, mcptest.ErrorReply("tools/call", -32000, "second", nil).Nth(2))
+	srv := wfServer(t, mcptest.ReplaceWithJSONRPCError("tools/call", -32000, "second", nil).Nth(2))
 	cs := connectGoSDK(t, srv, nil, nil)
 	assert.Equal(t, []int{2}, wfFailed(t, cs, 4))
 }
 
 // TestWireFaultInSession: only the second Dial is faulted.
 func TestWireFaultInSession(t *testing.T) {
-	srv := wfServer(t, mcptest.ErrorReply("tools/call", -32000, "session two", nil).InSession(2))
+	srv := wfServer(t, mcptest.ReplaceWithJSONRPCError("tools/call", -32000, "session two", nil).InSession(2))
 	first := connectGoSDK(t, srv, nil, nil)
 	second := connectGoSDK(t, srv, nil, nil)
 	assert.Empty(t, wfFailed(t, first, 2))
@@ -841,7 +841,7 @@ func TestWireFaultInSession(t *testing.T) {
 func TestWireFaultProbability(t *testing.T) {
 	run := func(t *testing.T, seed int64) []int {
 		srv := wfServer(t).WithFaultSeed(seed).
-			WithFault(mcptest.ErrorReply("tools/call", -32000, "unlucky", nil).WithProbability(0.5))
+			WithFaults(mcptest.ReplaceWithJSONRPCError("tools/call", -32000, "unlucky", nil).WithProbability(0.5))
 		cs := connectGoSDK(t, srv, nil, nil)
 		return wfFailed(t, cs, 20)
 	}

@@ -39,7 +39,7 @@ func TestHTTPFaultExpireSession(t *testing.T) {
 	require.Error(t, err, "the call after the session expired fails")
 	assert.Equal(t, 1, h.Hits())
 	assert.True(t, srv.Session(1).Closed())
-	refused := srv.Journal().Session(1).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusNotFound })
+	refused := srv.Journal().InSession(1).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusNotFound })
 	require.NotEmpty(t, refused, "404 journaled")
 
 	// The app starts a new session, as the spec says a client must.
@@ -65,7 +65,7 @@ func TestHTTPFaultHTTPStatus(t *testing.T) {
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"})
 			require.NoError(t, err, "the session survives")
 			assert.Equal(t, "x", text(t, res.Content[0]))
-			page := srv.Journal().FromServer().Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == code })
+			page := srv.Journal().From(mcptest.FromServer).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == code })
 			require.Len(t, page, 1)
 			assert.Contains(t, page[0].Raw(), "<html>")
 		})
@@ -81,7 +81,7 @@ func TestHTTPFaultHTTPStatus(t *testing.T) {
 		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"})
 		require.Error(t, err, "go-sdk closed the connection on 401")
 		assert.Len(t, srv.Journal().ToolCalls("t"), 1, "the second call never reached the server")
-		page := srv.Journal().FromServer().Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusUnauthorized })
+		page := srv.Journal().From(mcptest.FromServer).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusUnauthorized })
 		require.Len(t, page, 1)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
@@ -102,7 +102,7 @@ func TestHTTPFaultHTTPStatus(t *testing.T) {
 // result replayed; without, the call fails.
 func TestHTTPFaultDropStream(t *testing.T) {
 	t.Run("resumable", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithTools(progressTool()).WithFault(mcptest.DropStream("tools/call", 1, true))
+		srv := legacy(mcptest.NewServer(t)).WithTools(progressTool()).WithFaults(mcptest.DropStream("tools/call", 1, true))
 		cs := connectGoSDKHTTP(t, srv, nil, nil)
 		res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "work", Meta: mcp.Meta{"progressToken": "p"}})
 		require.NoError(t, err, "go-sdk resumes the stream")
@@ -114,7 +114,7 @@ func TestHTTPFaultDropStream(t *testing.T) {
 		assert.Empty(t, reply[0].Problem)
 	})
 	t.Run("not resumable", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithTools(progressTool()).WithFault(mcptest.DropStream("tools/call", 1, false))
+		srv := legacy(mcptest.NewServer(t)).WithTools(progressTool()).WithFaults(mcptest.DropStream("tools/call", 1, false))
 		cs := connectGoSDKHTTP(t, srv, nil, nil)
 		_, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "work", Meta: mcp.Meta{"progressToken": "p"}})
 		require.Error(t, err, "without event ids the reply is lost")
@@ -124,7 +124,7 @@ func TestHTTPFaultDropStream(t *testing.T) {
 
 func TestHTTPFaultReplyModes(t *testing.T) {
 	t.Run("ReplyAsJSON", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithTools(progressTool()).WithFault(mcptest.ReplyAsJSON("tools/call"))
+		srv := legacy(mcptest.NewServer(t)).WithTools(progressTool()).WithFaults(mcptest.ReplyAsJSON("tools/call"))
 		progress := make(chan string, 1)
 		cs := connectGoSDKHTTP(t, srv, &mcp.ClientOptions{
 			ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { progress <- r.Params.Message },
@@ -138,7 +138,7 @@ func TestHTTPFaultReplyModes(t *testing.T) {
 		assert.NotEqual(t, "POST", note.HTTP.Method, "progress could not go on the call's JSON reply")
 	})
 	t.Run("ReplyAsSSE", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFault(mcptest.ReplyAsSSE("tools/list"))
+		srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(mcptest.ReplyAsSSE("tools/list"))
 		cs := connectGoSDKHTTP(t, srv, nil, nil)
 		list, err := cs.ListTools(testContext(t), nil)
 		require.NoError(t, err)
@@ -148,19 +148,19 @@ func TestHTTPFaultReplyModes(t *testing.T) {
 }
 
 func TestHTTPFaultOmitSessionID(t *testing.T) {
-	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFault(mcptest.OmitSessionID())
+	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(mcptest.OmitSessionID())
 	cs := connectGoSDKHTTP(t, srv, nil, nil)
 	res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "t"})
 	require.NoError(t, err, "go-sdk works with a server that keeps no session ids")
 	assert.Equal(t, "x", text(t, res.Content[0]))
 	call := srv.Journal().ToolCalls("t")[0]
 	assert.Empty(t, call.HTTP.SessionID)
-	assert.Equal(t, 1, call.Session, "the sessionless requests joined the session")
+	assert.Equal(t, 1, call.SessionNumber, "the sessionless requests joined the session")
 	srv.AssertHandshakeCompleted(t)
 }
 
 func TestHTTPFaultWrongContentType(t *testing.T) {
-	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFault(mcptest.WrongContentType("tools/call", "text/plain"))
+	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(mcptest.WrongContentType("tools/call", "text/plain"))
 	cs := connectGoSDKHTTP(t, srv, nil, nil)
 	_, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "t"})
 	require.Error(t, err)
@@ -170,14 +170,14 @@ func TestHTTPFaultWrongContentType(t *testing.T) {
 
 func TestHTTPFaultSSEComment(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFault(mcptest.SSEComment("tools/call", "keep-alive"))
+		srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(mcptest.SSEComment("tools/call", "keep-alive"))
 		cs := connectGoSDKHTTP(t, srv, nil, nil)
 		res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "t"})
 		require.NoError(t, err, "comments are ignored")
 		assert.Equal(t, "x", text(t, res.Content[0]))
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFault(mcptest.SSEComment("tools/call", "keep-alive"))
+		srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(mcptest.SSEComment("tools/call", "keep-alive"))
 		c, _ := connectMark3HTTP(t, srv, nil)
 		out, err := c.CallTool(testContext(t), m3.CallToolRequest{Params: m3.CallToolParams{Name: "t"}})
 		require.NoError(t, err)

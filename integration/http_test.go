@@ -108,7 +108,7 @@ func TestHTTPGoSDKStateless(t *testing.T) {
 	assert.Equal(t, "tools/call", x.MCPMethod)
 	assert.Equal(t, "suggest_gifts", x.MCPName)
 	assert.Empty(t, x.SessionID, "the stateless era has no session id")
-	assert.Equal(t, mcptest.EraStateless, srv.Session(calls[0].Session).Era())
+	assert.Equal(t, mcptest.EraStateless, srv.Session(calls[0].SessionNumber).Era())
 }
 
 func TestHTTPMark3(t *testing.T) {
@@ -242,11 +242,11 @@ func TestHTTPProgressAsSSE(t *testing.T) {
 func TestHTTPServerRequests(t *testing.T) {
 	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("ask").HandledBy(
 		func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
-			answer, err := req.Session.Request(ctx, "elicitation/create", map[string]any{
+			answer, err := req.Session.SendRequest(ctx, "elicitation/create", map[string]any{
 				"message": "Age?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"age": map[string]any{"type": "integer"}}},
 			})
 			if err != nil {
-				return mcptest.ErrorResult(err.Error())
+				return mcptest.ToolErrorResult(err.Error())
 			}
 			return mcptest.TextResult(answer.Get("result.content.age").String())
 		}))
@@ -263,15 +263,15 @@ func TestHTTPServerRequests(t *testing.T) {
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask"})
 	require.NoError(t, err)
 	assert.Equal(t, "7", text(t, res.Content[0]))
-	ask := srv.Journal().FromServer().Requests("elicitation/create")
+	ask := srv.Journal().From(mcptest.FromServer).Requests("elicitation/create")
 	require.Len(t, ask, 1)
 	assert.Equal(t, "POST", ask[0].HTTP.Method, "sent on the call's stream")
 
 	srv.WaitFor(t, mcptest.MatchFunc("the standalone stream is open", func(mcptest.Message) bool { return true }))
-	roots, err := srv.Request(ctx, "roots/list", nil)
+	roots, err := srv.SendRequest(ctx, "roots/list", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "file:///home/ada", roots.Get("result.roots.0.uri").String())
-	ping, err := srv.Request(ctx, "ping", nil)
+	ping, err := srv.SendRequest(ctx, "ping", nil)
 	require.NoError(t, err)
 	assert.Equal(t, mcptest.KindResult, ping.Kind)
 	srv.AssertNoViolations(t)
@@ -363,7 +363,7 @@ func TestHTTPLegacyOnlyFallback(t *testing.T) {
 			&mcp.StreamableClientTransport{Endpoint: srv.URL(), HTTPClient: httpClient(t)}, nil)
 		require.Error(t, err, "go-sdk does not fall back to HTTP+SSE")
 		assert.Empty(t, srv.Sessions(), "no session was made")
-		refused := srv.Journal().FromServer().Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusMethodNotAllowed })
+		refused := srv.Journal().From(mcptest.FromServer).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusMethodNotAllowed })
 		assert.NotEmpty(t, refused)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
@@ -387,11 +387,11 @@ func TestHTTPLegacyOnlyFallback(t *testing.T) {
 func TestHTTPMark3ServerRequests(t *testing.T) {
 	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("ask").HandledBy(
 		func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
-			answer, err := req.Session.Request(ctx, "elicitation/create", map[string]any{
+			answer, err := req.Session.SendRequest(ctx, "elicitation/create", map[string]any{
 				"message": "Age?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"age": map[string]any{"type": "integer"}}},
 			})
 			if err != nil {
-				return mcptest.ErrorResult(err.Error())
+				return mcptest.ToolErrorResult(err.Error())
 			}
 			return mcptest.TextResult(answer.Get("result.content.age").String())
 		}))
@@ -399,13 +399,13 @@ func TestHTTPMark3ServerRequests(t *testing.T) {
 		m3client.WithRootsHandler(rootsHandler{}), m3client.WithElicitationHandler(elicitHandler{}))
 	srv.AssertHandshakeCompleted(t)
 	ctx := testContext(t)
-	roots, err := srv.Request(ctx, "roots/list", nil)
+	roots, err := srv.SendRequest(ctx, "roots/list", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "file:///m3", roots.Get("result.roots.0.uri").String())
 	out, err := c.CallTool(ctx, m3.CallToolRequest{Params: m3.CallToolParams{Name: "ask"}})
 	require.NoError(t, err)
 	assert.Equal(t, "3", out.Content[0].(m3.TextContent).Text)
-	ask := srv.Journal().FromServer().Requests("elicitation/create")
+	ask := srv.Journal().From(mcptest.FromServer).Requests("elicitation/create")
 	require.Len(t, ask, 1)
 	assert.Equal(t, "POST", ask[0].HTTP.Method, "on the call's stream")
 }

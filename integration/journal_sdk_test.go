@@ -43,17 +43,17 @@ func TestGoSDKJournalQueries(t *testing.T) {
 
 	// A ping each way: Requests sees both, FromClient and FromServer split them.
 	require.NoError(t, cs.Ping(ctx, nil))
-	answer, err := srv.Request(ctx, "ping", nil)
+	answer, err := srv.SendRequest(ctx, "ping", nil)
 	require.NoError(t, err)
 	j := srv.Journal()
 	assert.Len(t, j.Requests("ping"), 2, "one ping each way")
-	require.Len(t, j.FromServer().Requests("ping"), 1)
-	serverPing := j.FromServer().Requests("ping")[0]
+	require.Len(t, j.From(mcptest.FromServer).Requests("ping"), 1)
+	serverPing := j.From(mcptest.FromServer).Requests("ping")[0]
 	clientAnswer, ok := j.ResponseTo(serverPing)
 	require.True(t, ok)
 	assert.Equal(t, answer.Seq, clientAnswer.Seq, "the go-sdk client's answer to the mock's ping")
 	assert.Equal(t, mcptest.FromClient, clientAnswer.Direction)
-	assert.Len(t, j.FromClient().Requests("ping"), 1)
+	assert.Len(t, j.From(mcptest.FromClient).Requests("ping"), 1)
 	assert.Len(t, j.ToolCalls("echo"), calls)
 	assert.Len(t, j.Responses("tools/call"), calls)
 	assert.Len(t, j.ToolCalls("echo").Where("params.arguments.n", wanted), 1)
@@ -79,8 +79,8 @@ func TestMark3JournalQueries(t *testing.T) {
 		back, _ := j.ResponseTo(req)
 		assert.Equal(t, resp.Seq, back.Seq)
 	}
-	assert.Empty(t, j.FromServer().Requests(""), "the mock asked the client nothing")
-	assert.Len(t, j.FromClient().Requests("tools/call"), 3)
+	assert.Empty(t, j.From(mcptest.FromServer).Requests(""), "the mock asked the client nothing")
+	assert.Len(t, j.From(mcptest.FromClient).Requests("tools/call"), 3)
 }
 
 // TestGoSDKJournalLimit: with WithJournalLimit the go-sdk client's large

@@ -84,8 +84,8 @@ func giftServer(t *testing.T) *mcptest.Server {
 			WhenArgs(`{"age":8}`, mcptest.TextResult("a kite")).
 			WhenArgs(`{"age":25,"budget":10}`, mcptest.StructuredResult(`{"gift":"a book","price":9.5}`)).
 			Returns(mcptest.TextResult("a board game"), mcptest.TextResult("a puzzle"))).
-		WithTools(mcptest.NewTool("fail").ReturnsError("the gift shop is closed")).
-		WithTools(mcptest.NewTool("broken").Returns(mcptest.RPCError(-32000, "backend down"))).
+		WithTools(mcptest.NewTool("fail").ReturnsToolError("the gift shop is closed")).
+		WithTools(mcptest.NewTool("broken").Returns(mcptest.JSONRPCError(-32000, "backend down", nil))).
 		WithTools(mcptest.NewTool("pictures").Returns(mcptest.ContentResult(
 			mcptest.ImageContent([]byte{0x89, 'P', 'N', 'G'}, "image/png"),
 			mcptest.ResourceLinkContent("gifts://catalog/1", "gift 1", "application/json"),
@@ -498,12 +498,12 @@ func TestGoSDKServerRequests(t *testing.T) {
 	srv.AssertHandshakeCompleted(t)
 	ctx := testContext(t)
 
-	roots, err := srv.Request(ctx, "roots/list", nil)
+	roots, err := srv.SendRequest(ctx, "roots/list", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "file:///home/ada", roots.Get("result.roots.0.uri").String())
 	assert.Equal(t, "roots/list", roots.Method, "the reply is journaled with the method it answers")
 
-	elicit, err := srv.Request(ctx, "elicitation/create", map[string]any{
+	elicit, err := srv.SendRequest(ctx, "elicitation/create", map[string]any{
 		"message":         "How old is the recipient?",
 		"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"age": map[string]any{"type": "integer"}}},
 	})
@@ -511,22 +511,22 @@ func TestGoSDKServerRequests(t *testing.T) {
 	assert.Equal(t, "accept", elicit.Get("result.action").String())
 	assert.Equal(t, int64(30), elicit.Get("result.content.age").Int())
 
-	sample, err := srv.Request(ctx, "sampling/createMessage", map[string]any{
+	sample, err := srv.SendRequest(ctx, "sampling/createMessage", map[string]any{
 		"messages":  []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "hi"}}},
 		"maxTokens": 10,
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "hello", sample.Get("result.content.text").String())
 
-	ping, err := srv.Request(ctx, "ping", nil)
+	ping, err := srv.SendRequest(ctx, "ping", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "{}", ping.Get("result").Raw)
 
-	unknown, err := srv.Request(ctx, "no/such-method", nil)
+	unknown, err := srv.SendRequest(ctx, "no/such-method", nil)
 	require.NoError(t, err)
 	assert.Equal(t, mcptest.CodeMethodNotFound, unknown.ErrorCode)
 
-	assert.Len(t, srv.Journal().FromServer().Requests(""), 5)
+	assert.Len(t, srv.Journal().From(mcptest.FromServer).Requests(""), 5)
 	assert.Len(t, srv.Journal().Responses("elicitation/create"), 1)
 	srv.AssertNoViolations(t)
 }
@@ -536,12 +536,12 @@ func TestGoSDKServerRequests(t *testing.T) {
 func TestGoSDKElicitationDuringToolCall(t *testing.T) {
 	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("suggest_gifts").HandledBy(
 		func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
-			answer, err := req.Session.Request(ctx, "elicitation/create", map[string]any{
+			answer, err := req.Session.SendRequest(ctx, "elicitation/create", map[string]any{
 				"message":         "Age?",
 				"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"age": map[string]any{"type": "integer"}}},
 			})
 			if err != nil {
-				return mcptest.ErrorResult(err.Error())
+				return mcptest.ToolErrorResult(err.Error())
 			}
 			return mcptest.TextResult(fmt.Sprintf("a gift for a %d-year-old", answer.Get("result.content.age").Int()))
 		}))
@@ -554,7 +554,7 @@ func TestGoSDKElicitationDuringToolCall(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "a gift for a 7-year-old", text(t, res.Content[0]))
 	srv.AssertOrder(t, "tools/call")
-	assert.Len(t, srv.Journal().FromServer().Requests("elicitation/create"), 1)
+	assert.Len(t, srv.Journal().From(mcptest.FromServer).Requests("elicitation/create"), 1)
 }
 
 func TestMark3ServerRequests(t *testing.T) {
@@ -562,15 +562,15 @@ func TestMark3ServerRequests(t *testing.T) {
 	_, _ = connectMark3(t, srv, m3client.WithRootsHandler(rootsHandler{}), m3client.WithElicitationHandler(elicitHandler{}))
 	srv.AssertHandshakeCompleted(t)
 	ctx := testContext(t)
-	roots, err := srv.Request(ctx, "roots/list", nil)
+	roots, err := srv.SendRequest(ctx, "roots/list", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "file:///m3", roots.Get("result.roots.0.uri").String())
-	elicit, err := srv.Request(ctx, "elicitation/create", map[string]any{
+	elicit, err := srv.SendRequest(ctx, "elicitation/create", map[string]any{
 		"message": "Age?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"age": map[string]any{"type": "integer"}}},
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "accept", elicit.Get("result.action").String())
-	ping, err := srv.Request(ctx, "ping", nil)
+	ping, err := srv.SendRequest(ctx, "ping", nil)
 	require.NoError(t, err)
 	assert.Equal(t, mcptest.KindResult, ping.Kind)
 }
@@ -741,8 +741,8 @@ func TestNotificationsToClient(t *testing.T) {
 	require.NoError(t, cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "gifts://catalog/1"}))
 	assert.True(t, srv.Session(1).Subscribed("gifts://catalog/1"))
 
-	assert.Equal(t, 1, srv.NotifyResourceUpdated("gifts://catalog/1"))
-	assert.Equal(t, 0, srv.NotifyResourceUpdated("gifts://catalog/2"), "nobody subscribed to it")
+	assert.Equal(t, 1, srv.BroadcastResourceUpdated("gifts://catalog/1"))
+	assert.Equal(t, 0, srv.BroadcastResourceUpdated("gifts://catalog/2"), "nobody subscribed to it")
 	select {
 	case uri := <-updated:
 		assert.Equal(t, "gifts://catalog/1", uri)
@@ -767,7 +767,7 @@ func testProgressFromHandler(t *testing.T, e eraCase) {
 	srv := e.narrow(mcptest.NewServer(t)).WithTools(mcptest.NewTool("work").HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 		for i := 1; i <= 3; i++ {
 			if err := req.Progress(float64(i), 3, "step"); err != nil {
-				return mcptest.ErrorResult(err.Error())
+				return mcptest.ToolErrorResult(err.Error())
 			}
 		}
 		return mcptest.TextResult("done")
@@ -809,11 +809,11 @@ func TestManySessions(t *testing.T) {
 	assert.Equal(t, "2026-07-28", srv.Session(2).ProtocolVersion(), "mark3labs unpinned goes stateless")
 	assert.Equal(t, mcptest.EraStateless, srv.Session(2).Era())
 	assert.Equal(t, "2024-11-05", srv.Session(3).ProtocolVersion())
-	assert.Len(t, srv.Journal().Session(3), 5, "initialize, its result, initialized, ping, its result")
+	assert.Len(t, srv.Journal().InSession(3), 5, "initialize, its result, initialized, ping, its result")
 	assert.True(t, srv.Session(1).Ready())
 	assert.False(t, srv.Session(2).Ready(), "a stateless session has no handshake")
 	assert.True(t, srv.Session(3).Ready())
-	assert.Equal(t, 2, srv.Notify("notifications/tools/list_changed", nil), "session 2 has no listen stream")
+	assert.Equal(t, 2, srv.Broadcast("notifications/tools/list_changed", nil), "session 2 has no listen stream")
 }
 
 // TestClientNotCheckingCapabilities documents what the two SDKs do today
@@ -950,7 +950,7 @@ func TestMultiRoundTrip(t *testing.T) {
 			assert.Equal(t, "input_required", first.Get("result.resultType").String())
 			assert.Equal(t, first.Get("result.requestState").String(), calls[1].Get("params.requestState").String(), "requestState echoed")
 		} else {
-			require.Len(t, srv.Journal().FromServer().Requests("elicitation/create"), 1)
+			require.Len(t, srv.Journal().From(mcptest.FromServer).Requests("elicitation/create"), 1)
 		}
 		srv.AssertNoViolations(t)
 	}
@@ -1004,7 +1004,7 @@ func (okHandler) Elicit(context.Context, m3.ElicitationRequest) (*m3.Elicitation
 }
 
 // TestStatelessResourceSubscription: go-sdk's Subscribe opens a listen
-// stream naming the URI; NotifyResourceUpdated reaches it with its
+// stream naming the URI; BroadcastResourceUpdated reaches it with its
 // subscription id; Unsubscribe cancels the stream.
 func TestStatelessResourceSubscription(t *testing.T) {
 	srv := giftServer(t)
@@ -1018,7 +1018,7 @@ func TestStatelessResourceSubscription(t *testing.T) {
 	assert.Equal(t, `["gifts://catalog/1"]`, ack.Get("params.notifications.resourceSubscriptions").Raw)
 	require.Len(t, srv.Session(1).Listening(), 1)
 
-	assert.Equal(t, 1, srv.NotifyResourceUpdated("gifts://catalog/1"))
+	assert.Equal(t, 1, srv.BroadcastResourceUpdated("gifts://catalog/1"))
 	select {
 	case uri := <-updated:
 		assert.Equal(t, "gifts://catalog/1", uri)
@@ -1035,7 +1035,7 @@ func TestStatelessResourceSubscription(t *testing.T) {
 	_, err := cs.ListTools(ctx, nil)
 	require.NoError(t, err)
 	assert.Empty(t, srv.Session(1).Listening(), "the listen stream closed")
-	assert.Equal(t, 0, srv.NotifyResourceUpdated("gifts://catalog/1"), "nobody listens any more")
+	assert.Equal(t, 0, srv.BroadcastResourceUpdated("gifts://catalog/1"), "nobody listens any more")
 }
 
 // TestEndListen: the test ends a listen stream the way a server does; the
@@ -1078,12 +1078,12 @@ func TestAwait(t *testing.T) {
 
 	short, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	_, err = srv.Await(short, mcptest.Method("resources/list"))
+	_, err = srv.Await(short, mcptest.ClientSent("resources/list"))
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 
 	done := make(chan error, 1)
 	go func() {
-		_, err := srv.Await(context.Background(), mcptest.Method("prompts/list"))
+		_, err := srv.Await(context.Background(), mcptest.ClientSent("prompts/list"))
 		done <- err
 	}()
 	srv.Close()
@@ -1154,7 +1154,7 @@ func TestLogOnlyWhenAsked(t *testing.T) {
 			func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 				sent, err := req.Log("info", "working")
 				if err != nil {
-					return mcptest.ErrorResult(err.Error())
+					return mcptest.ToolErrorResult(err.Error())
 				}
 				return mcptest.TextResult(fmt.Sprintf("log sent: %v", sent))
 			}))

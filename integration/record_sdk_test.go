@@ -234,7 +234,7 @@ func TestRecordFromJournalGoSDK(t *testing.T) {
 	assert.Contains(t, string(b), `"name": "orig"`)
 
 	// Broken on purpose: the recording with a fault on top.
-	broken := config.LoadServer(t, path).WithFault(mcptest.ErrorReply("tools/call", -32603, "the backend fell over", nil).Nth(1))
+	broken := config.LoadServer(t, path).WithFaults(mcptest.ReplaceWithJSONRPCError("tools/call", -32603, "the backend fell over", nil).Nth(1))
 	cs = connectGoSDK(t, broken, nil, nil)
 	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": 1, "b": 2}})
 	require.Error(t, err)

@@ -317,7 +317,7 @@ func (s *schemaSpec) checkJournal(t *testing.T, srv *mcptest.Server) (sent int, 
 		for _, c := range s.checkServerMessage(m) {
 			if c.err != nil {
 				t.Errorf("protocol %s: journal #%d (session %d, %s %s, id %s) does not match %s:\n%v\nraw: %s",
-					s.version, m.Seq, m.Session, m.Kind, m.Method, m.ID, c.def, c.err, m.Raw())
+					s.version, m.Seq, m.SessionNumber, m.Kind, m.Method, m.ID, c.def, c.err, m.Raw())
 				continue
 			}
 			defs[c.def]++
@@ -437,8 +437,8 @@ func TestServerMessagesMatchSchema(t *testing.T) {
 
 					sent, defs := spec.checkJournal(t, srv)
 					if overHTTP {
-						viaHTTP := srv.Journal().Session(1).FromServer().Filter(func(m mcptest.Message) bool { return m.HTTP != nil })
-						assert.Len(t, viaHTTP, len(srv.Journal().Session(1).FromServer()), "every message of the client's session went over HTTP")
+						viaHTTP := srv.Journal().InSession(1).From(mcptest.FromServer).Filter(func(m mcptest.Message) bool { return m.HTTP != nil })
+						assert.Len(t, viaHTTP, len(srv.Journal().InSession(1).From(mcptest.FromServer)), "every message of the client's session went over HTTP")
 					}
 					t.Logf("protocol %s: %d messages from the mock validated: %s", version, sent, schemaSummary(defs))
 
@@ -511,17 +511,17 @@ func schemaCatalog(t *testing.T, spec *schemaSpec) *mcptest.Server {
 
 	tools := []*mcptest.Tool{
 		echo,
-		mcptest.NewTool("fail").WithDescription("Always fails").ReturnsError("the tool failed"),
-		mcptest.NewTool("broken").Returns(mcptest.RPCError(-32000, "backend down")),
+		mcptest.NewTool("fail").WithDescription("Always fails").ReturnsToolError("the tool failed"),
+		mcptest.NewTool("broken").Returns(mcptest.JSONRPCError(-32000, "backend down", nil)),
 		mcptest.NewTool("media").Returns(mcptest.ContentResult(media...)),
 		mcptest.NewTool("work").HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 			for i := 1; i <= 3; i++ {
 				if err := req.Progress(float64(i), 3, fmt.Sprintf("step %d", i)); err != nil {
-					return mcptest.ErrorResult(err.Error())
+					return mcptest.ToolErrorResult(err.Error())
 				}
 			}
 			if sent, err := req.Log("info", map[string]any{"step": "done"}); err != nil || !sent {
-				return mcptest.ErrorResult(fmt.Sprintf("log not sent (%v)", err))
+				return mcptest.ToolErrorResult(fmt.Sprintf("log not sent (%v)", err))
 			}
 			return mcptest.TextResult("done")
 		}),
@@ -759,22 +759,22 @@ func schemaHandshakeSession(t *testing.T, spec *schemaSpec, overHTTP bool) *mcpt
 
 	// Resource subscriptions and updates.
 	require.NoError(t, cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "schema://docs/text"}))
-	assert.Equal(t, 1, srv.NotifyResourceUpdated("schema://docs/text"))
+	assert.Equal(t, 1, srv.BroadcastResourceUpdated("schema://docs/text"))
 	assert.Equal(t, "schema://docs/text", schemaAwait(t, ctx, c.updated, "resources/updated reaching the client"))
 	require.NoError(t, cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "schema://docs/text"}))
 
 	// A log message sent by the test.
-	assert.Equal(t, 1, srv.Notify("notifications/message", map[string]any{"level": "warning", "logger": "schema", "data": map[string]any{"note": "low stock"}}))
+	assert.Equal(t, 1, srv.Broadcast("notifications/message", map[string]any{"level": "warning", "logger": "schema", "data": map[string]any{"note": "low stock"}}))
 	assert.Equal(t, "warning", schemaAwait(t, ctx, c.logs, "notifications/message reaching the client"))
 
 	// Requests to the client.
-	roots, err := srv.Request(ctx, "roots/list", nil)
+	roots, err := srv.SendRequest(ctx, "roots/list", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "file:///home/ada", roots.Get("result.roots.0.uri").String())
-	ping, err := srv.Request(ctx, "ping", nil)
+	ping, err := srv.SendRequest(ctx, "ping", nil)
 	require.NoError(t, err)
 	assert.Equal(t, mcptest.KindResult, ping.Kind)
-	sample, err := srv.Request(ctx, "sampling/createMessage", map[string]any{
+	sample, err := srv.SendRequest(ctx, "sampling/createMessage", map[string]any{
 		"messages":  []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "hi"}}},
 		"maxTokens": 10,
 	})
@@ -788,7 +788,7 @@ func schemaHandshakeSession(t *testing.T, spec *schemaSpec, overHTTP bool) *mcpt
 		if spec.has("ElicitRequestFormParams") {
 			params["mode"] = "form"
 		}
-		elicit, err := srv.Request(ctx, "elicitation/create", params)
+		elicit, err := srv.SendRequest(ctx, "elicitation/create", params)
 		require.NoError(t, err)
 		assert.Equal(t, "accept", elicit.Get("result.action").String())
 	}
@@ -822,7 +822,7 @@ func schemaStatelessSession(t *testing.T, spec *schemaSpec, overHTTP bool) *mcpt
 		return m.Direction == mcptest.FromServer && m.Method == "notifications/subscriptions/acknowledged" &&
 			m.Get("params.notifications.resourceSubscriptions.0").String() == "schema://docs/text"
 	}))
-	assert.Equal(t, 1, srv.NotifyResourceUpdated("schema://docs/text"))
+	assert.Equal(t, 1, srv.BroadcastResourceUpdated("schema://docs/text"))
 	assert.Equal(t, "schema://docs/text", schemaAwait(t, ctx, c.updated, "resources/updated reaching the client"))
 	require.NoError(t, cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "schema://docs/text"}))
 
@@ -1015,7 +1015,7 @@ func TestSpecExampleRequestsAccepted(t *testing.T) {
 				srv.SetTools(mcptest.ListChanged, mcptest.NewTool("get_forecast").ReturnsText("sunny"))
 				changed := c.recv(t)
 				assert.Equal(t, "notifications/tools/list_changed", changed.Get("method").String(), "%s", changed.Raw)
-				assert.Equal(t, 1, srv.NotifyResourceUpdated("file:///project/config.json"))
+				assert.Equal(t, 1, srv.BroadcastResourceUpdated("file:///project/config.json"))
 				updated := c.recv(t)
 				assert.Equal(t, "notifications/resources/updated", updated.Get("method").String(), "%s", updated.Raw)
 				require.NoError(t, srv.Session(1).EndListen(ex.id))

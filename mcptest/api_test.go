@@ -24,9 +24,9 @@ import (
 // Nth(1) acts on the first ping of each server (it used to share a count,
 // and the second server was not faulted).
 func TestFaultValueReusedOnTwoServers(t *testing.T) {
-	f := mcptest.ErrorReply("ping", -32000, "faulted", nil).Nth(1)
+	f := mcptest.ReplaceWithJSONRPCError("ping", -32000, "faulted", nil).Nth(1)
 	for i := range 2 {
-		srv := mcptest.NewServer(t).WithFault(f)
+		srv := mcptest.NewServer(t).WithFaults(f)
 		c := dialRaw(t, srv)
 		if got := c.call(t, "1", "ping", "").Get("error.message").String(); got != "faulted" {
 			t.Errorf("server %d: want its first ping faulted, got error message %q", i+1, got)
@@ -69,9 +69,9 @@ func TestHangReleaseAfterInSession(t *testing.T) {
 // RemoveFault takes away a fault equal to the one given, not only the
 // same value (it used to compare pointers and do nothing).
 func TestRemoveFaultOfAnEqualValue(t *testing.T) {
-	srv := mcptest.NewServer(t).WithFault(mcptest.ErrorReply("ping", -32000, "faulted", nil).Optional())
+	srv := mcptest.NewServer(t).WithFaults(mcptest.ReplaceWithJSONRPCError("ping", -32000, "faulted", nil).Optional())
 	c := dialRaw(t, srv)
-	srv.RemoveFault(mcptest.ErrorReply("ping", -32000, "faulted", nil).Optional())
+	srv.RemoveFault(mcptest.ReplaceWithJSONRPCError("ping", -32000, "faulted", nil).Optional())
 	if got := c.call(t, "1", "ping", ""); got.Get("error").Exists() {
 		t.Errorf("want the ping served after RemoveFault, got %s", got.Raw)
 	}
@@ -104,20 +104,20 @@ func TestMisbuiltFaultsFailAtOnce(t *testing.T) {
 		want  []string
 	}{
 		{"unencodable SetField value", mcptest.SetField("tools/list", "result.x", make(chan int)),
-			[]string{"WithFault(SetField(", "cannot encode chan int"}},
+			[]string{"WithFaults(SetField(", "cannot encode chan int"}},
 		{"misspelled method", mcptest.Delay("tool/call", time.Second),
 			[]string{`Delay("tool/call", 1s)`, `"tool/call" is not a method`, `did you mean "tools/call"?`}},
 		{"bad Nth", mcptest.Hang("ping").Nth(0), []string{"Nth(0)", "counts from 1"}},
 		{"bad probability", mcptest.Hang("ping").WithProbability(2), []string{"WithProbability(2)"}},
-		{"bad raw JSON", mcptest.CapabilitiesAs(`{nope`), []string{"CapabilitiesAs({nope)", "not JSON text"}},
-		{"unencodable params", mcptest.NotifyBeforeInitialized("notifications/message", func() {}), []string{"NotifyBeforeInitialized", "params"}},
+		{"bad raw JSON", mcptest.RespondCapabilities(`{nope`), []string{"RespondCapabilities({nope)", "not JSON text"}},
+		{"unencodable params", mcptest.NotifyAfterInitializeResult("notifications/message", func() {}), []string{"NotifyAfterInitializeResult", "params"}},
 		{"zero fault", mcptest.Fault{}, []string{"a zero Fault"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := newFakeTB(t)
 			srv := mcptest.NewServer(fake)
-			if fake.run(func() { srv.WithFault(tc.fault) }) {
-				t.Fatalf("want WithFault to stop the test, it returned; got %s", fake.report())
+			if fake.run(func() { srv.WithFaults(tc.fault) }) {
+				t.Fatalf("want WithFaults to stop the test, it returned; got %s", fake.report())
 			}
 			for _, w := range tc.want {
 				if msg := fake.fatal(); !strings.Contains(msg, w) {
@@ -129,7 +129,7 @@ func TestMisbuiltFaultsFailAtOnce(t *testing.T) {
 	// A method only a Handle serves is fine.
 	fake := newFakeTB(t)
 	srv := mcptest.NewServer(fake).Handle("x/custom", func(context.Context, *mcptest.Request) mcptest.Reply { return mcptest.Result(`{}`) })
-	if !fake.run(func() { srv.WithFault(mcptest.Delay("x/custom", time.Millisecond).Optional()) }) {
+	if !fake.run(func() { srv.WithFaults(mcptest.Delay("x/custom", time.Millisecond).Optional()) }) {
 		t.Errorf("want a fault on a handled custom method accepted, got %s", fake.report())
 	}
 }
@@ -140,7 +140,7 @@ func TestMisbuiltFaultsFailAtOnce(t *testing.T) {
 func TestUnfiredFaultFailsTheTest(t *testing.T) {
 	fake := newFakeTB(t)
 	srv := mcptest.NewServer(fake).WithTools(mcptest.NewTool("t").ReturnsText("x")).
-		WithFault(mcptest.RespondProtocolVersion("1999-01-01"))
+		WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
 	c := dialRaw(t, srv)
 	c.discover(t, "1")
 	c.result(t, "2", "tools/list", modernParams(""))
@@ -163,16 +163,16 @@ func TestFaultFiredOrOptional(t *testing.T) {
 		pings int
 		fails bool
 	}{
-		{"acted", mcptest.ErrorReply("ping", -32000, "x", nil), 1, false},
-		{"never matched", mcptest.ErrorReply("ping", -32000, "x", nil), 0, true},
-		{"optional, never matched", mcptest.ErrorReply("ping", -32000, "x", nil).Optional(), 0, false},
-		{"Nth beyond what came", mcptest.ErrorReply("ping", -32000, "x", nil).Nth(3), 2, true},
-		{"probabilistic, matched but not drawn", mcptest.ErrorReply("ping", -32000, "x", nil).WithProbability(1e-9), 1, false},
-		{"another session only", mcptest.ErrorReply("ping", -32000, "x", nil).InSession(2), 1, true},
+		{"acted", mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", nil), 1, false},
+		{"never matched", mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", nil), 0, true},
+		{"optional, never matched", mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", nil).Optional(), 0, false},
+		{"Nth beyond what came", mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", nil).Nth(3), 2, true},
+		{"probabilistic, matched but not drawn", mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", nil).WithProbability(1e-9), 1, false},
+		{"another session only", mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", nil).InSession(2), 1, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := newFakeTB(t)
-			srv := mcptest.NewServer(fake).WithFault(tc.fault)
+			srv := mcptest.NewServer(fake).WithFaults(tc.fault)
 			c := dialRaw(t, srv)
 			for i := range tc.pings {
 				c.call(t, string(rune('1'+i)), "ping", "")
@@ -197,7 +197,7 @@ func TestVerify(t *testing.T) {
 	}
 
 	fake := newFakeTB(t)
-	bad := mcptest.NewServer(fake).WithFault(mcptest.Hang("tools/call"))
+	bad := mcptest.NewServer(fake).WithFaults(mcptest.Hang("tools/call"))
 	b := dialRaw(t, bad)
 	b.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`) // before initialize
 	b.recv(t)
@@ -301,10 +301,10 @@ func TestServe(t *testing.T) {
 // as a string and a json.RawMessage as JSON text (SetField used to turn
 // "42" into a number).
 func TestOneJSONRule(t *testing.T) {
-	srv := mcptest.NewServer(t).WithFault(
+	srv := mcptest.NewServer(t).WithFaults(
 		mcptest.SetField("initialize", "result.instructions", "42"),
 		mcptest.SetField("initialize", "result.serverInfo.version", json.RawMessage(`42`)),
-		mcptest.ErrorReply("ping", -32000, "x", "text data"),
+		mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", "text data"),
 	)
 	srv.ExpectViolation() // nothing
 	c := dialRaw(t, srv)
@@ -346,7 +346,7 @@ func TestSetToolsAnnounce(t *testing.T) {
 	srv := mcptest.NewServer(t).WithTools()
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
-	if _, err := srv.Await(context.Background(), mcptest.Method("notifications/initialized")); err != nil {
+	if _, err := srv.Await(context.Background(), mcptest.ClientSent("notifications/initialized")); err != nil {
 		t.Fatal(err)
 	}
 	srv.SetTools(mcptest.Quietly, mcptest.NewTool("a"))

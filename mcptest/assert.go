@@ -30,10 +30,10 @@ type Matcher struct {
 	never func(s *Server) string
 }
 
-// Method matches a request or notification the client sent with method.
+// ClientSent matches a request or notification the client sent with method.
 // WaitFor fails at once when method is a near miss of a method of MCP or
 // of one the server Handles (a typo such as "tools/lsit"), naming it.
-func Method(method string) Matcher {
+func ClientSent(method string) Matcher {
 	sel := &selector{dir: FromClient, kinds: kindsRequest | kindsNotice, method: method}
 	return Matcher{Description: "the client sends " + method, Match: sel.accepts, sel: sel,
 		never: func(s *Server) string { return s.unknownMethod(method) }}
@@ -257,7 +257,7 @@ func matching(m Matcher, settled func(Messages, *outlook) string) expectation {
 // safe in any goroutine, e.g. to act when the client does something. Unlike
 // WaitFor it keeps waiting when every session has ended, since a client may
 // reconnect; ctx bounds it. Like WaitFor, it returns an error at once when
-// m can never match on this server (see ToolCall and Method): a mistake of
+// m can never match on this server (see ToolCall and ClientSent): a mistake of
 // the test, not something to wait out.
 func (s *Server) Await(ctx context.Context, m Matcher) (Message, error) {
 	if m.never != nil {
@@ -394,10 +394,10 @@ func handshakes(msgs Messages) (versions map[int]string, ready map[int]bool) {
 	for _, m := range msgs {
 		switch {
 		case m.Direction == FromServer && m.Kind == KindResult && m.Method == "initialize":
-			versions[m.Session] = m.Get("result.protocolVersion").String()
+			versions[m.SessionNumber] = m.Get("result.protocolVersion").String()
 		case m.Direction == FromClient && m.IsNotification() && m.Method == "notifications/initialized":
-			if _, ok := versions[m.Session]; ok {
-				ready[m.Session] = true
+			if _, ok := versions[m.SessionNumber]; ok {
+				ready[m.SessionNumber] = true
 			}
 		}
 	}
@@ -548,14 +548,14 @@ func erasOf(msgs Messages) map[int]eraInfo {
 	}
 	for i := len(msgs) - 1; i >= 0; i-- { // the handshake era first: it wins over the other
 		if m := &msgs[i]; m.Direction == FromServer && m.Kind == KindResult && m.Method == "initialize" {
-			if st := sessionState(m.Session); !st.handshake {
+			if st := sessionState(m.SessionNumber); !st.handshake {
 				st.handshake, st.version = true, m.Get("result.protocolVersion").String()
 			}
 		}
 	}
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := &msgs[i]
-		st := sessionState(m.Session)
+		st := sessionState(m.SessionNumber)
 		switch {
 		case st.handshake:
 		case st.best >= 0 && (len(st.cands) == 0 || st.cands[0].pos < st.best):
@@ -759,7 +759,7 @@ func (s *Server) unscriptedTool(name string) string {
 func (s *Server) AssertCalled(t TB, method string) bool {
 	t.Helper()
 	call := fmt.Sprintf("AssertCalled(%q)", method)
-	msgs, _, ok, why := s.expect(matching(Method(method), unlessNever(s.unknownMethod(method))))
+	msgs, _, ok, why := s.expect(matching(ClientSent(method), unlessNever(s.unknownMethod(method))))
 	if ok {
 		return true
 	}
@@ -772,7 +772,7 @@ func (s *Server) AssertCalled(t TB, method string) bool {
 // the test at cleanup when the client sends method later.
 func (s *Server) AssertNotCalled(t TB, method string) bool {
 	t.Helper()
-	if n := s.journal.count(*Method(method).sel); n > 0 {
+	if n := s.journal.count(*ClientSent(method).sel); n > 0 {
 		return s.fail(t, fmt.Sprintf("AssertNotCalled(%q)", method), method+" never sent", "sent "+plural(n, "time", "times"), s.journal.view())
 	}
 	return true
@@ -794,7 +794,7 @@ func (s *Server) AssertCalledTimes(t TB, method string, n int) bool {
 	if n < 0 {
 		return s.fail(t, call, "a count of 0 or more", fmt.Sprintf("%d; a client cannot send a method fewer than 0 times", n), s.journal.view())
 	}
-	sent := Method(method)
+	sent := ClientSent(method)
 	count := 0
 	msgs, _, _, why := s.expect(expectation{sel: sent.sel, step: func(m Message) bool {
 		if sent.Match(m) {
@@ -827,7 +827,7 @@ func (s *Server) AssertCalledTimes(t TB, method string, n int) bool {
 type countCheck struct {
 	call string  // e.g. AssertCalledTimes("tools/list", 1)
 	site string  // file:line of the assertion
-	sent Matcher // Method(method)
+	sent Matcher // ClientSent(method)
 	n    int
 }
 
@@ -961,7 +961,7 @@ func (s *Server) AssertCancelled(t TB, method string) bool {
 			}
 			id := m.Get("params.requestId").Raw
 			for _, r := range msgs {
-				if r.Session == m.Session && r.Direction == FromClient && r.IsRequest() && r.ID == id && (method == "" || r.Method == method) {
+				if r.SessionNumber == m.SessionNumber && r.Direction == FromClient && r.IsRequest() && r.ID == id && (method == "" || r.Method == method) {
 					return true
 				}
 			}

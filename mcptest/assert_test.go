@@ -296,7 +296,7 @@ func TestWaitForStopsTheTest(t *testing.T) {
 	c.handshake(t, "2025-11-25")
 	c.ping(t, "1")
 	var got mcptest.Message
-	if !fake.run(func() { got = srv.WaitFor(fake, mcptest.Method("ping")) }) {
+	if !fake.run(func() { got = srv.WaitFor(fake, mcptest.ClientSent("ping")) }) {
 		t.Fatalf("WaitFor: want a match to return, got %s", fake.report())
 	}
 	if got.Method != "ping" || got.ID != "1" {
@@ -314,7 +314,7 @@ func TestWaitForStopsTheTest(t *testing.T) {
 	c2 := dialRaw(t, srv2)
 	c2.handshake(t, "2025-11-25")
 	c2.close()
-	if fake2.run(func() { srv2.WaitFor(fake2, mcptest.Method("tools/list")) }) {
+	if fake2.run(func() { srv2.WaitFor(fake2, mcptest.ClientSent("tools/list")) }) {
 		t.Fatalf("WaitFor: want a failure once the session ended")
 	}
 	if msg := fake2.fatal(); !strings.Contains(msg, "session 1 has ended") {
@@ -389,16 +389,16 @@ func TestNotifyStatelessReports(t *testing.T) {
 	fake, srv := giftFake(t)
 	c := dialRaw(t, srv)
 	c.discover(t, "1")
-	if n := srv.Notify("notifications/tools/list_changed", nil); n != 0 {
+	if n := srv.Broadcast("notifications/tools/list_changed", nil); n != 0 {
 		t.Errorf("Notify: want 0 sent to a stateless session with no listen stream, got %d", n)
 	}
-	if n := srv.Notify("notifications/message", `{"level":"info","data":"hi"}`); n != 0 {
+	if n := srv.Broadcast("notifications/message", `{"level":"info","data":"hi"}`); n != 0 {
 		t.Errorf("Notify: want 0 sent to a stateless session, got %d", n)
 	}
 	logs := fake.logged()
 	for _, want := range []string{
-		`Notify("notifications/tools/list_changed") reached 0 sessions; stateless session 1 got nothing: a stateless session gets it only on a subscriptions/listen stream that asked for toolsListChanged`,
-		`Notify("notifications/message") reached 0 sessions; stateless session 1 got nothing: only a list_changed notification reaches a stateless session`,
+		`Broadcast("notifications/tools/list_changed") reached 0 sessions; stateless session 1 got nothing: a stateless session gets it only on a subscriptions/listen stream that asked for toolsListChanged`,
+		`Broadcast("notifications/message") reached 0 sessions; stateless session 1 got nothing: only a list_changed notification reaches a stateless session`,
 	} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("want the log to say %q, got:\n%s", want, logs)
@@ -523,7 +523,7 @@ func TestAssertNoViolationsAgreesWithVerify(t *testing.T) {
 		c.result(t, "1", "tools/list", `{}`) // before initialize: the expected violation
 		c.handshake(t, "2025-11-25")
 		c.result(t, "2", "tools/call", `{"name":"suggest_gifts","arguments":null}`) // a warning
-		srv.WaitFor(fake, mcptest.Method("notifications/initialized"))
+		srv.WaitFor(fake, mcptest.ClientSent("notifications/initialized"))
 		if got := len(srv.Violations()); got != 2 {
 			t.Fatalf("want 2 violations recorded (one expected, one warning), got %d: %v", got, srv.Violations())
 		}

@@ -343,7 +343,7 @@ func (a *Authorization) WithoutRefreshTokens() *Authorization {
 	return a
 }
 
-// WithAuthorization makes the server's HTTP endpoint (URL, Handler) an
+// WithAuthorization makes the server's HTTP endpoint (URL, HTTPHandler) an
 // OAuth-protected MCP server with its own authorization server on the same
 // origin: every HTTP request to the MCP endpoint needs a bearer token in
 // its Authorization header. Sessions of Dial and Serve are unaffected (the

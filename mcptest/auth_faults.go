@@ -12,7 +12,7 @@ import (
 // This file is the catalog of authorization faults: ways an
 // OAuth-protected server and its authorization server break clients.
 // They act only with WithAuthorization, over HTTP, and are installed like
-// every Fault (WithFault, AddFault), refined with Nth, InSession and
+// every Fault (WithFaults, AddFault), refined with Nth, InSession and
 // Optional. Faults on the MCP endpoint (ExpireToken, RevokeToken,
 // InsufficientScope, WWWAuthenticate) count the MCP requests they match;
 // the others count requests to their endpoint.

@@ -123,7 +123,7 @@ func TestAuthFaults(t *testing.T) {
 func TestAuthFaultUnfired(t *testing.T) {
 	ft := newFakeTB(t)
 	ft.run(func() {
-		srv := authServer(ft, mcptest.NewAuthorization()).WithFault(mcptest.TokenError("invalid_grant"))
+		srv := authServer(ft, mcptest.NewAuthorization()).WithFaults(mcptest.TokenError("invalid_grant"))
 		_ = srv.URL()
 	})
 	ft.finish()

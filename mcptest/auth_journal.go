@@ -88,7 +88,7 @@ func (a *authState) journalMCP(sess *Session, r *http.Request, q mcpRequest, why
 	line += " (" + why + ")"
 	x := &HTTPExchange{Method: r.Method, ContentType: mediaType(r.Header.Get("Content-Type")), SessionID: r.Header.Get(HeaderSessionID),
 		ProtocolVersion: r.Header.Get(HeaderProtocolVersion), MCPMethod: r.Header.Get(HeaderMethod), MCPName: r.Header.Get(HeaderName)}
-	m := a.srv.journal.record(Message{Session: sess.n, Direction: FromClient, Time: time.Now(), Kind: KindAuth, Method: AuthResource, raw: line, HTTP: x})
+	m := a.srv.journal.record(Message{SessionNumber: sess.n, Direction: FromClient, Time: time.Now(), Kind: KindAuth, Method: AuthResource, raw: line, HTTP: x})
 	a.mu.Lock()
 	a.exchanges = append(a.exchanges, AuthExchange{Seq: m.Seq, Endpoint: AuthResource, Method: r.Method, URL: origin(r) + r.URL.RequestURI(),
 		Params: r.URL.Query(), Authorization: r.Header.Get("Authorization"), Time: m.Time})
@@ -100,7 +100,7 @@ func (a *authState) journalMCP(sess *Session, r *http.Request, q mcpRequest, why
 // completes it.
 func (a *authState) journalReply(sess *Session, r *http.Request, endpoint string, status int, ct, summary string) Message {
 	line := fmt.Sprintf("%d %s", status, summary)
-	m := a.srv.journal.record(Message{Session: sess.n, Direction: FromServer, Time: time.Now(), Kind: KindAuth, Method: endpoint, raw: line,
+	m := a.srv.journal.record(Message{SessionNumber: sess.n, Direction: FromServer, Time: time.Now(), Kind: KindAuth, Method: endpoint, raw: line,
 		HTTP: &HTTPExchange{Method: r.Method, Status: status, ContentType: ct}})
 	a.mu.Lock()
 	if n := len(a.exchanges); n > 0 && a.exchanges[n-1].Endpoint == endpoint {
@@ -170,14 +170,14 @@ func (a *authState) newAuthReq(f *httpFront, w http.ResponseWriter, r *http.Requ
 		line += " " + string(q.body)
 	}
 	x := &HTTPExchange{Method: r.Method, ContentType: ct}
-	m := a.srv.journal.record(Message{Session: q.sess.n, Direction: FromClient, Time: time.Now(), Kind: KindAuth, Method: endpoint, raw: line, HTTP: x})
+	m := a.srv.journal.record(Message{SessionNumber: q.sess.n, Direction: FromClient, Time: time.Now(), Kind: KindAuth, Method: endpoint, raw: line, HTTP: x})
 	q.x.Seq = m.Seq
 	return q
 }
 
 // message is the journal entry of the request, for a violation.
 func (q *authReq) message() Message {
-	m := Message{Seq: q.x.Seq, Session: q.sess.n, Direction: FromClient, Kind: KindAuth, Method: q.x.Endpoint, HTTP: &HTTPExchange{Method: q.r.Method}}
+	m := Message{Seq: q.x.Seq, SessionNumber: q.sess.n, Direction: FromClient, Kind: KindAuth, Method: q.x.Endpoint, HTTP: &HTTPExchange{Method: q.r.Method}}
 	if msgs := q.a.srv.journal.view(); q.x.Seq >= 1 && q.x.Seq <= len(msgs) {
 		m = msgs[q.x.Seq-1]
 	}
@@ -230,7 +230,7 @@ func (q *authReq) finish(status int, ct, body, location string) {
 	if location != "" {
 		summary = "Location: " + location
 	}
-	m := a.srv.journal.record(Message{Session: q.sess.n, Direction: FromServer, Time: q.x.Time, Kind: KindAuth, Method: q.x.Endpoint,
+	m := a.srv.journal.record(Message{SessionNumber: q.sess.n, Direction: FromServer, Time: q.x.Time, Kind: KindAuth, Method: q.x.Endpoint,
 		raw: fmt.Sprintf("%d %s", status, summary), HTTP: &HTTPExchange{Method: q.r.Method, Status: status, ContentType: ct}})
 	_ = m
 	a.mu.Lock()

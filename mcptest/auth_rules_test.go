@@ -166,7 +166,7 @@ func TestAuthRules(t *testing.T) {
 			if c.auth != nil {
 				a = c.auth()
 			}
-			srv := authServer(t, a).WithFault(c.faults...).ExpectViolation(c.rules...)
+			srv := authServer(t, a).WithFaults(c.faults...).ExpectViolation(c.rules...)
 			version := c.version
 			if version == "" {
 				version = "2025-11-25"

@@ -80,7 +80,7 @@ func (s *Session) receiveBatch(d decoded) {
 	initialize := false
 	d.batch.ForEach(func(_, e gjson.Result) bool {
 		ed := decode([]byte(e.Raw))
-		ed.msg.Session, ed.msg.Direction, ed.msg.Time, ed.msg.Batch = s.n, FromClient, time.Now(), m.Seq
+		ed.msg.SessionNumber, ed.msg.Direction, ed.msg.Time, ed.msg.Batch = s.n, FromClient, time.Now(), m.Seq
 		if ed.batch.Exists() {
 			ed.msg.Problem, ed.batch = "a batch inside a batch", gjson.Result{}
 		}
@@ -190,11 +190,11 @@ func (s *Session) writeBatch(replies []batchReply, frame []byte) {
 		return
 	}
 	now := time.Now()
-	head := s.srv.journal.record(Message{Session: s.n, Direction: FromServer, Time: now, Kind: KindBatch, raw: string(frame)})
+	head := s.srv.journal.record(Message{SessionNumber: s.n, Direction: FromServer, Time: now, Kind: KindBatch, raw: string(frame)})
 	seqs := []int{head.Seq}
 	for _, r := range replies {
 		m := r.msg
-		m.Session, m.Direction, m.Time, m.raw, m.Batch = s.n, FromServer, now, string(r.frame), head.Seq
+		m.SessionNumber, m.Direction, m.Time, m.raw, m.Batch = s.n, FromServer, now, string(r.frame), head.Seq
 		seqs = append(seqs, s.srv.journal.record(m).Seq)
 	}
 	out := append(frame, '\n')

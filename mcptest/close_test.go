@@ -263,7 +263,7 @@ func TestJournalTellsFailedWrites(t *testing.T) {
 		if err := await(t, served, "Serve to return at EOF"); err != nil {
 			t.Fatalf("want Serve to return nil at EOF, got %v", err)
 		}
-		reply := srv.Journal().FromServer()
+		reply := srv.Journal().From(mcptest.FromServer)
 		if len(reply) != 1 {
 			t.Fatalf("want one message from the mock, got %v", reply)
 		}

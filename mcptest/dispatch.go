@@ -226,7 +226,7 @@ func (s *Session) answerAsking(m Message, e entry, args gjson.Result, vars map[s
 func (s *Session) miss(m Message, kind, name, why string) Reply {
 	what := kind + " " + strconv.Quote(name)
 	s.srv.noteUnmatched(fmt.Sprintf("%s %s (session %d, id %s): %s", m.Method, what, s.n, m.ID, why))
-	return RPCError(CodeInvalidParams, "mcptest: "+what+": "+why)
+	return JSONRPCError(CodeInvalidParams, "mcptest: "+what+": "+why, nil)
 }
 
 // arguments reads params.arguments: an object, or absent; null is taken as

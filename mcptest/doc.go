@@ -53,7 +53,7 @@
 // A Fault is one way a real server breaks clients, as a value: a trigger
 // and an action (RespondProtocolVersion, OmitCapability, Hang, WrongID,
 // Banner, Truncate, …). Fault values are immutable and hold no state: one
-// value may be given to any number of Servers. Server.WithFault (chained)
+// value may be given to any number of Servers. Server.WithFaults (chained)
 // and Server.AddFault (which returns a *FaultHandle with Hits, Remove and
 // Release) install faults, before or while clients are connected; each
 // installation counts for itself. A fault that never acted fails the test
@@ -64,7 +64,7 @@
 // # JSON values
 //
 // One rule for every parameter that takes JSON. A parameter that takes any
-// JSON value (SetField, Journal.Where, RPCErrorWithData and ErrorReply's
+// JSON value (SetField, Journal.Where, JSONRPCError and ReplaceWithJSONRPCError's
 // data, JSONRPCVersion, RespondProtocolVersion) reads a Go string as a JSON
 // string and a json.RawMessage (or []byte) as JSON text; anything else is what
 // encoding/json makes of it: SetField(m, p, "42") sets the string "42",
@@ -122,7 +122,7 @@
 // (AssertEra, AssertNegotiatedVersion, AssertHandshakeCompleted), when the
 // tool is not scripted (AssertToolCalled, ToolCall: with the closest
 // name), when the method is a near miss of one of MCP's or of a Handled
-// one (AssertCalled, Method: a typo such as "tools/lsit"), and when the
+// one (AssertCalled, ClientSent: a typo such as "tools/lsit"), and when the
 // argument subset is not a JSON object. A failure says what was wanted, what happened and why it can no
 // longer change, with the last messages of the journal one line each; the
 // transcript, every message in full, is logged once when a test fails

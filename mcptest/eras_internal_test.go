@@ -19,7 +19,7 @@ func erasForward(msgs Messages) map[int]eraInfo {
 		id      string
 	}
 	asked := map[sessionID]string{}
-	key := func(m Message) sessionID { return sessionID{m.Session, m.ID} }
+	key := func(m Message) sessionID { return sessionID{m.SessionNumber, m.ID} }
 	for _, m := range msgs {
 		switch {
 		case m.Direction == FromClient && m.IsRequest():
@@ -27,10 +27,10 @@ func erasForward(msgs Messages) map[int]eraInfo {
 				asked[key(m)] = v.Str
 			}
 		case m.Direction == FromServer && m.Kind == KindResult && m.Method == "initialize":
-			out[m.Session] = eraInfo{EraHandshake, m.Get("result.protocolVersion").String()}
+			out[m.SessionNumber] = eraInfo{EraHandshake, m.Get("result.protocolVersion").String()}
 		case m.Direction == FromServer && m.Kind == KindResult && m.Get("result.resultType").Exists():
-			if v, ok := asked[key(m)]; ok && out[m.Session].era != EraHandshake {
-				out[m.Session] = eraInfo{EraStateless, v}
+			if v, ok := asked[key(m)]; ok && out[m.SessionNumber].era != EraHandshake {
+				out[m.SessionNumber] = eraInfo{EraStateless, v}
 			}
 		}
 	}
@@ -47,7 +47,7 @@ func TestErasOfAgrees(t *testing.T) {
 	for round := 0; round < 50000; round++ {
 		var msgs Messages
 		for range r.IntN(24) {
-			m := Message{Session: 1 + r.IntN(2), ID: ids[r.IntN(len(ids))]}
+			m := Message{SessionNumber: 1 + r.IntN(2), ID: ids[r.IntN(len(ids))]}
 			switch r.IntN(6) {
 			case 0, 1:
 				m.Direction, m.Kind, m.Method = FromClient, KindRequest, "tools/call"
@@ -78,7 +78,7 @@ func TestErasOfAgrees(t *testing.T) {
 		}
 		if got, want := erasOf(msgs), erasForward(msgs); !reflect.DeepEqual(got, want) {
 			for _, m := range msgs {
-				t.Logf("%d %s %s %s", m.Session, m.Direction, m.Kind, m.raw)
+				t.Logf("%d %s %s %s", m.SessionNumber, m.Direction, m.Kind, m.raw)
 			}
 			t.Fatalf("round %d: erasOf = %v, want %v", round, got, want)
 		}

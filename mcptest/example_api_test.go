@@ -36,7 +36,7 @@ func ExampleProgramTB() {
 // Verify returns the verdict so far as one error, as goleak.Find does.
 func ExampleServer_Verify() {
 	t := &exampleT{}
-	srv := mcptest.NewServer(t).WithFault(mcptest.Delay("tools/call", 0))
+	srv := mcptest.NewServer(t).WithFaults(mcptest.Delay("tools/call", 0))
 	c := dial(srv)
 	c.handshake("2025-11-25")
 	c.close()
@@ -54,7 +54,7 @@ func ExampleServer_Verify() {
 func ExampleServer_AddFault() {
 	t := &exampleT{}
 	defer t.finish()
-	second := mcptest.ErrorReply("ping", -32000, "flaky", nil).Nth(2)
+	second := mcptest.ReplaceWithJSONRPCError("ping", -32000, "flaky", nil).Nth(2)
 	srv := mcptest.NewServer(t)
 	h := srv.AddFault(second)
 	c := dial(srv)
@@ -72,5 +72,5 @@ func ExampleServer_AddFault() {
 	// 1 ok
 	// 2 error: flaky
 	// 3 ok
-	// ErrorReply("ping", -32000, "flaky").Nth(2) hits: 1 matched: 3
+	// ReplaceWithJSONRPCError("ping", -32000, "flaky").Nth(2) hits: 1 matched: 3
 }

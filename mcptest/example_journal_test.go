@@ -25,14 +25,14 @@ func ExampleMessages() {
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, err := srv.Request(ctx, "ping", nil); err != nil {
+	if _, err := srv.SendRequest(ctx, "ping", nil); err != nil {
 		fmt.Println(err)
 	}
 
 	j := srv.Journal()
 	fmt.Println("pings:", len(j.Requests("ping")))
-	fmt.Println("from the client:", len(j.FromClient().Requests("ping")))
-	mine := j.FromServer().Requests("ping")[0]
+	fmt.Println("from the client:", len(j.From(mcptest.FromClient).Requests("ping")))
+	mine := j.From(mcptest.FromServer).Requests("ping")[0]
 	answer, _ := j.ResponseTo(mine)
 	fmt.Println("the mock's ping was answered by the", answer.Direction, "side with", answer.Get("result").Raw)
 	// Output:

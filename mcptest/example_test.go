@@ -116,7 +116,7 @@ func ExampleTool_WhenArgs() {
 
 	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").
 		WhenArgs(`{"age":8}`, mcptest.TextResult("a kite")).
-		WhenArgs(map[string]any{"budget": 0}, mcptest.ErrorResult("no budget, no gift")).
+		WhenArgs(map[string]any{"budget": 0}, mcptest.ToolErrorResult("no budget, no gift")).
 		Returns(mcptest.TextResult("a board game"), mcptest.TextResult("a puzzle")))
 
 	c := dial(srv)
@@ -134,7 +134,7 @@ func ExampleTool_WhenArgs() {
 	// {"age":32} → a puzzle (isError false)
 }
 
-func ExampleServer_Request() {
+func ExampleServer_SendRequest() {
 	t := &exampleT{}
 	defer t.finish()
 
@@ -151,7 +151,7 @@ func ExampleServer_Request() {
 		fmt.Println("client got", req.Get("method"))
 		c.send(`{"jsonrpc":"2.0","id":` + req.Get("id").Raw + `,"result":{"roots":[{"uri":"file:///home/ada/gifts","name":"gifts"}]}}`)
 	}()
-	reply, _ := srv.Request(context.Background(), "roots/list", nil)
+	reply, _ := srv.SendRequest(context.Background(), "roots/list", nil)
 	fmt.Println(reply.Get("result.roots.0.uri"))
 	// Output:
 	// client got roots/list

@@ -24,7 +24,7 @@ import (
 //
 // A Fault is immutable and holds no state: the same value may be given to
 // any number of Servers, and the refining methods return new values.
-// Installing one (Server.WithFault, Server.AddFault) makes a registration,
+// Installing one (Server.WithFaults, Server.AddFault) makes a registration,
 // a *FaultHandle, with its own counts. A fault that never acts fails the
 // test when it ends, saying why it likely did not, unless it is Optional.
 // A fault prints itself, and a failing test's transcript names the faults
@@ -236,12 +236,12 @@ type faultSnapshot struct {
 	inbound, outbound, http []*FaultHandle
 }
 
-// WithFault installs faults, as AddFault does, and returns the Server so
+// WithFaults installs faults, as AddFault does, and returns the Server so
 // that it chains with the configuration methods. Unlike them it may be
 // called at any time, also while clients are connected. A fault whose
 // constructor failed, or that names a method no version of the protocol
 // has and no Handle serves, fails the test at once, naming the call.
-func (s *Server) WithFault(faults ...Fault) *Server {
+func (s *Server) WithFaults(faults ...Fault) *Server {
 	s.t.Helper()
 	for _, f := range faults {
 		if s.AddFault(f) == nil {
@@ -258,15 +258,15 @@ func (s *Server) WithFault(faults ...Fault) *Server {
 func (s *Server) AddFault(f Fault) *FaultHandle {
 	s.t.Helper()
 	if f.f == nil {
-		s.t.Fatalf("mcptest: WithFault: a zero Fault; build faults with the constructors (Hang, Delay, RespondProtocolVersion, …)")
+		s.t.Fatalf("mcptest: WithFaults: a zero Fault; build faults with the constructors (Hang, Delay, RespondProtocolVersion, …)")
 		return nil
 	}
 	if f.f.err != nil {
-		s.t.Fatalf("mcptest: WithFault(%s): %v", f, f.f.err)
+		s.t.Fatalf("mcptest: WithFaults(%s): %v", f, f.f.err)
 		return nil
 	}
 	if f.f.method != "" && !s.knownMethod(f.f.method) {
-		s.t.Fatalf("mcptest: WithFault(%s): %q is not a method of any protocol version%s, nor one a Handle serves; the fault would never act",
+		s.t.Fatalf("mcptest: WithFaults(%s): %q is not a method of any protocol version%s, nor one a Handle serves; the fault would never act",
 			f, f.f.method, didYouMean(f.f.method, s.methodNames()))
 		return nil
 	}
@@ -444,7 +444,7 @@ func (s *Server) whyUnfired(h *FaultHandle, msgs Messages) string {
 	sent := map[string]bool{}
 	var methods []string
 	for _, m := range msgs {
-		sessions = max(sessions, m.Session)
+		sessions = max(sessions, m.SessionNumber)
 		if m.Direction == FromClient && m.Method != "" && !m.IsResponse() && !sent[m.Method] {
 			sent[m.Method] = true
 			methods = append(methods, m.Method)
@@ -659,7 +659,7 @@ func (s *Session) writeFrames(e *emission) error {
 				rec.Method = e.msg.Method
 			}
 		}
-		rec.Session, rec.Direction, rec.Time, rec.raw = s.n, FromServer, time.Now(), strings.TrimSuffix(string(out), "\n")
+		rec.SessionNumber, rec.Direction, rec.Time, rec.raw = s.n, FromServer, time.Now(), strings.TrimSuffix(string(out), "\n")
 		switch {
 		case fr.truncate > 0 && fr.truncate < len(fr.data)+1:
 			rec.Problem = fmt.Sprintf("truncated after %d bytes, then the connection closed", fr.truncate)

@@ -116,25 +116,25 @@ func RespondSupportedVersions(versions ...string) Fault {
 	})
 }
 
-// RejectProtocolVersion answers initialize with the error the 2025 spec
+// RejectProtocolVersionHandshake answers initialize with the error the 2025 spec
 // shows for a version the server does not support: -32602 "Unsupported
 // protocol version", data {supported, requested}. Reproduces: a server
 // that will not speak the client's version at all.
-func RejectProtocolVersion() Fault {
-	return inbound("RejectProtocolVersion()", "initialize", func(s *Session, m Message, _ func()) bool {
+func RejectProtocolVersionHandshake() Fault {
+	return inbound("RejectProtocolVersionHandshake()", "initialize", func(s *Session, m Message, _ func()) bool {
 		data := jsonValue(map[string]any{"supported": s.srv.legacy, "requested": m.Get("params.protocolVersion").Value()})
 		s.replyError(m.ID, m.Method, CodeInvalidParams, "Unsupported protocol version", data)
 		return true
 	})
 }
 
-// RejectProtocolVersionModern answers server/discover and every
+// RejectProtocolVersionStateless answers server/discover and every
 // stateless-era request with -32022 "Unsupported protocol version", data
 // {supported: versions, requested}. Reproduces: a modern server on a
 // version the client does not ask for — the client should retry once
 // with a listed version, or fall back when none is modern.
-func RejectProtocolVersionModern(versions ...string) Fault {
-	return inbound(fmt.Sprintf("RejectProtocolVersionModern(%s)", quoteAll(versions)), "", func(s *Session, m Message, _ func()) bool {
+func RejectProtocolVersionStateless(versions ...string) Fault {
+	return inbound(fmt.Sprintf("RejectProtocolVersionStateless(%s)", quoteAll(versions)), "", func(s *Session, m Message, _ func()) bool {
 		if !m.modern {
 			return false
 		}
@@ -186,12 +186,12 @@ func DeclareUnservedCapability(name string) Fault {
 	return f
 }
 
-// CapabilitiesAs replaces the whole capabilities value of the initialize
+// RespondCapabilities replaces the whole capabilities value of the initialize
 // and server/discover results with raw JSON, e.g. `true` or `[]`.
 // Reproduces: a malformed initialize result the client must reject
 // instead of crashing.
-func CapabilitiesAs(rawJSON string) Fault {
-	name := fmt.Sprintf("CapabilitiesAs(%s)", rawJSON)
+func RespondCapabilities(rawJSON string) Fault {
+	name := fmt.Sprintf("RespondCapabilities(%s)", rawJSON)
 	raw, err := toJSON(rawJSON)
 	if err != nil || raw == nil {
 		return brokenFault(name, fmt.Errorf("rawJSON is not JSON text: %v", err))
@@ -292,12 +292,12 @@ func NotifyBeforeInitializeResult(method string, params any) Fault {
 	})
 }
 
-// NotifyBeforeInitialized sends a notification right after the initialize
+// NotifyAfterInitializeResult sends a notification right after the initialize
 // result, before the client can have sent notifications/initialized.
 // Reproduces: logging or list_changed that arrives while the client is
 // still in its handshake.
-func NotifyBeforeInitialized(method string, params any) Fault {
-	name := fmt.Sprintf("NotifyBeforeInitialized(%q)", method)
+func NotifyAfterInitializeResult(method string, params any) Fault {
+	name := fmt.Sprintf("NotifyAfterInitializeResult(%q)", method)
 	p, broken := paramsFault(name, params)
 	if broken != nil {
 		return *broken
@@ -307,12 +307,12 @@ func NotifyBeforeInitialized(method string, params any) Fault {
 	})
 }
 
-// RequestBeforeInitialized sends a server-to-client request (e.g.
+// RequestAfterInitializeResult sends a server-to-client request (e.g.
 // roots/list) right after the initialize result, before
 // notifications/initialized. Reproduces: a server that asks for roots
 // during the handshake; the client's answer is journaled.
-func RequestBeforeInitialized(method string, params any) Fault {
-	name := fmt.Sprintf("RequestBeforeInitialized(%q)", method)
+func RequestAfterInitializeResult(method string, params any) Fault {
+	name := fmt.Sprintf("RequestAfterInitializeResult(%q)", method)
 	p, broken := paramsFault(name, params)
 	if broken != nil {
 		return *broken
@@ -382,18 +382,18 @@ func delayed(name, method string, wait func(*Server) time.Duration) Fault {
 	})
 }
 
-// ErrorReply answers requests of method with a JSON-RPC error instead of
+// ReplaceWithJSONRPCError answers requests of method with a JSON-RPC error instead of
 // serving them; data is any JSON value by the package's JSON rule (a Go
 // value; a json.RawMessage for JSON text), nil for none.
 // Reproduces: a server that fails a method with an error the client must
-// surface rather than hang or crash on; ErrorReply("server/discover",
+// surface rather than hang or crash on; ReplaceWithJSONRPCError("server/discover",
 // -32000, "boom") is a discover that fails with an error a client must not
 // rely on the code of (the spec's fallback must not depend on one code).
-func ErrorReply(method string, code int, message string, data any) Fault {
-	name := fmt.Sprintf("ErrorReply(%q, %d, %q)", method, code, message)
-	r := RPCErrorWithData(code, message, data)
+func ReplaceWithJSONRPCError(method string, code int, message string, data any) Fault {
+	name := fmt.Sprintf("ReplaceWithJSONRPCError(%q, %d, %q)", method, code, message)
+	r := JSONRPCError(code, message, data)
 	if data == nil {
-		r = RPCError(code, message)
+		r = JSONRPCError(code, message, nil)
 	}
 	if r.problem != nil {
 		return brokenFault(name, r.problem)

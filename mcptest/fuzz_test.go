@@ -187,8 +187,8 @@ func fuzzRun(t *testing.T, srv *mcptest.Server, data []byte, ignore goleak.Optio
 		if m.Raw() != want[i] {
 			t.Fatalf("client frame %d: want %q journaled, got %q", i+1, fuzzClip([]byte(want[i])), fuzzClip([]byte(m.Raw())))
 		}
-		if m.Session != 1 {
-			t.Fatalf("client frame %d: want session 1, got %d", i+1, m.Session)
+		if m.SessionNumber != 1 {
+			t.Fatalf("client frame %d: want session 1, got %d", i+1, m.SessionNumber)
 		}
 	}
 

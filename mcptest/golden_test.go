@@ -102,13 +102,13 @@ func goldenSession(t *testing.T, srv *mcptest.Server, tr goldenTransport, versio
 	// The tools that ask the client for input were answered: by retries
 	// with inputResponses (stateless era), or by answering the server's
 	// roots/list and sampling/createMessage (handshake era).
-	planned := srv.Journal().FromServer().Filter(func(m mcptest.Message) bool {
+	planned := srv.Journal().From(mcptest.FromServer).Filter(func(m mcptest.Message) bool {
 		return m.Method == "tools/call" && m.Get("result.content.0.text").String() == "planned"
 	})
 	if len(planned) != 1 {
 		t.Errorf("want the plan tool to answer planned once its inputs came, got %v", planned)
 	}
-	asked := srv.Journal().FromClient().Filter(func(m mcptest.Message) bool {
+	asked := srv.Journal().From(mcptest.FromClient).Filter(func(m mcptest.Message) bool {
 		return m.Get("params.inputResponses").Exists() || m.Get("result.roots").Exists() || m.Get("result.model").Exists()
 	})
 	if len(asked) == 0 {
@@ -141,7 +141,7 @@ func handshakeExtras(ctx context.Context, t *testing.T, srv *mcptest.Server, c *
 			`{"message":"Who?","requestedSchema":{"type":"object","properties":{"name":{"type":"string","minLength":2},"ok":{"type":"boolean","default":true}},"required":["name"]}}`, "content.name"})
 	}
 	for _, a := range asks {
-		m, err := sess.Request(ctx, a.method, gjsonRaw(a.params))
+		m, err := sess.SendRequest(ctx, a.method, gjsonRaw(a.params))
 		if err != nil || m.Kind != mcptest.KindResult {
 			t.Errorf("the server's %s: want a result, got %v, %v", a.method, m, err)
 			continue
@@ -208,7 +208,7 @@ func cancelSlowCall(ctx context.Context, t *testing.T, srv *mcptest.Server, c *g
 	if err := <-done; err == nil {
 		t.Errorf("want the given-up call to fail")
 	}
-	if _, err := srv.Await(ctx, mcptest.Method("notifications/cancelled")); err != nil {
+	if _, err := srv.Await(ctx, mcptest.ClientSent("notifications/cancelled")); err != nil {
 		t.Fatalf("no notifications/cancelled: %v\n%s", err, srv.Transcript())
 	}
 }
@@ -354,7 +354,7 @@ func TestGoldenStatelessHTTPNeedsNoProbe(t *testing.T) {
 
 // TestGoldenNoGetStreamServerRequest: a server without the standalone
 // SSE stream (WithoutStandaloneSSE) asks a Streamable HTTP client
-// something outside any request (Session.Request): the request can reach
+// something outside any request (Session.SendRequest): the request can reach
 // the client on no stream, yet when its deadline passes the mock blames
 // the client with jsonrpc/server-request-unanswered.
 func TestGoldenNoGetStreamServerRequest(t *testing.T) {
@@ -373,7 +373,7 @@ func TestGoldenNoGetStreamServerRequest(t *testing.T) {
 	defer giveUp()
 	asked := make(chan error, 1)
 	go func() {
-		_, err := readySession(t, srv).Request(askCtx, "ping", nil)
+		_, err := readySession(t, srv).SendRequest(askCtx, "ping", nil)
 		asked <- err
 	}()
 	// The ping is journaled as sent, though no stream carried it.

@@ -52,11 +52,11 @@ type httpFront struct {
 	streamSeq atomic.Int64
 }
 
-// Handler returns the server's Streamable HTTP endpoint as an
+// HTTPHandler returns the server's Streamable HTTP endpoint as an
 // http.Handler, for a test that mounts it on a server of its own (any
 // path). Each MCP session it serves is a Session of the Server, journaled
 // and checked like one of Dial. The first call freezes the configuration.
-func (s *Server) Handler() http.Handler {
+func (s *Server) HTTPHandler() http.Handler {
 	s.t.Helper()
 	f, err := s.front()
 	if err != nil {
@@ -303,7 +303,7 @@ func (f *httpFront) refuseID(w http.ResponseWriter, r *http.Request, sess *Sessi
 		jid = "null"
 	}
 	x := &HTTPExchange{Method: r.Method, Status: status, ContentType: "application/json"}
-	sess.srv.journal.record(Message{Session: sess.n, Direction: FromServer, Time: time.Now(), Kind: KindError,
+	sess.srv.journal.record(Message{SessionNumber: sess.n, Direction: FromServer, Time: time.Now(), Kind: KindError,
 		Method: method, ID: jid, ErrorCode: code, raw: string(frame), HTTP: x})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)

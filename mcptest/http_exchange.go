@@ -97,7 +97,7 @@ func journalHTTP(sess *Session, body []byte, x *HTTPExchange) Message {
 	} else {
 		m = Message{Kind: KindInvalid, Problem: x.Method + " request without a JSON-RPC body"}
 	}
-	m.Session, m.Direction, m.Time, m.HTTP = sess.n, FromClient, time.Now(), x
+	m.SessionNumber, m.Direction, m.Time, m.HTTP = sess.n, FromClient, time.Now(), x
 	return sess.srv.journal.record(m)
 }
 

@@ -10,8 +10,8 @@ import (
 
 // This file is the catalog of HTTP faults: ways a Streamable HTTP server
 // breaks clients that no stdio server can. They act only on sessions
-// served over URL or Handler, and are installed like every Fault
-// (WithFault, AddFault), refined with Nth, InSession and Optional.
+// served over URL or HTTPHandler, and are installed like every Fault
+// (WithFaults, AddFault), refined with Nth, InSession and Optional.
 
 // httpFault is what an HTTP fault does at the HTTP transport.
 type httpFault struct {
@@ -123,7 +123,7 @@ func HTTPStatus(method string, code int, body string) Fault {
 		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
 			w.Header().Set("Retry-After", "1")
 		}
-		c.front.srv.journal.record(Message{Session: c.sess.n, Direction: FromServer, Time: time.Now(), Kind: KindInvalid, Method: m.Method,
+		c.front.srv.journal.record(Message{SessionNumber: c.sess.n, Direction: FromServer, Time: time.Now(), Kind: KindInvalid, Method: m.Method,
 			raw: out, Problem: fmt.Sprintf("HTTP %d instead of a JSON-RPC reply (fault %s)", code, h),
 			HTTP: &HTTPExchange{Method: r.Method, Status: code, ContentType: strings.Split(ct, ";")[0]}})
 		w.Header().Set("Content-Type", ct)

@@ -181,7 +181,7 @@ func TestHTTPRefusedInitializeOpensNoSession(t *testing.T) {
 	}
 	<-srv.Sessions()[0].Done()
 	refused := srv.Journal().Filter(func(m mcptest.Message) bool {
-		return m.Session == 0 && m.Direction == mcptest.FromClient && m.Method == "initialize"
+		return m.SessionNumber == 0 && m.Direction == mcptest.FromClient && m.Method == "initialize"
 	})
 	if len(refused) != 2 {
 		t.Errorf("want the two refused initialize requests journaled in session 0, got %d:\n%s", len(refused), srv.Transcript())
@@ -227,7 +227,7 @@ func TestHTTPOutboundFaultsActOnRefusals(t *testing.T) {
 		method          string
 	}{{1, http.StatusNotAcceptable, "tools/call"}, {0, http.StatusBadRequest, "ping"}} {
 		out := srv.Journal().Filter(func(m mcptest.Message) bool {
-			return m.Session == want.session && m.Direction == mcptest.FromServer && m.Method == want.method
+			return m.SessionNumber == want.session && m.Direction == mcptest.FromServer && m.Method == want.method
 		})
 		if len(out) != 1 || out[0].HTTP == nil || out[0].HTTP.Status != want.status || !strings.Contains(out[0].Raw(), `"jsonrpc":"1.0"`) {
 			t.Errorf("session %d: want the %s refusal journaled as sent, with status %d; got %v\n%s", want.session, want.method, want.status, out, srv.Transcript())

@@ -115,7 +115,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 		if c := f.lookup(x.SessionID); c != nil {
 			sess = c.sess
 		}
-		m := srv.journal.record(Message{Session: sess.n, Direction: FromClient, Time: time.Now(), Kind: KindInvalid, HTTP: x,
+		m := srv.journal.record(Message{SessionNumber: sess.n, Direction: FromClient, Time: time.Now(), Kind: KindInvalid, HTTP: x,
 			Problem: fmt.Sprintf("body longer than the %d bytes mcptest reads (WithHTTPBodyLimit); its bytes were discarded", srv.httpCfg.bodyLimit)})
 		var tooLarge *http.MaxBytesError
 		if !errors.As(err, &tooLarge) {

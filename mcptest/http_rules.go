@@ -76,7 +76,7 @@ func (c *httpConn) noteMismatch(body []byte, x *HTTPExchange, negotiated string)
 // will be journaled (it is not journaled yet).
 func (s *Session) describeHTTP(body []byte, x *HTTPExchange) Message {
 	m := decode(body).msg
-	m.Session, m.Direction, m.HTTP = s.n, FromClient, x
+	m.SessionNumber, m.Direction, m.HTTP = s.n, FromClient, x
 	m.raw = string(body)
 	return m
 }
@@ -89,7 +89,7 @@ func (c *httpConn) noteNoDelete() {
 	open := !c.stateless && !c.deleted && !c.ended && !c.noSID && !c.legacy && !c.stray
 	c.mu.Unlock()
 	if open && c.sess.Era() == EraHandshake {
-		c.sess.violate(RuleHTTPDelete, Message{Session: c.sess.n, Direction: FromClient, Kind: KindInvalid, Problem: "no DELETE"},
+		c.sess.violate(RuleHTTPDelete, Message{SessionNumber: c.sess.n, Direction: FromClient, Kind: KindInvalid, Problem: "no DELETE"},
 			"the client never ended session "+c.sess.id+" with DELETE")
 	}
 }

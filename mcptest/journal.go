@@ -74,7 +74,7 @@ type msgKey struct {
 }
 
 func (j *Journal) keyOf(m Message) msgKey {
-	return msgKey{session: int32(m.Session), method: j.names.number(m.Method),
+	return msgKey{session: int32(m.SessionNumber), method: j.names.number(m.Method),
 		tool: j.names.number(m.tool), dir: uint8(m.Direction), kind: uint8(m.Kind)}
 }
 
@@ -318,7 +318,7 @@ func (j *Journal) watch(ctx context.Context, sel *selector, step func(Message) b
 // accepts reports whether s selects m, from m's fields.
 func (s *selector) accepts(m Message) bool {
 	return (s.dir == 0 || m.Direction == s.dir) && (s.kinds == 0 || s.kinds&(1<<m.Kind) != 0) &&
-		(s.method == "" || m.Method == s.method) && (s.session == 0 || m.Session == s.session) &&
+		(s.method == "" || m.Method == s.method) && (s.session == 0 || m.SessionNumber == s.session) &&
 		(s.tool == "" || m.tool == s.tool)
 }
 
@@ -404,12 +404,6 @@ func (j *Journal) Len() int {
 // query the journal.
 func (j *Journal) Filter(keep func(Message) bool) Messages { return j.view().Filter(keep) }
 
-// FromClient returns the messages the client sent, as Messages.FromClient.
-func (j *Journal) FromClient() Messages { return j.query(selector{dir: FromClient}) }
-
-// FromServer returns the messages the mock sent, as Messages.FromServer.
-func (j *Journal) FromServer() Messages { return j.query(selector{dir: FromServer}) }
-
 // Requests returns the requests of method, in either direction, as
 // Messages.Requests.
 func (j *Journal) Requests(method string) Messages {
@@ -438,8 +432,8 @@ func toolCalls(dir Direction, name string) selector {
 	return selector{dir: dir, kinds: kindsRequest, method: "tools/call", tool: name}
 }
 
-// Session returns the messages of one session, as Messages.Session.
-func (j *Journal) Session(n int) Messages {
+// InSession returns the messages of one session, as Messages.InSession.
+func (j *Journal) InSession(n int) Messages {
 	if n == 0 {
 		return nil
 	}
@@ -469,7 +463,7 @@ func (j *Journal) ResponseTo(req Message) (Message, bool) {
 	if !req.IsRequest() {
 		return Message{}, false
 	}
-	msgs, keys, c, ok := j.indexed(selector{kinds: kindsResponse, dir: opposite(req.Direction), session: req.Session})
+	msgs, keys, c, ok := j.indexed(selector{kinds: kindsResponse, dir: opposite(req.Direction), session: req.SessionNumber})
 	for i := req.Seq; ok && i < len(keys); i++ { // Seq is the position after req's
 		if c.match(keys[i]) && msgs[i].ID == req.ID {
 			return msgs[i], true
@@ -495,7 +489,7 @@ func (j *Journal) RequestOf(resp Message) (Message, bool) {
 	if !resp.IsResponse() {
 		return Message{}, false
 	}
-	msgs, keys, c, ok := j.indexed(selector{kinds: kindsRequest, dir: opposite(resp.Direction), session: resp.Session})
+	msgs, keys, c, ok := j.indexed(selector{kinds: kindsRequest, dir: opposite(resp.Direction), session: resp.SessionNumber})
 	for i := min(resp.Seq-1, len(keys)) - 1; ok && i >= 0; i-- {
 		if c.match(keys[i]) && msgs[i].ID == resp.ID {
 			return msgs[i], true
@@ -514,8 +508,8 @@ func (j *Journal) RequestOf(resp Message) (Message, bool) {
 // it. Narrow to one side with FromClient or FromServer first:
 //
 //	j.Requests("ping")                 // pings either way
-//	j.FromClient().Requests("ping")    // the pings the client sent
-//	j.FromServer().Requests("")        // every request the mock sent the client
+//	j.From(FromClient).Requests("ping")    // the pings the client sent
+//	j.From(FromServer).Requests("")        // every request the mock sent the client
 //	j.Responses("elicitation/create")  // the client's answers to the mock's elicitations
 //
 // A response's Method is the method of the request it answers, so
@@ -531,16 +525,6 @@ func (ms Messages) Filter(keep func(Message) bool) Messages {
 		}
 	}
 	return out
-}
-
-// FromClient returns the messages the client under test sent.
-func (ms Messages) FromClient() Messages {
-	return ms.Filter(func(m Message) bool { return m.Direction == FromClient })
-}
-
-// FromServer returns the messages the mock sent to the client.
-func (ms Messages) FromServer() Messages {
-	return ms.Filter(func(m Message) bool { return m.Direction == FromServer })
 }
 
 // Requests returns the requests of method ("" for every request).
@@ -573,9 +557,9 @@ func isToolCall(m Message, name string) bool {
 	return m.Kind == KindRequest && m.Method == "tools/call" && (name == "" || m.toolName() == name)
 }
 
-// Session returns the messages of session n (Message.Session).
-func (ms Messages) Session(n int) Messages {
-	return ms.Filter(func(m Message) bool { return m.Session == n })
+// InSession returns the messages of session n (Message.SessionNumber).
+func (ms Messages) InSession(n int) Messages {
+	return ms.Filter(func(m Message) bool { return m.SessionNumber == n })
 }
 
 // Invalid returns the messages that were not valid JSON-RPC messages.
@@ -620,7 +604,7 @@ func (ms Messages) ResponseTo(req Message) (Message, bool) {
 		return Message{}, false
 	}
 	for _, m := range ms {
-		if m.Seq > req.Seq && m.IsResponse() && m.Session == req.Session && m.Direction != req.Direction && m.ID == req.ID {
+		if m.Seq > req.Seq && m.IsResponse() && m.SessionNumber == req.SessionNumber && m.Direction != req.Direction && m.ID == req.ID {
 			return m, true
 		}
 	}
@@ -636,7 +620,7 @@ func (ms Messages) RequestOf(resp Message) (Message, bool) {
 	var req Message
 	found := false
 	for _, m := range ms {
-		if m.Seq < resp.Seq && m.IsRequest() && m.Session == resp.Session && m.Direction != resp.Direction && m.ID == resp.ID {
+		if m.Seq < resp.Seq && m.IsRequest() && m.SessionNumber == resp.SessionNumber && m.Direction != resp.Direction && m.ID == resp.ID {
 			req, found = m, true
 		}
 	}
@@ -650,4 +634,14 @@ func jsonEqual(r gjson.Result, want any) bool {
 	}
 	ok, _ := subsetDiff(want, got, "", true)
 	return ok
+}
+
+// From returns the messages sent in direction dir (FromClient: by the
+// client under test; FromServer: by the mock), as Messages.From.
+func (j *Journal) From(dir Direction) Messages { return j.query(selector{dir: dir}) }
+
+// From returns the messages sent in direction dir: FromClient, by the
+// client under test; FromServer, by the mock.
+func (ms Messages) From(dir Direction) Messages {
+	return ms.Filter(func(m Message) bool { return m.Direction == dir })
 }

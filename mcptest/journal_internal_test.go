@@ -11,7 +11,7 @@ import (
 
 func recordN(j *Journal, n int, method string) {
 	for i := 0; i < n; i++ {
-		j.record(Message{Session: 1, Direction: FromClient, Kind: KindRequest, Method: method, ID: fmt.Sprint(i), raw: "{}"})
+		j.record(Message{SessionNumber: 1, Direction: FromClient, Kind: KindRequest, Method: method, ID: fmt.Sprint(i), raw: "{}"})
 	}
 }
 
@@ -69,7 +69,7 @@ func TestJournalGrowsWithoutCopying(t *testing.T) {
 			}
 		}
 		recordN(j, round*7+1, "tools/list")
-		j.record(Message{Session: 1, Direction: FromClient, Kind: KindRequest, Method: "ping", raw: "{}"})
+		j.record(Message{SessionNumber: 1, Direction: FromClient, Kind: KindRequest, Method: "ping", raw: "{}"})
 	}
 	all := j.view()
 	for i, m := range all {
@@ -100,7 +100,7 @@ func TestJournalWatchWakesOnlyForMatches(t *testing.T) {
 	j := newJournal()
 	w := j.addWatcher(&selector{kinds: kindsRequest, method: "tools/call"})
 	recordN(j, 50, "ping")
-	j.record(Message{Session: 1, Direction: FromClient, Kind: KindResult, Method: "tools/call", ID: "1"})
+	j.record(Message{SessionNumber: 1, Direction: FromClient, Kind: KindResult, Method: "tools/call", ID: "1"})
 	if len(w.signal) != 0 {
 		t.Fatal("want no signal for messages the selector rejects")
 	}
@@ -125,8 +125,8 @@ func TestJournalWatchWakesOnlyForMatches(t *testing.T) {
 	}()
 	<-watching
 	recordN(j, 50, "ping")
-	j.record(Message{Session: 1, Direction: FromClient, Kind: KindRequest, Method: "tools/call", ID: `"a"`})
-	j.record(Message{Session: 1, Direction: FromClient, Kind: KindRequest, Method: "tools/call", ID: `"b"`})
+	j.record(Message{SessionNumber: 1, Direction: FromClient, Kind: KindRequest, Method: "tools/call", ID: `"a"`})
+	j.record(Message{SessionNumber: 1, Direction: FromClient, Kind: KindRequest, Method: "tools/call", ID: `"b"`})
 	select {
 	case m := <-got:
 		if m.ID != `"a"` || m.Seq != 103 {

@@ -34,7 +34,7 @@ func journalFixture(t *testing.T) *mcptest.Server {
 	if got := c1.recvJSON(t).Get("error.code").Int(); got != mcptest.CodeParseError {
 		t.Fatalf("want -32700 for a line that is not JSON, got %d", got)
 	}
-	if n := srv.Notify("notifications/tools/list_changed", nil); n != 1 {
+	if n := srv.Broadcast("notifications/tools/list_changed", nil); n != 1 {
 		t.Fatalf("Notify: want it sent to the one ready session, got %d", n)
 	}
 	if got := c1.recvJSON(t).Get("method").String(); got != "notifications/tools/list_changed" {
@@ -56,7 +56,7 @@ func journalSummary(msgs []mcptest.Message) string {
 		if m.Direction == mcptest.FromServer {
 			dir = "←"
 		}
-		fields := []string{fmt.Sprintf("s%d", m.Session), dir, m.Kind.String()}
+		fields := []string{fmt.Sprintf("s%d", m.SessionNumber), dir, m.Kind.String()}
 		for _, f := range []string{m.Method, m.ID} {
 			if f != "" {
 				fields = append(fields, f)
@@ -137,17 +137,17 @@ s1 ← request ping 1
 s2 → request initialize "init"
 s2 → request ping 1
 `)
-	checkSummary(t, `FromClient().Requests("ping")`, j.FromClient().Requests("ping"), `
+	checkSummary(t, `From(FromClient).Requests("ping")`, j.From(mcptest.FromClient).Requests("ping"), `
 s1 → request ping 4
 s2 → request ping 1
 `)
 	if got := j.Requests("resources/list"); len(got) != 0 {
 		t.Errorf(`Requests("resources/list"): want none, got %v`, got)
 	}
-	checkSummary(t, `FromServer().Requests("")`, j.FromServer().Requests(""), "s1 ← request ping 1\n")
-	checkSummary(t, `FromServer().Requests("ping")`, j.FromServer().Requests("ping"), "s1 ← request ping 1\n")
-	if got := j.FromServer().Requests("roots/list"); len(got) != 0 {
-		t.Errorf(`FromServer().Requests("roots/list"): want none, got %v`, got)
+	checkSummary(t, `From(FromServer).Requests("")`, j.From(mcptest.FromServer).Requests(""), "s1 ← request ping 1\n")
+	checkSummary(t, `From(FromServer).Requests("ping")`, j.From(mcptest.FromServer).Requests("ping"), "s1 ← request ping 1\n")
+	if got := j.From(mcptest.FromServer).Requests("roots/list"); len(got) != 0 {
+		t.Errorf(`From(FromServer).Requests("roots/list"): want none, got %v`, got)
 	}
 }
 
@@ -192,7 +192,7 @@ s2 ← result initialize "init"
 			continue
 		}
 		i := slices.IndexFunc(all, func(m mcptest.Message) bool {
-			return m.IsRequest() && m.Session == r.Session && m.ID == r.ID && m.Direction != r.Direction
+			return m.IsRequest() && m.SessionNumber == r.SessionNumber && m.ID == r.ID && m.Direction != r.Direction
 		})
 		if i < 0 || all[i].Seq >= r.Seq || all[i].Method != r.Method {
 			t.Errorf("want the request answered by %s before it, with the same method", r)
@@ -260,18 +260,18 @@ func TestJournalWhereNull(t *testing.T) {
 func TestJournalFilterSessionInvalid(t *testing.T) {
 	j := journalFixture(t).Journal()
 	all := j.All()
-	s1, s2 := j.Session(1), j.Session(2)
+	s1, s2 := j.InSession(1), j.InSession(2)
 	if len(s1)+len(s2) != len(all) || len(s2) != 5 {
 		t.Fatalf("Session: want sessions of %d and 5 messages covering the journal, got %d and %d", len(all)-5, len(s1), len(s2))
 	}
 	for n, msgs := range map[int][]mcptest.Message{1: s1, 2: s2} {
 		for _, m := range msgs {
-			if m.Session != n {
+			if m.SessionNumber != n {
 				t.Errorf("Session(%d): want only its messages, got %s", n, m)
 			}
 		}
 	}
-	if got := j.Session(3); len(got) != 0 {
+	if got := j.InSession(3); len(got) != 0 {
 		t.Errorf("Session(3): want none, got %v", got)
 	}
 	inv := j.Invalid()
@@ -302,7 +302,7 @@ func TestJournalReturnsCopies(t *testing.T) {
 		"Notifications": func() mcptest.Messages { return j.Notifications("") },
 		"Responses":     func() mcptest.Messages { return j.Responses("") },
 		"ToolCalls":     func() mcptest.Messages { return j.ToolCalls("") },
-		"Session":       func() mcptest.Messages { return j.Session(1) },
+		"Session":       func() mcptest.Messages { return j.InSession(1) },
 		"Invalid":       j.Invalid,
 		"Where":         func() mcptest.Messages { return j.Where("method", "ping") },
 		"Filter":        func() mcptest.Messages { return j.Filter(func(mcptest.Message) bool { return true }) },
@@ -414,7 +414,7 @@ func TestJournalLong(t *testing.T) {
 func TestMessagesDirectionRule(t *testing.T) {
 	j := journalFixture(t).Journal()
 	all := j.All()
-	if c, s := len(all.FromClient()), len(all.FromServer()); c+s != len(all) || s != 10 {
+	if c, s := len(all.From(mcptest.FromClient)), len(all.From(mcptest.FromServer)); c+s != len(all) || s != 10 {
 		t.Fatalf("FromClient/FromServer: want them to split the journal, 10 from the server; got %d and %d of %d", c, s, len(all))
 	}
 	checkSummary(t, `Requests("ping")`, all.Requests("ping"), `
@@ -422,19 +422,19 @@ s1 → request ping 4
 s1 ← request ping 1
 s2 → request ping 1
 `)
-	checkSummary(t, `FromServer().Notifications("")`, all.FromServer().Notifications(""), "s1 ← notification notifications/tools/list_changed\n")
-	checkSummary(t, `FromClient().Responses("ping")`, all.FromClient().Responses("ping"), "s1 → result ping 1\n")
+	checkSummary(t, `From(FromServer).Notifications("")`, all.From(mcptest.FromServer).Notifications(""), "s1 ← notification notifications/tools/list_changed\n")
+	checkSummary(t, `From(FromClient).Responses("ping")`, all.From(mcptest.FromClient).Responses("ping"), "s1 → result ping 1\n")
 	// The journal's queries are the same as those of its messages.
 	for name, pair := range map[string][2]mcptest.Messages{
 		"Requests":      {j.Requests(""), all.Requests("")},
 		"Notifications": {j.Notifications(""), all.Notifications("")},
 		"Responses":     {j.Responses("ping"), all.Responses("ping")},
 		"ToolCalls":     {j.ToolCalls("a"), all.ToolCalls("a")},
-		"Session":       {j.Session(2), all.Session(2)},
+		"Session":       {j.InSession(2), all.InSession(2)},
 		"Invalid":       {j.Invalid(), all.Invalid()},
 		"Where":         {j.Where("method", "ping"), all.Where("method", "ping")},
-		"FromClient":    {j.FromClient(), all.FromClient()},
-		"FromServer":    {j.FromServer(), all.FromServer()},
+		"FromClient":    {j.From(mcptest.FromClient), all.From(mcptest.FromClient)},
+		"FromServer":    {j.From(mcptest.FromServer), all.From(mcptest.FromServer)},
 		"After":         {j.After(5), all.After(5)},
 	} {
 		if journalSummary(pair[0]) != journalSummary(pair[1]) || len(pair[0]) == 0 {
@@ -462,7 +462,7 @@ func TestMessagesPairing(t *testing.T) {
 			t.Errorf("ResponseTo(%s): want its response", req)
 			continue
 		}
-		if resp.Session != req.Session || resp.ID != req.ID || resp.Direction == req.Direction || resp.Seq < req.Seq || resp.Method != req.Method {
+		if resp.SessionNumber != req.SessionNumber || resp.ID != req.ID || resp.Direction == req.Direction || resp.Seq < req.Seq || resp.Method != req.Method {
 			t.Errorf("ResponseTo(%s) = %s: want the same session, id and method, the other direction, later", req, resp)
 		}
 		back, ok := j.RequestOf(resp)
@@ -471,12 +471,12 @@ func TestMessagesPairing(t *testing.T) {
 		}
 	}
 	// s1 and s2 both have a ping with id 1; s1's server ping is id 1 too.
-	s2ping := j.Session(2).Requests("ping")[0]
-	if resp, _ := j.ResponseTo(s2ping); resp.Session != 2 {
+	s2ping := j.InSession(2).Requests("ping")[0]
+	if resp, _ := j.ResponseTo(s2ping); resp.SessionNumber != 2 {
 		t.Errorf("want the response of session 2's ping from session 2, got %s", resp)
 	}
-	serverPing := j.FromServer().Requests("ping")[0]
-	if resp, _ := j.ResponseTo(serverPing); resp.Direction != mcptest.FromClient || resp.Session != 1 {
+	serverPing := j.From(mcptest.FromServer).Requests("ping")[0]
+	if resp, _ := j.ResponseTo(serverPing); resp.Direction != mcptest.FromClient || resp.SessionNumber != 1 {
 		t.Errorf("want the client's answer to the mock's ping, got %s", resp)
 	}
 	parseErr := j.Responses("").Where("error.code", mcptest.CodeParseError)[0]
@@ -512,8 +512,8 @@ session 1
 	if tr != want {
 		t.Errorf("want:\n%sgot:\n%s", want, tr)
 	}
-	if got := mcptest.RenderTranscript(srv.Journal().All()); got != tr {
-		t.Errorf("RenderTranscript(All()): want the server's transcript, got:\n%s", got)
+	if got := srv.Journal().All().Transcript(); got != tr {
+		t.Errorf("Messages.Transcript(All()): want the server's transcript, got:\n%s", got)
 	}
 }
 

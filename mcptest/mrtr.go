@@ -311,7 +311,7 @@ func (s *Session) askHandshake(ctx context.Context, m Message, inputs []InputReq
 		// -32021 is a code of the stateless era: the handshake era has
 		// only the generic codes (render.go)
 		data, _ := json.Marshal(map[string]any{"requiredCapabilities": need})
-		r := RPCErrorWithData(CodeInternalError, "Missing required client capability", data)
+		r := JSONRPCError(CodeInternalError, "Missing required client capability", data)
 		return nil, &r
 	}
 	for _, in := range asked {
@@ -319,14 +319,15 @@ func (s *Session) askHandshake(ctx context.Context, m Message, inputs []InputReq
 		if in.params != nil {
 			params = in.params
 		}
-		reply, err := s.Request(ctx, in.method, params)
+		reply, err := s.SendRequest(ctx, in.method, params)
 		if err != nil {
-			r := RPCError(CodeInternalError, fmt.Sprintf("mcptest: asking the client for %q: %v", in.key, err))
+			r := JSONRPCError(CodeInternalError, fmt.Sprintf("mcptest: asking the client for %q: %v", in.key, err), nil)
 			return nil, &r
 		}
 		if reply.Kind == KindError {
-			r := RPCError(CodeInternalError, fmt.Sprintf("mcptest: the client answered %s for %q with error %d: %s",
-				in.method, in.key, reply.ErrorCode, reply.Get("error.message").String()))
+			r := JSONRPCError(CodeInternalError, fmt.Sprintf("mcptest: the client answered %s for %q with error %d: %s",
+				in.method, in.key, reply.ErrorCode, reply.Get("error.message").String()), nil)
+
 			return nil, &r
 		}
 		// the answer to elicitation/create was checked as it came in (process)

@@ -64,7 +64,7 @@ func TestRenderForOlderVersions(t *testing.T) {
 	if got := c.result(t, "5", "tools/call", `{"name":"confirm","arguments":{}}`).Get("content.0.text").String(); got != "decline" {
 		t.Errorf("want the handler to see the elicitation declined, got %q", got)
 	}
-	if n := len(srv.Journal().FromServer().Requests("elicitation/create")); n != 0 {
+	if n := len(srv.Journal().From(mcptest.FromServer).Requests("elicitation/create")); n != 0 {
 		t.Errorf("want no elicitation/create sent to a 2024-11-05 client, got %d", n)
 	}
 	log := ft.logged()

@@ -9,7 +9,7 @@ import (
 
 // Reply is what the mock answers to one request: a result, a JSON-RPC
 // error, or (from a Handler) nothing at all. Replies are values built by the
-// constructors below (TextResult, ErrorResult, RPCError, Result, …); a Reply
+// constructors below (TextResult, ToolErrorResult, JSONRPCError, Result, …); a Reply
 // that could not be built (invalid JSON, a value json cannot encode) carries
 // its error, and registering it fails the test, naming the call.
 type Reply struct {
@@ -46,22 +46,18 @@ func Result(v any) Reply {
 	return Reply{result: b, desc: "Result(" + shorten(string(b), 60) + ")"}
 }
 
-// RPCError answers with a JSON-RPC error object {code, message}.
-func RPCError(code int, message string) Reply {
-	return Reply{rpcErr: &rpcError{Code: code, Message: message},
-		desc: fmt.Sprintf("RPCError(%d, %q)", code, message)}
-}
-
-// RPCErrorWithData answers with a JSON-RPC error object that carries data,
-// any JSON value by the package's JSON rule (a Go value; a json.RawMessage
-// for JSON text; a Go string is a JSON string).
-func RPCErrorWithData(code int, message string, data any) Reply {
+// JSONRPCError answers with a JSON-RPC error object {code, message, data}:
+// the request itself was wrong (unknown method, bad params). data is any
+// JSON value by the package's JSON rule (a Go value; a json.RawMessage
+// for JSON text; a Go string is a JSON string), nil for none. A tool that
+// ran and failed answers ToolErrorResult instead.
+func JSONRPCError(code int, message string, data any) Reply {
 	b, err := anyJSON(data)
 	if err != nil {
-		return brokenReply("RPCErrorWithData", err)
+		return brokenReply("JSONRPCError", err)
 	}
 	return Reply{rpcErr: &rpcError{Code: code, Message: message, Data: b},
-		desc: fmt.Sprintf("RPCError(%d, %q, %s)", code, message, shorten(string(b), 40))}
+		desc: fmt.Sprintf("JSONRPCError(%d, %q, %s)", code, message, shorten(string(b), 40))}
 }
 
 // NoReply makes a Handler send nothing: the request stays unanswered (the
@@ -163,11 +159,11 @@ func TextResult(texts ...string) Reply {
 	return resultOf("TextResult("+quoteAll(texts)+")", map[string]any{"content": items})
 }
 
-// ErrorResult is a tools/call result with isError set: the tool ran and
-// failed, as opposed to a JSON-RPC error (RPCError), which says the call
+// ToolErrorResult is a tools/call result with isError set: the tool ran and
+// failed, as opposed to a JSON-RPC error (JSONRPCError), which says the call
 // itself was wrong.
-func ErrorResult(text string) Reply {
-	return resultOf("ErrorResult("+strconv.Quote(text)+")",
+func ToolErrorResult(text string) Reply {
+	return resultOf("ToolErrorResult("+strconv.Quote(text)+")",
 		map[string]any{"content": []Content{TextContent(text)}, "isError": true})
 }
 

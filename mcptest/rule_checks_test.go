@@ -10,7 +10,7 @@ import (
 )
 
 // TestElicitationContentViaRequest: an elicitation/create the test sends
-// itself with Session.Request is checked as ElicitInput's is: an accepted
+// itself with Session.SendRequest is checked as ElicitInput's is: an accepted
 // content that breaks the requestedSchema is elicitation/content-schema
 // (a warning: the spec says clients SHOULD validate), a missing default
 // elicitation/defaults-applied; a client that declines or cancels, or
@@ -40,7 +40,7 @@ func TestElicitationContentViaRequest(t *testing.T) {
 			}
 			got := make(chan answer, 1)
 			go func() {
-				m, err := srv.Session(1).Request(context.Background(), "elicitation/create",
+				m, err := srv.Session(1).SendRequest(context.Background(), "elicitation/create",
 					`{"mode":"form","message":"Sure?","requestedSchema":`+schema+`}`)
 				got <- answer{m, err}
 			}()
@@ -109,7 +109,7 @@ func TestDiscoverFirstOnlyOnStdio(t *testing.T) {
 // handshake breaks again) is reported once a session: violate reads the
 // row, the check does not count.
 func TestOncePerSessionFromTheTable(t *testing.T) {
-	srv := ruleServer(t).WithFault(mcptest.RespondProtocolVersion("1999-01-01"))
+	srv := ruleServer(t).WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
 	for range 2 {
 		c := dialRaw(t, srv)
 		c.result(t, rawInitID, "initialize", initializeParams("2025-11-25"))
@@ -119,7 +119,7 @@ func TestOncePerSessionFromTheTable(t *testing.T) {
 		}
 	}
 	vs := srv.Violations()
-	if len(vs) != 2 || vs[0].Rule != mcptest.RuleUnofferedVersion || vs[1].Rule != mcptest.RuleUnofferedVersion || vs[0].Message.Session == vs[1].Message.Session {
+	if len(vs) != 2 || vs[0].Rule != mcptest.RuleUnofferedVersion || vs[1].Rule != mcptest.RuleUnofferedVersion || vs[0].Message.SessionNumber == vs[1].Message.SessionNumber {
 		t.Errorf("want one %s a session, two sessions, got %v", mcptest.RuleUnofferedVersion, vs)
 	}
 }

@@ -108,7 +108,7 @@ const (
 	RuleIDPrecision RuleID = "jsonrpc/id-precision"
 	// RuleServerRequestUnanswered: the client answers every request of the
 	// server (ping, roots/list, sampling, elicitation): before its deadline
-	// (Session.Request's context) or, at the latest, before the session ends.
+	// (Session.SendRequest's context) or, at the latest, before the session ends.
 	RuleServerRequestUnanswered RuleID = "jsonrpc/server-request-unanswered"
 	// RuleProgressTokenType: a progressToken is a string or an integer.
 	RuleProgressTokenType RuleID = "params/progress-token-type"
@@ -247,7 +247,7 @@ func (s *Session) violate(rule RuleID, m Message, detail string) {
 	defer s.srv.mu.Unlock()
 	if r.OncePerSession {
 		for _, old := range s.srv.violations {
-			if old.Rule == rule && old.Message.Session == m.Session {
+			if old.Rule == rule && old.Message.SessionNumber == m.SessionNumber {
 				return
 			}
 		}
@@ -500,7 +500,7 @@ func (s *Session) checkArguments(m Message, def []byte, args gjson.Result) {
 // checkElicitation records an accepted elicitation whose content does not
 // satisfy the requestedSchema, or lacks the defaults of fields it leaves
 // out: resp is the client's answer (the result of any elicitation/create
-// the mock sent in the handshake era, Session.Request's as ElicitInput's,
+// the mock sent in the handshake era, Session.SendRequest's as ElicitInput's,
 // or an inputResponses entry in the stateless era), carried by message m;
 // params are the request's. A client that declines or cancels is never
 // blamed: only an accepted content is checked.
@@ -536,9 +536,9 @@ func (s *Session) checkElicitation(m Message, resp gjson.Result, params json.Raw
 // unanswered records a request of the server the client never answered:
 // its deadline passed, or the session ended first.
 func (s *Session) unanswered(id, method, why string) {
-	req := Message{Session: s.n, Direction: FromServer, Kind: KindRequest, Method: method, ID: id}
+	req := Message{SessionNumber: s.n, Direction: FromServer, Kind: KindRequest, Method: method, ID: id}
 	for _, m := range s.srv.journal.Filter(func(m Message) bool {
-		return m.Session == s.n && m.Direction == FromServer && m.Kind == KindRequest && m.ID == id
+		return m.SessionNumber == s.n && m.Direction == FromServer && m.Kind == KindRequest && m.ID == id
 	}) {
 		req = m
 	}

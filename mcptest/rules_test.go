@@ -335,7 +335,7 @@ var ruleCases = []ruleCase{
 	// lifecycle/unoffered-version-accepted (a warning): answered.
 	{name: "requests after a version no handshake has", rule: mcptest.RuleUnofferedVersion, severity: mcptest.SeverityWarning,
 		server: func(t testing.TB) *mcptest.Server {
-			return ruleServer(t).WithFault(mcptest.RespondProtocolVersion("1999-01-01"))
+			return ruleServer(t).WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
 		}, before: ruleFresh,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			if got := c.result(t, rawInitID, "initialize", initializeParams("2025-11-25")).Get("protocolVersion").String(); got != "1999-01-01" {
@@ -819,7 +819,7 @@ func answerServerPing(t *testing.T, srv *mcptest.Server, c *rawClient) {
 	ctx, cancel := context.WithTimeout(context.Background(), rawReadTimeout)
 	defer cancel()
 	go func() {
-		m, err := srv.Request(ctx, "ping", nil)
+		m, err := srv.SendRequest(ctx, "ping", nil)
 		got <- answer{m, err}
 	}()
 	req := c.recvJSON(t)
@@ -829,7 +829,7 @@ func answerServerPing(t *testing.T, srv *mcptest.Server, c *rawClient) {
 	c.send(`{"jsonrpc":"2.0","id":` + req.Get("id").Raw + `,"result":{}}`)
 	a := <-got
 	if a.err != nil || a.m.Kind != mcptest.KindResult || a.m.Method != "ping" {
-		t.Fatalf("Server.Request: want the client's ping result journaled with Method ping, got %v, %v", a.m, a.err)
+		t.Fatalf("Server.SendRequest: want the client's ping result journaled with Method ping, got %v, %v", a.m, a.err)
 	}
 }
 
@@ -860,13 +860,13 @@ func TestLateAnswerToCancelledRequest(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := srv.Request(ctx, "roots/list", nil)
+		_, err := srv.SendRequest(ctx, "roots/list", nil)
 		done <- err
 	}()
 	req := c.recvJSON(t)
 	cancel()
 	if err := <-done; err == nil {
-		t.Fatalf("Server.Request: want the context's error once cancelled, got nil")
+		t.Fatalf("Server.SendRequest: want the context's error once cancelled, got nil")
 	}
 	// The client answers without having read the cancellation yet.
 	c.send(`{"jsonrpc":"2.0","id":` + req.Get("id").Raw + `,"result":{"roots":[]}}`)
@@ -1116,7 +1116,7 @@ func TestViolationsOfEverySession(t *testing.T) {
 	bad.result(t, "1", "tools/list", "")
 	good.result(t, "1", "tools/list", "")
 	vs := srv.Violations()
-	if len(vs) != 1 || vs[0].Message.Session != 2 {
+	if len(vs) != 1 || vs[0].Message.SessionNumber != 2 {
 		t.Fatalf("want one violation, of session 2, got %v", vs)
 	}
 	if got := srv.Session(1).ProtocolVersion(); got != "2025-11-25" {
@@ -1278,7 +1278,7 @@ func TestClientCloseEndsSession(t *testing.T) {
 
 // TestServerRequestUnanswered: a request of the server the client never
 // answers is a violation, carrying the server's request: when the
-// deadline of Session.Request passes, and when the session ends first
+// deadline of Session.SendRequest passes, and when the session ends first
 // (here the client leaves). A request the test gives up on by cancelling
 // is not the client's fault.
 func TestServerRequestUnanswered(t *testing.T) {
@@ -1289,17 +1289,17 @@ func TestServerRequestUnanswered(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond) // never answered: no race
 	defer cancel()
-	if _, err := sess.Request(ctx, "ping", nil); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := sess.SendRequest(ctx, "ping", nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("want the unanswered ping to end at its deadline, got %v", err)
 	}
 	gone, stop := context.WithCancel(context.Background())
 	stop()
-	if _, err := sess.Request(gone, "ping", nil); !errors.Is(err, context.Canceled) {
+	if _, err := sess.SendRequest(gone, "ping", nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("want the cancelled ping to end, got %v", err)
 	}
 	asked := make(chan error, 1)
 	go func() {
-		_, err := sess.Request(context.Background(), "roots/list", nil)
+		_, err := sess.SendRequest(context.Background(), "roots/list", nil)
 		asked <- err
 	}()
 	srv.WaitFor(t, mcptest.ServerSent("roots/list"))
@@ -1326,12 +1326,12 @@ func TestServerRequestUnanswered(t *testing.T) {
 // out as "mcptest-1"; giving up on it cancels that id and reports it once,
 // not the number it had before the fault.
 func TestGivingUpOnAStringID(t *testing.T) {
-	srv := ruleServer(t).WithFault(mcptest.StringRequestIDs()).ExpectViolation(mcptest.RuleServerRequestUnanswered)
+	srv := ruleServer(t).WithFaults(mcptest.StringRequestIDs()).ExpectViolation(mcptest.RuleServerRequestUnanswered)
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond) // never answered: no race
 	defer cancel()
-	if _, err := srv.Session(1).Request(ctx, "ping", nil); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := srv.Session(1).SendRequest(ctx, "ping", nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("want the ping to end at its deadline, got %v", err)
 	}
 	if got := c.recvJSON(t).Get("id").Raw; got != `"mcptest-1"` {

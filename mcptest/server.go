@@ -17,7 +17,7 @@ import (
 
 // Server is a scripted MCP server living inside a test. Configure it with
 // the chained With… methods, connect clients with Dial, drive it while
-// connected with the runtime methods (Notify, Request, SetTools, …), and
+// connected with the runtime methods (Broadcast, SendRequest, SetTools, …), and
 // check what the client did with the journal, Violations and the Assert…
 // methods. NewServer registers Close with t.Cleanup.
 type Server struct {
@@ -62,7 +62,7 @@ type Server struct {
 	toolsDeclared                        bool
 	resourcesDeclared, promptsDeclared   bool
 
-	http    *httpFront // the Streamable HTTP endpoint, made by the first URL or Handler
+	http    *httpFront // the Streamable HTTP endpoint, made by the first URL or HTTPHandler
 	httpCfg httpConfig
 	auth    *authState // WithAuthorization (auth.go); nil: off
 
@@ -195,7 +195,7 @@ func (s *Server) configure(call string, f func() error) *Server {
 	}
 	s.mu.Unlock()
 	if started {
-		s.t.Fatalf("mcptest: %s called after the first Dial; configure the server before Dial (runtime changes: SetTools, SetResources, SetPrompts, Notify, Request)", call)
+		s.t.Fatalf("mcptest: %s called after the first Dial; configure the server before Dial (runtime changes: SetTools, SetResources, SetPrompts, Broadcast, SendRequest)", call)
 	}
 	if err != nil {
 		s.t.Fatalf("mcptest: %s: %v", call, err)
@@ -488,7 +488,7 @@ func setCatalog[T registrable](s *Server, call string, c *catalog, items []T, to
 	s.capsCache = nil
 	s.mu.Unlock()
 	if a == ListChanged {
-		s.Notify(notify, nil)
+		s.Broadcast(notify, nil)
 	}
 }
 
@@ -589,7 +589,7 @@ func (s *Server) Session(n int) *Session {
 // Journal returns the record of every message of every session.
 func (s *Server) Journal() *Journal { return s.journal }
 
-// Notify sends a notification to the clients that may receive it, and
+// Broadcast sends a notification to the clients that may receive it, and
 // returns how many notifications it sent: to every handshake-era session
 // that completed the handshake, and, for the list_changed notifications,
 // on every stateless-era subscriptions/listen stream that asked for them,
@@ -597,10 +597,10 @@ func (s *Server) Journal() *Journal { return s.journal }
 //
 // The stateless era has no session to notify: a stateless client gets a
 // list_changed only on a subscriptions/listen stream it opened for that
-// list, and no other notification at all. When Notify skips a stateless
+// list, and no other notification at all. When Broadcast skips a stateless
 // session for that reason it says so in the test log. To send exactly
 // what you like to one session, use Session.Notify.
-func (s *Server) Notify(method string, params any) int {
+func (s *Server) Broadcast(method string, params any) int {
 	n := 0
 	var missed []string // stateless sessions this notification cannot reach
 	for _, sess := range s.Sessions() {
@@ -629,16 +629,16 @@ func (s *Server) Notify(method string, params any) int {
 		if len(missed) > 1 {
 			stateless += "s"
 		}
-		s.logf("mcptest: Notify(%q) reached %s; %s %s got nothing: %s", method, plural(n, "session", "sessions"), stateless, strings.Join(missed, ", "), why)
+		s.logf("mcptest: Broadcast(%q) reached %s; %s %s got nothing: %s", method, plural(n, "session", "sessions"), stateless, strings.Join(missed, ", "), why)
 	}
 	return n
 }
 
-// NotifyResourceUpdated sends notifications/resources/updated for uri to
+// BroadcastResourceUpdated sends notifications/resources/updated for uri to
 // every handshake-era session subscribed to it with resources/subscribe,
 // and on every stateless-era listen stream whose resourceSubscriptions
 // name it; it returns how many notifications it sent.
-func (s *Server) NotifyResourceUpdated(uri string) int {
+func (s *Server) BroadcastResourceUpdated(uri string) int {
 	n := 0
 	params := map[string]string{"uri": uri}
 	for _, sess := range s.Sessions() {
@@ -650,10 +650,10 @@ func (s *Server) NotifyResourceUpdated(uri string) int {
 	return n
 }
 
-// Request sends a request to the client of the only open session and waits
+// SendRequest sends a request to the client of the only open session and waits
 // for its reply, or for ctx, or for the session to end. With several open
-// sessions, use Session(n).Request.
-func (s *Server) Request(ctx context.Context, method string, params any) (Message, error) {
+// sessions, use Session(n).SendRequest.
+func (s *Server) SendRequest(ctx context.Context, method string, params any) (Message, error) {
 	var open []*Session
 	for _, sess := range s.Sessions() {
 		if !sess.Closed() {
@@ -661,9 +661,9 @@ func (s *Server) Request(ctx context.Context, method string, params any) (Messag
 		}
 	}
 	if len(open) != 1 {
-		return Message{}, fmt.Errorf("mcptest: Server.Request needs exactly one open session, there are %d; use Session(n).Request", len(open))
+		return Message{}, fmt.Errorf("mcptest: Server.SendRequest needs exactly one open session, there are %d; use Session(n).SendRequest", len(open))
 	}
-	return open[0].Request(ctx, method, params)
+	return open[0].SendRequest(ctx, method, params)
 }
 
 // capabilities returns what the server declares, as JSON.

@@ -196,7 +196,7 @@ func canonicalUint(id string) (uint64, bool) {
 	return n, true
 }
 
-// Number returns the session's number, from 1 in the order the sessions opened, as in Message.Session.
+// Number returns the session's number, from 1 in the order the sessions opened, as in Message.SessionNumber.
 func (s *Session) Number() int { return s.n }
 
 // ID returns the session's unique id.
@@ -296,17 +296,17 @@ func (s *Session) notifyVia(via, method string, params any) error {
 	return s.write(Message{Kind: KindNotification, Method: method, via: via}, frame)
 }
 
-// Request sends a request to the client (ping, roots/list,
+// SendRequest sends a request to the client (ping, roots/list,
 // sampling/createMessage, elicitation/create, or anything else) and waits
 // for the reply, which it returns as journaled: inspect it with
 // Get("result…") or Get("error…"). It gives up when ctx is done (sending
 // notifications/cancelled) or the session ends. The stateless era has no
 // server-to-client requests: in a stateless session it returns an error;
 // script input_required results instead (InputRequired, RequiresInput).
-func (s *Session) Request(ctx context.Context, method string, params any) (Message, error) {
+func (s *Session) SendRequest(ctx context.Context, method string, params any) (Message, error) {
 	p, err := toJSONObject(params)
 	if err != nil {
-		return Message{}, fmt.Errorf("mcptest: Request(%q): %w", method, err)
+		return Message{}, fmt.Errorf("mcptest: SendRequest(%q): %w", method, err)
 	}
 	s.mu.Lock()
 	if s.closed {
@@ -315,7 +315,7 @@ func (s *Session) Request(ctx context.Context, method string, params any) (Messa
 	}
 	if s.era == EraStateless {
 		s.mu.Unlock()
-		return Message{}, fmt.Errorf("mcptest: Request(%q): session %d is in the stateless era, which has no server-to-client requests; script an input_required result instead (InputRequired, RequiresInput)", method, s.n)
+		return Message{}, fmt.Errorf("mcptest: SendRequest(%q): session %d is in the stateless era, which has no server-to-client requests; script an input_required result instead (InputRequired, RequiresInput)", method, s.n)
 	}
 	s.nextID++
 	id := strconv.Itoa(s.nextID)
@@ -377,7 +377,7 @@ func (s *Session) writeScripted(m Message, frame, scripted []byte) error {
 	}
 	// The journal and the client share the frame's one copy: nobody
 	// changes it after this.
-	m.Session, m.Direction, m.Time, m.raw = s.n, FromServer, time.Now(), frameString(frame)
+	m.SessionNumber, m.Direction, m.Time, m.raw = s.n, FromServer, time.Now(), frameString(frame)
 	m = s.srv.journal.record(m)
 	frame = append(frame, '\n')
 	if n, err := s.send(m, frame); err != nil {
@@ -516,7 +516,7 @@ func (s *Session) receiveHTTP(d *decoded, x *HTTPExchange) {
 // receiveOversized journals a frame too long to keep (its first bytes are
 // not kept either) and answers it as an invalid request.
 func (s *Session) receiveOversized(n int) {
-	m := s.srv.journal.record(Message{Session: s.n, Direction: FromClient, Time: time.Now(), Kind: KindInvalid,
+	m := s.srv.journal.record(Message{SessionNumber: s.n, Direction: FromClient, Time: time.Now(), Kind: KindInvalid,
 		Problem: fmt.Sprintf("frame of %d bytes is longer than mcptest reads (%d); its bytes were discarded", n, maxFrame)})
 	s.violate(RuleInvalidRequest, m, m.Problem)
 	s.replyError("", "", CodeInvalidRequest, "Invalid Request: frame too long", nil)
@@ -556,7 +556,7 @@ func (s *Session) receiveText(raw string, x *HTTPExchange) {
 
 // receiveDecoded is receive of a decoded frame.
 func (s *Session) receiveDecoded(d decoded, x *HTTPExchange) {
-	d.msg.Session, d.msg.Direction, d.msg.Time, d.msg.HTTP = s.n, FromClient, time.Now(), x
+	d.msg.SessionNumber, d.msg.Direction, d.msg.Time, d.msg.HTTP = s.n, FromClient, time.Now(), x
 	if d.batch.Exists() {
 		empty := len(d.batch.Array()) == 0
 		if !empty && s.takesBatch(d.batch) { // over HTTP too: the batch POST waits for the batch reply
@@ -817,7 +817,7 @@ func (s *Session) callHandler(ctx context.Context, h Handler, req *Request) (r R
 	defer func() {
 		if p := recover(); p != nil {
 			s.srv.errorf("mcptest: the Handler for %s (session %d, id %s) panicked: %v", req.Method(), s.n, req.Message.ID, p)
-			r = RPCError(CodeInternalError, fmt.Sprintf("mcptest: handler panicked: %v", p))
+			r = JSONRPCError(CodeInternalError, fmt.Sprintf("mcptest: handler panicked: %v", p), nil)
 		}
 	}()
 	return h(ctx, req)

@@ -666,15 +666,15 @@ func TestStatelessCorrectRawClient(t *testing.T) {
 	if got := srv.Session(1).Listening(); !slices.Equal(got, []string{`"listen-1"`}) {
 		t.Errorf("Listening: want [\"listen-1\"], got %q", got)
 	}
-	if n := srv.Notify("notifications/tools/list_changed", nil); n != 1 {
+	if n := srv.Broadcast("notifications/tools/list_changed", nil); n != 1 {
 		t.Errorf("Notify(tools/list_changed): want 1 notification sent, on the listen stream, got %d", n)
 	}
 	changed := c.recvJSON(t)
 	if changed.Get("method").String() != "notifications/tools/list_changed" || changed.Get(slMetaPath("params.", mcptest.MetaSubscriptionID)).String() != "listen-1" {
 		t.Errorf("want notifications/tools/list_changed with subscriptionId listen-1, got %s", changed.Raw)
 	}
-	if n := srv.NotifyResourceUpdated("file:///notes.txt"); n != 1 {
-		t.Errorf("NotifyResourceUpdated: want 1 notification sent, got %d", n)
+	if n := srv.BroadcastResourceUpdated("file:///notes.txt"); n != 1 {
+		t.Errorf("BroadcastResourceUpdated: want 1 notification sent, got %d", n)
 	}
 	updated := c.recvJSON(t)
 	if updated.Get("method").String() != "notifications/resources/updated" || updated.Get("params.uri").String() != "file:///notes.txt" ||
@@ -688,7 +688,7 @@ func TestStatelessCorrectRawClient(t *testing.T) {
 	if got := srv.Session(1).Listening(); len(got) != 0 {
 		t.Errorf("Listening: want no stream after notifications/cancelled, got %q", got)
 	}
-	if n := srv.Notify("notifications/tools/list_changed", nil); n != 0 {
+	if n := srv.Broadcast("notifications/tools/list_changed", nil); n != 0 {
 		t.Errorf("Notify after the cancel: want 0 notifications sent, got %d", n)
 	}
 	if rs := srv.Journal().Responses("subscriptions/listen"); len(rs) != 0 {
@@ -740,7 +740,7 @@ func TestStatelessListenEndedByServer(t *testing.T) {
 	if got := ack.Get("params.notifications").Raw; got != `{"toolsListChanged":true}` {
 		t.Errorf("acknowledged: want only what a tools-only server honours, {\"toolsListChanged\":true}, got %s", got)
 	}
-	if n := srv.Notify("notifications/prompts/list_changed", nil); n != 0 {
+	if n := srv.Broadcast("notifications/prompts/list_changed", nil); n != 0 {
 		t.Errorf("Notify(prompts/list_changed): want nothing sent (not honoured), got %d", n)
 	}
 	if err := srv.Session(1).EndListen(`"L"`); err != nil {
@@ -1026,7 +1026,7 @@ func TestStatelessLogging(t *testing.T) {
 		HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 			sent, err := req.Log(req.Arguments().Get("level").String(), "x")
 			if err != nil {
-				return mcptest.RPCError(mcptest.CodeInternalError, err.Error())
+				return mcptest.JSONRPCError(mcptest.CodeInternalError, err.Error(), nil)
 			}
 			return mcptest.TextResult(strconv.FormatBool(sent))
 		}))

@@ -84,8 +84,8 @@ func (t *Tool) Returns(replies ...Reply) *Tool {
 // ReturnsText is Returns(TextResult(text)).
 func (t *Tool) ReturnsText(text string) *Tool { return t.Returns(TextResult(text)) }
 
-// ReturnsError is Returns(ErrorResult(text)): a result with isError set.
-func (t *Tool) ReturnsError(text string) *Tool { return t.Returns(ErrorResult(text)) }
+// ReturnsToolError is Returns(ToolErrorResult(text)): a result with isError set.
+func (t *Tool) ReturnsToolError(text string) *Tool { return t.Returns(ToolErrorResult(text)) }
 
 // ReturnsStructured is Returns(StructuredResult(v)).
 func (t *Tool) ReturnsStructured(v any) *Tool { return t.Returns(StructuredResult(v)) }

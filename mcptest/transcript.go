@@ -19,16 +19,16 @@ import (
 // names them. It is printed through t.Log when a test fails, and always when the
 // environment variable MCPTEST_TRANSCRIPT is set.
 func (s *Server) Transcript() string {
-	tr := RenderTranscript(s.journal.view())
+	tr := renderTranscript(s.journal.view())
 	if names := s.faultNames(); names != "" && tr != "" {
 		tr = "faults on: " + names + "\n" + tr
 	}
 	return tr
 }
 
-// RenderTranscript renders messages as Server.Transcript does. It takes
+// renderTranscript renders messages as Server.Transcript does. It takes
 // time linear in the number of messages, whatever the number of sessions.
-func RenderTranscript(msgs []Message) string {
+func renderTranscript(msgs []Message) string {
 	var b strings.Builder
 	size := 0 // the transcript's length, about: one allocation, no regrowth
 	for i := range msgs {
@@ -75,11 +75,11 @@ func transcriptLine(b *strings.Builder, m Message) {
 func groupSessions(msgs []Message) (order []int, bySession map[int][]int) {
 	bySession = map[int][]int{}
 	for i, m := range msgs {
-		idx, seen := bySession[m.Session]
+		idx, seen := bySession[m.SessionNumber]
 		if !seen {
-			order = append(order, m.Session)
+			order = append(order, m.SessionNumber)
 		}
-		bySession[m.Session] = append(idx, i)
+		bySession[m.SessionNumber] = append(idx, i)
 	}
 	return order, bySession
 }
@@ -88,9 +88,9 @@ func sessionsOf(msgs []Message) []int {
 	var out []int
 	seen := map[int]bool{}
 	for _, m := range msgs {
-		if !seen[m.Session] {
-			seen[m.Session] = true
-			out = append(out, m.Session)
+		if !seen[m.SessionNumber] {
+			seen[m.SessionNumber] = true
+			out = append(out, m.SessionNumber)
 		}
 	}
 	return out
@@ -101,11 +101,11 @@ func sessionsOf(msgs []Message) []int {
 // results as dashed ones, notifications as open arrows, errors crossed and
 // marked with their code, invalid frames as notes.
 func (s *Server) SequenceDiagram() string {
-	return RenderSequenceDiagram(s.journal.view())
+	return renderSequenceDiagram(s.journal.view())
 }
 
-// RenderSequenceDiagram renders messages as Server.SequenceDiagram does.
-func RenderSequenceDiagram(msgs []Message) string {
+// renderSequenceDiagram renders messages as Server.SequenceDiagram does.
+func renderSequenceDiagram(msgs []Message) string {
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
 	sessions := sessionsOf(msgs)
@@ -130,7 +130,7 @@ func RenderSequenceDiagram(msgs []Message) string {
 		b.WriteString("    participant AS as Authorization server (mcptest)\n")
 	}
 	for _, m := range msgs {
-		from, to := lane(m.Session), "S"
+		from, to := lane(m.SessionNumber), "S"
 		if m.Direction == FromServer {
 			from, to = to, from
 		}
@@ -155,10 +155,10 @@ func RenderSequenceDiagram(msgs []Message) string {
 				text += " (" + m.Method + ")"
 			}
 		case KindAuth:
-			authDiagramLine(&b, lane(m.Session), m)
+			authDiagramLine(&b, lane(m.SessionNumber), m)
 			continue
 		default:
-			fmt.Fprintf(&b, "    Note over %s,S: ✗ invalid frame from %s: %s\n", lane(m.Session),
+			fmt.Fprintf(&b, "    Note over %s,S: ✗ invalid frame from %s: %s\n", lane(m.SessionNumber),
 				map[Direction]string{FromClient: "client", FromServer: "server"}[m.Direction], mermaidText(m.Problem))
 			continue
 		}
@@ -187,3 +187,11 @@ func clip(raw string, cut int) string {
 	}
 	return fmt.Sprintf("%s… (%d more bytes)", raw, cut)
 }
+
+// Transcript renders the messages as Server.Transcript does, e.g.
+// srv.Journal().InSession(2).Transcript(). It takes time linear in the
+// number of messages, whatever the number of sessions.
+func (ms Messages) Transcript() string { return renderTranscript(ms) }
+
+// SequenceDiagram renders the messages as Server.SequenceDiagram does.
+func (ms Messages) SequenceDiagram() string { return renderSequenceDiagram(ms) }

@@ -88,9 +88,9 @@ func (k Kind) String() string {
 type Message struct {
 	// Seq is the message's position in the server's journal, from 1.
 	Seq int
-	// Session is the number of the session (connection) the message belongs
+	// SessionNumber is the number of the session (connection) the message belongs
 	// to, from 1, in the order the sessions opened.
-	Session int
+	SessionNumber int
 	// Direction says who sent it.
 	Direction Direction
 	// Kind classifies the message.
@@ -119,7 +119,7 @@ type Message struct {
 	Batch int
 
 	// HTTP is the HTTP side of a message that crossed the Streamable HTTP
-	// transport (URL, Handler): the request that carried it or the response
+	// transport (URL, HTTPHandler): the request that carried it or the response
 	// it went out in. It is nil for messages of Dial.
 	HTTP *HTTPExchange
 
@@ -163,7 +163,7 @@ func (m Message) IsResponse() bool { return m.Kind == KindResult || m.Kind == Ki
 // String is a one-line summary: session, direction, kind, method, id and error.
 func (m Message) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#%d s%d %s %s", m.Seq, m.Session, m.Direction, m.Kind)
+	fmt.Fprintf(&b, "#%d s%d %s %s", m.Seq, m.SessionNumber, m.Direction, m.Kind)
 	if m.Method != "" {
 		b.WriteString(" " + m.Method)
 	}

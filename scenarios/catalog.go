@@ -74,7 +74,7 @@ func legacy(srv *mcptest.Server) *mcptest.Server {
 // reached), not a failure of its own.
 func faulty(srv *mcptest.Server, faults ...mcptest.Fault) *mcptest.Server {
 	for _, f := range faults {
-		srv.WithFault(f.Optional())
+		srv.WithFaults(f.Optional())
 	}
 	return srv
 }
@@ -188,7 +188,7 @@ func initializeResultMalformed() Scenario {
 			"It catches clients that accept any result (and then guess what the server can do) or that crash decoding it.",
 		Spec: spec(latestHandshake, "basic/lifecycle#initialization"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(legacy(base), mcptest.CapabilitiesAs(`true`))
+			return faulty(legacy(base), mcptest.RespondCapabilities(`true`))
 		},
 		Expect: Expectation{
 			Description:   "connect fails with an error and nothing else is sent after the malformed initialize result (no notifications/initialized, no tools/list)",
@@ -276,7 +276,7 @@ func notifyBeforeInitialized() Scenario {
 			"It catches clients that treat an early notification as fatal, or deadlock on it.",
 		Spec: spec(latestHandshake, "basic/lifecycle#initialization"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(legacy(base), mcptest.NotifyBeforeInitialized("notifications/tools/list_changed", nil))
+			return faulty(legacy(base), mcptest.NotifyAfterInitializeResult("notifications/tools/list_changed", nil))
 		},
 		Expect: Expectation{
 			Description:   "the early notification is tolerated and the session proceeds: notifications/initialized is sent, the client's work gets results, and connect returns nil",
@@ -294,7 +294,7 @@ func toolsSchemaChangedQuietly() Scenario {
 			"It catches clients that trust a stale tool list forever and repeat the rejected call instead of refreshing it.",
 		Spec: spec(latestHandshake, "server/tools#list-changed-notification"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, mcptest.ErrorReply("tools/call", mcptest.CodeInvalidParams,
+			return faulty(base, mcptest.ReplaceWithJSONRPCError("tools/call", mcptest.CodeInvalidParams,
 				"Invalid params: the tool's input schema changed; list the tools again", nil).Nth(1))
 		},
 		Expect: Expectation{
@@ -411,7 +411,7 @@ func toolsListChanged() Scenario {
 			},
 			After: &Reaction{
 				Event:  mcptest.ServerSent("notifications/tools/list_changed"),
-				Then:   Always(mcptest.Method("tools/list")),
+				Then:   Always(mcptest.ClientSent("tools/list")),
 				Window: listChangedWindow,
 			},
 			Check: func(o Outcome) error {
@@ -455,7 +455,7 @@ func negotiateUnknownVersion() Scenario {
 			"It catches clients that ignore -32022 and go on in their own version, or retry with a version the server did not list.",
 		Spec: spec(latestStateless, "basic/versioning#version-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, mcptest.RejectProtocolVersionModern(unknownVersion))
+			return faulty(base, mcptest.RejectProtocolVersionStateless(unknownVersion))
 		},
 		Expect: Expectation{
 			Description:   "after -32022 the client sends no stateless request in a version the server did not list; it falls back to initialize and completes the handshake, or gives up with an error",
@@ -671,7 +671,7 @@ func slowToolTimeout() Scenario {
 			DecisionPoint: "the client called a tool (the call never ends)",
 			Reached:       calledTool,
 			After: &Reaction{ // a client may send the cancellation from a goroutine of its own
-				Event: mcptest.Method("tools/call"),
+				Event: mcptest.ClientSent("tools/call"),
 				Then: func(call mcptest.Message) mcptest.Matcher {
 					return mcptest.MatchFunc("the client cancels tools/call id "+call.ID, func(m mcptest.Message) bool {
 						return m.Direction == mcptest.FromClient && m.IsNotification() && m.Method == "notifications/cancelled" &&
@@ -782,13 +782,13 @@ func confirmFirst(srv *mcptest.Server) mcptest.Handler {
 	missing := func(statelessEra bool) mcptest.Reply {
 		data := json.RawMessage(`{"requiredCapabilities":{"elicitation":{}}}`)
 		if statelessEra {
-			return mcptest.RPCErrorWithData(mcptest.CodeMissingClientCapability, "Missing required client capability: elicitation", data)
+			return mcptest.JSONRPCError(mcptest.CodeMissingClientCapability, "Missing required client capability: elicitation", data)
 		}
-		return mcptest.RPCErrorWithData(mcptest.CodeInternalError, "Missing required client capability: elicitation", data)
+		return mcptest.JSONRPCError(mcptest.CodeInternalError, "Missing required client capability: elicitation", data)
 	}
 	answer := func(name string, resp gjson.Result) mcptest.Reply {
 		if resp.Get("action").String() != "accept" {
-			return mcptest.ErrorResult("not confirmed")
+			return mcptest.ToolErrorResult("not confirmed")
 		}
 		return mcptest.TextResult(name + ": done, as confirmed")
 	}
@@ -806,13 +806,13 @@ func confirmFirst(srv *mcptest.Server) mcptest.Handler {
 		if !initCaps(srv, req.Session).Get("elicitation").Exists() {
 			return missing(false)
 		}
-		reply, err := req.Session.Request(ctx, "elicitation/create", map[string]any{
+		reply, err := req.Session.SendRequest(ctx, "elicitation/create", map[string]any{
 			"message": "Please confirm the call of " + name, "requestedSchema": json.RawMessage(confirmSchema)})
 		if err != nil {
-			return mcptest.RPCError(mcptest.CodeInternalError, "asking the client to confirm: "+err.Error())
+			return mcptest.JSONRPCError(mcptest.CodeInternalError, "asking the client to confirm: "+err.Error(), nil)
 		}
 		if reply.Kind == mcptest.KindError {
-			return mcptest.RPCError(mcptest.CodeInternalError, "the client answered elicitation/create with an error")
+			return mcptest.JSONRPCError(mcptest.CodeInternalError, "the client answered elicitation/create with an error", nil)
 		}
 		return answer(name, reply.Get("result"))
 	}
@@ -825,7 +825,7 @@ func confirmInput() mcptest.InputRequest {
 // initCaps returns the capabilities the client declared in the
 // session's initialize.
 func initCaps(srv *mcptest.Server, sess *mcptest.Session) gjson.Result {
-	for _, m := range srv.Journal().Session(sess.Number()) {
+	for _, m := range srv.Journal().InSession(sess.Number()) {
 		if m.Direction == mcptest.FromClient && m.IsRequest() && m.Method == "initialize" {
 			return m.Get("params.capabilities")
 		}

@@ -106,7 +106,7 @@ func capabilitiesPerSession() Scenario {
 				res, _ := capabilitiesIn(o, 2)
 				var calls []mcptest.Message
 				for _, m := range after(append(requests(o, "tools/list"), requests(o, "tools/call")...), res.Seq) {
-					if m.Session == 2 {
+					if m.SessionNumber == 2 {
 						calls = append(calls, m)
 					}
 				}
@@ -124,7 +124,7 @@ func capabilitiesPerSession() Scenario {
 func capabilitiesIn(o Outcome, n int) (mcptest.Message, bool) {
 	var discover mcptest.Message
 	for _, m := range o.Journal {
-		if m.Session != n || m.Direction != mcptest.FromServer || m.Kind != mcptest.KindResult {
+		if m.SessionNumber != n || m.Direction != mcptest.FromServer || m.Kind != mcptest.KindResult {
 			continue
 		}
 		switch m.Method {

@@ -181,14 +181,14 @@ func gotf(format string, args ...any) error { return fmt.Errorf(format, args...)
 // would react: an app that reacts from a goroutine of its own lost the
 // race with its own close. "" otherwise (the session was left open, the
 // client sent something after the event, or the session was not one of
-// Endpoint.Dial).
+// Endpoint.Open).
 func closedEarly(o Outcome, event mcptest.Message) string {
-	at, ok := o.clientClosed[event.Session]
+	at, ok := o.clientClosed[event.SessionNumber]
 	if !ok {
 		return ""
 	}
 	for _, m := range after(fromClient(o), event.Seq) {
-		if m.Session == event.Session {
+		if m.SessionNumber == event.SessionNumber {
 			return ""
 		}
 	}
@@ -196,7 +196,7 @@ func closedEarly(o Outcome, event mcptest.Message) string {
 	if event.Direction == mcptest.FromClient && event.IsRequest() {
 		what += " id " + event.ID
 	}
-	return fmt.Sprintf("the client closed session %d, %s after %s, without sending anything after it", event.Session, roundDuration(at.Sub(event.Time)), what)
+	return fmt.Sprintf("the client closed session %d, %s after %s, without sending anything after it", event.SessionNumber, roundDuration(at.Sub(event.Time)), what)
 }
 
 // roundDuration renders d to the millisecond, or to the microsecond below

@@ -65,7 +65,7 @@ func TestElicitationMissingCapability(t *testing.T) {
 		t.Run(tc.era, func(t *testing.T) {
 			o := s.Play(t, lineClient(tc.lines...))
 			var res mcptest.Message
-			for _, m := range o.Journal.FromServer() {
+			for _, m := range o.Journal.From(mcptest.FromServer) {
 				if m.Method == "tools/call" && m.IsResponse() {
 					res = m
 				}

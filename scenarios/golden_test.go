@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mcpmock/mcpmock/internal/golden"
-	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 )
 
@@ -32,7 +31,7 @@ func goldenPinned(overHTTP bool, version string) scenarios.ConnectFunc {
 			if overHTTP {
 				return golden.HTTP(ep.URL(), opt), nil
 			}
-			conn, err := ep.Dial()
+			conn, err := ep.Open()
 			if err != nil {
 				return nil, err
 			}
@@ -92,7 +91,7 @@ func TestGoldenScenarios(t *testing.T) {
 				}
 				r := sc.Evaluate(o)
 				if r.Status != scenarios.Pass && r.Status != scenarios.NotApplicable {
-					t.Errorf("the golden client: %s\n%s", r, mcptest.RenderTranscript(o.Journal))
+					t.Errorf("the golden client: %s\n%s", r, o.Journal.Transcript())
 				}
 			})
 		}
@@ -119,7 +118,7 @@ func TestGoldenScenariosPinned(t *testing.T) {
 				return err
 			})
 			for _, viol := range o.Violations {
-				t.Errorf("false blame: %s\n%s", viol, mcptest.RenderTranscript(o.Journal))
+				t.Errorf("false blame: %s\n%s", viol, o.Journal.Transcript())
 			}
 		})
 	}
@@ -133,7 +132,7 @@ func TestGoldenScenariosPinned(t *testing.T) {
 				t.Run(transport+"/"+v+"/"+sc.Name, func(t *testing.T) {
 					o := sc.Play(t, goldenPinned(overHTTP, v))
 					for _, viol := range o.Violations {
-						t.Errorf("false blame: %s\n%s", viol, mcptest.RenderTranscript(o.Journal))
+						t.Errorf("false blame: %s\n%s", viol, o.Journal.Transcript())
 					}
 				})
 			}

@@ -36,7 +36,7 @@ func overDial(o Outcome) string {
 
 // httpStatus returns the server's messages answered with HTTP status code.
 func httpStatus(o Outcome, code int) mcptest.Messages {
-	return o.Journal.FromServer().Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == code })
+	return o.Journal.From(mcptest.FromServer).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == code })
 }
 
 func httpSessionExpired() Scenario {
@@ -61,13 +61,13 @@ func httpSessionExpired() Scenario {
 			Check: func(o Outcome) error {
 				expired := httpStatus(o, http.StatusNotFound)[0]
 				for _, m := range requests(o, "initialize") {
-					if m.Session > expired.Session {
-						for _, r := range o.Journal.Session(m.Session).FromServer() {
+					if m.SessionNumber > expired.SessionNumber {
+						for _, r := range o.Journal.InSession(m.SessionNumber).From(mcptest.FromServer) {
 							if r.Kind == mcptest.KindResult && r.Method != "initialize" {
 								return nil
 							}
 						}
-						return gotf("the client initialized a new session (%d) but got no result in it; connect returned %s", m.Session, errText(o.Err))
+						return gotf("the client initialized a new session (%d) but got no result in it; connect returned %s", m.SessionNumber, errText(o.Err))
 					}
 				}
 				return gotf("after the 404 (#%d) the client did not initialize a new session; connect returned %s", expired.Seq, errText(o.Err))
@@ -97,12 +97,12 @@ func httpErrorPage() Scenario {
 			},
 			Check: func(o Outcome) error {
 				page := httpStatus(o, http.StatusServiceUnavailable)[0]
-				if o.Err == nil && len(o.Journal.Session(page.Session).Requests("tools/call")) < 2 {
+				if o.Err == nil && len(o.Journal.InSession(page.SessionNumber).Requests("tools/call")) < 2 {
 					return gotf("connect returned nil although its only tools/call was answered 503: the error never reached the app")
 				}
 				for _, v := range o.Violations {
-					if v.Rule == mcptest.RuleHTTPDelete && v.Message.Session == page.Session {
-						return gotf("the client left session %d open after the 503 (no DELETE); connect returned %s", page.Session, errText(o.Err))
+					if v.Rule == mcptest.RuleHTTPDelete && v.Message.SessionNumber == page.SessionNumber {
+						return gotf("the client left session %d open after the 503 (no DELETE); connect returned %s", page.SessionNumber, errText(o.Err))
 					}
 				}
 				return nil
@@ -133,7 +133,7 @@ func httpStreamDropped() Scenario {
 				return notReachedf("the client never called a tool over HTTP (%s)", sentWhat(o))
 			},
 			Check: func(o Outcome) error {
-				for _, r := range o.Journal.FromServer().Responses("tools/call") {
+				for _, r := range o.Journal.From(mcptest.FromServer).Responses("tools/call") {
 					if r.HTTP != nil && r.HTTP.Method == http.MethodGet {
 						if o.Err != nil {
 							return gotf("the reply was replayed on the resumed stream, but connect returned %s", errText(o.Err))
@@ -168,7 +168,7 @@ func httpLegacyOnly() Scenario {
 				return nil
 			},
 			Check: func(o Outcome) error {
-				for _, r := range o.Journal.FromServer().Responses("initialize") {
+				for _, r := range o.Journal.From(mcptest.FromServer).Responses("initialize") {
 					if r.Kind == mcptest.KindResult {
 						return sessionProceeds(o)
 					}

@@ -16,21 +16,21 @@ var metaVersionPath = "params._meta." + strings.ReplaceAll(mcptest.MetaProtocolV
 // the journal (or of the server's, for serverSent), named for the checks.
 
 // fromClient returns the messages the client sent, in wire order.
-func fromClient(o Outcome) mcptest.Messages { return o.Journal.FromClient() }
+func fromClient(o Outcome) mcptest.Messages { return o.Journal.From(mcptest.FromClient) }
 
 // requests returns the client's requests of method ("" for all).
 func requests(o Outcome, method string) mcptest.Messages {
-	return o.Journal.FromClient().Requests(method)
+	return o.Journal.From(mcptest.FromClient).Requests(method)
 }
 
 // notifications returns the client's notifications of method.
 func notifications(o Outcome, method string) mcptest.Messages {
-	return o.Journal.FromClient().Notifications(method)
+	return o.Journal.From(mcptest.FromClient).Notifications(method)
 }
 
 // serverSent returns the notifications and requests the server sent with method.
 func serverSent(o Outcome, method string) mcptest.Messages {
-	return o.Journal.FromServer().Filter(func(m mcptest.Message) bool {
+	return o.Journal.From(mcptest.FromServer).Filter(func(m mcptest.Message) bool {
 		return (m.IsNotification() || m.IsRequest()) && m.Method == method
 	})
 }
@@ -55,7 +55,7 @@ func after(msgs mcptest.Messages, seq int) mcptest.Messages { return msgs.After(
 
 // initializeResult returns the server's result to initialize, if any.
 func initializeResult(o Outcome) (mcptest.Message, bool) {
-	for _, m := range o.Journal.FromServer().Responses("initialize") {
+	for _, m := range o.Journal.From(mcptest.FromServer).Responses("initialize") {
 		if m.Kind == mcptest.KindResult {
 			return m, true
 		}

@@ -17,8 +17,8 @@ import (
 // json.RawMessage (or []byte) is JSON text: the function or method name
 // and the index of the parameter. The list is the doc comments' (grep
 // mcptest for "JSON rule" and "json.RawMessage for JSON text"):
-//   - RPCErrorWithData(code, message, data): data (reply.go)
-//   - ErrorReply(method, code, message, data): data (faults.go)
+//   - JSONRPCError(code, message, data): data (reply.go)
+//   - ReplaceWithJSONRPCError(method, code, message, data): data (faults.go)
 //   - RespondProtocolVersion(v): v (faults.go)
 //   - SetField(method, path, value): value (faults.go)
 //   - JSONRPCVersion(method, v): v (faults.go)
@@ -31,14 +31,14 @@ import (
 // params, capabilities, argument subsets, input schemas), which read a Go
 // string as JSON text.
 var jsonRuleParams = map[string]int{
-	"RPCErrorWithData":       2,
-	"ErrorReply":             3,
-	"RespondProtocolVersion": 0,
-	"SetField":               2,
-	"JSONRPCVersion":         1,
-	"RequestWithID":          2,
-	"Where":                  1,
-	"WithField":              1,
+	"JSONRPCError":            2,
+	"ReplaceWithJSONRPCError": 3,
+	"RespondProtocolVersion":  0,
+	"SetField":                2,
+	"JSONRPCVersion":          1,
+	"RequestWithID":           2,
+	"Where":                   1,
+	"WithField":               1,
 }
 
 // jsonRuleMisuses returns, for the Go source src, each call that passes a
@@ -144,15 +144,15 @@ func TestJSONRule(t *testing.T) {
 }
 
 // TestJSONRuleCatches: the check finds the catalog's old bug, a string
-// holding JSON as RPCErrorWithData's data, and a constant holding one as
+// holding JSON as JSONRPCError's data, and a constant holding one as
 // SetField's value; json.RawMessage and a plain string pass.
 func TestJSONRuleCatches(t *testing.T) {
 	src := `package p
 const caps = ` + "`" + `{"tools":{}}` + "`" + `
 func f() {
-	_ = mcptest.RPCErrorWithData(mcptest.CodeMissingClientCapability, "Missing", ` + "`" + `{"requiredCapabilities":{"elicitation":{}}}` + "`" + `)
+	_ = mcptest.JSONRPCError(mcptest.CodeMissingClientCapability, "Missing", ` + "`" + `{"requiredCapabilities":{"elicitation":{}}}` + "`" + `)
 	_ = mcptest.SetField("initialize", "result.capabilities", caps)
-	_ = mcptest.RPCErrorWithData(1, "ok", json.RawMessage(` + "`" + `{"a":1}` + "`" + `))
+	_ = mcptest.JSONRPCError(1, "ok", json.RawMessage(` + "`" + `{"a":1}` + "`" + `))
 	_ = mcptest.SetField("initialize", "result.protocolVersion", "2025-11-25")
 	_ = srv.Journal().Where("params.name", " [1]")
 }
@@ -163,8 +163,8 @@ func f() {
 		t.Fatal(err)
 	}
 	got := jsonRuleMisuses(fset, f)
-	if len(got) != 3 || !strings.Contains(got[0], "p.go:4:") || !strings.Contains(got[0], "RPCErrorWithData's argument 3") ||
+	if len(got) != 3 || !strings.Contains(got[0], "p.go:4:") || !strings.Contains(got[0], "JSONRPCError's argument 3") ||
 		!strings.Contains(got[1], "SetField's argument 3") || !strings.Contains(got[2], "Where's argument 2") {
-		t.Errorf("want the RPCErrorWithData, SetField and Where calls, got %d:\n%s", len(got), strings.Join(got, "\n"))
+		t.Errorf("want the JSONRPCError, SetField and Where calls, got %d:\n%s", len(got), strings.Join(got, "\n"))
 	}
 }

@@ -105,7 +105,7 @@ func connectWith(b bugs) scenarios.ConnectFunc {
 	return func(ctx context.Context, ep *scenarios.Endpoint) error {
 		var first gjson.Result
 		for n := 1; n <= 2; n++ {
-			conn, err := ep.Dial()
+			conn, err := ep.Open()
 			if err != nil {
 				return err
 			}

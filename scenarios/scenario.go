@@ -46,7 +46,7 @@ type ConnectFunc func(ctx context.Context, ep *Endpoint) error
 // dials ep once and hands the connection to f.
 func OneSession(f func(ctx context.Context, conn net.Conn) error) ConnectFunc {
 	return func(ctx context.Context, ep *Endpoint) error {
-		conn, err := ep.Dial()
+		conn, err := ep.Open()
 		if err != nil {
 			return err
 		}
@@ -93,20 +93,20 @@ func (c *trackedConn) Close() error {
 	return c.Conn.Close()
 }
 
-// Dial opens a new MCP session with the scenario's server and returns the
+// Open opens a new MCP session with the scenario's server and returns the
 // client's end of it: an in-memory connection speaking newline-delimited
 // JSON-RPC, the stdio transport's framing. Pass it to the client, e.g.
 // &mcp.IOTransport{Reader: conn, Writer: conn} (official Go SDK) or
 // transport.NewIO(conn, conn, nil) (mark3labs/mcp-go). It fails once the
 // play is over, and after MaxSessions sessions.
-func (e *Endpoint) Dial() (net.Conn, error) {
+func (e *Endpoint) Open() (net.Conn, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	switch {
 	case e.closed:
-		return nil, errors.New("scenarios: Endpoint.Dial: the play is over (the connect function returned, or its deadline passed)")
+		return nil, errors.New("scenarios: Endpoint.Open: the play is over (the connect function returned, or its deadline passed)")
 	case len(e.conns) >= MaxSessions:
-		return nil, fmt.Errorf("scenarios: Endpoint.Dial: the client already opened %d sessions in this play; a client that reconnects in a loop never ends", MaxSessions)
+		return nil, fmt.Errorf("scenarios: Endpoint.Open: the client already opened %d sessions in this play; a client that reconnects in a loop never ends", MaxSessions)
 	}
 	c := e.srv.Dial()
 	sessions := e.srv.Sessions()
@@ -437,7 +437,7 @@ func drain(srv *mcptest.Server) {
 	overHTTP := map[int]bool{}
 	for _, m := range srv.Journal().All() {
 		if m.HTTP != nil {
-			overHTTP[m.Session] = true
+			overHTTP[m.SessionNumber] = true
 		}
 	}
 	for _, sess := range srv.Sessions() {

@@ -325,7 +325,7 @@ func TestEndpointReconnect(t *testing.T) {
 	var kept *scenarios.Endpoint
 	o := s.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error {
 		kept = ep
-		first, err := ep.Dial()
+		first, err := ep.Open()
 		if err != nil {
 			return err
 		}
@@ -338,7 +338,7 @@ func TestEndpointReconnect(t *testing.T) {
 	if err := s.Check(o); err != nil {
 		t.Errorf("the reconnecting correct client: %v", err)
 	}
-	if _, err := kept.Dial(); err == nil || !strings.Contains(err.Error(), "the play is over") {
+	if _, err := kept.Open(); err == nil || !strings.Contains(err.Error(), "the play is over") {
 		t.Errorf("Dial after the play: want an error saying the play is over, got %v", err)
 	}
 	if kept.URL() != "" {

@@ -51,7 +51,7 @@ func serveHTTP(spec serverSpec, addr, reportFile string, stdout, logw io.Writer)
 	first := &firstRequest{}
 	rep := serveOnce(ctx, spec, "http", logw, func(ctx context.Context, srv *mcptest.Server) string {
 		mux := http.NewServeMux()
-		mux.Handle(mcpPath, srv.Handler())
+		mux.Handle(mcpPath, srv.HTTPHandler())
 		hs := &http.Server{Handler: first.wrap(mux), ReadHeaderTimeout: 10 * time.Second}
 		served := make(chan struct{})
 		go func() {
@@ -101,7 +101,7 @@ func waitSessions(ctx context.Context, srv *mcptest.Server) string {
 		known := len(sessions)
 		go func() {
 			defer close(newSession)
-			_, _ = srv.Await(wctx, mcptest.MatchFunc("a message of a new session", func(m mcptest.Message) bool { return m.Session > known }))
+			_, _ = srv.Await(wctx, mcptest.MatchFunc("a message of a new session", func(m mcptest.Message) bool { return m.SessionNumber > known }))
 		}()
 		var openDone <-chan struct{}
 		if open != nil {

@@ -319,7 +319,7 @@ func TestRecordAppendMergesSessions(t *testing.T) {
 	require.Len(t, cfg.Tools, 1)
 	require.Len(t, cfg.Tools[0].Cases, 2, "both sessions' calls")
 	assert.JSONEq(t, `{"city":"Paris"}`, string(cfg.Tools[0].Cases[0].Arguments))
-	assert.Equal(t, "unknown city", cfg.Tools[0].Cases[1].Replies[0].RPCError.Message)
+	assert.Equal(t, "unknown city", cfg.Tools[0].Cases[1].Replies[0].JSONRPCError.Message)
 	_, err = os.Stat(out + ".lock")
 	assert.True(t, os.IsNotExist(err), "the lock file is removed")
 }

@@ -296,7 +296,7 @@ func startClient(s scenarios.Scenario, opts runOptions) (*client, error) {
 // ends the client gets a moment to finish on its own (it knows its
 // deadline from MCPMOCK_DEADLINE_MS), then SIGTERM, then SIGKILL.
 func (c *client) connect(ctx context.Context, ep *scenarios.Endpoint) error {
-	return c.serve(ctx, ep.Dial, ep.URL)
+	return c.serve(ctx, ep.Open, ep.URL)
 }
 
 // serve carries the client's sessions to connections from dial until the

@@ -97,7 +97,7 @@ func tourResult(err error) error {
 // refTourRun plays one scenario of the tour with the reference client, in
 // process.
 func refTourRun(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenario, say func(string, ...any)) error {
-	conn, err := ep.Dial()
+	conn, err := ep.Open()
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func tourRun(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenario, 
 		return err
 	}
 	defer c.stop()
-	err = c.serve(ctx, ep.Dial, ep.URL)
+	err = c.serve(ctx, ep.Open, ep.URL)
 	if err != nil {
 		say("it exited with an error: %v", err)
 	} else {

@@ -98,7 +98,7 @@ func ExampleConnect_unknownProtocolVersion() {
 		srv := mcptest.NewServer(t).
 			WithProtocolVersions(mcptest.HandshakeVersions()...).
 			WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite")).
-			WithFault(mcptest.RespondProtocolVersion("1999-01-01"))
+			WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
 
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -125,7 +125,7 @@ func ExampleApp_Suggest_toolsCapabilityForgotten() {
 	example(func(t mcptest.TB) {
 		srv := mcptest.NewServer(t).
 			WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite")).
-			WithFault(mcptest.OmitCapability("tools"))
+			WithFaults(mcptest.OmitCapability("tools"))
 
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

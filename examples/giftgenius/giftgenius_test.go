@@ -178,7 +178,7 @@ func TestSuggestTextLines(t *testing.T) {
 // neither tools/list nor tools/call.
 func TestToolsCapabilityOmitted(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e era) {
-		srv := e.narrow(giftServer(t)).WithFault(mcptest.OmitCapability("tools"))
+		srv := e.narrow(giftServer(t)).WithFaults(mcptest.OmitCapability("tools"))
 		app := connect(t, srv)
 		_, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		require.ErrorIs(t, err, giftgenius.ErrNoGiftTool)
@@ -194,7 +194,7 @@ func TestToolsCapabilityOmitted(t *testing.T) {
 	// Today's Go SDK on its own: tools/list goes out without the
 	// capability and is answered; the mock records the broken rule.
 	t.Run("go-sdk-alone", func(t *testing.T) {
-		srv := giftServer(t).WithFault(mcptest.OmitCapability("tools"))
+		srv := giftServer(t).WithFaults(mcptest.OmitCapability("tools"))
 		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
 		conn := srv.Dial()
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bare", Version: "1.0.0"}, nil).
@@ -248,7 +248,7 @@ func TestToolMissing(t *testing.T) {
 	// Every page points back at the first: the app stops at the repeated
 	// cursor instead of paging forever.
 	t.Run("looping-cursor", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithTools(other("wrap_gift")...).WithFault(mcptest.LoopingCursor("tools/list"))
+		srv := mcptest.NewServer(t).WithTools(other("wrap_gift")...).WithFaults(mcptest.LoopingCursor("tools/list"))
 		app := connect(t, srv)
 		_, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		require.ErrorIs(t, err, giftgenius.ErrNoGiftTool)
@@ -260,7 +260,7 @@ func TestToolMissing(t *testing.T) {
 func TestToolError(t *testing.T) {
 	// isError: the tool ran and failed; its text is the error.
 	t.Run("isError", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool(giftgenius.ToolName).ReturnsError("the gift shop is closed"))
+		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool(giftgenius.ToolName).ReturnsToolError("the gift shop is closed"))
 		app := connect(t, srv)
 		got, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		require.ErrorIs(t, err, giftgenius.ErrToolFailed)
@@ -273,7 +273,7 @@ func TestToolError(t *testing.T) {
 	})
 	// A JSON-RPC error: the SDK's *jsonrpc.Error, wrapped.
 	t.Run("rpc-error", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool(giftgenius.ToolName).Returns(mcptest.RPCError(-32000, "backend down")))
+		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool(giftgenius.ToolName).Returns(mcptest.JSONRPCError(-32000, "backend down", nil)))
 		app := connect(t, srv)
 		_, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		var wire *jsonrpc.Error
@@ -292,7 +292,7 @@ func TestToolError(t *testing.T) {
 // connection is closed right after the initialize result: no
 // notifications/initialized, no tools/list.
 func TestUnknownProtocolVersion(t *testing.T) {
-	srv := legacy(giftServer(t)).WithFault(mcptest.RespondProtocolVersion("1999-01-01"))
+	srv := legacy(giftServer(t)).WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
 	app, err := giftgenius.Connect(ctxFor(t, 5*time.Second), srv.Dial())
 	require.Error(t, err)
 	assert.Nil(t, app)
@@ -316,7 +316,7 @@ func TestUnknownProtocolVersion(t *testing.T) {
 	// The fault edits initialize results only: a server that also speaks
 	// the stateless era is reached through server/discover, untouched.
 	t.Run("stateless-era-unaffected", func(t *testing.T) {
-		srv := giftServer(t).WithFault(mcptest.RespondProtocolVersion("1999-01-01").Optional())
+		srv := giftServer(t).WithFaults(mcptest.RespondProtocolVersion("1999-01-01").Optional())
 		app := connect(t, srv)
 		assert.Equal(t, "2026-07-28", app.ProtocolVersion())
 		srv.AssertNotCalled(t, "initialize")
@@ -328,7 +328,7 @@ func TestUnknownProtocolVersion(t *testing.T) {
 // notifications/cancelled.
 func TestToolHangs(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e era) {
-		srv := e.narrow(giftServer(t)).WithFault(mcptest.Hang("tools/call"))
+		srv := e.narrow(giftServer(t)).WithFaults(mcptest.Hang("tools/call"))
 		app := connect(t, srv)
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
@@ -350,7 +350,7 @@ func TestToolHangs(t *testing.T) {
 // arrives. Suggest fails at once with EOF; it does not wait for its deadline.
 func TestDisconnectMidCall(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e era) {
-		srv := e.narrow(giftServer(t)).WithFault(mcptest.CloseBefore("tools/call"))
+		srv := e.narrow(giftServer(t)).WithFaults(mcptest.CloseBefore("tools/call"))
 		app := connect(t, srv)
 		_, err := app.Suggest(ctxFor(t, 10*time.Second), 25, 0)
 		require.Error(t, err)

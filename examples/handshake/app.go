@@ -29,7 +29,7 @@ func sdkClient() tour.Client {
 			"discover-never-answered": "the SDK waits for server/discover until its deadline, 10 s",
 		},
 	}
-	// The app connects over stdio (Endpoint.Dial): the scenarios of the
+	// The app connects over stdio (Endpoint.Open): the scenarios of the
 	// Streamable HTTP transport do not apply to it.
 	for _, s := range scenarios.HTTP() {
 		c.Skip[s.Name] = "the app connects over stdio, and this scenario is about the Streamable HTTP transport"
@@ -52,7 +52,7 @@ func reconnecting(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scena
 		if n > 1 {
 			say("it reconnected (session %d)", n)
 		}
-		conn, err := ep.Dial()
+		conn, err := ep.Open()
 		if err != nil {
 			say("Dial failed: %v", err)
 			return err

@@ -359,7 +359,7 @@ func Example_mistake5() {
 	//
 	// Transcript (→ client to server, ← server to client):
 	//
-	//   faults on: NotifyBeforeInitialized("notifications/tools/list_changed")
+	//   faults on: NotifyAfterInitializeResult("notifications/tools/list_changed")
 	//   session 1 (handshake, protocol 2025-11-25)
 	//     1 → {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
 	//     2 ← {"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found: server/discover"}}
@@ -436,7 +436,7 @@ func Example_mistake6() {
 	//
 	// Transcript (→ client to server, ← server to client):
 	//
-	//   faults on: ErrorReply("tools/call", -32602, "Invalid params: the tool's input schema changed; list the tools again").Nth(1)
+	//   faults on: ReplaceWithJSONRPCError("tools/call", -32602, "Invalid params: the tool's input schema changed; list the tools again").Nth(1)
 	//   session 1 (stateless, protocol 2026-07-28)
 	//     1 → {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"gift-app","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
 	//     2 ← {"jsonrpc":"2.0","id":1,"result":{"capabilities":{"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true},"tools":{"listChanged":true}},"instructions":"Suggest gifts.","resultType":"complete","supportedVersions":["2024-11-05","2025-03-26","2025-06-18","2025-11-25","2026-07-28"],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gift-genius-backend","version":"0.2.0"}},"ttlMs":0,"cacheScope":"public"}}

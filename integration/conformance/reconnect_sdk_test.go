@@ -19,7 +19,7 @@ import (
 func twice(app func(ctx context.Context, conn net.Conn) error) scenarios.ConnectFunc {
 	return func(ctx context.Context, ep *scenarios.Endpoint) error {
 		for range 2 {
-			conn, err := ep.Dial()
+			conn, err := ep.Open()
 			if err != nil {
 				return err
 			}

@@ -186,7 +186,7 @@ var goSDKFailures = []string{"tools-capability-missing", "tools-schema-changed-q
 // withGoSDKFailures adds to m the failures of goSDKFailures, and
 // capabilities-per-session, which does not apply to an app that opens one
 // session, and the HTTP scenarios, which do not apply to an app that
-// connects with Endpoint.Dial.
+// connects with Endpoint.Open.
 func withGoSDKFailures(m map[string]scenarios.Status) map[string]scenarios.Status {
 	for _, n := range goSDKFailures {
 		if _, ok := m[n]; !ok {
@@ -200,7 +200,7 @@ func withGoSDKFailures(m map[string]scenarios.Status) map[string]scenarios.Statu
 }
 
 // overPipe adds to m the HTTP scenarios, which do not apply to an app
-// that connects with Endpoint.Dial (it never asks for the URL).
+// that connects with Endpoint.Open (it never asks for the URL).
 func overPipe(m map[string]scenarios.Status) map[string]scenarios.Status {
 	if m == nil {
 		m = map[string]scenarios.Status{}

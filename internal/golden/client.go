@@ -69,15 +69,15 @@ type Options struct {
 	Name string
 }
 
-// RPCError is a JSON-RPC error the server answered a request with.
-type RPCError struct {
+// JSONRPCError is a JSON-RPC error the server answered a request with.
+type JSONRPCError struct {
 	Method  string
 	Code    int64
 	Message string
 	Data    string // JSON text, "" when absent
 }
 
-func (e *RPCError) Error() string {
+func (e *JSONRPCError) Error() string {
 	return fmt.Sprintf("%s: error %d: %s", e.Method, e.Code, e.Message)
 }
 
@@ -460,7 +460,7 @@ func (c *Client) request(ctx context.Context, method, params, extraMeta string) 
 		}
 		r := rp.m
 		if e := r.Get("error"); e.Exists() {
-			re := &RPCError{Method: method, Code: e.Get("code").Int(), Message: e.Get("message").String()}
+			re := &JSONRPCError{Method: method, Code: e.Get("code").Int(), Message: e.Get("message").String()}
 			if d := e.Get("data"); d.Exists() {
 				re.Data = d.Raw
 			}
@@ -534,7 +534,7 @@ func (c *Client) Batch(ctx context.Context, calls ...BatchCall) ([]gjson.Result,
 			}
 			r := rp.m
 			if e := r.Get("error"); e.Exists() {
-				return out, &RPCError{Method: calls[i].Method, Code: e.Get("code").Int(), Message: e.Get("message").String()}
+				return out, &JSONRPCError{Method: calls[i].Method, Code: e.Get("code").Int(), Message: e.Get("message").String()}
 			}
 			out[i] = r.Get("result")
 		case <-ctx.Done():
@@ -559,7 +559,7 @@ func (c *Client) Connect(ctx context.Context) error {
 		}
 		res, err := c.request(pctx, "server/discover", "", "")
 		cancel()
-		var re *RPCError
+		var re *JSONRPCError
 		switch {
 		case err == nil && slices.Contains(strs(res.Get("supportedVersions")), StatelessVersion):
 			c.mu.Lock()

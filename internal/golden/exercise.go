@@ -39,7 +39,7 @@ func (r *Report) note(method string, err error) {
 func (c *Client) Exercise(ctx context.Context) (*Report, error) {
 	r := &Report{Calls: map[string]int{}}
 	fatal := func(err error) bool {
-		var re *RPCError
+		var re *JSONRPCError
 		return err != nil && !errors.As(err, &re)
 	}
 	stateless := c.Stateless()
@@ -61,7 +61,7 @@ func (c *Client) Exercise(ctx context.Context) (*Report, error) {
 			if r.note("tools/call", err); fatal(err) {
 				return r, err
 			}
-			var re *RPCError
+			var re *JSONRPCError
 			if errors.As(err, &re) && re.Code == -32602 && !relisted {
 				// Arguments built from the listed schema were rejected: the
 				// list is out of date. List the tools again.
@@ -224,7 +224,7 @@ func (c *Client) Listen(ctx context.Context, filter string) (*Listener, error) {
 			}
 			r := rp.m
 			if e := r.Get("error"); e.Exists() {
-				return nil, &RPCError{Method: "subscriptions/listen", Code: e.Get("code").Int(), Message: e.Get("message").String()}
+				return nil, &JSONRPCError{Method: "subscriptions/listen", Code: e.Get("code").Int(), Message: e.Get("message").String()}
 			}
 			return nil, fmt.Errorf("golden: subscriptions/listen answered before it was acknowledged: %s", r.Raw)
 		case <-ctx.Done():

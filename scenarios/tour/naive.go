@@ -30,7 +30,7 @@ const naiveVersion = "2025-06-18"
 // works, then it goes on as an app does.
 var malformedInitializeClient = Client{
 	Name: "the naive hand-written client",
-	Run: OneSession(func(ctx context.Context, conn net.Conn, _ scenarios.Scenario, say func(string, ...any)) error {
+	Run: OneSessionRun(func(ctx context.Context, conn net.Conn, _ scenarios.Scenario, say func(string, ...any)) error {
 		n := newNaive(ctx, conn, say)
 		defer n.close()
 		params := `{"protocolVersion":"` + naiveVersion + `","capabilities":{},"clientInfo":` + naiveInfo + `}`
@@ -50,7 +50,7 @@ var malformedInitializeClient = Client{
 // resources/list without a look at the server's capabilities.
 var undeclaredMethodsClient = Client{
 	Name: "the naive hand-written client",
-	Run: OneSession(func(ctx context.Context, conn net.Conn, _ scenarios.Scenario, say func(string, ...any)) error {
+	Run: OneSessionRun(func(ctx context.Context, conn net.Conn, _ scenarios.Scenario, say func(string, ...any)) error {
 		n := newNaive(ctx, conn, say)
 		defer n.close()
 		res := n.call("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+naiveVersion+`","capabilities":{},"clientInfo":`+naiveInfo+`}}`, 1)

@@ -51,11 +51,11 @@ type Client struct {
 	Skip map[string]string
 }
 
-// OneSession adapts the Run of a client that uses one connection: it
+// OneSessionRun adapts the Run of a client that uses one connection: it
 // dials the endpoint once and hands the connection to run.
-func OneSession(run func(ctx context.Context, conn net.Conn, s scenarios.Scenario, say func(format string, args ...any)) error) func(context.Context, *scenarios.Endpoint, scenarios.Scenario, func(string, ...any)) error {
+func OneSessionRun(run func(ctx context.Context, conn net.Conn, s scenarios.Scenario, say func(format string, args ...any)) error) func(context.Context, *scenarios.Endpoint, scenarios.Scenario, func(string, ...any)) error {
 	return func(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenario, say func(string, ...any)) error {
-		conn, err := ep.Dial()
+		conn, err := ep.Open()
 		if err != nil {
 			return err
 		}
@@ -272,7 +272,7 @@ func (t Tour) play(w io.Writer, s scenarios.Scenario, c Client) error {
 
 	fmt.Fprintf(w, "Transcript (→ client to server, ← server to client):\n\n")
 	fmt.Fprintf(w, "%s\n", indent(o.Server.Transcript()))
-	fmt.Fprintf(w, "Sequence diagram:\n\n```mermaid\n%s```\n\n", mcptest.RenderSequenceDiagram(o.Journal))
+	fmt.Fprintf(w, "Sequence diagram:\n\n```mermaid\n%s```\n\n", o.Journal.SequenceDiagram())
 
 	fmt.Fprintf(w, "What the client did:\n")
 	for _, step := range st.all() {

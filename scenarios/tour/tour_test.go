@@ -111,7 +111,7 @@ func TestServerSideLessonNeedsClient(t *testing.T) {
 // its steps are shown in order; a client that does nothing reaches no
 // decision point (not-reached, a failure).
 func TestClientMeetsScenario(t *testing.T) {
-	idle := Client{Name: "an idle client", Run: OneSession(func(ctx context.Context, conn net.Conn, s scenarios.Scenario, say func(string, ...any)) error {
+	idle := Client{Name: "an idle client", Run: OneSessionRun(func(ctx context.Context, conn net.Conn, s scenarios.Scenario, say func(string, ...any)) error {
 		say("it was given %s", s.Name)
 		say("it closed the connection")
 		return conn.Close()
