@@ -69,8 +69,8 @@ func (c *Config) NewServer(t mcptest.TB) *mcptest.Server {
 			srv.WithResourceCompletion(cp.ResourceTemplate, cp.Argument, cp.Values...)
 		}
 	}
-	if len(c.SSEReplies) > 0 {
-		srv.WithSSEReplies(c.SSEReplies...)
+	for _, m := range c.SSEReplies {
+		srv.WithFaults(mcptest.ReplyAsSSE(m).Optional())
 	}
 	if c.CacheHints != nil {
 		srv.WithCacheHints(time.Duration(c.CacheHints.TTLMs)*time.Millisecond, c.CacheHints.CacheScope)

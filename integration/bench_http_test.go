@@ -152,7 +152,7 @@ func benchHTTPTarget(tb testing.TB, name string) string {
 	case "mcptest-json", "mcptest-sse":
 		srv := mcptest.NewServer(tb).WithTools(mcptest.NewTool("echo").ReturnsText("hi"))
 		if name == "mcptest-sse" {
-			srv.WithSSEReplies("tools/call")
+			srv.WithFaults(mcptest.ReplyAsSSE("tools/call"))
 		}
 		return srv.URL()
 	case "raw-json":

@@ -194,7 +194,7 @@ func TestHTTPMark3ListChanged(t *testing.T) {
 
 // TestHTTPProgressAsSSE: a handler that reports progress before its result
 // is answered with an SSE stream carrying both; one that does not gets a
-// JSON body, unless WithSSEReplies asks for SSE.
+// JSON body, unless the fault ReplyAsSSE asks for SSE.
 func TestHTTPProgressAsSSE(t *testing.T) {
 	for _, sse := range []bool{false, true} {
 		srv := legacy(mcptest.NewServer(t)).WithTools(
@@ -204,7 +204,7 @@ func TestHTTPProgressAsSSE(t *testing.T) {
 			}),
 			mcptest.NewTool("quick").ReturnsText("q"))
 		if sse {
-			srv.WithSSEReplies("tools/call")
+			srv.WithFaults(mcptest.ReplyAsSSE("tools/call"))
 		}
 		progress := make(chan float64, 2)
 		cs := connectGoSDKHTTP(t, srv, &mcp.ClientOptions{

@@ -237,12 +237,21 @@ type faultSnapshot struct {
 }
 
 // WithFaults installs faults, as AddFault does, and returns the Server so
-// that it chains with the configuration methods. Unlike them it may be
-// called at any time, also while clients are connected. A fault whose
-// constructor failed, or that names a method no version of the protocol
-// has and no Handle serves, fails the test at once, naming the call.
+// that it chains with the configuration methods. Like them it must come
+// before the first Dial (or URL, HTTPHandler, Serve): to install a fault
+// while clients are connected, use AddFault, which returns its handle. A
+// fault whose constructor failed, or that names a method no version of the
+// protocol has and no Handle serves, fails the test at once, naming the
+// call.
 func (s *Server) WithFaults(faults ...Fault) *Server {
 	s.t.Helper()
+	s.mu.Lock()
+	started := s.started
+	s.mu.Unlock()
+	if started {
+		s.t.Fatalf("mcptest: WithFaults called after the first Dial; configure the server before Dial, or install a fault while clients are connected with AddFault")
+		return s
+	}
 	for _, f := range faults {
 		if s.AddFault(f) == nil {
 			break

@@ -181,8 +181,10 @@ func ReplyAsJSON(method string) Fault {
 	})
 }
 
-// ReplyAsSSE answers requests of method with an SSE stream even when only
-// the result goes on it. Reproduces: a server that always streams — a
+// ReplyAsSSE answers requests of method (every request when method is "")
+// with an SSE stream even when only the result goes on it. By default a
+// request is answered with a JSON body, and with SSE when the mock sends a
+// notification or a request before the result. Reproduces: a server that always streams — a
 // client that handles only JSON bodies fails.
 func ReplyAsSSE(method string) Fault {
 	return httpReplyFault(fmt.Sprintf("ReplyAsSSE(%q)", method), method, func(h *FaultHandle, c *httpConn, st *sseStream) bool {

@@ -13,7 +13,7 @@ import (
 // kept until a GET resumes it. The short reply stream goes out in one
 // write, with a Content-Length.
 func TestHTTPDeliveredStreamsNotKept(t *testing.T) {
-	srv := NewServer(t).WithTools(NewTool("t").ReturnsText("x")).WithSSEReplies("tools/call")
+	srv := NewServer(t).WithTools(NewTool("t").ReturnsText("x")).WithFaults(ReplyAsSSE("tools/call"))
 	srv.AddFault(DropStream("tools/call", 0, true).Nth(4))
 	url := srv.URL()
 	sid := ""

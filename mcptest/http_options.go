@@ -8,7 +8,6 @@ import (
 // httpConfig is the HTTP configuration of a Server, fixed when it starts.
 type httpConfig struct {
 	noGET      bool
-	sseMethods map[string]bool // methods answered with SSE; "" for all
 	bodyLimit  int64
 	origins    []string
 	retry      time.Duration
@@ -36,27 +35,6 @@ const legacyParam = "sessionId"
 func (s *Server) WithoutStandaloneSSE() *Server {
 	s.t.Helper()
 	return s.configure("WithoutStandaloneSSE", func() error { s.httpCfg.noGET = true; return nil })
-}
-
-// WithSSEReplies makes the HTTP endpoint answer requests of the given
-// methods (every method when none is given) with an SSE stream even when
-// nothing comes before the result. By default a request is answered with a
-// JSON body, and with SSE when the mock sends a notification or a request
-// before the result (a handler's progress, log or server request).
-func (s *Server) WithSSEReplies(methods ...string) *Server {
-	s.t.Helper()
-	return s.configure("WithSSEReplies", func() error {
-		if s.httpCfg.sseMethods == nil {
-			s.httpCfg.sseMethods = map[string]bool{}
-		}
-		if len(methods) == 0 {
-			s.httpCfg.sseMethods[""] = true
-		}
-		for _, m := range methods {
-			s.httpCfg.sseMethods[m] = true
-		}
-		return nil
-	})
 }
 
 // WithHTTPBodyLimit sets the largest POST body the HTTP endpoint reads (by

@@ -53,8 +53,6 @@ func (st *sseStream) finish() { st.doneOnce.Do(func() { close(st.done) }) }
 func (c *httpConn) newStream(w http.ResponseWriter, reqID, method, httpMethod string) *sseStream {
 	st := &sseStream{id: strconv.FormatInt(c.front.streamSeq.Add(1), 10), reqID: reqID, method: method, w: w, done: make(chan struct{}), httpMeth: httpMethod, dropAfter: -1}
 	st.fl, _ = w.(http.Flusher)
-	cfg := c.front.srv.httpCfg.sseMethods
-	st.forceSSE = cfg[""] || cfg[method]
 	return st
 }
 

@@ -195,7 +195,7 @@ func (s *Server) configure(call string, f func() error) *Server {
 	}
 	s.mu.Unlock()
 	if started {
-		s.t.Fatalf("mcptest: %s called after the first Dial; configure the server before Dial (runtime changes: SetTools, SetResources, SetPrompts, Broadcast, SendRequest)", call)
+		s.t.Fatalf("mcptest: %s called after the first Dial; configure the server before Dial (runtime changes: SetTools, SetResources, SetPrompts, AddFault, Broadcast, SendRequest)", call)
 	}
 	if err != nil {
 		s.t.Fatalf("mcptest: %s: %v", call, err)
