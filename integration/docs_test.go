@@ -47,7 +47,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 )
 
 // fragmentMarker marks a block that is deliberately partial.
@@ -391,14 +390,29 @@ func TestDocBlocksCompileFailsOnABrokenBlock(t *testing.T) {
 // notAPI: backticked words of the README that look like Go names but are
 // not the library's API (their own packages', the spec's, examples').
 var notAPI = map[string]bool{
-	"ClientSession.Tools": true, // go-sdk
-	"NewStreamableHTTP":   true, // mark3labs' transport
+	"ClientSession.Tools":       true, // go-sdk
+	"NewStreamableHTTP":         true, // mark3labs' transport
+	"WithProtocolVersion":       true, // mark3labs' client option
+	"StreamableClientTransport": true, // go-sdk
+	"SSEClientTransport":        true, // go-sdk's and the TypeScript SDK's
+	"*.Int":                     true, // gjson's Result.Int, after Message.Get
+	"Host":                      true, // an HTTP header
+	"Origin":                    true, // an HTTP header
 }
 
-// readmeNames returns the backticked identifiers of the README's prose
-// that look like the library's API: Type.Method, pkg.Name, a bare
-// exported name that starts with With, Assert, Set, New or Expect, or a
-// bare exported name written as a call (`Hang(method)`, `ExpireSession()`).
+// readmeNames returns the backticked Go names of the README's prose (code
+// blocks left out) that look like the library's API, each as it is to be
+// checked:
+//
+//   - `pkg.Name` and `pkg.Type.Member` for the library's packages;
+//   - `Type.Member`, checked as a member of that type, so that
+//     `Messages.All` fails where `Journal.All` holds;
+//   - a chain of calls, `Session(n).Era()` or `srv.Journal().ToolCalls(x)`
+//     (a leading lower-case variable dropped), as each of its names, each
+//     of which must exist somewhere in the API ("*.Era");
+//   - a bare exported name, `Hang`, `WithPageSize(n)`, `Only`.
+//
+// Words that look like names but are not the library's are in notAPI.
 func readmeNames(text string) []string {
 	// prose only: drop fenced blocks
 	var prose strings.Builder
@@ -413,43 +427,50 @@ func readmeNames(text string) []string {
 		}
 	}
 	code := regexp.MustCompile("`([^`]+)`")
-	name := regexp.MustCompile(`^(?:(mcptest|scenarios|config|tour)\.)?([A-Z]\w*)(?:\.([A-Z]\w*))?(?:\(.*\))?$`)
+	args := regexp.MustCompile(`\([^()]*\)`)
+	shape := regexp.MustCompile(`^(?:(mcptest|scenarios|config|tour)\.)?[A-Z]\w*(?:\.[A-Z]\w*)*$`)
+	receiver := regexp.MustCompile(`^\.?[a-z]\w*\.`)
 	var out []string
 	seen := map[string]bool{}
-	for _, m := range code.FindAllStringSubmatch(prose.String(), -1) {
-		s := strings.TrimPrefix(strings.TrimPrefix(m[1], "srv."), ".")
-		n := name.FindStringSubmatch(s)
-		if n == nil {
-			continue
-		}
-		var id string
-		switch {
-		case n[1] != "" && n[3] != "": // pkg.Type.Method
-			id = n[1] + "." + n[2] + "." + n[3]
-		case n[1] != "":
-			id = n[1] + "." + n[2]
-		case n[3] != "": // Type.Method
-			id = n[2] + "." + n[3]
-		case hasAPIPrefix(n[2]) || strings.HasPrefix(s, n[2]+"("):
-			id = n[2]
-		default:
-			continue
-		}
+	add := func(id string) {
 		if !seen[id] && !notAPI[id] {
 			seen[id] = true
 			out = append(out, id)
 		}
 	}
-	return out
-}
-
-func hasAPIPrefix(s string) bool {
-	for _, p := range []string{"With", "Assert", "Set", "New", "Expect"} {
-		if rest, ok := strings.CutPrefix(s, p); ok && rest != "" && unicode.IsUpper(rune(rest[0])) {
-			return true
+	for _, m := range code.FindAllStringSubmatch(prose.String(), -1) {
+		s := strings.TrimPrefix(m[1], ".")
+		if r := receiver.FindString(s); r != "" && !shape.MatchString(s) {
+			s = s[len(r):] // srv.X, req.Log(...): a variable of the reader's
 		}
+		chained := false
+		for {
+			t := args.ReplaceAllString(s, "")
+			if t == s {
+				break
+			}
+			if strings.Contains(strings.TrimSuffix(strings.TrimSpace(s), ")"), ").") {
+				chained = true
+			}
+			s = t
+		}
+		if !shape.MatchString(s) {
+			continue
+		}
+		parts := strings.Split(s, ".")
+		pkg := ""
+		if _, ok := map[string]bool{"mcptest": true, "scenarios": true, "config": true, "tour": true}[parts[0]]; ok {
+			pkg, parts = parts[0]+".", parts[1:]
+		}
+		if chained {
+			for _, p := range parts {
+				add("*." + p)
+			}
+			continue
+		}
+		add(pkg + strings.Join(parts, "."))
 	}
-	return false
+	return out
 }
 
 // api is the exported API of the library's packages: "pkg.Name" for
@@ -533,6 +554,7 @@ func apiHas(names map[string]bool, id string) bool {
 	if names[id] {
 		return true
 	}
+	id = strings.TrimPrefix(id, "*.")
 	if !strings.Contains(id, ".") {
 		for n := range names {
 			if strings.Count(n, ".") == 2 && strings.HasSuffix(n, "."+id) {
@@ -551,9 +573,18 @@ func apiHas(names map[string]bool, id string) bool {
 // TestReadmeNamesCheckFails: the name check finds a name that is gone.
 func TestReadmeNamesCheckFails(t *testing.T) {
 	names := api(t)
-	for _, id := range readmeNames("see `Messages.All`, `mcptest.NoSuchThing` and `WithNoSuchOption`\n") {
-		if apiHas(names, id) {
-			t.Errorf("want %s reported missing", id)
+	var missing []string
+	for _, id := range readmeNames("see `Messages.All`, `mcptest.NoSuchThing`, `WithNoSuchOption`, `srv.Journal().NoSuch(x)` and `Gone`\n") {
+		if !apiHas(names, id) {
+			missing = append(missing, id)
+		}
+	}
+	if want := []string{"Messages.All", "mcptest.NoSuchThing", "WithNoSuchOption", "*.NoSuch", "Gone"}; !slices.Equal(missing, want) {
+		t.Errorf("want %v reported missing, got %v", want, missing)
+	}
+	for _, id := range readmeNames("`Journal.All`, `srv.Journal().ToolCalls(x)`, `Session(n).Era()`, `mcptest.Hang`, `scenarios.Only(a, b)`, `Hang(m)`, `.ReturnsText(\"a\")`\n") {
+		if !apiHas(names, id) {
+			t.Errorf("want %s found", id)
 		}
 	}
 	if got := readmeNames("`Journal.All` ```go\n`Nope.X`\n```\n"); len(got) != 1 {
