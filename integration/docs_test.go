@@ -398,6 +398,10 @@ var notAPI = map[string]bool{
 	"*.Int":                     true, // gjson's Result.Int, after Message.Get
 	"Host":                      true, // an HTTP header
 	"Origin":                    true, // an HTTP header
+	"MiB":                       true, // a unit
+	"RawMessage":                true, // encoding/json's
+	"ReadWriteCloser":           true, // io's
+	"TestMyClient":              true, // the reader's test, in a package doc
 }
 
 // readmeNames returns the backticked Go names of the README's prose (code
@@ -570,9 +574,14 @@ func apiHas(names map[string]bool, id string) bool {
 	return false
 }
 
-// TestReadmeNamesCheckFails: the name check finds a name that is gone.
+// TestReadmeNamesCheckFails: the name checks find a name that is gone.
 func TestReadmeNamesCheckFails(t *testing.T) {
 	names := api(t)
+	for _, id := range packageDocNames("// Use Messages.All and NewToool, not Journal.All.\n//\n//\tGone.X()\npackage x\n") {
+		if apiHas(names, id) != (id == "Journal.All") {
+			t.Errorf("package doc name %s: found is %v", id, apiHas(names, id))
+		}
+	}
 	var missing []string
 	for _, id := range readmeNames("see `Messages.All`, `mcptest.NoSuchThing`, `WithNoSuchOption`, `srv.Journal().NoSuch(x)` and `Gone`\n") {
 		if !apiHas(names, id) {
@@ -589,5 +598,49 @@ func TestReadmeNamesCheckFails(t *testing.T) {
 	}
 	if got := readmeNames("`Journal.All` ```go\n`Nope.X`\n```\n"); len(got) != 1 {
 		t.Errorf("want only the prose's name, got %v", got)
+	}
+}
+
+// packageDocNames returns the names the prose of a package doc (its code
+// blocks left out) writes as Type.Member, pkg.Name or a CamelCase word.
+func packageDocNames(text string) []string {
+	var prose strings.Builder
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "package ") {
+			break
+		}
+		if strings.HasPrefix(l, "//") && !strings.HasPrefix(l, "//\t") {
+			prose.WriteString(l + "\n")
+		}
+	}
+	// pkg.Name, Type.Member, or a CamelCase word (NewTool, WhenArgs,
+	// RPCErrorWithData): a capital, a lower-case letter, a capital later.
+	re := regexp.MustCompile(`\b(?:(?:mcptest|scenarios|config|tour)\.[A-Z]\w*|[A-Z]\w*\.[A-Z]\w*|[A-Z]+[a-z]+[A-Z]\w*)\b`)
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range re.FindAllString(prose.String(), -1) {
+		if !seen[m] && !notAPI[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestPackageDocNamesExist: every Type.Member and pkg.Name the package
+// docs' prose names exists.
+func TestPackageDocNamesExist(t *testing.T) {
+	names := api(t)
+	total := 0
+	for _, f := range docSources {
+		for _, id := range packageDocNames(readFile(t, f)) {
+			total++
+			if !apiHas(names, id) {
+				t.Errorf("%s names %s, which the library does not export (fix the doc, or add it to notAPI with the reason)", strings.TrimPrefix(f, "../"), id)
+			}
+		}
+	}
+	if total < 5 {
+		t.Fatalf("want the package docs' names, found %d", total)
 	}
 }
