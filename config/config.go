@@ -4,11 +4,12 @@
 // replies and argument cases, resources, resource templates, prompts,
 // completions and faults by name with their parameters.
 //
+//	// mcpmock:fragment (t: yours, in a func that returns an error)
 //	cfg, err := config.Load("weather.json") // every mistake, each naming its line and field
 //	if err != nil {
 //		return err
 //	}
-//	srv := cfg.Server(t) // an *mcptest.Server for t, as the file describes it
+//	srv := cfg.NewServer(t) // an *mcptest.Server for t, as the file describes it
 //
 // The file's JSON Schema is Schema() (schema.json beside this file, in the
 // repository); Parse checks a file against it, then checks what the schema

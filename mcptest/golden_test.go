@@ -260,7 +260,9 @@ var goldenVariants = []struct {
 }{
 	{name: "plain", apply: func(s *mcptest.Server) *mcptest.Server { return s }},
 	{name: "sse-replies", httpOnly: true, apply: func(s *mcptest.Server) *mcptest.Server { return s.WithFaults(mcptest.ReplyAsSSE("").Optional()) }},
-	{name: "sse-retry", httpOnly: true, apply: func(s *mcptest.Server) *mcptest.Server { return s.WithFaults(mcptest.ReplyAsSSE("").Optional()).WithSSERetry(time.Second) }},
+	{name: "sse-retry", httpOnly: true, apply: func(s *mcptest.Server) *mcptest.Server {
+		return s.WithFaults(mcptest.ReplyAsSSE("").Optional()).WithSSERetry(time.Second)
+	}},
 	{name: "no-get-stream", httpOnly: true, noPush: true, apply: func(s *mcptest.Server) *mcptest.Server { return s.WithoutStandaloneSSE() }},
 	{name: "empty-string-cursor", apply: func(s *mcptest.Server) *mcptest.Server { return s.WithEmptyStringCursor() }},
 	{name: "cache-hints", apply: func(s *mcptest.Server) *mcptest.Server { return s.WithCacheHints(time.Minute, "private") }},

@@ -18,7 +18,7 @@
 //		}),
 //			scenarios.WithServer(myServer), // the app's own tools; GiftGen without it
 //			scenarios.KnownDeviation("tools-capability-missing", "calls tools/list without the tools capability"))
-//		b, _ := report.JSON() // for CI; Run has logged report.Table()
+//		t.Log(report.Table()) // or report.JSON()
 //	}
 //
 // # Scenarios

@@ -11,6 +11,7 @@
 // a correct client does. The package needs no client SDK: examples/handshake
 // gives it the official Go SDK client,
 //
+//	// mcpmock:fragment (app: yours)
 //	t := tour.Tour{Client: tour.Client{Name: "the official Go SDK v1.8.0", Run: app}, Log: os.Stderr}
 //	err := t.Run(os.Stdout)      // the whole tour
 //	err = t.Run(os.Stdout, "3")  // mistake 3 (or its name, or a scenario's)
