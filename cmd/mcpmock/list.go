@@ -10,13 +10,18 @@ import (
 )
 
 func listCmd(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("list", "[--faults]", stderr)
+	fs := newFlags("list", "[--faults] [--bugs]", stderr)
 	faults := fs.Bool("faults", false, "list the faults a config file can name, with their parameters")
+	bugList := fs.Bool("bugs", false, "list the catalog of documented client bugs (mcpmock run --bug ID plays one)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if *bugList {
+		listBugs(stdout)
+		return nil
 	}
 	if *faults {
 		for _, f := range config.Faults() {

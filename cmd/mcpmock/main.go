@@ -7,8 +7,8 @@
 //	go install github.com/mcpmock/mcpmock/cmd/mcpmock@latest
 //
 //	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR]
-//	mcpmock run [--scenario NAME]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
-//	mcpmock list [--faults]
+//	mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
+//	mcpmock list [--faults] [--bugs]
 //	mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
 //
 // serve is one mock server: on stdio, stdout carries only MCP and
@@ -63,17 +63,17 @@ var errVerdict = errors.New("the verdict is negative")
 // The synopses of the commands, for their -h and the usage.
 const (
 	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR]"
-	runSynopsis   = "[--scenario NAME]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
+	runSynopsis   = "[--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
 )
 
 const usage = `mcpmock: the MCP mock server for clients in any language
 
 usage:
   mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR]
-  mcpmock run [--scenario NAME]... [--http] [--json FILE] [--junit FILE]
+  mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE]
               [--known-deviation NAME=why]... [--log FILE] [--config FILE]
               [--startup-timeout DURATION] -- CMD ARGS...
-  mcpmock list [--faults]
+  mcpmock list [--faults] [--bugs]
   mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
 
 serve   one mock server on stdio (stdout carries only MCP) or, with --http, on
@@ -83,7 +83,7 @@ run     run a client program against each scenario of the catalog and judge it:
         the client finds its server in MCPMOCK_SERVER_COMMAND (stdio) or
         MCPMOCK_URL and its last argument (--http)
 list    the scenario catalog, one line each (--faults: the faults a config file
-        can name, with their parameters)
+        can name, with their parameters; --bugs: the documented client bugs)
 tour    the teaching tour of the classic handshake mistakes
 
 Run "mcpmock COMMAND -h" for what each flag of a command does.
