@@ -175,6 +175,27 @@ func catalog() []Bug {
 		Recipe:  versionRejected(), Fixed: "initializes again with a version from the error's data.supported",
 		Proof: raw("a client that gives up after the -32602", "one that retries with data.supported[0]")}, issue("higress-group/higress", 3226))
 
+	// ---- the handshake ----
+	initialized := func() Recipe {
+		return Recipe{Script: "srv (the app's server as it is)", Expect: KeepsRule(mcptest.RuleInitializedFirst, "after the initialize result the client sends notifications/initialized (a notification: no id) before any request but ping")}
+	}
+	add(Bug{ID: "claude-code-59835", Client: "Claude Code 2.1.143",
+		Symptom: "\"tools fetch failed\" with servers that enforce the handshake (rmcp): tools/list goes out without notifications/initialized",
+		Recipe:  initialized(), Fixed: "sends notifications/initialized after the initialize result, then tools/list",
+		Proof: raw("a client that skips notifications/initialized", "one that sends it")}, issue("anthropics/claude-code", 59835))
+	add(Bug{ID: "mcp-hangar-881", Client: "mcp-hangar/mcp-hangar (remote upstreams)",
+		Symptom: "notifications/initialized is never sent: a server that registers tools once initialized lists one tool fewer",
+		Recipe:  initialized(), Fixed: "sends notifications/initialized before tools/list",
+		Proof: raw("a client that skips notifications/initialized", "one that sends it")}, issue("mcp-hangar/mcp-hangar", 881))
+	add(Bug{ID: "mcptools-77", Client: "posit-dev/mcptools (R client)",
+		Symptom: "tools/list ends with -32602 Invalid request parameters: the client never sent notifications/initialized",
+		Recipe:  initialized(), Fixed: "sends notifications/initialized after the initialize result",
+		Proof: raw("a client that skips notifications/initialized", "one that sends it")}, pr("posit-dev/mcptools", 77))
+	add(Bug{ID: "f-mcptools-47", Client: "f/mcptools (HTTP transport)",
+		Symptom: "notifications/initialized goes out with an \"id\" member: a request the server does not know, not the notification",
+		Recipe:  initialized(), Fixed: "sends notifications/initialized without an id",
+		Proof: raw("a client that puts an id on notifications/initialized", "one that sends it as a notification")}, issue("f/mcptools", 47))
+
 	// ---- tool lists a host filters or rejects ----
 	add(Bug{ID: "vscode-248810", Client: "VS Code (Copilot agent mode)",
 		Symptom: "\"tool parameters array type must have items\": the host rejects a tool whose array schema has no items",
@@ -304,6 +325,10 @@ func catalog() []Bug {
 		},
 		Fixed: "registers the tools of the new list, so the app can call them",
 		Proof: raw("a client that re-lists but keeps its first list", "one that registers the new list")}, issue("anthropics/claude-ai-mcp", 960))
+	add(Bug{ID: "librechat-7117", Client: "danny-avila/LibreChat",
+		Symptom: "notifications/tools/list_changed gets no tools/list: the tool list stays static until a restart",
+		Recipe:  scenario("tools-list-changed"), Fixed: "lists the tools again",
+		Proof: raw("a client that ignores the notification", "one that re-lists")}, issue("danny-avila/LibreChat", 7117))
 	add(Bug{ID: "bifrost-6885", Client: "maximhq/bifrost",
 		Symptom: "tool lists stay stale for 10 minutes: list_changed does not refresh the cache",
 		Recipe:  scenario("tools-list-changed"), Fixed: "refreshes on the notification",
@@ -411,9 +436,15 @@ func catalog() []Bug {
 		Symptom: "tools are never refreshed after notifications/tools/list_changed over HTTP",
 		Recipe:  scenario("tools-list-changed"), Fixed: "lists the tools again, on every transport",
 		Proof: raw("an HTTP client that ignores the notification", "one that re-lists")}, issue("anthropics/claude-code", 79826))
+	add(Bug{ID: "csharp-sdk-495", Client: "modelcontextprotocol/csharp-sdk Streamable HTTP client",
+		Symptom: "requests after initialize carry no MCP-Protocol-Version header, which the spec (2025-06-18) makes a MUST",
+		Recipe: Recipe{Script: "srv.URL() // the client connects over Streamable HTTP",
+			Expect: KeepsRule(mcptest.RuleHTTPProtocolVersion, "every HTTP request after initialize carries MCP-Protocol-Version with the negotiated version")},
+		Fixed: "sends MCP-Protocol-Version: <negotiated version> on every request after initialize (PR #500)",
+		Proof: raw("an HTTP client that sends no MCP-Protocol-Version header", "one that sends it")}, issue("modelcontextprotocol/csharp-sdk", 495))
 	add(Bug{ID: "go-sdk-265", Client: "modelcontextprotocol/go-sdk ClientSession (Streamable HTTP)",
 		Symptom: "Wait never returns after the server closed the session",
-		Recipe:  faults(FailsFast, mcptest.ExpireSession().Nth(3)), Fixed: "ends the session (Wait returns) when the server says it is gone",
+		Recipe:  faults(ReturnsPromptly, mcptest.ExpireSession().Nth(3)), Fixed: "does not wait on a session the server ended: Wait returns (or a new session starts)",
 		Proof: raw("an HTTP client that keeps waiting after the 404", "one that ends the session")}, issue("modelcontextprotocol/go-sdk", 265))
 
 	return out

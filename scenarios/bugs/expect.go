@@ -365,3 +365,52 @@ func CarriesProgressToken() scenarios.Expectation {
 		},
 	}
 }
+
+// ReturnsPromptly is what a fixed client does when the server ends its
+// session (404 for its session id): it does not wait on a session that is
+// gone; it starts a new one or ends with an error, and connect returns
+// before half its deadline.
+func ReturnsPromptly() scenarios.Expectation {
+	return scenarios.Expectation{
+		Description:   "after the server ended the session (404), connect returns before half its deadline: the client started a new session or ended with an error, and did not wait on the dead one",
+		DecisionPoint: "every fault of the recipe acted (the server ended the client's session)",
+		Reached:       acted,
+		Check: func(o scenarios.Outcome) error {
+			if o.Elapsed >= o.Deadline/2 {
+				return fmt.Errorf("connect returned %s only after %v of its %v deadline: the client waited on a session the server had ended", errText(o.Err), o.Elapsed.Round(1e6), o.Deadline)
+			}
+			return nil
+		},
+	}
+}
+
+// KeepsRule is what a fixed client does about the protocol rule the bug
+// broke: it never breaks it, once its work has started (a request beyond
+// the handshake, after an initialize result).
+func KeepsRule(rule mcptest.RuleID, what string) scenarios.Expectation {
+	return scenarios.Expectation{
+		Description:   fmt.Sprintf("%s: the client never breaks %s", what, rule),
+		DecisionPoint: "the client got an initialize result and sent a request of its work after it",
+		Reached: func(o scenarios.Outcome) error {
+			for _, r := range o.Journal.FromServer().Responses("initialize") {
+				if r.Kind != mcptest.KindResult {
+					continue
+				}
+				for _, q := range o.Journal.FromClient().Requests("").After(r.Seq) {
+					if !lifecycle[q.Method] && q.Method != "notifications/initialized" {
+						return nil
+					}
+				}
+			}
+			return fmt.Errorf("the client never sent a request of its work after an initialize result (it sent %s)", sent(o))
+		},
+		Check: func(o scenarios.Outcome) error {
+			for _, v := range o.Violations {
+				if v.Rule == rule {
+					return fmt.Errorf("the client broke %s at message %d: %s", rule, v.Message.Seq, v.Detail)
+				}
+			}
+			return nil
+		},
+	}
+}

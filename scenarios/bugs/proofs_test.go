@@ -53,6 +53,12 @@ var proofs = map[string]proof{
 	"mcp-golang-134": same(raw{version: "1.0"}),
 	"higress-3226":   same(raw{noRetry: true}),
 
+	"claude-code-59835": same(raw{skipInit: true}),
+	"mcp-hangar-881":    same(raw{skipInit: true}),
+	"mcptools-77":       same(raw{skipInit: true}),
+	"f-mcptools-47":     same(raw{initWithID: true}),
+	"librechat-7117":    same(raw{ignoreChanged: true}),
+
 	"vscode-248810":            same(raw{dropSchema: arrayNoItem, call: "tag_gifts"}),
 	"gitlab-mcp-286":           same(raw{rejectList: func(s gjson.Result) bool { return s.Raw == "{}" }, call: "suggest_gifts"}),
 	"atlas-ui-3-727":           same(raw{rejectList: func(s gjson.Result) bool { return s.Get("type").String() != "object" }, call: "suggest_gifts"}),

@@ -27,6 +27,8 @@ type raw struct {
 	omitVersion bool     // initialize without protocolVersion
 	knows       []string // the versions it accepts from the server (nil: 2024-11-05 … 2025-11-25)
 	noRetry     bool     // gives up after initialize is rejected with -32602
+	skipInit    bool     // never sends notifications/initialized
+	initWithID  bool     // sends notifications/initialized with an id (a request)
 
 	maxLine      int  // a line longer than this fails the read loop (bufio.Scanner's 64 KB)
 	panicLine    int  // a line longer than this panics (mcp-go v0.32's buffer)
@@ -318,6 +320,12 @@ func (s *rawSession) initialize() error {
 		}
 		if !ok {
 			return fmt.Errorf("unsupported protocol version: %q", got)
+		}
+		switch {
+		case s.skipInit:
+			return nil
+		case s.initWithID:
+			return s.write(map[string]any{"jsonrpc": "2.0", "id": 1000, "method": "notifications/initialized"})
 		}
 		return s.notify("notifications/initialized")
 	}
