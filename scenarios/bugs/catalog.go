@@ -78,11 +78,16 @@ func catalog() []Bug {
 			Expect: CallsTool(tool.Name(), why),
 		}
 	}
+	// handshake narrows the server to the handshake era, so that a client
+	// of both eras initializes (server/discover gets -32601).
+	handshake := func(s *mcptest.Server) *mcptest.Server { return s.WithProtocolVersions(mcptest.HandshakeVersions()...) }
+	const handshakeScript = "srv.WithProtocolVersions(mcptest.HandshakeVersions()...)"
+	inHandshake := func(r Recipe) Recipe { r.Setup, r.Script = handshake, handshakeScript; return r }
 	versionRejected := func() Recipe {
-		return faults(RetriesVersion, mcptest.RejectProtocolVersion().Nth(1))
+		return inHandshake(faults(RetriesVersion, mcptest.RejectProtocolVersion().Nth(1)))
 	}
 	newer := func() Recipe {
-		return faults(func() Expectation { return AcceptsVersion("2025-11-25") }, mcptest.RespondProtocolVersion("2025-11-25"))
+		return inHandshake(faults(func() Expectation { return AcceptsVersion("2025-11-25") }, mcptest.RespondProtocolVersion("2025-11-25")))
 	}
 	serverPing := func(id any) Recipe {
 		return faults(func() Expectation { return AnswersRequest("ping") }, mcptest.RequestWithID("tools/call", "ping", id, nil))
@@ -162,12 +167,12 @@ func catalog() []Bug {
 		Proof: raw("a client whose known versions stop at 2025-06-18 (mcp-go v0.43.2's list)", "one that knows 2025-11-25")}, pr("maximhq/bifrost", 6611))
 	add(Bug{ID: "mcp-go-687", Client: "mark3labs/mcp-go (InitializeParams without ProtocolVersion)",
 		Symptom: "initialize goes out without a protocolVersion, so the server picks an old version (or one the client cannot speak)",
-		Recipe:  Recipe{Script: "srv (the app's server as it is)", Expect: SendsVersion()},
+		Recipe:  Recipe{Setup: handshake, Script: handshakeScript, Expect: SendsVersion()},
 		Fixed:   "sends the latest version it supports when the app names none",
 		Proof:   real("github.com/mark3labs/mcp-go", "v0.39.1", "v1.2.1", "mcpgo-v0.39.1")}, pr("mark3labs/mcp-go", 687))
 	add(Bug{ID: "mcp-golang-134", Client: "metoro-io/mcp-golang",
 		Symptom: "the client sends protocolVersion \"1.0\", which no server knows",
-		Recipe:  Recipe{Script: "srv (the app's server as it is)", Expect: SendsVersion()},
+		Recipe:  Recipe{Setup: handshake, Script: handshakeScript, Expect: SendsVersion()},
 		Fixed:   "sends a version of the spec, e.g. 2025-11-25",
 		Proof:   raw(`a client that asks for "1.0"`, "one that asks for 2025-11-25")}, issue("metoro-io/mcp-golang", 134))
 	add(Bug{ID: "higress-3226", Client: "DeepChat (against a higress gateway)",
@@ -177,7 +182,7 @@ func catalog() []Bug {
 
 	// ---- the handshake ----
 	initialized := func() Recipe {
-		return Recipe{Script: "srv (the app's server as it is)", Expect: KeepsRule(mcptest.RuleInitializedFirst, "after the initialize result the client sends notifications/initialized (a notification: no id) before any request but ping")}
+		return Recipe{Setup: handshake, Script: handshakeScript, Expect: KeepsRule(mcptest.RuleInitializedFirst, "after the initialize result the client sends notifications/initialized (a notification: no id) before any request but ping")}
 	}
 	add(Bug{ID: "claude-code-59835", Client: "Claude Code 2.1.143",
 		Symptom: "\"tools fetch failed\" with servers that enforce the handshake (rmcp): tools/list goes out without notifications/initialized",

@@ -1,0 +1,70 @@
+package integration_test
+
+// The fixed side of the bug catalog's proofs by real versions: the app of
+// integration/bugs/mcpgo-v0.39.1 (where mark3labs/mcp-go v0.39.1 is caught
+// by each of these bugs), on mark3labs/mcp-go v1.2.1, passes each.
+
+import (
+	"context"
+	"net"
+	"testing"
+
+	m3client "github.com/mark3labs/mcp-go/client"
+	m3transport "github.com/mark3labs/mcp-go/client/transport"
+	m3 "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpmock/mcpmock/scenarios"
+	"github.com/mcpmock/mcpmock/scenarios/bugs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// mark3App is what an application on mark3labs/mcp-go does: initialize
+// asking for version (empty: the app names none), list the tools, call
+// suggest_gifts.
+func mark3App(version string) scenarios.ConnectFunc {
+	return scenarios.OneSession(func(ctx context.Context, conn net.Conn) error {
+		c := m3client.NewClient(m3transport.NewIO(conn, conn, nil))
+		defer c.Close()
+		if err := c.Start(ctx); err != nil {
+			return err
+		}
+		req := m3.InitializeRequest{}
+		req.Params.ProtocolVersion = version
+		req.Params.ClientInfo = m3.Implementation{Name: "bugs-app", Version: "1.0.0"}
+		if _, err := c.Initialize(ctx, req); err != nil {
+			return err
+		}
+		if _, err := c.ListTools(ctx, m3.ListToolsRequest{}); err != nil {
+			return err
+		}
+		call := m3.CallToolRequest{}
+		call.Params.Name = "suggest_gifts"
+		call.Params.Arguments = map[string]any{"age": 30}
+		_, err := c.CallTool(ctx, call)
+		return err
+	})
+}
+
+// TestBugFixedMark3labs: mark3labs/mcp-go v1.2.1, the fixed release of
+// the catalog's proofs by real versions, passes each of those bugs.
+func TestBugFixedMark3labs(t *testing.T) {
+	n := 0
+	for _, b := range bugs.All() {
+		if b.Proof.Kind != bugs.RealVersion {
+			continue
+		}
+		n++
+		require.Contains(t, b.Proof.Fixed, "github.com/mark3labs/mcp-go v1.2.1", b.ID)
+		version := m3.LATEST_PROTOCOL_VERSION
+		if b.ID == "mcp-go-687" {
+			version = "" // the app names no version
+		}
+		t.Run(b.ID, func(t *testing.T) {
+			t.Parallel()
+			s := b.Scenario()
+			r := s.Evaluate(s.Play(t, mark3App(version)))
+			assert.Equal(t, scenarios.Pass, r.Status, "mark3labs/mcp-go v1.2.1 passes: %s\n%s", r, r.Transcript)
+		})
+	}
+	assert.Equal(t, 4, n, "the bugs proven by a real version")
+}
