@@ -43,6 +43,12 @@ func real(module, buggy, fixed, dir string) Proof {
 	return Proof{Kind: RealVersion, Buggy: module + " " + buggy, Fixed: module + " " + fixed, Test: "integration/bugs/" + dir + " TestBug"}
 }
 
+// npm is a proof by released npm packages, run by .ci/run
+// (check_bug_versions) with the app integration/bugs/ts/app.mjs.
+func npm(buggy, fixed string) Proof {
+	return Proof{Kind: RealVersion, Buggy: buggy, Fixed: fixed, Test: ".ci/run check_bug_versions (integration/bugs/ts/app.mjs)"}
+}
+
 // The tools and names of the recipes that script the server.
 const (
 	// long64 is a tool name of 64 characters.
@@ -259,17 +265,18 @@ func catalog() []Bug {
 		Recipe:  toolCalled(mcptest.NewTool(long64+"_x").ReturnsText("ok"), fmt.Sprintf("srv.WithTools(NewTool(%q)) // 66 characters", long64+"_x"), "a 66-character name"),
 		Fixed:   "keeps the tool under a name the model API accepts",
 		Proof:   raw("a host that fails on names over 64 characters", "one that shortens them")}, issue("ChromeDevTools/chrome-devtools-mcp", 1169))
-	add(Bug{ID: "typescript-sdk-1943", Client: "modelcontextprotocol/typescript-sdk Client.callTool",
-		Symptom: "a tool error (isError) without structuredContent is turned into -32602 because the client validates it against outputSchema",
+	add(Bug{ID: "typescript-sdk-1943", Client: "modelcontextprotocol/typescript-sdk 1.x Client.callTool",
+		Symptom: "a tool error (isError) whose structuredContent is an error envelope becomes McpError -32602: the client checks it against the success outputSchema",
 		Recipe: Recipe{
 			Setup: func(s *mcptest.Server) *mcptest.Server {
-				return s.WithTools(mcptest.NewTool("gift_price").WithOutputSchema(`{"type":"object","properties":{"price":{"type":"number"}},"required":["price"]}`).ReturnsError("no such gift"))
+				return s.WithTools(mcptest.NewTool("gift_price").WithOutputSchema(`{"type":"object","properties":{"price":{"type":"number"}},"required":["price"]}`).
+					Returns(mcptest.Result(`{"content":[{"type":"text","text":"no such gift"}],"structuredContent":{"error":"NOT_FOUND"},"isError":true}`)))
 			},
-			Script: `srv.WithTools(NewTool("gift_price").WithOutputSchema({required: ["price"]}).ReturnsError("no such gift"))`,
-			Expect: CallsTool("gift_price", "it has an outputSchema and answers isError"),
+			Script: `srv.WithTools(NewTool("gift_price").WithOutputSchema({required: ["price"]}).Returns(Result({isError: true, structuredContent: {error: "NOT_FOUND"}, …})))`,
+			Expect: CallsTool("gift_price", "it has an outputSchema and answers isError with an error envelope"),
 		},
-		Fixed: "hands the isError result to the app without checking it against outputSchema (PR #1945)",
-		Proof: raw("a client that checks structuredContent of an isError result", "one that checks only successful results")}, issue("modelcontextprotocol/typescript-sdk", 1943))
+		Fixed: "hands the isError result to the app without checking it against outputSchema (PR #1945; @modelcontextprotocol/client 2.0.0)",
+		Proof: npm("@modelcontextprotocol/sdk 1.32.2", "@modelcontextprotocol/client 2.0.0")}, issue("modelcontextprotocol/typescript-sdk", 1943))
 	add(Bug{ID: "vercel-ai-14925", Client: "vercel/ai MCP client",
 		Symptom: "\"Failed to parse server response\" on a tool result with resource_link content",
 		Recipe: Recipe{
@@ -373,7 +380,7 @@ func catalog() []Bug {
 			Expect: CarriesProgressToken(),
 		},
 		Fixed: "asks for progress (onprogress, resetTimeoutOnProgress) so that progress keeps the call alive",
-		Proof: raw("a client whose tools/call carries no progressToken", "one that sends one")}, pr("anomalyco/opencode", 21701))
+		Proof: npm("an app on @modelcontextprotocol/sdk 1.32.2 calling without onprogress", "the same app with onprogress and resetTimeoutOnProgress")}, pr("anomalyco/opencode", 21701))
 
 	// ---- ids ----
 	add(Bug{ID: "mcp-go-154", Client: "mark3labs/mcp-go (client)",
@@ -418,7 +425,6 @@ func catalog() []Bug {
 	}{
 		{"python-sdk-3556", "modelcontextprotocol/python-sdk", "modelcontextprotocol/python-sdk streamable_http client", 3556},
 		{"python-sdk-1676", "modelcontextprotocol/python-sdk", "modelcontextprotocol/python-sdk ClientSession over Streamable HTTP", 1676},
-		{"typescript-sdk-1708", "modelcontextprotocol/typescript-sdk", "modelcontextprotocol/typescript-sdk StreamableHTTPClientTransport 1.x", 1708},
 		{"rust-sdk-733", "modelcontextprotocol/rust-sdk", "modelcontextprotocol/rust-sdk (rmcp) streamable HTTP client", 733},
 		{"mcp-proxy-149", "sparfenyuk/mcp-proxy", "sparfenyuk/mcp-proxy", 149},
 	} {
@@ -427,6 +433,10 @@ func catalog() []Bug {
 			Recipe:  scenario("http-session-expired"), Fixed: "sends a new initialize without the session id and goes on in the new session",
 			Proof: raw("an HTTP client that reports the 404 and stops", "one that initializes again")}, issue(b.repo, b.n))
 	}
+	add(Bug{ID: "typescript-sdk-1708", Client: "modelcontextprotocol/typescript-sdk StreamableHTTPClientTransport (1.32.2, client 2.0.0)",
+		Symptom: "after a server restart every request gets 404 for the old Mcp-Session-Id, and the client never starts a new session",
+		Recipe:  scenario("http-session-expired"), Fixed: "sends a new initialize without the session id and goes on in the new session",
+		Proof: npm("@modelcontextprotocol/sdk 1.32.2 and @modelcontextprotocol/client 2.0.0 (both still have it)", "no release yet: the raw HTTP client that initializes again")}, issue("modelcontextprotocol/typescript-sdk", 1708))
 	add(Bug{ID: "php-sdk-327", Client: "modelcontextprotocol/php-sdk HttpTransport",
 		Symptom: "an SSE stream cut before the reply is abandoned: no GET with Last-Event-ID, the call is lost",
 		Recipe:  scenario("http-stream-dropped"), Fixed: "resumes the stream with GET and Last-Event-ID",

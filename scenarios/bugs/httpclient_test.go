@@ -251,7 +251,7 @@ func init() {
 	for id, p := range map[string]proof{
 		"python-sdk-3556":     {rawHTTP{giveUpOn404: true}.connect(), rawHTTP{}.connect()},
 		"python-sdk-1676":     {rawHTTP{giveUpOn404: true}.connect(), rawHTTP{}.connect()},
-		"typescript-sdk-1708": {rawHTTP{giveUpOn404: true}.connect(), rawHTTP{}.connect()},
+		"typescript-sdk-1708": {rawHTTP{giveUpOn404: true}.connect(), rawHTTP{}.connect()}, // also the real 1.32.2 and 2.0.0: .ci/run
 		"rust-sdk-733":        {rawHTTP{giveUpOn404: true}.connect(), rawHTTP{}.connect()},
 		"mcp-proxy-149":       {rawHTTP{giveUpOn404: true}.connect(), rawHTTP{}.connect()},
 		"php-sdk-327":         {rawHTTP{noResume: true}.connect(), rawHTTP{}.connect()},

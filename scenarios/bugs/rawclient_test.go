@@ -46,7 +46,7 @@ type raw struct {
 	maxTools      int                            // keeps only the first n tools
 	ignoreChanged bool                           // ignores notifications/tools/list_changed
 	keepFirstList bool                           // re-lists after list_changed but keeps the first list
-	strictOutput  bool                           // checks structuredContent against outputSchema even when isError
+	strictOutput  bool                           // checks structuredContent's required fields against outputSchema even when isError
 	knownContent  []string                       // content types it can read (nil: all)
 	noProgress    bool                           // tools/call without a progressToken
 
@@ -442,8 +442,12 @@ func (s *rawSession) work() error {
 		}
 	default:
 	}
-	if s.strictOutput && tool.Get("outputSchema").Exists() && !res.Get("structuredContent").Exists() {
-		return fmt.Errorf("MCP error -32602: tool %s has an output schema but did not return structured content", name)
+	if s.strictOutput && tool.Get("outputSchema").Exists() {
+		for _, req := range tool.Get("outputSchema.required").Array() {
+			if !res.Get("structuredContent." + req.String()).Exists() {
+				return fmt.Errorf("MCP error -32602: Structured content does not match the tool's output schema: missing %s", req)
+			}
+		}
 	}
 	for _, c := range res.Get("content").Array() {
 		if s.knownContent != nil && !contains(s.knownContent, c.Get("type").String()) {
