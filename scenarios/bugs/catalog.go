@@ -451,6 +451,12 @@ func catalog() []Bug {
 		Symptom: "tools are never refreshed after notifications/tools/list_changed over HTTP",
 		Recipe:  scenario("tools-list-changed"), Fixed: "lists the tools again, on every transport",
 		Proof: raw("an HTTP client that ignores the notification", "one that re-lists")}, issue("anthropics/claude-code", 79826))
+	add(Bug{ID: "java-sdk-324", Client: "modelcontextprotocol/java-sdk McpClientSession (HTTP+SSE client transport)",
+		Symptom: "a request answered with an HTTP 4xx or 5xx waits until its timeout instead of failing",
+		Recipe: Recipe{Script: "srv.URL() // the client connects over Streamable HTTP",
+			Faults: []mcptest.Fault{mcptest.HTTPStatus("tools/call", 503, "")}, Expect: FailsFast()},
+		Fixed: "fails the request at once with the HTTP status",
+		Proof: raw("an HTTP client that keeps waiting after an HTTP error", "one that fails the request")}, pr("modelcontextprotocol/java-sdk", 324))
 	add(Bug{ID: "csharp-sdk-495", Client: "modelcontextprotocol/csharp-sdk Streamable HTTP client",
 		Symptom: "requests after initialize carry no MCP-Protocol-Version header, which the spec (2025-06-18) makes a MUST",
 		Recipe: Recipe{Script: "srv.URL() // the client connects over Streamable HTTP",

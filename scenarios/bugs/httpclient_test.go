@@ -28,6 +28,7 @@ type rawHTTP struct {
 	ignoreChanged bool // ignores notifications/tools/list_changed
 	awaitChange   bool // after the call, waits for a list_changed the server said would come
 	noVersionHdr  bool // sends no MCP-Protocol-Version header
+	hangOnStatus  bool // an HTTP error status leaves the request waiting until its deadline
 }
 
 var errExpired = errors.New("session expired (404 Not Found)")
@@ -148,6 +149,9 @@ func (s *httpSession) post(ctx context.Context, msg map[string]any, id int) (gjs
 	switch {
 	case resp.StatusCode == http.StatusNotFound && s.session != "":
 		return gjson.Result{}, errExpired
+	case resp.StatusCode >= 300 && s.hangOnStatus:
+		<-s.ctx.Done()
+		return gjson.Result{}, fmt.Errorf("timed out (the HTTP %d was dropped)", resp.StatusCode)
 	case resp.StatusCode >= 300:
 		return gjson.Result{}, fmt.Errorf("HTTP %d", resp.StatusCode)
 	case id == 0:
@@ -257,6 +261,7 @@ func init() {
 		"php-sdk-327":         {rawHTTP{noResume: true}.connect(), rawHTTP{}.connect()},
 		"python-sdk-1577":     {rawHTTP{hangOnCut: true}.connect(), rawHTTP{}.connect()},
 		"claude-code-79826":   {rawHTTP{ignoreChanged: true, awaitChange: true}.connect(), rawHTTP{awaitChange: true}.connect()},
+		"java-sdk-324":        {rawHTTP{hangOnStatus: true}.connect(), rawHTTP{}.connect()},
 		"csharp-sdk-495":      {rawHTTP{noVersionHdr: true}.connect(), rawHTTP{}.connect()},
 		"go-sdk-265":          {rawHTTP{hangOn404: true}.connect(), rawHTTP{}.connect()},
 	} {
