@@ -62,17 +62,14 @@ type raw struct {
 }
 
 // connect returns the ConnectFunc of the raw client c.
-func (c raw) connect() scenarios.ConnectFunc {
-	return func(ctx context.Context, ep *scenarios.Endpoint) error {
-		conn, err := ep.Dial()
-		if err != nil {
-			return err
-		}
-		s := &rawSession{raw: c, ctx: ctx, conn: conn, pending: map[string]chan gjson.Result{}, changed: make(chan struct{}, 1), done: make(chan struct{})}
-		go s.read()
-		defer conn.Close()
-		return s.work()
-	}
+func (c raw) connect() scenarios.ConnectFunc { return scenarios.OneSession(c.run) }
+
+// run is the raw client's work on one connection.
+func (c raw) run(ctx context.Context, conn net.Conn) error {
+	s := &rawSession{raw: c, ctx: ctx, conn: conn, pending: map[string]chan gjson.Result{}, changed: make(chan struct{}, 1), done: make(chan struct{})}
+	go s.read()
+	defer conn.Close()
+	return s.work()
 }
 
 type rawSession struct {
