@@ -15,6 +15,7 @@ import (
 	m3 "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/mcpmock/mcpmock/scenarios/bugs"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -68,4 +69,43 @@ func TestBugFixedMark3labs(t *testing.T) {
 		})
 	}
 	assert.Equal(t, 4, n, "the bugs proven by a real version")
+}
+
+// gosdkApp is what an application on the official Go SDK does: connect
+// (it probes with server/discover and falls back to initialize), list
+// every tool, call suggest_gifts, close.
+func gosdkApp(ctx context.Context, conn net.Conn) error {
+	client := mcp.NewClient(&mcp.Implementation{Name: "bugs-app", Version: "1.0.0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+	if err != nil {
+		return err
+	}
+	defer cs.Close()
+	for _, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			return err
+		}
+	}
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 25}})
+	return err
+}
+
+// TestBugGoSDK: the official Go SDK v1.8.0 still has the bug whose proof
+// names it: a line that is not JSON on stdout ends its session.
+func TestBugGoSDK(t *testing.T) {
+	n := 0
+	for _, b := range bugs.All() {
+		if b.Proof.Kind != bugs.RealVersion || !strings.Contains(b.Proof.Buggy, "modelcontextprotocol/go-sdk v1.8.0") {
+			continue
+		}
+		n++
+		t.Run(b.ID, func(t *testing.T) {
+			t.Parallel()
+			s := b.Scenario()
+			r := s.Evaluate(s.Play(t, scenarios.OneSession(gosdkApp)))
+			assert.Equal(t, scenarios.Fail, r.Status, "go-sdk v1.8.0 is caught: %s", r)
+			t.Log(r)
+		})
+	}
+	assert.Equal(t, 1, n, "the bugs go-sdk v1.8.0 is the real buggy version of")
 }

@@ -36,15 +36,18 @@ var (
 
 // proofs holds a proof for every bug of the catalog.
 var proofs = map[string]proof{
-	"mcp-go-155":      same(raw{maxLine: 64 << 10}),
-	"mcp-go-588":      same(raw{maxLine: 64 << 10}),
-	"mcp-go-462":      same(raw{panicLine: 4096}),
-	"go-mcp-128":      same(raw{maxLine: 64 << 10}),
-	"llamacloud-5":    same(raw{nonJSONFatal: true}),
-	"firecrawl-98":    same(raw{nonJSONFatal: true}),
-	"mateclaw-227":    same(raw{nonJSONFatal: true}),
-	"inspect-ai-3290": same(raw{nonJSONFatal: true}),
-	"python-sdk-2456": same(raw{strictUTF8: true}),
+	"mcp-go-155":                 same(raw{maxLine: 64 << 10}),
+	"mcp-go-588":                 same(raw{maxLine: 64 << 10}),
+	"mcp-go-462":                 same(raw{panicLine: 4096}),
+	"go-mcp-128":                 same(raw{maxLine: 64 << 10}),
+	"llamacloud-5":               same(raw{nonJSONFatal: true}),
+	"firecrawl-98":               same(raw{nonJSONFatal: true}),
+	"mateclaw-227":               same(raw{nonJSONFatal: true}),
+	"inspect-ai-3290":            same(raw{nonJSONFatal: true}),
+	"brave-search-mcp-server-32": same(raw{nonJSONFatal: true}),
+	"postman-mcp-server-154":     same(raw{nonJSONFatal: true}),
+	"actual-mcp-109":             same(raw{nonJSONFatal: true}),
+	"python-sdk-2456":            same(raw{strictUTF8: true}),
 
 	"mcp-go-650":     same(raw{version: "2025-06-18", knows: before1125}),
 	"eino-ext-622":   same(raw{version: "2025-06-18", knows: before1125}),
@@ -91,7 +94,6 @@ var proofs = map[string]proof{
 
 	"mcp-go-154":      same(raw{intIDs: true}),
 	"mcp-go-201":      same(raw{noTimeout: true}),
-	"radare2-mcp-68":  same(raw{anyReply: true}),
 	"genie-14":        same(raw{floatIDs: true}),
 	"zero-942":        same(raw{routeByID: true}),
 	"csharp-sdk-1390": same(raw{noPing: true}),

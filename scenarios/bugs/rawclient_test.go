@@ -53,7 +53,6 @@ type raw struct {
 	intIDs      bool // decodes a request id from the server as an integer
 	floatIDs    bool // decodes ids as float64
 	routeByID   bool // a message whose id matches a pending request is its reply, whatever it is
-	anyReply    bool // takes any reply for the pending request
 	noPing      bool // answers the server's ping with -32601
 	ignoreReqs  bool // never answers a request from the server
 	emptyAccept bool // answers elicitation/create with accept and {}
@@ -168,17 +167,12 @@ func (s *rawSession) read() {
 	}
 }
 
-// deliver hands a reply to the pending request of its id (any pending
-// request with anyReply) and reports whether one took it.
+// deliver hands a reply to the pending request of its id and reports
+// whether one took it.
 func (s *rawSession) deliver(id, m gjson.Result) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	key := id.Raw
-	if s.anyReply {
-		for k := range s.pending {
-			key = k
-		}
-	}
 	ch, ok := s.pending[key]
 	if ok {
 		delete(s.pending, key)
