@@ -1,8 +1,9 @@
 package integration_test
 
-// The fixed side of the bug catalog's proofs by real versions: the app of
-// integration/bugs/mcpgo-v0.39.1 (where mark3labs/mcp-go v0.39.1 is caught
-// by each of these bugs), on mark3labs/mcp-go v1.2.1, passes each.
+// The bug catalog's proofs by real versions in this module: the fixed side
+// of the mark3labs/mcp-go ones (the app of integration/bugs/mcpgo-v0.39.1
+// and mcpgo-v0.43.2, where those releases are caught, passes each on
+// v1.2.1), and the bugs go-sdk v1.8.0 still has.
 
 import (
 	"context"
@@ -68,7 +69,7 @@ func TestBugFixedMark3labs(t *testing.T) {
 			assert.Equal(t, scenarios.Pass, r.Status, "mark3labs/mcp-go v1.2.1 passes: %s\n%s", r, r.Transcript)
 		})
 	}
-	assert.Equal(t, 4, n, "the bugs proven by a real version")
+	assert.Equal(t, 5, n, "the bugs proven by a real mark3labs/mcp-go version")
 }
 
 // gosdkApp is what an application on the official Go SDK does: connect

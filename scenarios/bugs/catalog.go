@@ -189,7 +189,7 @@ func catalog() []Bug {
 	add(Bug{ID: "bifrost-6611", Client: "maximhq/bifrost (mark3labs/mcp-go v0.43.2)",
 		Symptom: "initialize with a 2025-11-25 server (Apollo MCP Server) fails: the version is not in mcp-go's list",
 		Recipe:  newer(), Fixed: "completes the handshake in 2025-11-25 (mcp-go v0.44.0)",
-		Proof: raw("a client whose known versions stop at 2025-06-18 (mcp-go v0.43.2's list)", "one that knows 2025-11-25")}, pr("maximhq/bifrost", 6611))
+		Proof: real("github.com/mark3labs/mcp-go", "v0.43.2", "v1.2.1", "mcpgo-v0.43.2")}, pr("maximhq/bifrost", 6611))
 	add(Bug{ID: "mcp-go-687", Client: "mark3labs/mcp-go (InitializeParams without ProtocolVersion)",
 		Symptom: "initialize goes out without a protocolVersion, so the server picks an old version (or one the client cannot speak)",
 		Recipe:  Recipe{Setup: handshake, Script: handshakeScript, Expect: SendsVersion()},
