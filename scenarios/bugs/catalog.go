@@ -325,6 +325,17 @@ func catalog() []Bug {
 		Symptom: "only the first page of tools registers; a page-2 tool is \"unavailable in this session\"",
 		Recipe:  paged(), Fixed: "registers every page",
 		Proof: raw("a client that reads page 1 only", "one that follows nextCursor")}, issue("Factory-AI/factory", 7))
+	add(Bug{ID: "fastmcp-5025", Client: "PrefectHQ/fastmcp Client.list_tools",
+		Symptom: "a nextCursor of \"\" is taken for the end of the list: the automatic listing returns the first page only",
+		Recipe: Recipe{
+			Setup: func(s *mcptest.Server) *mcptest.Server {
+				return s.WithTools(manyTools(3)...).WithPageSize(2).WithEmptyStringCursor()
+			},
+			Script: "srv.WithTools(tool_1, tool_2, tool_3).WithPageSize(2).WithEmptyStringCursor() // stateless sessions",
+			Expect: PagesToEnd("tools/list"),
+		},
+		Fixed: "ends a listing only when nextCursor is absent or null; \"\" is a cursor (2026-07-28)",
+		Proof: raw("a stateless client that stops at nextCursor \"\"", "one that follows it")}, issue("PrefectHQ/fastmcp", 5025))
 	add(Bug{ID: "codebase-memory-mcp-1247", Client: "Claude Code",
 		Symptom: "a non-advancing nextCursor makes the client page forever (the list inflates to 160 tools)",
 		Recipe:  scenario("looping-cursor"), Fixed: "notices the repeated cursor and stops",

@@ -78,6 +78,7 @@ var proofs = map[string]proof{
 	"mcp-cli-248":              same(raw{onePage: true}),
 	"factory-7":                same(raw{onePage: true}),
 	"codebase-memory-mcp-1247": same(raw{loopBlind: true}),
+	"fastmcp-5025":             pair(raw{stateless: true, emptyCursorEnds: true}, raw{stateless: true}),
 
 	"inspector-1292":     same(raw{ignoreChanged: true}),
 	"python-sdk-2107":    same(raw{ignoreChanged: true}),

@@ -38,17 +38,19 @@ type raw struct {
 	noTimeout    bool // waits for a reply until its connection is closed, whatever ctx says
 	noCancel     bool // gives up on a timed-out call without notifications/cancelled
 
-	onePage       bool // reads the first page of a list only
-	loopBlind     bool // follows every nextCursor, even one it has seen
-	dropSchema    func(schema gjson.Result) bool
-	rejectList    func(schema gjson.Result) bool // one such tool rejects the whole list
-	maxNameLen    int                            // drops tools with longer names
-	maxTools      int                            // keeps only the first n tools
-	ignoreChanged bool                           // ignores notifications/tools/list_changed
-	keepFirstList bool                           // re-lists after list_changed but keeps the first list
-	strictOutput  bool                           // checks structuredContent's required fields against outputSchema even when isError
-	knownContent  []string                       // content types it can read (nil: all)
-	noProgress    bool                           // tools/call without a progressToken
+	stateless       bool // speaks the 2026-07-28 era: no initialize, the per-request _meta on every request
+	emptyCursorEnds bool // takes nextCursor "" for the end of the list
+	onePage         bool // reads the first page of a list only
+	loopBlind       bool // follows every nextCursor, even one it has seen
+	dropSchema      func(schema gjson.Result) bool
+	rejectList      func(schema gjson.Result) bool // one such tool rejects the whole list
+	maxNameLen      int                            // drops tools with longer names
+	maxTools        int                            // keeps only the first n tools
+	ignoreChanged   bool                           // ignores notifications/tools/list_changed
+	keepFirstList   bool                           // re-lists after list_changed but keeps the first list
+	strictOutput    bool                           // checks structuredContent's required fields against outputSchema even when isError
+	knownContent    []string                       // content types it can read (nil: all)
+	noProgress      bool                           // tools/call without a progressToken
 
 	intIDs      bool // decodes a request id from the server as an integer
 	floatIDs    bool // decodes ids as float64
@@ -228,6 +230,13 @@ func (s *rawSession) request(method string, params any) (gjson.Result, error) {
 	s.pending[key] = ch
 	s.mu.Unlock()
 	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if p, ok := params.(map[string]any); ok && s.stateless {
+		p["_meta"] = map[string]any{
+			"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+			"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "bugs-raw", "version": "1.0.0"},
+		}
+	}
 	if params != nil {
 		msg["params"] = params
 	}
@@ -338,7 +347,7 @@ func (s *rawSession) listTools() ([]gjson.Result, error) {
 		}
 		all = append(all, res.Get("tools").Array()...)
 		next := res.Get("nextCursor")
-		if !next.Exists() || s.onePage {
+		if !next.Exists() || s.onePage || (s.emptyCursorEnds && next.String() == "") {
 			break
 		}
 		if seen[next.String()] && !s.loopBlind {
@@ -365,8 +374,10 @@ func (s *rawSession) listTools() ([]gjson.Result, error) {
 }
 
 func (s *rawSession) work() error {
-	if err := s.initialize(); err != nil {
-		return err
+	if !s.stateless {
+		if err := s.initialize(); err != nil {
+			return err
+		}
 	}
 	tools, err := s.listTools()
 	if err != nil {
@@ -417,7 +428,7 @@ func (s *rawSession) work() error {
 		args["age"] = 30
 	}
 	params := map[string]any{"name": name, "arguments": args}
-	if !s.noProgress {
+	if !s.noProgress && !s.stateless {
 		params["_meta"] = map[string]any{"progressToken": "p1"}
 	}
 	res, err := s.request("tools/call", params)
