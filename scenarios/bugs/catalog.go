@@ -24,12 +24,12 @@ func pr(repo string, n int) ref {
 func scenario(name string) Recipe { return Recipe{Scenario: name} }
 
 // faults is a recipe of faults on the app's server, judged by expect.
-func faults(expect func() Expectation, fs ...mcptest.Fault) Recipe {
+func faults(expect func() expectation, fs ...mcptest.Fault) Recipe {
 	return Recipe{Faults: fs, Expect: expect()}
 }
 
-// Expectation is scenarios.Expectation, for the catalog's brevity.
-type Expectation = scenarios.Expectation
+// expectation is scenarios.Expectation, for the catalog's brevity.
+type expectation = scenarios.Expectation
 
 // raw is a proof by the package's raw client (rawclient_test.go), buggy
 // and fixed as described.
@@ -68,7 +68,7 @@ func manyTools(n int) []*mcptest.Tool {
 
 func catalog() []Bug {
 	longLine := func() Recipe {
-		return faults(func() Expectation { return Proceeds("a 70 KB line") }, mcptest.Oversized("tools/list", 70_000))
+		return faults(func() expectation { return Proceeds("a 70 KB line") }, mcptest.Oversized("tools/list", 70_000))
 	}
 	paged := func() Recipe {
 		return Recipe{
@@ -93,10 +93,10 @@ func catalog() []Bug {
 		return inHandshake(faults(RetriesVersion, mcptest.RejectProtocolVersion().Nth(1)))
 	}
 	newer := func() Recipe {
-		return inHandshake(faults(func() Expectation { return AcceptsVersion("2025-11-25") }, mcptest.RespondProtocolVersion("2025-11-25")))
+		return inHandshake(faults(func() expectation { return AcceptsVersion("2025-11-25") }, mcptest.RespondProtocolVersion("2025-11-25")))
 	}
 	serverPing := func(id any) Recipe {
-		return faults(func() Expectation { return AnswersRequest("ping") }, mcptest.RequestWithID("tools/call", "ping", id, nil))
+		return faults(func() expectation { return AnswersRequest("ping") }, mcptest.RequestWithID("tools/call", "ping", id, nil))
 	}
 	elicit := func() Recipe {
 		return Recipe{
@@ -126,11 +126,11 @@ func catalog() []Bug {
 		Proof: real("github.com/mark3labs/mcp-go", "v0.39.1", "v1.2.1", "mcpgo-v0.39.1")}, issue("mark3labs/mcp-go", 588))
 	add(Bug{ID: "mcp-go-462", Client: "mark3labs/mcp-go v0.32.0 (stdio client)",
 		Symptom: "the client panics (slice bounds out of range in bufio) when the server writes a really long line",
-		Recipe:  faults(func() Expectation { return Proceeds("a 1 MB line") }, mcptest.Oversized("tools/list", 1<<20)), Fixed: "reads the long line without panicking (PR #464, later PR #603)",
+		Recipe:  faults(func() expectation { return Proceeds("a 1 MB line") }, mcptest.Oversized("tools/list", 1<<20)), Fixed: "reads the long line without panicking (PR #464, later PR #603)",
 		Proof: raw("a reader that panics on a line over its 4 KB buffer", "a reader without limit")}, issue("mark3labs/mcp-go", 462))
 	add(Bug{ID: "go-mcp-128", Client: "ThinkInAIXYZ/go-mcp (stdio client)",
 		Symptom: "\"token too long\" when a result exceeds 64 KB, then every ping fails",
-		Recipe:  faults(func() Expectation { return Proceeds("a 70 KB result") }, mcptest.Oversized("tools/call", 70_000)), Fixed: "reads results of any length",
+		Recipe:  faults(func() expectation { return Proceeds("a 70 KB result") }, mcptest.Oversized("tools/call", 70_000)), Fixed: "reads results of any length",
 		Proof: raw("a reader that fails on a line over 64 KB", "a reader without limit")}, issue("ThinkInAIXYZ/go-mcp", 128))
 	add(Bug{ID: "llamacloud-5", Client: "Claude Desktop",
 		Symptom: "\"Unexpected token\" and a disconnect when the server prints a banner on stdout",
@@ -138,17 +138,17 @@ func catalog() []Bug {
 		Proof: raw("a reader that ends the session on a line that is not JSON", "a reader that skips it")}, issue("run-llama/mcp-server-llamacloud", 5))
 	add(Bug{ID: "firecrawl-98", Client: "an MCP host on stdio (as reported)",
 		Symptom: "a parse error on the \"[dotenv@…] injecting env\" line the server logs to stdout; the server fails to start",
-		Recipe: faults(func() Expectation { return Proceeds("a dotenv log line") },
+		Recipe: faults(func() expectation { return Proceeds("a dotenv log line") },
 			mcptest.NonJSONLine("tools/list", "[dotenv@16.4.5] injecting env (0) from .env")),
 		Fixed: "skips the line that is not JSON and goes on",
 		Proof: raw("a reader that ends the session on a line that is not JSON", "a reader that skips it")}, issue("firecrawl/firecrawl-mcp-server", 98))
 	add(Bug{ID: "mateclaw-227", Client: "mateaix/mateclaw",
 		Symptom: "a log line that is not JSON ends the client's read loop: every later reply is lost",
-		Recipe:  faults(func() Expectation { return Proceeds("a log line") }, mcptest.NonJSONLine("tools/call", "INFO tool started")),
+		Recipe:  faults(func() expectation { return Proceeds("a log line") }, mcptest.NonJSONLine("tools/call", "INFO tool started")),
 		Fixed:   "skips the line and keeps reading",
 		Proof:   raw("a read loop that stops at a line that is not JSON", "a read loop that skips it")}, pr("mateaix/mateclaw", 227))
 	dotenv := func() Recipe {
-		return faults(func() Expectation { return Proceeds("a dotenv log line") },
+		return faults(func() expectation { return Proceeds("a dotenv log line") },
 			mcptest.NonJSONLine("tools/list", "[dotenv@17.2.3] injecting env (0) from .env"))
 	}
 	add(Bug{ID: "brave-search-mcp-server-32", Client: "modelcontextprotocol/go-sdk (IOTransport, CommandTransport), Claude Desktop",
@@ -162,18 +162,18 @@ func catalog() []Bug {
 		Proof: raw("a reader that fails on a line that is not JSON", "a reader that skips it")}, issue("postmanlabs/postman-mcp-server", 154))
 	add(Bug{ID: "actual-mcp-109", Client: "OpenAI Codex CLI",
 		Symptom: "\"handshaking with MCP server failed: connection closed: initialize response\" when the server prints a dotenv line",
-		Recipe: inHandshake(faults(func() Expectation { return Proceeds("a dotenv line before the initialize result") },
+		Recipe: inHandshake(faults(func() expectation { return Proceeds("a dotenv line before the initialize result") },
 			mcptest.NonJSONLine("initialize", "[dotenv@17.2.3] injecting env (0) from .env"))),
 		Fixed: "skips the line that is not JSON and completes the handshake",
 		Proof: raw("a reader that fails on a line that is not JSON", "a reader that skips it")}, issue("s-stefanov/actual-mcp", 109))
 	add(Bug{ID: "inspect-ai-3290", Client: "UKGovernmentBEIS/inspect_ai (stdio MCP client)",
 		Symptom: "a line that is not JSON on the server's stdout raises a validation error instead of being skipped",
-		Recipe:  faults(func() Expectation { return Proceeds("a shell trace line") }, mcptest.NonJSONLine("tools/list", "+ exec server")),
+		Recipe:  faults(func() expectation { return Proceeds("a shell trace line") }, mcptest.NonJSONLine("tools/list", "+ exec server")),
 		Fixed:   "skips blank and non-JSON lines",
 		Proof:   raw("a reader that fails on a line that is not JSON", "a reader that skips it")}, pr("UKGovernmentBEIS/inspect_ai", 3290))
 	add(Bug{ID: "python-sdk-2456", Client: "modelcontextprotocol/python-sdk stdio_client",
 		Symptom: "bytes that are not UTF-8 on the server's stdout crash stdio_client (strict decoding)",
-		Recipe:  faults(func() Expectation { return Proceeds("bytes that are not UTF-8") }, mcptest.InvalidUTF8("tools/call")),
+		Recipe:  faults(func() expectation { return Proceeds("bytes that are not UTF-8") }, mcptest.InvalidUTF8("tools/call")),
 		Fixed:   "decodes with replacement and goes on",
 		Proof:   raw("a reader that fails on bytes that are not UTF-8", "a reader that replaces them")}, pr("modelcontextprotocol/python-sdk", 2456))
 

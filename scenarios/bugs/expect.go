@@ -75,8 +75,7 @@ func workAnswered(o scenarios.Outcome, seq int) bool {
 	return false
 }
 
-// firstFaulted returns the seq of the first message the server sent
-// after the client's first request of method (0 when method is "").
+// firstRequest returns the client's first request of method.
 func firstRequest(o scenarios.Outcome, method string) (mcptest.Message, bool) {
 	reqs := o.Journal.FromClient().Requests(method)
 	if len(reqs) == 0 {
