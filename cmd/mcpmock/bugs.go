@@ -22,10 +22,10 @@ func listBugs(stdout io.Writer) {
 }
 
 // playList returns what mcpmock run plays: the bugs named by --bug, as
-// scenarios named by their IDs (then --scenario may not be given too), or
-// the scenarios of the catalog that --scenario names (all of them when
-// none is named).
-func playList(only, bugIDs []string) ([]scenarios.Scenario, error) {
+// scenarios named by their IDs (then --scenario may not be given too; a
+// bug on Streamable HTTP needs --http), or the scenarios of the catalog
+// that --scenario names (all of them when none is named).
+func playList(only, bugIDs []string, overHTTP bool) ([]scenarios.Scenario, error) {
 	if len(bugIDs) == 0 {
 		var out []scenarios.Scenario
 		for _, s := range scenarios.All() {
@@ -44,6 +44,9 @@ func playList(only, bugIDs []string) ([]scenarios.Scenario, error) {
 	var out []scenarios.Scenario
 	for _, id := range bugIDs {
 		b, _ := bugs.Lookup(id)
+		if b.Recipe.OverHTTP() && !overHTTP {
+			return nil, usagef("--bug %s is a bug of the Streamable HTTP transport: add --http (the client gets the URL as its last argument and in %s)", id, envURL)
+		}
 		out = append(out, b.Scenario())
 	}
 	return out, nil

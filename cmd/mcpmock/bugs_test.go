@@ -49,4 +49,7 @@ func TestRunBugUsageMistakes(t *testing.T) {
 	_, stderr, code = runMcpmock(t, nil, "run", "--bug", "mcp-go-588", "--scenario", "stdout-banner", "--", "true")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "--bug and --scenario cannot be combined")
+	_, stderr, code = runMcpmock(t, nil, "run", "--bug", "java-sdk-324", "--", "true")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "--bug java-sdk-324 is a bug of the Streamable HTTP transport: add --http")
 }

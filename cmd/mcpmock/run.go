@@ -105,7 +105,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	defer closeLog()
 	opts.log = logw
 
-	plays, err := playList(only, bugIDs)
+	plays, err := playList(only, bugIDs, *httpMode)
 	if err != nil {
 		return err
 	}

@@ -78,12 +78,32 @@ type Recipe struct {
 	// Deadline is how long the client may run; zero means
 	// scenarios.DefaultDeadline.
 	Deadline time.Duration
+	// HTTP says the trigger is on Streamable HTTP: the client must reach
+	// the server at its URL (Endpoint.URL; mcpmock run --http).
+	HTTP bool
+}
+
+// OverHTTP reports whether the recipe needs the client on Streamable
+// HTTP: its HTTP field, or a scenario of scenarios.HTTP().
+func (r Recipe) OverHTTP() bool {
+	if r.HTTP {
+		return true
+	}
+	for _, s := range scenarios.HTTP() {
+		if s.Name == r.Scenario {
+			return true
+		}
+	}
+	return false
 }
 
 // Lines returns the recipe as Go text, one element a line: the scenario's
 // name, or Script and one line per fault.
 func (r Recipe) Lines() []string {
 	if r.Scenario != "" {
+		if r.HTTP {
+			return []string{"scenario " + r.Scenario + " over Streamable HTTP (srv.URL())"}
+		}
 		return []string{"scenario " + r.Scenario}
 	}
 	var out []string

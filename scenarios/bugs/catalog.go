@@ -470,28 +470,28 @@ func catalog() []Bug {
 	add(Bug{ID: "python-sdk-1577", Client: "modelcontextprotocol/python-sdk streamable_http client",
 		Symptom: "a call hangs when the server dies in the middle of it over Streamable HTTP",
 		Recipe: Recipe{Faults: []mcptest.Fault{mcptest.DropStream("tools/call", 0, false)}, Expect: FailsFast(),
-			Script: "srv.URL() // the client connects over Streamable HTTP"},
+			Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true},
 		Fixed: "fails the call when its stream ends without a reply and cannot be resumed",
 		Proof: raw("an HTTP client that waits for the reply after its stream ended", "one that fails the call")}, issue("modelcontextprotocol/python-sdk", 1577))
 	add(Bug{ID: "claude-code-79826", Client: "Claude Code (Streamable HTTP)",
 		Symptom: "tools are never refreshed after notifications/tools/list_changed over HTTP",
-		Recipe:  scenario("tools-list-changed"), Fixed: "lists the tools again, on every transport",
+		Recipe:  Recipe{Scenario: "tools-list-changed", HTTP: true}, Fixed: "lists the tools again, on every transport",
 		Proof: raw("an HTTP client that ignores the notification", "one that re-lists")}, issue("anthropics/claude-code", 79826))
 	add(Bug{ID: "java-sdk-324", Client: "modelcontextprotocol/java-sdk McpClientSession (HTTP+SSE client transport)",
 		Symptom: "a request answered with an HTTP 4xx or 5xx waits until its timeout instead of failing",
-		Recipe: Recipe{Script: "srv.URL() // the client connects over Streamable HTTP",
+		Recipe: Recipe{Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true,
 			Faults: []mcptest.Fault{mcptest.HTTPStatus("tools/call", 503, "")}, Expect: FailsFast()},
 		Fixed: "fails the request at once with the HTTP status",
 		Proof: raw("an HTTP client that keeps waiting after an HTTP error", "one that fails the request")}, pr("modelcontextprotocol/java-sdk", 324))
 	add(Bug{ID: "csharp-sdk-495", Client: "modelcontextprotocol/csharp-sdk Streamable HTTP client",
 		Symptom: "requests after initialize carry no MCP-Protocol-Version header, which the spec (2025-06-18) makes a MUST",
-		Recipe: Recipe{Script: "srv.URL() // the client connects over Streamable HTTP",
+		Recipe: Recipe{Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true,
 			Expect: KeepsRule(mcptest.RuleHTTPProtocolVersion, "every HTTP request after initialize carries MCP-Protocol-Version with the negotiated version")},
 		Fixed: "sends MCP-Protocol-Version: <negotiated version> on every request after initialize (PR #500)",
 		Proof: raw("an HTTP client that sends no MCP-Protocol-Version header", "one that sends it")}, issue("modelcontextprotocol/csharp-sdk", 495))
 	add(Bug{ID: "go-sdk-265", Client: "modelcontextprotocol/go-sdk ClientSession (Streamable HTTP)",
 		Symptom: "Wait never returns after the server closed the session",
-		Recipe:  faults(ReturnsPromptly, mcptest.ExpireSession().Nth(3)), Fixed: "does not wait on a session the server ended: Wait returns (or a new session starts)",
+		Recipe:  Recipe{Faults: []mcptest.Fault{mcptest.ExpireSession().Nth(3)}, Expect: ReturnsPromptly(), HTTP: true, Script: "srv.URL() // the client connects over Streamable HTTP"}, Fixed: "does not wait on a session the server ended: Wait returns (or a new session starts)",
 		Proof: raw("an HTTP client that keeps waiting after the 404", "one that ends the session")}, issue("modelcontextprotocol/go-sdk", 265))
 
 	return out

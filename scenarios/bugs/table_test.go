@@ -77,6 +77,11 @@ func TestCatalog(t *testing.T) {
 		assert.Contains(t, []bugs.ProofKind{bugs.RealVersion, bugs.RawClient}, b.Proof.Kind, b.ID)
 		s := b.Scenario()
 		assert.Equal(t, b.ID, s.Name)
+		if strings.Contains(b.Recipe.Script, "srv.URL()") {
+			assert.True(t, b.Recipe.OverHTTP(), "%s: a recipe on srv.URL() says HTTP", b.ID)
+		}
+		_, httpProof := httpProofs[b.ID]
+		assert.Equal(t, b.Recipe.OverHTTP(), httpProof, "%s: a bug on Streamable HTTP is proven by the HTTP raw client, and only such a bug", b.ID)
 	}
 	_, ok := bugs.Lookup("mcp-go-588")
 	assert.True(t, ok)
