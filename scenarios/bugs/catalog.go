@@ -89,14 +89,28 @@ func catalog() []Bug {
 	handshake := func(s *mcptest.Server) *mcptest.Server { return s.WithProtocolVersions(mcptest.HandshakeVersions()...) }
 	const handshakeScript = "srv.WithProtocolVersions(mcptest.HandshakeVersions()...)"
 	inHandshake := func(r Recipe) Recipe { r.Setup, r.Script = handshake, handshakeScript; return r }
-	versionRejected := func() Recipe {
-		return inHandshake(faults(RetriesVersion, mcptest.RejectProtocolVersion().Nth(1)))
-	}
 	newer := func() Recipe {
 		return inHandshake(faults(func() expectation { return AcceptsVersion("2025-11-25") }, mcptest.RespondProtocolVersion("2025-11-25")))
 	}
-	serverPing := func(id any) Recipe {
-		return faults(func() expectation { return AnswersRequest("ping") }, mcptest.RequestWithID("tools/call", "ping", id, nil))
+	// pingInCall is a tool that pings the client and answers once the
+	// client answered: a client that never answers never gets its result.
+	pingInCall := func(fs ...mcptest.Fault) Recipe {
+		return Recipe{
+			Setup: func(s *mcptest.Server) *mcptest.Server {
+				return handshake(s).WithTools(mcptest.NewTool("check_alive").HandledBy(func(ctx context.Context, r *mcptest.Request) mcptest.Reply {
+					if _, err := r.Session.Request(ctx, "ping", nil); err != nil {
+						return mcptest.ErrorResult(err.Error())
+					}
+					return mcptest.TextResult("alive")
+				}))
+			},
+			Script: `srv.WithProtocolVersions(mcptest.HandshakeVersions()...).WithTools(NewTool("check_alive").HandledBy(… r.Session.Request(ctx, "ping", nil) …))`,
+			Faults: fs,
+			Expect: AnswersRequest("ping"),
+		}
+	}
+	serverPing := func(id any) Recipe { // the stateless era has no requests from the server
+		return inHandshake(faults(func() expectation { return AnswersRequest("ping") }, mcptest.RequestWithID("tools/list", "ping", id, nil)))
 	}
 	elicit := func() Recipe {
 		return Recipe{
@@ -200,10 +214,6 @@ func catalog() []Bug {
 		Recipe:  Recipe{Setup: handshake, Script: handshakeScript, Expect: SendsVersion()},
 		Fixed:   "sends a version of the spec, e.g. 2025-11-25",
 		Proof:   raw(`a client that asks for "1.0"`, "one that asks for 2025-11-25")}, issue("metoro-io/mcp-golang", 134))
-	add(Bug{ID: "higress-3226", Client: "DeepChat (against a higress gateway)",
-		Symptom: "\"MCP error -32602: unsupported protocol version: 2025-11-25\" and no fallback to a version the server supports",
-		Recipe:  versionRejected(), Fixed: "initializes again with a version from the error's data.supported",
-		Proof: raw("a client that gives up after the -32602", "one that retries with data.supported[0]")}, issue("higress-group/higress", 3226))
 
 	// ---- the handshake ----
 	initialized := func() Recipe {
@@ -358,9 +368,9 @@ func catalog() []Bug {
 		Symptom: "after list_changed the new list is fetched but the new tools are never registered",
 		Recipe: Recipe{
 			Setup: func(s *mcptest.Server) *mcptest.Server {
-				return s.WithTools(mcptest.NewTool("wrap_gift").ReturnsText("wrapped"))
+				return handshake(s).WithTools(mcptest.NewTool("wrap_gift").ReturnsText("wrapped"))
 			},
-			Script: `srv.WithTools(NewTool("wrap_gift"))`,
+			Script: `srv.WithProtocolVersions(mcptest.HandshakeVersions()...).WithTools(NewTool("wrap_gift"))`,
 			Faults: []mcptest.Fault{mcptest.DeleteField("tools/list", "result.tools.1").Nth(1),
 				mcptest.ListChangedAfter("tools/list", "notifications/tools/list_changed").Nth(1)},
 			Expect: CallsTool("wrap_gift", "it appears only in the list after notifications/tools/list_changed"),
@@ -383,7 +393,7 @@ func catalog() []Bug {
 		Proof: raw("a client that waits for the reply after end of file", "one that fails pending calls at end of file")}, issue("modelcontextprotocol/python-sdk", 332))
 	add(Bug{ID: "python-sdk-434", Client: "modelcontextprotocol/python-sdk ClientSession.initialize",
 		Symptom: "initialize hangs when the server exits during it",
-		Recipe:  faults(FailsFast, mcptest.CloseBefore("initialize")), Fixed: "fails initialize at end of file",
+		Recipe:  inHandshake(faults(FailsFast, mcptest.CloseBefore("initialize"))), Fixed: "fails initialize at end of file",
 		Proof: raw("a client that waits for the reply after end of file", "one that fails pending calls at end of file")}, pr("modelcontextprotocol/python-sdk", 434))
 	add(Bug{ID: "langchain-mcp-adapters-609", Client: "langchain-ai/langchain-mcp-adapters",
 		Symptom: "no default timeout: a tool that never answers blocks the agent forever",
@@ -415,7 +425,7 @@ func catalog() []Bug {
 	// ---- ids ----
 	add(Bug{ID: "mcp-go-154", Client: "mark3labs/mcp-go (client)",
 		Symptom: "\"cannot unmarshal string into ... int64\": a server request with a string id breaks the client",
-		Recipe:  serverPing("srv-1"), Fixed: "takes string ids and answers with the same string",
+		Recipe:  pingInCall(mcptest.StringRequestIDs()), Fixed: "takes string ids and answers with the same string",
 		Proof: raw("a client that decodes request ids as integers", "one that keeps the id as sent")}, issue("mark3labs/mcp-go", 154))
 	add(Bug{ID: "mcp-go-201", Client: "mark3labs/mcp-go (client)",
 		Symptom: "a reply with id null is matched to nothing and the call runs into its timeout",
@@ -431,11 +441,11 @@ func catalog() []Bug {
 		Proof: raw("a client that routes by id alone", "one that routes requests and responses apart")}, pr("Gitlawb/zero", 942))
 	add(Bug{ID: "csharp-sdk-1390", Client: "modelcontextprotocol/csharp-sdk McpClient",
 		Symptom: "a ping from the server is answered -32601 Method not found",
-		Recipe:  serverPing(int64(99)), Fixed: "answers ping with an empty result",
+		Recipe:  pingInCall(), Fixed: "answers ping with an empty result",
 		Proof: raw("a client with no ping handler (-32601)", "one that answers {}")}, issue("modelcontextprotocol/csharp-sdk", 1390))
 	add(Bug{ID: "ruby-sdk-541", Client: "modelcontextprotocol/ruby-sdk client (stdio)",
 		Symptom: "a ping from the server is ignored on stdio (and -32601 over HTTP); a server checking liveness drops the session",
-		Recipe:  serverPing(int64(99)), Fixed: "answers ping with an empty result on every transport",
+		Recipe:  pingInCall(), Fixed: "answers ping with an empty result on every transport",
 		Proof: raw("a client that ignores requests from the server", "one that answers ping")}, pr("modelcontextprotocol/ruby-sdk", 541))
 
 	// ---- elicitation ----
@@ -485,13 +495,14 @@ func catalog() []Bug {
 		Proof: raw("an HTTP client that keeps waiting after an HTTP error", "one that fails the request")}, pr("modelcontextprotocol/java-sdk", 324))
 	add(Bug{ID: "csharp-sdk-495", Client: "modelcontextprotocol/csharp-sdk Streamable HTTP client",
 		Symptom: "requests after initialize carry no MCP-Protocol-Version header, which the spec (2025-06-18) makes a MUST",
-		Recipe: Recipe{Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true,
+		Recipe: Recipe{Setup: handshake, Script: "srv.URL(), srv.WithProtocolVersions(mcptest.HandshakeVersions()...)", HTTP: true,
 			Expect: KeepsRule(mcptest.RuleHTTPProtocolVersion, "every HTTP request after initialize carries MCP-Protocol-Version with the negotiated version")},
 		Fixed: "sends MCP-Protocol-Version: <negotiated version> on every request after initialize (PR #500)",
 		Proof: raw("an HTTP client that sends no MCP-Protocol-Version header", "one that sends it")}, issue("modelcontextprotocol/csharp-sdk", 495))
 	add(Bug{ID: "go-sdk-265", Client: "modelcontextprotocol/go-sdk ClientSession (Streamable HTTP)",
 		Symptom: "Wait never returns after the server closed the session",
-		Recipe:  Recipe{Faults: []mcptest.Fault{mcptest.ExpireSession().Nth(3)}, Expect: ReturnsPromptly(), HTTP: true, Script: "srv.URL() // the client connects over Streamable HTTP"}, Fixed: "does not wait on a session the server ended: Wait returns (or a new session starts)",
+		Recipe: Recipe{Faults: []mcptest.Fault{mcptest.ExpireSession().Nth(3)}, Expect: ReturnsPromptly(), HTTP: true,
+			Setup: handshake, Script: "srv.URL(), srv.WithProtocolVersions(mcptest.HandshakeVersions()...) // sessions are of the handshake era"}, Fixed: "does not wait on a session the server ended: Wait returns (or a new session starts)",
 		Proof: raw("an HTTP client that keeps waiting after the 404", "one that ends the session")}, issue("modelcontextprotocol/go-sdk", 265))
 
 	return out

@@ -54,7 +54,6 @@ var proofs = map[string]proof{
 	"bifrost-6611":   same(raw{version: "2025-06-18", knows: before1125}),
 	"mcp-go-687":     same(raw{omitVersion: true}),
 	"mcp-golang-134": same(raw{version: "1.0"}),
-	"higress-3226":   same(raw{noRetry: true}),
 
 	"claude-code-59835": same(raw{skipInit: true}),
 	"mcp-hangar-881":    same(raw{skipInit: true}),
@@ -93,12 +92,12 @@ var proofs = map[string]proof{
 	"python-sdk-2507":            same(raw{noCancel: true}),
 	"opencode-21701":             same(raw{noProgress: true, call: "index_repo"}),
 
-	"mcp-go-154":      same(raw{intIDs: true}),
+	"mcp-go-154":      same(raw{intIDs: true, call: "check_alive"}),
 	"mcp-go-201":      same(raw{noTimeout: true}),
 	"genie-14":        same(raw{floatIDs: true}),
 	"zero-942":        same(raw{routeByID: true}),
-	"csharp-sdk-1390": same(raw{noPing: true}),
-	"ruby-sdk-541":    same(raw{ignoreReqs: true}),
+	"csharp-sdk-1390": same(raw{noPing: true, call: "check_alive"}),
+	"ruby-sdk-541":    same(raw{ignoreReqs: true, call: "check_alive"}),
 
 	"hermes-agent-59208": same(raw{emptyAccept: true, call: "delete_wishlist"}),
 }

@@ -26,7 +26,6 @@ type raw struct {
 	version     string   // the protocolVersion initialize asks for ("" = 2025-11-25)
 	omitVersion bool     // initialize without protocolVersion
 	knows       []string // the versions it accepts from the server (nil: 2024-11-05 … 2025-11-25)
-	noRetry     bool     // gives up after initialize is rejected with -32602
 	skipInit    bool     // never sends notifications/initialized
 	initWithID  bool     // sends notifications/initialized with an id (a request)
 
@@ -294,41 +293,34 @@ func (s *rawSession) initialize() error {
 	if v == "" {
 		v = "2025-11-25"
 	}
-	for attempt := 0; ; attempt++ {
-		params := map[string]any{"capabilities": map[string]any{"elicitation": map[string]any{}},
-			"clientInfo": map[string]any{"name": "bugs-raw", "version": "1.0.0"}}
-		if !s.omitVersion {
-			params["protocolVersion"] = v
-		}
-		res, err := s.request("initialize", params)
-		if err != nil {
-			supported := res.Get("error.data.supported.0").String()
-			if res.Get("error.code").Int() == -32602 && supported != "" && !s.noRetry && attempt == 0 {
-				v = supported
-				continue
-			}
-			return err
-		}
-		got := res.Get("protocolVersion").String()
-		knows := s.knows
-		if knows == nil {
-			knows = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
-		}
-		ok := false
-		for _, k := range knows {
-			ok = ok || k == got
-		}
-		if !ok {
-			return fmt.Errorf("unsupported protocol version: %q", got)
-		}
-		switch {
-		case s.skipInit:
-			return nil
-		case s.initWithID:
-			return s.write(map[string]any{"jsonrpc": "2.0", "id": 1000, "method": "notifications/initialized"})
-		}
-		return s.notify("notifications/initialized")
+	params := map[string]any{"capabilities": map[string]any{"elicitation": map[string]any{}},
+		"clientInfo": map[string]any{"name": "bugs-raw", "version": "1.0.0"}}
+	if !s.omitVersion {
+		params["protocolVersion"] = v
 	}
+	res, err := s.request("initialize", params)
+	if err != nil {
+		return err
+	}
+	got := res.Get("protocolVersion").String()
+	knows := s.knows
+	if knows == nil {
+		knows = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+	}
+	ok := false
+	for _, k := range knows {
+		ok = ok || k == got
+	}
+	if !ok {
+		return fmt.Errorf("unsupported protocol version: %q", got)
+	}
+	switch {
+	case s.skipInit:
+		return nil
+	case s.initWithID:
+		return s.write(map[string]any{"jsonrpc": "2.0", "id": 1000, "method": "notifications/initialized"})
+	}
+	return s.notify("notifications/initialized")
 }
 
 // listTools returns the tools the client keeps, after its filters.
