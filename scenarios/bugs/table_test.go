@@ -2,6 +2,7 @@ package bugs_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,6 +47,19 @@ func TestReadmeTable(t *testing.T) {
 		return
 	}
 	assert.Equal(t, want, got, "%s's bug table is not the catalog's: run go test ./scenarios/bugs -run TestReadmeTable -update", path)
+
+	// The prose counts are the catalog's too.
+	n := map[bugs.ProofKind]int{}
+	for _, b := range bugs.All() {
+		n[b.Proof.Kind]++
+	}
+	for _, s := range []string{
+		fmt.Sprintf("**By the real release** (%d bugs)", n[bugs.RealVersion]),
+		fmt.Sprintf("**By a raw client** (%d bugs)", n[bugs.RawClient]),
+		fmt.Sprintf("`TestProofs` plays all %d", len(bugs.All())),
+	} {
+		assert.True(t, strings.Contains(strings.Join(strings.Fields(head), " "), s), "%s: the prose says another count; want %q", path, s)
+	}
 }
 
 // TestCatalog: at least 60 bugs, each with a unique ID, a source on
