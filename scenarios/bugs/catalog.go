@@ -406,7 +406,7 @@ func catalog() []Bug {
 	add(Bug{ID: "python-sdk-2507", Client: "modelcontextprotocol/python-sdk ClientSession.send_request",
 		Symptom: "no notifications/cancelled on a request timeout: the server's work runs on",
 		Recipe:  scenario("slow-tool-timeout"), Fixed: "sends notifications/cancelled before raising the timeout (PR #2514)",
-		Proof: raw("a client that gives up without notifications/cancelled", "one that cancels")}, pr("modelcontextprotocol/python-sdk", 2514))
+		Proof: raw("a client that gives up without notifications/cancelled", "one that cancels")}, issue("modelcontextprotocol/python-sdk", 2507))
 	add(Bug{ID: "opencode-21701", Client: "anomalyco/opencode (TypeScript SDK without onprogress)",
 		Symptom: "-32001 request timed out at 60 s although the server was sending progress: the call carried no progressToken",
 		Recipe: Recipe{

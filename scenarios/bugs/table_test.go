@@ -76,6 +76,7 @@ func TestCatalog(t *testing.T) {
 		assert.False(t, sources[b.Source], "two bugs from %s", b.Source)
 		sources[b.Source] = true
 		assert.Regexp(t, `^[a-z0-9-]+-[0-9]+$`, b.ID)
+		assert.True(t, strings.HasSuffix(b.ID, "-"+b.Source[strings.LastIndex(b.Source, "#")+1:]), "%s: the ID ends with the number of its source %s", b.ID, b.Source)
 		assert.Regexp(t, `^https://github.com/[^/]+/[^/]+/(issues|pull)/[0-9]+$`, b.URL, b.ID)
 		for name, s := range map[string]string{"Client": b.Client, "Symptom": b.Symptom, "Fixed": b.Fixed} {
 			assert.NotEmpty(t, s, "%s: %s", b.ID, name)
