@@ -11,20 +11,25 @@ import (
 )
 
 func listCmd(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("list", "[--faults | --rules]", stderr)
+	fs := newFlags("list", "[--faults | --rules | --bugs]", stderr)
 	faults := fs.Bool("faults", false, "list the faults a config file can name, with their parameters")
 	rules := fs.Bool("rules", false, "list the client rules the mock checks, with the spec sentence each enforces")
+	bugList := fs.Bool("bugs", false, "list the catalog of documented client bugs (mcpmock run --bug ID plays one)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	if *faults && *rules {
-		return usagef("--faults and --rules: choose one")
+	if n := btoi(*faults) + btoi(*rules) + btoi(*bugList); n > 1 {
+		return usagef("--faults, --rules and --bugs: choose one")
 	}
 	if *rules {
 		listRules(stdout)
+		return nil
+	}
+	if *bugList {
+		listBugs(stdout)
 		return nil
 	}
 	if *faults {
@@ -59,4 +64,12 @@ func listRules(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%s: %s (%s; %s; transport %s): %s [%s]\n", r.ID, r.KeywordText(), how, versions, r.Transport, r.Summary, r.Spec)
 	}
+}
+
+// btoi is 1 for true: how many of list's exclusive flags are set.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

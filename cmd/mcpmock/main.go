@@ -7,8 +7,8 @@
 //	go install github.com/mcpmock/mcpmock/cmd/mcpmock@latest
 //
 //	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR]
-//	mcpmock run [--scenario NAME]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
-//	mcpmock list [--faults | --rules]
+//	mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
+//	mcpmock list [--faults | --rules | --bugs]
 //	mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
 //	mcpmock record --out FILE [--append] [--redact PATH]... [--grace DURATION] (-- CMD ARGS... | --url URL [--listen ADDR])
 //
@@ -64,17 +64,17 @@ var errVerdict = errors.New("the verdict is negative")
 // The synopses of the commands, for their -h and the usage.
 const (
 	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR]"
-	runSynopsis   = "[--scenario NAME]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
+	runSynopsis   = "[--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
 )
 
 const usage = `mcpmock: the MCP mock server for clients in any language
 
 usage:
   mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR]
-  mcpmock run [--scenario NAME]... [--http] [--json FILE] [--junit FILE]
+  mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE]
               [--known-deviation NAME=why]... [--log FILE] [--config FILE]
               [--startup-timeout DURATION] -- CMD ARGS...
-  mcpmock list [--faults | --rules]
+  mcpmock list [--faults | --rules | --bugs]
   mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
   mcpmock record --out FILE [--append] [--redact PATH]... [--grace DURATION]
                  (-- CMD ARGS... | --url URL [--listen ADDR])
@@ -87,7 +87,7 @@ run     run a client program against each scenario of the catalog and judge it:
         MCPMOCK_URL and its last argument (--http)
 list    the scenario catalog, one line each (--faults: the faults a config file
         can name, with their parameters; --rules: the client rules, each with
-        the spec sentence it enforces)
+        the spec sentence it enforces; --bugs: the documented client bugs)
 tour    the teaching tour of the classic handshake mistakes
 record  record a real server (stdio: the command a client spawns; --url: an
         HTTP proxy) into a config file that serve --config replays

@@ -204,7 +204,7 @@ func TestListRules(t *testing.T) {
 	}
 	_, stderr, code := runMcpmock(t, nil, "list", "--rules", "--faults")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, stderr, "--faults and --rules: choose one")
+	assert.Contains(t, stderr, "--faults, --rules and --bugs: choose one")
 }
 
 func TestUsage(t *testing.T) {

@@ -55,8 +55,9 @@ type runOptions struct {
 
 func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", runSynopsis, stderr)
-	var only, deviations multi
+	var only, deviations, bugIDs multi
 	fs.Var(&only, "scenario", "play only the scenario `NAME` (repeatable; default: the whole catalog; mcpmock list shows it)")
+	fs.Var(&bugIDs, "bug", "play the documented client bug `ID` instead of the scenarios (repeatable; mcpmock list --bugs shows them)")
 	httpMode := fs.Bool("http", false, "serve Streamable HTTP: the URL is the client's last argument and MCPMOCK_URL")
 	jsonFile := fs.String("json", "", "write the report to `FILE` as JSON")
 	junitFile := fs.String("junit", "", "write the report to `FILE` as JUnit XML")
@@ -83,7 +84,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		unknown = append(unknown, unknownScenario("--scenario", n)...)
 	}
 	for _, n := range keys(opts.deviations) {
-		unknown = append(unknown, unknownScenario("--known-deviation", n)...)
+		if !isBug(n, bugIDs) {
+			unknown = append(unknown, unknownScenario("--known-deviation", n)...)
+		}
 	}
 	if len(unknown) > 0 {
 		return usagef("%s (mcpmock list shows the catalog)", strings.Join(unknown, "; "))
@@ -102,11 +105,12 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	defer closeLog()
 	opts.log = logw
 
+	plays, err := playList(only, bugIDs, *httpMode)
+	if err != nil {
+		return err
+	}
 	rep := &scenarios.Report{}
-	for _, s := range scenarios.All() {
-		if len(only) > 0 && !slices.Contains(only, s.Name) {
-			continue
-		}
+	for _, s := range plays {
 		rep.Results = append(rep.Results, runScenario(s, opts))
 	}
 	fmt.Fprint(stdout, rep.Table())

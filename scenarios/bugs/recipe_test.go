@@ -1,0 +1,85 @@
+package bugs_test
+
+// The README's recipe "turn a bug report into a failing test", as tests:
+// the code blocks of BUGS_README.md are these functions' bodies (the raw
+// client stands for the user's client).
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/scenarios"
+	"github.com/mcpmock/mcpmock/scenarios/bugs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// myClient and runMyClient are the client of the report (as a
+// ConnectFunc, and on one connection): here the raw client without the
+// bug; TestReport123Caught plays the one with it.
+var (
+	myClient    = raw{}.connect()
+	runMyClient = raw{call: "search"}.run
+)
+
+// TestReport123 is step 2 of the recipe: the report as a bug value,
+// played against the client.
+func TestReport123(t *testing.T) {
+	bug := bugs.Bug{
+		ID: "myapp-123", Source: "example/myapp#123", URL: "https://github.com/example/myapp/issues/123",
+		Client:  "myapp 0.4 (stdio)",
+		Symptom: "the session dies when tools/list is longer than 64 KB",
+		Recipe: bugs.Recipe{
+			Faults: []mcptest.Fault{mcptest.Oversized("tools/list", 70_000)},
+			Expect: bugs.Proceeds("a 70 KB line"),
+		},
+		Fixed: "reads lines of any length",
+	}
+	s := bug.Scenario()
+	if r := s.Evaluate(s.Play(t, myClient)); r.Status != scenarios.Pass {
+		t.Fatal(s.Failure(r))
+	}
+}
+
+// TestReport123Caught: the recipe's test fails on the buggy client.
+func TestReport123Caught(t *testing.T) {
+	bug, _ := bugs.Lookup("mcp-go-588") // the same recipe, in the catalog
+	s := bug.Scenario()
+	if r := s.Evaluate(s.Play(t, raw{maxLine: 64 << 10}.connect())); r.Status != scenarios.Fail {
+		t.Fatalf("the buggy client is not caught: %s", r)
+	}
+}
+
+// TestReport123Plain is step 1 of the recipe: the scripted server alone,
+// with mcptest's assertions.
+func TestReport123Plain(t *testing.T) {
+	srv := mcptest.NewServer(t).
+		WithTools(mcptest.NewTool("search").ReturnsText("found")).
+		WithFaults(mcptest.Oversized("tools/list", 70_000))
+	// the client under test, on srv.Dial() (stdio framing) or srv.URL()
+	if err := runMyClient(t.Context(), srv.Dial()); err != nil {
+		t.Fatal(err)
+	}
+	srv.AssertToolCalled(t, "search", nil) // it read the 70 KB list and went on
+}
+
+// TestReadmeRecipe: every Go block of the README's bug section is the
+// body of a test of this file, so the recipe compiles and runs.
+func TestReadmeRecipe(t *testing.T) {
+	readmeText, err := os.ReadFile(readme(t))
+	require.NoError(t, err)
+	self, err := os.ReadFile("recipe_test.go")
+	require.NoError(t, err)
+	section := string(readmeText)
+	if i := strings.Index(section, "### Turn a bug report into a failing test"); i >= 0 {
+		section = section[i:]
+	}
+	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(section, -1)
+	require.NotEmpty(t, blocks, "the recipe has Go blocks")
+	for _, b := range blocks {
+		assert.Contains(t, string(self), b[1], "a Go block of the README's recipe is not in recipe_test.go")
+	}
+}
