@@ -446,7 +446,7 @@ func TestAuthGoSDKIssuerTrailingSlash(t *testing.T) {
 	for _, e := range gosdkEras {
 		t.Run(e.name, func(t *testing.T) {
 			srv := authToolServer(t, mcptest.NewAuthorization())
-			srv.WithFaults(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp") + "/as/"))
+			srv.AddFault(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp") + "/as/")) // the issuer needs the URL: the server has started
 			var want []mcptest.RuleID
 			if e.version == "" {
 				want = []mcptest.RuleID{mcptest.RuleAuthIssuer}

@@ -222,8 +222,8 @@ func TestAuthMark3Deviations(t *testing.T) {
 	t.Run("an issuer with a trailing slash is taken", func(t *testing.T) {
 		// it compares issuers ignoring a trailing slash; 2026-07-28 says identical
 		srv := authToolServer(t, mcptest.NewAuthorization())
-		srv.WithFaults(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp")+"/as/")).
-			ExpectViolation(mcptest.RuleAuthIssuer, mcptest.RuleAuthApplicationType)
+		srv.AddFault(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp") + "/as/")) // the issuer needs the URL: the server has started
+		srv.ExpectViolation(mcptest.RuleAuthIssuer, mcptest.RuleAuthApplicationType)
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
 		require.NoError(t, err)
 	})

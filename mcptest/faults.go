@@ -392,9 +392,6 @@ func delayed(name, method string, wait func(*Server) time.Duration) Fault {
 func ReplaceWithJSONRPCError(method string, code int, message string, data any) Fault {
 	name := fmt.Sprintf("ReplaceWithJSONRPCError(%q, %d, %q)", method, code, message)
 	r := JSONRPCError(code, message, data)
-	if data == nil {
-		r = JSONRPCError(code, message, nil)
-	}
 	if r.problem != nil {
 		return brokenFault(name, r.problem)
 	}

@@ -49,9 +49,14 @@ func Result(v any) Reply {
 // JSONRPCError answers with a JSON-RPC error object {code, message, data}:
 // the request itself was wrong (unknown method, bad params). data is any
 // JSON value by the package's JSON rule (a Go value; a json.RawMessage
-// for JSON text; a Go string is a JSON string), nil for none. A tool that
-// ran and failed answers ToolErrorResult instead.
+// for JSON text; a Go string is a JSON string); nil sends no data member
+// (json.RawMessage("null") sends "data": null). A tool that ran and failed
+// answers ToolErrorResult instead.
 func JSONRPCError(code int, message string, data any) Reply {
+	if data == nil {
+		return Reply{rpcErr: &rpcError{Code: code, Message: message},
+			desc: fmt.Sprintf("JSONRPCError(%d, %q, nil)", code, message)}
+	}
 	b, err := anyJSON(data)
 	if err != nil {
 		return brokenReply("JSONRPCError", err)
