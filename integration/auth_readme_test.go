@@ -1,7 +1,7 @@
 package integration_test
 
-// The examples of the README's section "Testing a client's authorization"
-// (AUTH_README.md until it is placed), run as they are written: the
+// The examples of the README's section "Testing a client's authorization",
+// run as they are written: the
 // bodies between the markers are the README's blocks.
 
 import (
@@ -28,6 +28,7 @@ func readmeAuthServer(t *testing.T) *mcptest.Server {
 		WithAuthorization(mcptest.NewAuthorization().
 			WithScopes("mcp:read").                // scopes_supported, and the 401 challenge's scope
 			WithToolScopes("delete", "mcp:admin")) // 403 insufficient_scope until the client steps up
+	// mcpmock:fragment
 	return srv
 }
 
@@ -65,6 +66,7 @@ func TestAuthReadmeGoSDK(t *testing.T) {
 	srv.AssertReauthorized(t)                             // after the 403: a new authorization for mcp:admin, used
 	srv.AssertScopesRequested(t, "mcp:read", "mcp:admin") // the step-up asked for the union
 	srv.AssertGrant(t, "authorization_code", "client_secret_basic")
+	// mcpmock:fragment
 	// README: end
 	require.NoError(t, cs.Close())
 }
@@ -96,6 +98,7 @@ func TestAuthReadmeMark3(t *testing.T) {
 		_ = h.ProcessAuthorizationResponse(ctx, code, gotState, verifier)
 		_, err = c.Initialize(ctx, initRequest)
 	}
+	// mcpmock:fragment mark3labs
 	// README: end
 	require.NoError(t, err)
 	_, err = c.CallTool(ctx, m3.CallToolRequest{Params: m3.CallToolParams{Name: "echo"}})
@@ -105,12 +108,9 @@ func TestAuthReadmeMark3(t *testing.T) {
 }
 
 // TestAuthReadmeInStep: the README's blocks are the ones above, line for
-// line (README.md once the section is placed there, AUTH_README.md until then).
+// line.
 func TestAuthReadmeInStep(t *testing.T) {
 	doc, name := readFile(t, "../README.md"), "README.md"
-	if !strings.Contains(doc, "## Testing a client's authorization\n") {
-		doc, name = readFile(t, "../AUTH_README.md"), "AUTH_README.md"
-	}
 	section := between(t, doc+"\n## ", "## Testing a client's authorization\n", "\n## ", name) // the section runs to the next one, or to the end
 	self := readFile(t, "auth_readme_test.go")
 	dedent := func(s string) string {

@@ -80,6 +80,10 @@ var importTable = map[string]string{
 	"scenarios": "github.com/mcpmock/mcpmock/scenarios",
 	"config":    "github.com/mcpmock/mcpmock/config",
 	"tour":      "github.com/mcpmock/mcpmock/scenarios/tour",
+	"bugs":      "github.com/mcpmock/mcpmock/scenarios/bugs",
+	"url":       "net/url",
+	"auth":      "github.com/modelcontextprotocol/go-sdk/auth",
+	"oauthex":   "github.com/modelcontextprotocol/go-sdk/oauthex",
 	"mcp":       "github.com/modelcontextprotocol/go-sdk/mcp",
 	"client":    "github.com/mark3labs/mcp-go/client",
 	"transport": "github.com/mark3labs/mcp-go/client/transport",
@@ -108,6 +112,13 @@ var gluePackageDecls = map[string]string{
 	"myServer": "var myServer func(mcptest.TB) *mcptest.Server",
 	"myapp":    "var myapp struct{ RunOnce func(context.Context, net.Conn) error }",
 	"app":      "var app func(context.Context, *scenarios.Endpoint, scenarios.Scenario, func(string, ...any)) error",
+	// the bug recipe's client under test
+	"runMyClient": "var runMyClient func(context.Context, net.Conn) error",
+	"myConnect":   "var myConnect scenarios.ConnectFunc",
+	"myClient":    "var myClient scenarios.ConnectFunc",
+	// the mark3labs authorization block's request and redirect follower
+	"initRequest":    "var initRequest mcp.InitializeRequest",
+	"followRedirect": "var followRedirect func(authURL string) (code, state string)",
 }
 
 // docBlock is one code block of a doc and where it is.
@@ -244,7 +255,7 @@ func wrapBlock(b docBlock, pkg string) (string, error) {
 	}
 	for _, g := range append(slices.Clone(params), decls...) {
 		for name := range importTable {
-			if strings.Contains(g, name+".") {
+			if regexp.MustCompile(`\b` + name + `\.`).MatchString(g) { // "scenarios." does not use os
 				used[name] = true
 			}
 		}
@@ -410,6 +421,13 @@ var notAPI = map[string]bool{
 	"RawMessage":                true, // encoding/json's
 	"ReadWriteCloser":           true, // io's
 	"TestMyClient":              true, // the reader's test, in a package doc
+	"AuthorizationCodeHandler":  true, // go-sdk's auth package
+	"OAuthHandler":              true, // go-sdk's StreamableClientTransport field
+	"IssuersEqual":              true, // go-sdk's internal authutil
+	"WithHTTPOAuth":             true, // mark3labs' transport option
+	"PKCEEnabled":               true, // mark3labs' OAuthConfig field
+	"OAuthConfig.Scopes":        true, // mark3labs' OAuthConfig field
+	"BenchmarkAuthToolCall":     true, // a benchmark of ./integration, named for its command line
 }
 
 // readmeNames returns the backticked Go names of the README's prose (code

@@ -1,7 +1,7 @@
 package bugs_test
 
 // The README's recipe "turn a bug report into a failing test", as tests:
-// the code blocks of BUGS_README.md are these functions' bodies (the raw
+// the code blocks of the README's section are these functions' bodies (the raw
 // client stands for the user's client).
 
 import (
@@ -74,8 +74,11 @@ func TestReadmeRecipe(t *testing.T) {
 	self, err := os.ReadFile("recipe_test.go")
 	require.NoError(t, err)
 	section := string(readmeText)
-	if i := strings.Index(section, "### Turn a bug report into a failing test"); i >= 0 {
-		section = section[i:]
+	i := strings.Index(section, "### Turn a bug report into a failing test")
+	require.GreaterOrEqual(t, i, 0, "README.md has no recipe section")
+	section = section[i:]
+	if j := strings.Index(section, "\n## "); j >= 0 {
+		section = section[:j] // the recipe runs to the next section
 	}
 	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(section, -1)
 	require.NotEmpty(t, blocks, "the recipe has Go blocks")

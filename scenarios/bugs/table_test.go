@@ -13,21 +13,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var update = flag.Bool("update", false, "rewrite the bug table in the README (README.md when it has the markers, else BUGS_README.md)")
+var update = flag.Bool("update", false, "rewrite the bug table in README.md")
 
-// readme returns the file that holds the bug table: README.md when it has
-// the markers, else BUGS_README.md (where the table waits to be placed).
+// readme returns the path of README.md, which holds the bug table.
 func readme(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"README.md", "BUGS_README.md"} {
-		path := filepath.Join("..", "..", name)
-		b, err := os.ReadFile(path)
-		if err == nil && strings.Contains(string(b), bugs.TableBegin) {
-			return path
-		}
-	}
-	t.Fatalf("neither README.md nor BUGS_README.md holds the line %s", bugs.TableBegin)
-	return ""
+	path := filepath.Join("..", "..", "README.md")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Contains(t, string(b), bugs.TableBegin, "README.md has no bug table marker")
+	return path
 }
 
 // TestReadmeTable: the README's bug table is the catalog's, as Table
