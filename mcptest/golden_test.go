@@ -357,10 +357,10 @@ func TestGoldenStatelessHTTPNeedsNoProbe(t *testing.T) {
 // TestGoldenNoGetStreamServerRequest: a server without the standalone
 // SSE stream (WithoutStandaloneSSE) asks a Streamable HTTP client
 // something outside any request (Session.SendRequest): the request can reach
-// the client on no stream, yet when its deadline passes the mock blames
-// the client with jsonrpc/server-request-unanswered.
+// the client on no stream (it waits for a GET the client may never open), so
+// when its deadline passes the client is not blamed with
+// jsonrpc/server-request-unanswered, and the journal says why.
 func TestGoldenNoGetStreamServerRequest(t *testing.T) {
-	t.Skip("false blame: jsonrpc/server-request-unanswered for a request the mock never delivered (no GET stream, no open POST stream: it waits in the backlog); fixed by the HTTP/rules work")
 	srv := goldenServer(t).WithoutStandaloneSSE()
 	ctx, cancel := context.WithTimeout(context.Background(), goldenWait)
 	defer cancel()
@@ -385,6 +385,10 @@ func TestGoldenNoGetStreamServerRequest(t *testing.T) {
 	<-asked
 	c.Close()
 	checkGolden(t, srv)
+	ping := srv.Journal().From(mcptest.FromServer).Requests("ping")
+	if len(ping) != 1 || !strings.Contains(ping[0].Problem, "never delivered") {
+		t.Fatalf("the undelivered ping's journal entry does not say so: %+v", ping)
+	}
 }
 
 // TestGoldenInitializeToModernOnlyHTTP: a handshake-era client POSTs

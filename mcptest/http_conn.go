@@ -69,6 +69,19 @@ type pendingFrame struct {
 	frame []byte
 }
 
+// undelivered reports whether the message journaled as seq still waits
+// in the backlog for a standalone stream: no client has seen it.
+func (c *httpConn) undelivered(seq int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.backlog {
+		if p.seq == seq {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *httpConn) gone() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
