@@ -47,6 +47,7 @@ type httpConn struct {
 	stray     bool // the transport of session 0, which answers the front's refusals
 	refuseMu  sync.Mutex
 	closed    atomic.Bool
+	omitted   atomic.Bool // noSID, read without c.mu
 	recvMu    sync.Mutex // one message at a time into the session, in the order they arrive, as on a connection
 
 	mu         sync.Mutex
@@ -69,11 +70,10 @@ type pendingFrame struct {
 	frame []byte
 }
 
-func (c *httpConn) gone() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.ended
-}
+// gone reports whether the session's HTTP side has ended. It takes no
+// lock: a writer blocked on a client that does not read holds c.mu, and
+// the front asks every session this to route others' requests.
+func (c *httpConn) gone() bool { return c.closed.Load() }
 
 // sentID is the Mcp-Session-Id the session's responses carry, "" for none.
 func (c *httpConn) sentID() string {

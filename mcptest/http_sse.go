@@ -153,7 +153,7 @@ func (c *httpConn) resume(w http.ResponseWriter, last string) *sseStream {
 				j.HTTP = x
 			})
 		}
-		c.writeEvent(st, id, st.events[i].frame, true)
+		_ = c.writeEvent(st, id, st.events[i].frame, true)
 	}
 	if st.complete || c.ended {
 		st.finish()
@@ -271,11 +271,22 @@ func (c *httpConn) event(st *sseStream, m Message, seq int, frame []byte) {
 	// handler returns at once, and net/http sends what it buffered (the
 	// whole response, for a short stream) in one write.
 	last := st.reqID != "" && m.IsResponse() && m.ID == st.reqID && st.dropAfter < 0
-	c.writeEvent(st, x.EventID, frame, !last)
+	if err := c.writeEvent(st, x.EventID, frame, !last); err != nil {
+		// The client does not read (Close cut the write), or went away:
+		// the stream is cut, and keeps the event for Last-Event-ID.
+		c.front.srv.journal.amend(seq, func(j *Message) {
+			j.Problem = strings.TrimPrefix(j.Problem+"; "+notWhole+" ("+err.Error()+")", "; ")
+		})
+		c.cut(st)
+		return
+	}
 	if st.dropAfter > 0 && len(st.events) >= st.dropAfter {
 		c.cut(st)
 	}
 }
+
+// notWhole is the problem of a message whose SSE event could not be written.
+const notWhole = "not delivered whole: the client did not read the stream, or went away; the stream was cut (a GET with Last-Event-ID replays it)"
 
 // notYet is the problem of a message on a stream the client is not reading.
 const notYet = "not delivered yet: the stream is disconnected (a GET with Last-Event-ID replays it)"
@@ -296,9 +307,9 @@ func (c *httpConn) cut(st *sseStream) {
 }
 
 // writeEvent writes one SSE event on st, and flushes it with flush.
-func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte, flush bool) {
+func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte, flush bool) error {
 	if st.w == nil {
-		return
+		return nil
 	}
 	b := make([]byte, 0, len(frame)+32)
 	if st.comment != "" {
@@ -318,8 +329,11 @@ func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte, flush bool
 		b = append(b, '\n')
 	}
 	b = append(b, '\n')
-	_, _ = st.w.Write(b)
-	if flush && st.fl != nil {
-		st.fl.Flush()
+	if _, err := st.w.Write(b); err != nil {
+		return err
 	}
+	if flush && st.fl != nil {
+		return http.NewResponseController(st.w).Flush()
+	}
+	return nil
 }
