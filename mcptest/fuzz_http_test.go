@@ -27,13 +27,13 @@ import (
 // The mode bits of a FuzzHTTP input: what the server is, and what the
 // client did before the fuzzed request.
 const (
-	fuzzHTTPSession  = 1 << iota // a handshake-era session is opened first; "{sid}" in the target and headers is its id
-	fuzzHTTPAuth                 // the server is OAuth-protected (WithAuthorization)
-	fuzzHTTPLegacy               // WithLegacySSEOnly
-	fuzzHTTPNoGET                // WithoutStandaloneSSE
-	fuzzHTTPSmall                // WithHTTPBodyLimit(512)
-	fuzzHTTPChunked              // the body comes without a Content-Length
-	fuzzHTTPStream               // a standalone GET stream of the session is open (and read) during the request
+	fuzzHTTPSession = 1 << iota // a handshake-era session is opened first; "{sid}" in the target and headers is its id
+	fuzzHTTPAuth                // the server is OAuth-protected (WithAuthorization)
+	fuzzHTTPLegacy              // WithLegacySSEOnly
+	fuzzHTTPNoGET               // WithoutStandaloneSSE
+	fuzzHTTPSmall               // WithHTTPBodyLimit(512)
+	fuzzHTTPChunked             // the body comes without a Content-Length
+	fuzzHTTPStream              // a standalone GET stream of the session is open (and read) during the request
 )
 
 // fuzzHTTPMaxBody caps a FuzzHTTP body: far past the small limit, well

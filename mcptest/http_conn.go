@@ -48,7 +48,7 @@ type httpConn struct {
 	refuseMu  sync.Mutex
 	closed    atomic.Bool
 	omitted   atomic.Bool // noSID, read without c.mu
-	recvMu    sync.Mutex // one message at a time into the session, in the order they arrive, as on a connection
+	recvMu    sync.Mutex  // one message at a time into the session, in the order they arrive, as on a connection
 
 	mu         sync.Mutex
 	ended      bool

@@ -219,7 +219,9 @@ func TestHTTPSSEReaderNeverReads(t *testing.T) {
 			// 32 MiB: more than the kernel's socket buffers on both sides
 			big := strings.Repeat("x", 32<<20)
 			sent := make(chan error, 1)
-			go func() { sent <- srv.Session(1).Notify("notifications/message", map[string]any{"level": "info", "data": big}) }()
+			go func() {
+				sent <- srv.Session(1).Notify("notifications/message", map[string]any{"level": "info", "data": big})
+			}()
 			// journaled before it is written: from here the writer is in
 			// (or about to be in) a write the client never drains
 			srv.WaitFor(t, mcptest.ServerSent("notifications/message"))
