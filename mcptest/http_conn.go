@@ -3,6 +3,7 @@ package mcptest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -62,6 +63,21 @@ type httpConn struct {
 	partial    []byte
 	partialMsg Message
 	warned     map[RuleID]bool
+}
+
+// queue keeps a frame for the standalone stream while none is open: the
+// last sseReplayEvents of them; an older one is dropped, and the journal
+// says so.
+func (c *httpConn) queue(p pendingFrame) {
+	if len(c.backlog) >= sseReplayEvents {
+		old := c.backlog[0]
+		copy(c.backlog, c.backlog[1:])
+		c.backlog = c.backlog[:len(c.backlog)-1]
+		c.front.srv.journal.amend(old.seq, func(j *Message) {
+			j.Problem = strings.TrimPrefix(j.Problem+fmt.Sprintf("; never delivered: no standalone stream was open, and the %d messages after it filled the backlog that waits for one", sseReplayEvents), "; ")
+		})
+	}
+	c.backlog = append(c.backlog, p)
 }
 
 type pendingFrame struct {
@@ -158,7 +174,7 @@ func (c *httpConn) sendMessage(m Message, data []byte) (int, error) {
 	st := c.route(m)
 	if st == nil {
 		if c.standalone == nil && !c.stateless {
-			c.backlog = append(c.backlog, pendingFrame{m, seq, frame})
+			c.queue(pendingFrame{m, seq, frame})
 			return len(data), nil
 		}
 		st = c.standalone
@@ -250,7 +266,7 @@ func (c *httpConn) deliver(st *sseStream, m Message, seq int, frame []byte) {
 		if c.standalone != nil {
 			c.event(c.standalone, m, seq, frame)
 		} else if !c.stateless {
-			c.backlog = append(c.backlog, pendingFrame{m, seq, frame})
+			c.queue(pendingFrame{m, seq, frame})
 		}
 		return
 	}

@@ -276,7 +276,7 @@ func (r *sseReader) next() (string, gjson.Result) {
 func TestHTTPReconnectStorm(t *testing.T) {
 	reconnects := 10000
 	if testing.Short() {
-		reconnects = 500
+		reconnects = 600 // 1,200 events: past the replay buffer of 1,024
 	}
 	ignore := goleak.IgnoreCurrent()
 	srv := hostileServer(t, nil, nil)

@@ -32,7 +32,8 @@ type sseStream struct {
 	status   int  // the status of a JSON error reply, when set
 	w        http.ResponseWriter
 	fl       http.Flusher
-	events   []sseEvent // every event sent, for Last-Event-ID
+	events   []sseEvent // the last sseReplayEvents events sent, for Last-Event-ID
+	trimmed  int        // how many older events no longer are in events
 	complete bool       // the response went out
 	done     chan struct{}
 	doneOnce sync.Once
@@ -120,16 +121,23 @@ func (c *httpConn) openStandalone(w http.ResponseWriter, first ...string) *sseSt
 }
 
 // resume serves a GET with Last-Event-ID: it replays what the stream sent
-// after that event and goes on with it until it is complete.
-func (c *httpConn) resume(w http.ResponseWriter, last string) *sseStream {
+// after that event (and, on the standalone stream, what waited for it
+// while the client was away) and goes on with it until it is complete.
+// nil: the id names no event of the session's streams, or (with why) one
+// older than the replay buffer.
+func (c *httpConn) resume(w http.ResponseWriter, last string) (*sseStream, string) {
 	sid, nstr, ok := strings.Cut(last, "-")
 	n, err := strconv.Atoi(nstr)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := c.streams[sid]
-	if !ok || err != nil || st == nil || n < 0 || n > len(st.events) {
-		return nil
+	if !ok || err != nil || st == nil || n < 0 || n > st.trimmed+len(st.events) {
+		return nil, ""
 	}
+	if n < st.trimmed {
+		return nil, fmt.Sprintf("Bad Request: Last-Event-ID %q is older than the last %d events of its stream, which are all mcptest keeps for replay", last, sseReplayEvents)
+	}
+	n -= st.trimmed
 	if st.w != nil { // a stream has one reader: the new one takes over
 		st.w, st.fl = nil, nil
 	}
@@ -142,7 +150,7 @@ func (c *httpConn) resume(w http.ResponseWriter, last string) *sseStream {
 	}
 	c.sseHeaders(st, true)
 	for i := n; i < len(st.events); i++ {
-		id := st.id + "-" + strconv.Itoa(i+1)
+		id := st.id + "-" + strconv.Itoa(st.trimmed+i+1)
 		if ev := st.events[i]; ev.seq > 0 {
 			c.front.srv.journal.amend(ev.seq, func(j *Message) {
 				j.Problem = strings.TrimPrefix(strings.Replace(j.Problem, notYet, "", 1), "; ")
@@ -155,10 +163,36 @@ func (c *httpConn) resume(w http.ResponseWriter, last string) *sseStream {
 		}
 		_ = c.writeEvent(st, id, st.events[i].frame, true)
 	}
+	if st.reqID == "" && !c.ended {
+		// the standalone stream again: what waited for it goes on it
+		c.standalone = st
+		backlog := c.backlog
+		c.backlog = nil
+		for _, p := range backlog {
+			c.event(st, p.m, p.seq, p.frame)
+		}
+	}
 	if st.complete || c.ended {
 		st.finish()
 	}
-	return st
+	return st, ""
+}
+
+// sseReplayEvents is how many of its latest events a stream keeps for a
+// GET with Last-Event-ID, and how many messages wait for a standalone
+// stream while none is open: a client that never comes back costs a
+// bounded buffer.
+const sseReplayEvents = 1024
+
+// keep appends an event to st's replay buffer, dropping the oldest past
+// sseReplayEvents.
+func (st *sseStream) keep(ev sseEvent) {
+	if len(st.events) >= sseReplayEvents {
+		copy(st.events, st.events[1:])
+		st.events = st.events[:len(st.events)-1]
+		st.trimmed++
+	}
+	st.events = append(st.events, ev)
 }
 
 // wait blocks the handler of st until its response is complete, the
@@ -253,8 +287,8 @@ func (c *httpConn) sseHeaders(st *sseStream, flush bool) {
 
 // event sends one frame as an SSE event of st and remembers it for resumption.
 func (c *httpConn) event(st *sseStream, m Message, seq int, frame []byte) {
-	st.events = append(st.events, sseEvent{seq: seq, frame: slices.Clone(frame)})
-	id := st.id + "-" + strconv.Itoa(len(st.events))
+	st.keep(sseEvent{seq: seq, frame: slices.Clone(frame)})
+	id := st.id + "-" + strconv.Itoa(st.trimmed+len(st.events))
 	x := &HTTPExchange{Method: st.httpMeth, Status: http.StatusOK, ContentType: "text/event-stream", EventID: id, SessionID: c.sentID()}
 	if st.w == nil {
 		c.front.srv.journal.amend(seq, func(j *Message) {
