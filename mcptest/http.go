@@ -51,6 +51,7 @@ type httpFront struct {
 	url       string
 	streamSeq atomic.Int64
 	inflight  map[http.ResponseWriter]struct{} // the responses of running handlers, which close cuts
+	closing   atomic.Bool                      // close has begun: writers leave the past write deadlines alone
 }
 
 // HTTPHandler returns the server's Streamable HTTP endpoint as an
@@ -138,6 +139,7 @@ func (f *httpFront) listen() error {
 func (f *httpFront) close() {
 	f.mu.Lock()
 	f.closed = true
+	f.closing.Store(true)
 	// A handler may be blocked reading a body its client dribbles, or a
 	// session's writer blocked writing to a client that does not read:
 	// past deadlines end both at once, also on a server that mounts

@@ -363,11 +363,25 @@ func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte, flush bool
 		b = append(b, '\n')
 	}
 	b = append(b, '\n')
-	if _, err := st.w.Write(b); err != nil {
-		return err
+	// A client that stops reading fills the socket's buffers and blocks
+	// the write, and with it the session's writer (and a Broadcast to
+	// every session): past sseWriteTimeout the write fails and the
+	// stream is cut. Close cuts it at once (httpFront.close).
+	rc := http.NewResponseController(st.w)
+	armed := !c.front.closing.Load() && rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout)) == nil
+	if armed && c.front.closing.Load() { // close began meanwhile: its past deadline stands
+		_ = rc.SetWriteDeadline(time.Unix(1, 0))
 	}
-	if flush && st.fl != nil {
-		return http.NewResponseController(st.w).Flush()
+	_, err := st.w.Write(b)
+	if err == nil && flush && st.fl != nil {
+		err = rc.Flush()
 	}
-	return nil
+	if armed && !c.front.closing.Load() {
+		_ = rc.SetWriteDeadline(time.Time{})
+	}
+	return err
 }
+
+// sseWriteTimeout is how long one SSE event may wait for its client to
+// read before the stream is cut (a variable for the package's tests).
+var sseWriteTimeout = 10 * time.Second
