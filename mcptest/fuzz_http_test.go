@@ -34,6 +34,7 @@ const (
 	fuzzHTTPSmall               // WithHTTPBodyLimit(512)
 	fuzzHTTPChunked             // the body comes without a Content-Length
 	fuzzHTTPStream              // a standalone GET stream of the session is open (and read) during the request
+	fuzzHTTPDelete              // a DELETE of the session races the request
 )
 
 // fuzzHTTPMaxBody caps a FuzzHTTP body: far past the small limit, well
@@ -116,6 +117,16 @@ func FuzzHTTP(f *testing.F) {
 		before := srv.Journal().Len()
 		authBefore := len(srv.AuthExchanges())
 		w, done, cancel := fuzzServe(h, req)
+		if sid != "" && mode&fuzzHTTPDelete != 0 {
+			del := fuzzHTTPPlain(http.MethodDelete, "", "")
+			del.Header.Set(mcptest.HeaderSessionID, sid)
+			dw, ddone, dcancel := fuzzServe(h, del)
+			<-ddone
+			dcancel()
+			if dw.status != http.StatusOK && dw.status != http.StatusNotFound {
+				t.Fatalf("a DELETE racing %s: %d", fuzzHTTPDescribe(req, body), dw.status)
+			}
+		}
 		select {
 		case <-done:
 		case <-w.flushed: // a stream: its client goes away
@@ -404,6 +415,10 @@ func fuzzHTTPCheckResponse(t *testing.T, w *fuzzWriter, mode byte, req *http.Req
 		}
 	}
 	ct := w.header.Get("Content-Type")
+	if w.status == http.StatusOK && req.Method != http.MethodDelete && !fuzzHTTPIsAuth(mode, req) &&
+		!strings.HasPrefix(ct, "application/json") && !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("200 with Content-Type %q and body %q: %s", ct, w.body.String(), what())
+	}
 	switch {
 	case w.status == http.StatusAccepted:
 		if w.body.Len() != 0 {
@@ -520,6 +535,9 @@ var fuzzHTTPSeeds = []fuzzHTTPSeed{
 	{fuzzHTTPSession, "DELETE", "/mcp", "Mcp-Session-Id: {sid}\n", ""},
 	{fuzzHTTPSession | fuzzHTTPStream, "DELETE", "/mcp", "Mcp-Session-Id: {sid}\n", ""},
 	{fuzzHTTPSession | fuzzHTTPNoGET, "GET", "/mcp", fuzzHdrGet, ""},
+	{fuzzHTTPSession | fuzzHTTPDelete, "POST", "/mcp", fuzzHdrSession, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"confirm","arguments":{}}}`},
+	{fuzzHTTPSession | fuzzHTTPDelete, "POST", "/mcp", fuzzHdrSession, fuzzCallEcho},
+	{fuzzHTTPSession | fuzzHTTPDelete | fuzzHTTPStream, "GET", "/mcp", fuzzHdrGet, ""},
 	// headers gone wrong
 	{fuzzHTTPSession, "POST", "/mcp", "Content-Type: text/plain\nAccept: application/json, text/event-stream\nMcp-Session-Id: {sid}\n", `{"jsonrpc":"2.0","id":2,"method":"ping"}`},
 	{fuzzHTTPSession, "POST", "/mcp", "Content-Type: application/json; charset=utf-8\nAccept: application/json\nMcp-Session-Id: {sid}\n", `{"jsonrpc":"2.0","id":2,"method":"ping"}`},
