@@ -50,6 +50,8 @@ type httpFront struct {
 	served    chan struct{}
 	url       string
 	streamSeq atomic.Int64
+	inflight  map[http.ResponseWriter]struct{} // the responses of running handlers, which close cuts
+	closing   atomic.Bool                      // close has begun: writers leave the past write deadlines alone
 }
 
 // HTTPHandler returns the server's Streamable HTTP endpoint as an
@@ -137,6 +139,17 @@ func (f *httpFront) listen() error {
 func (f *httpFront) close() {
 	f.mu.Lock()
 	f.closed = true
+	f.closing.Store(true)
+	// A handler may be blocked reading a body its client dribbles, or a
+	// session's writer blocked writing to a client that does not read:
+	// past deadlines end both at once, also on a server that mounts
+	// HTTPHandler and is not closed yet (a ResponseWriter that cannot
+	// set deadlines is left to its server).
+	for w := range f.inflight {
+		rc := http.NewResponseController(w)
+		_ = rc.SetReadDeadline(time.Unix(1, 0))
+		_ = rc.SetWriteDeadline(time.Unix(1, 0))
+	}
 	hs, served := f.hs, f.served
 	conns := make([]*httpConn, 0, len(f.conns)+len(f.stateless))
 	for _, c := range f.conns {
@@ -187,8 +200,17 @@ func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.handlers.Add(1)
+	if f.inflight == nil {
+		f.inflight = map[http.ResponseWriter]struct{}{}
+	}
+	f.inflight[w] = struct{}{}
 	f.mu.Unlock()
-	defer f.handlers.Done()
+	defer func() {
+		f.mu.Lock()
+		delete(f.inflight, w)
+		f.mu.Unlock()
+		f.handlers.Done()
+	}()
 	x := exchangeOf(r)
 	if !f.checkOrigin(w, r, x) {
 		return
@@ -322,9 +344,8 @@ func (f *httpFront) sessionlessConn() *httpConn {
 	defer f.mu.Unlock()
 	var newest *httpConn
 	for _, c := range f.conns {
-		c.mu.Lock()
-		ok := c.noSID && !c.ended
-		c.mu.Unlock()
+		// no c.mu: a session's writer may hold it, blocked on its client
+		ok := c.omitted.Load() && !c.closed.Load()
 		if ok && (newest == nil || c.sess.n > newest.sess.n) {
 			newest = c
 		}

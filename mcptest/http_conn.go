@@ -3,6 +3,7 @@ package mcptest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -47,7 +48,8 @@ type httpConn struct {
 	stray     bool // the transport of session 0, which answers the front's refusals
 	refuseMu  sync.Mutex
 	closed    atomic.Bool
-	recvMu    sync.Mutex // one message at a time into the session, in the order they arrive, as on a connection
+	omitted   atomic.Bool // noSID, read without c.mu
+	recvMu    sync.Mutex  // one message at a time into the session, in the order they arrive, as on a connection
 
 	mu         sync.Mutex
 	ended      bool
@@ -61,6 +63,21 @@ type httpConn struct {
 	partial    []byte
 	partialMsg Message
 	warned     map[RuleID]bool
+}
+
+// queue keeps a frame for the standalone stream while none is open: the
+// last sseReplayEvents of them; an older one is dropped, and the journal
+// says so.
+func (c *httpConn) queue(p pendingFrame) {
+	if len(c.backlog) >= sseReplayEvents {
+		old := c.backlog[0]
+		copy(c.backlog, c.backlog[1:])
+		c.backlog = c.backlog[:len(c.backlog)-1]
+		c.front.srv.journal.amend(old.seq, func(j *Message) {
+			j.Problem = strings.TrimPrefix(j.Problem+fmt.Sprintf("; never delivered: no standalone stream was open, and the %d messages after it filled the backlog that waits for one", sseReplayEvents), "; ")
+		})
+	}
+	c.backlog = append(c.backlog, p)
 }
 
 type pendingFrame struct {
@@ -82,11 +99,10 @@ func (c *httpConn) undelivered(seq int) bool {
 	return false
 }
 
-func (c *httpConn) gone() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.ended
-}
+// gone reports whether the session's HTTP side has ended. It takes no
+// lock: a writer blocked on a client that does not read holds c.mu, and
+// the front asks every session this to route others' requests.
+func (c *httpConn) gone() bool { return c.closed.Load() }
 
 // sentID is the Mcp-Session-Id the session's responses carry, "" for none.
 func (c *httpConn) sentID() string {
@@ -171,7 +187,7 @@ func (c *httpConn) sendMessage(m Message, data []byte) (int, error) {
 	st := c.route(m)
 	if st == nil {
 		if c.standalone == nil && !c.stateless {
-			c.backlog = append(c.backlog, pendingFrame{m, seq, frame})
+			c.queue(pendingFrame{m, seq, frame})
 			return len(data), nil
 		}
 		st = c.standalone
@@ -263,7 +279,7 @@ func (c *httpConn) deliver(st *sseStream, m Message, seq int, frame []byte) {
 		if c.standalone != nil {
 			c.event(c.standalone, m, seq, frame)
 		} else if !c.stateless {
-			c.backlog = append(c.backlog, pendingFrame{m, seq, frame})
+			c.queue(pendingFrame{m, seq, frame})
 		}
 		return
 	}

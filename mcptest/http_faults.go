@@ -203,6 +203,7 @@ func OmitSessionID() Fault {
 			return false
 		}
 		c.noSID = true
+		c.omitted.Store(true)
 		return true
 	})
 }

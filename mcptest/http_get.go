@@ -65,9 +65,12 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 func (f *httpFront) getStream(w http.ResponseWriter, r *http.Request, c *httpConn) {
 	srv := f.srv
 	if last := r.Header.Get(HeaderLastEventID); last != "" {
-		st := c.resume(w, last)
+		st, why := c.resume(w, last)
 		if st == nil {
-			f.refuse(w, r, c.sess, nil, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: Last-Event-ID "+strconv.Quote(last)+" names no stream of this session")
+			if why == "" {
+				why = "Bad Request: Last-Event-ID " + strconv.Quote(last) + " names no stream of this session"
+			}
+			f.refuse(w, r, c.sess, nil, http.StatusBadRequest, CodeInvalidRequest, why)
 			return
 		}
 		c.wait(st, w, r)

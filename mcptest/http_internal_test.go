@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHTTPDeliveredStreamsNotKept: an SSE reply stream whose reply went
@@ -69,4 +70,56 @@ func TestHTTPDeliveredStreamsNotKept(t *testing.T) {
 		t.Fatalf("the cut stream must be kept for Last-Event-ID, got %d streams", n)
 	}
 	http.DefaultClient.CloseIdleConnections()
+}
+
+// TestHTTPSSEWriteTimeout: a client that opens its standalone stream and
+// never reads it holds the session's writer for sseWriteTimeout at most:
+// then the write fails, the stream is cut, the journal says so, and the
+// writer (a Broadcast to every session) goes on. The test waits on the
+// write's end, not on the clock; sseWriteTimeout is made short so that
+// it does not wait long.
+func TestHTTPSSEWriteTimeout(t *testing.T) {
+	defer func(d time.Duration) { sseWriteTimeout = d }(sseWriteTimeout)
+	sseWriteTimeout = 50 * time.Millisecond
+	srv := NewServer(t).IgnoreViolations()
+	url := srv.URL()
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	c := &http.Client{Transport: tr}
+	do := func(method, body, sid string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(method, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set(HeaderSessionID, sid)
+			req.Header.Set(HeaderProtocolVersion, "2025-11-25")
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	open := func() string {
+		resp := do(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, "")
+		resp.Body.Close()
+		sid := resp.Header.Get(HeaderSessionID)
+		do(http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, sid).Body.Close()
+		return sid
+	}
+	stuck := open()
+	get := do(http.MethodGet, "", stuck) // never read
+	defer get.Body.Close()
+	healthy := open()
+	// 32 MiB: more than every socket buffer between them
+	if n := srv.Broadcast("notifications/message", map[string]any{"level": "info", "data": strings.Repeat("x", 32<<20)}); n != 2 {
+		t.Fatalf("Broadcast reached %d sessions, want 2 (the second after the stuck one's write was cut)", n)
+	}
+	msgs := srv.Journal().Notifications("notifications/message")
+	if len(msgs) != 2 || !strings.Contains(msgs[0].Problem, "the client did not read") || msgs[1].Problem != "" {
+		t.Fatalf("want the stuck session's notification journaled as not delivered whole, the healthy one's as delivered (waiting for its stream), got %v / %v", msgs[0].Problem, msgs[1].Problem)
+	}
+	_ = healthy
+	srv.Close()
 }

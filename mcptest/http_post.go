@@ -170,6 +170,29 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	st := c.openPost(w, key, method, p.progress.Raw)
 	c.receive(&p.d, x)
 	c.wait(st, w, r)
+	if r.Context().Err() == nil && c.unanswered(st) {
+		// The session ended (a DELETE, Close) before anything went out
+		// on this POST: an answer, rather than an empty 200.
+		id := ""
+		if key != "null" {
+			id = key
+		}
+		status, msg := http.StatusNotFound, "Not Found: session "+c.sess.id+" ended before this request was answered"
+		f.mu.Lock()
+		if f.closed {
+			status, msg = http.StatusServiceUnavailable, "mcptest: the server closed before this request was answered"
+		}
+		f.mu.Unlock()
+		f.refuseID(w, r, c.sess, nil, id, status, CodeInvalidRequest, msg)
+	}
+}
+
+// unanswered reports whether nothing was written on st's response and its
+// session has ended.
+func (c *httpConn) unanswered(st *sseStream) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ended && st.mode == modeUndecided && !st.complete
 }
 
 // readBody reads a POST body of at most limit bytes: into a buffer of

@@ -32,7 +32,8 @@ type sseStream struct {
 	status   int  // the status of a JSON error reply, when set
 	w        http.ResponseWriter
 	fl       http.Flusher
-	events   []sseEvent // every event sent, for Last-Event-ID
+	events   []sseEvent // the last sseReplayEvents events sent, for Last-Event-ID
+	trimmed  int        // how many older events no longer are in events
 	complete bool       // the response went out
 	done     chan struct{}
 	doneOnce sync.Once
@@ -120,16 +121,23 @@ func (c *httpConn) openStandalone(w http.ResponseWriter, first ...string) *sseSt
 }
 
 // resume serves a GET with Last-Event-ID: it replays what the stream sent
-// after that event and goes on with it until it is complete.
-func (c *httpConn) resume(w http.ResponseWriter, last string) *sseStream {
+// after that event (and, on the standalone stream, what waited for it
+// while the client was away) and goes on with it until it is complete.
+// nil: the id names no event of the session's streams, or (with why) one
+// older than the replay buffer.
+func (c *httpConn) resume(w http.ResponseWriter, last string) (*sseStream, string) {
 	sid, nstr, ok := strings.Cut(last, "-")
 	n, err := strconv.Atoi(nstr)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := c.streams[sid]
-	if !ok || err != nil || st == nil || n < 0 || n > len(st.events) {
-		return nil
+	if !ok || err != nil || st == nil || n < 0 || n > st.trimmed+len(st.events) {
+		return nil, ""
 	}
+	if n < st.trimmed {
+		return nil, fmt.Sprintf("Bad Request: Last-Event-ID %q is older than the last %d events of its stream, which are all mcptest keeps for replay", last, sseReplayEvents)
+	}
+	n -= st.trimmed
 	if st.w != nil { // a stream has one reader: the new one takes over
 		st.w, st.fl = nil, nil
 	}
@@ -142,7 +150,7 @@ func (c *httpConn) resume(w http.ResponseWriter, last string) *sseStream {
 	}
 	c.sseHeaders(st, true)
 	for i := n; i < len(st.events); i++ {
-		id := st.id + "-" + strconv.Itoa(i+1)
+		id := st.id + "-" + strconv.Itoa(st.trimmed+i+1)
 		if ev := st.events[i]; ev.seq > 0 {
 			c.front.srv.journal.amend(ev.seq, func(j *Message) {
 				j.Problem = strings.TrimPrefix(strings.Replace(j.Problem, notYet, "", 1), "; ")
@@ -153,12 +161,38 @@ func (c *httpConn) resume(w http.ResponseWriter, last string) *sseStream {
 				j.HTTP = x
 			})
 		}
-		c.writeEvent(st, id, st.events[i].frame, true)
+		_ = c.writeEvent(st, id, st.events[i].frame, true)
+	}
+	if st.reqID == "" && !c.ended {
+		// the standalone stream again: what waited for it goes on it
+		c.standalone = st
+		backlog := c.backlog
+		c.backlog = nil
+		for _, p := range backlog {
+			c.event(st, p.m, p.seq, p.frame)
+		}
 	}
 	if st.complete || c.ended {
 		st.finish()
 	}
-	return st
+	return st, ""
+}
+
+// sseReplayEvents is how many of its latest events a stream keeps for a
+// GET with Last-Event-ID, and how many messages wait for a standalone
+// stream while none is open: a client that never comes back costs a
+// bounded buffer.
+const sseReplayEvents = 1024
+
+// keep appends an event to st's replay buffer, dropping the oldest past
+// sseReplayEvents.
+func (st *sseStream) keep(ev sseEvent) {
+	if len(st.events) >= sseReplayEvents {
+		copy(st.events, st.events[1:])
+		st.events = st.events[:len(st.events)-1]
+		st.trimmed++
+	}
+	st.events = append(st.events, ev)
 }
 
 // wait blocks the handler of st until its response is complete, the
@@ -253,8 +287,8 @@ func (c *httpConn) sseHeaders(st *sseStream, flush bool) {
 
 // event sends one frame as an SSE event of st and remembers it for resumption.
 func (c *httpConn) event(st *sseStream, m Message, seq int, frame []byte) {
-	st.events = append(st.events, sseEvent{seq: seq, frame: slices.Clone(frame)})
-	id := st.id + "-" + strconv.Itoa(len(st.events))
+	st.keep(sseEvent{seq: seq, frame: slices.Clone(frame)})
+	id := st.id + "-" + strconv.Itoa(st.trimmed+len(st.events))
 	x := &HTTPExchange{Method: st.httpMeth, Status: http.StatusOK, ContentType: "text/event-stream", EventID: id, SessionID: c.sentID()}
 	if st.w == nil {
 		c.front.srv.journal.amend(seq, func(j *Message) {
@@ -271,11 +305,22 @@ func (c *httpConn) event(st *sseStream, m Message, seq int, frame []byte) {
 	// handler returns at once, and net/http sends what it buffered (the
 	// whole response, for a short stream) in one write.
 	last := st.reqID != "" && m.IsResponse() && m.ID == st.reqID && st.dropAfter < 0
-	c.writeEvent(st, x.EventID, frame, !last)
+	if err := c.writeEvent(st, x.EventID, frame, !last); err != nil {
+		// The client does not read (Close cut the write), or went away:
+		// the stream is cut, and keeps the event for Last-Event-ID.
+		c.front.srv.journal.amend(seq, func(j *Message) {
+			j.Problem = strings.TrimPrefix(j.Problem+"; "+notWhole+" ("+err.Error()+")", "; ")
+		})
+		c.cut(st)
+		return
+	}
 	if st.dropAfter > 0 && len(st.events) >= st.dropAfter {
 		c.cut(st)
 	}
 }
+
+// notWhole is the problem of a message whose SSE event could not be written.
+const notWhole = "not delivered whole: the client did not read the stream, or went away; the stream was cut (a GET with Last-Event-ID replays it)"
 
 // notYet is the problem of a message on a stream the client is not reading.
 const notYet = "not delivered yet: the stream is disconnected (a GET with Last-Event-ID replays it)"
@@ -296,9 +341,9 @@ func (c *httpConn) cut(st *sseStream) {
 }
 
 // writeEvent writes one SSE event on st, and flushes it with flush.
-func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte, flush bool) {
+func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte, flush bool) error {
 	if st.w == nil {
-		return
+		return nil
 	}
 	b := make([]byte, 0, len(frame)+32)
 	if st.comment != "" {
@@ -318,8 +363,25 @@ func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte, flush bool
 		b = append(b, '\n')
 	}
 	b = append(b, '\n')
-	_, _ = st.w.Write(b)
-	if flush && st.fl != nil {
-		st.fl.Flush()
+	// A client that stops reading fills the socket's buffers and blocks
+	// the write, and with it the session's writer (and a Broadcast to
+	// every session): past sseWriteTimeout the write fails and the
+	// stream is cut. Close cuts it at once (httpFront.close).
+	rc := http.NewResponseController(st.w)
+	armed := !c.front.closing.Load() && rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout)) == nil
+	if armed && c.front.closing.Load() { // close began meanwhile: its past deadline stands
+		_ = rc.SetWriteDeadline(time.Unix(1, 0))
 	}
+	_, err := st.w.Write(b)
+	if err == nil && flush && st.fl != nil {
+		err = rc.Flush()
+	}
+	if armed && !c.front.closing.Load() {
+		_ = rc.SetWriteDeadline(time.Time{})
+	}
+	return err
 }
+
+// sseWriteTimeout is how long one SSE event may wait for its client to
+// read before the stream is cut (a variable for the package's tests).
+var sseWriteTimeout = 10 * time.Second

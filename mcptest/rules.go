@@ -542,11 +542,15 @@ func (s *Session) unanswered(id, method, why string) {
 	}) {
 		req = m
 	}
-	if d, ok := s.conn.(interface{ undelivered(seq int) bool }); ok && req.Seq > 0 && d.undelivered(req.Seq) {
+	d, ok := s.conn.(interface{ undelivered(seq int) bool })
+	if strings.Contains(req.Problem, "never delivered") || ok && req.Seq > 0 && d.undelivered(req.Seq) {
 		// Over HTTP a request sent outside any client request waits for a
 		// GET stream, which a client may never open (the spec's MAY): the
 		// client never saw it, so it owes no answer.
 		s.srv.journal.amend(req.Seq, func(j *Message) {
+			if strings.Contains(j.Problem, "never delivered") {
+				return // said already (the backlog overflowed)
+			}
 			j.Problem = strings.TrimPrefix(j.Problem+"; never delivered: no HTTP stream of the session was open for it (the client opened no GET stream), so "+why+" without an answer owed", "; ")
 		})
 		return
