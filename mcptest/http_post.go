@@ -171,8 +171,11 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	c.receive(&p.d, x)
 	c.wait(st, w, r)
 	if r.Context().Err() == nil && c.unanswered(st) {
-		// The session ended (a DELETE, Close) before anything went out
-		// on this POST: an answer, rather than an empty 200.
+		// The session ended by a DELETE, or the server closed, before
+		// anything went out on this POST: an answer, rather than an empty
+		// 200. A session cut by a fault (CloseBefore) or Session.Close
+		// keeps the empty 200: the connection closed mid-call, which is
+		// what such a fault plays.
 		id := ""
 		if key != "null" {
 			id = key
@@ -188,11 +191,16 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 }
 
 // unanswered reports whether nothing was written on st's response and its
-// session has ended.
+// session was ended by a DELETE or by the server's Close.
 func (c *httpConn) unanswered(st *sseStream) bool {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.ended && st.mode == modeUndecided && !st.complete
+	deleted := c.deleted
+	unwritten := c.ended && st.mode == modeUndecided && !st.complete
+	c.mu.Unlock()
+	c.front.mu.Lock()
+	closed := c.front.closed
+	c.front.mu.Unlock()
+	return unwritten && (deleted || closed)
 }
 
 // readBody reads a POST body of at most limit bytes: into a buffer of
