@@ -11,10 +11,12 @@ package integration_test
 // checks the answers, so the harness is tested by a plain go test.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -209,4 +211,105 @@ func TestHTTPBenchTargetsAgree(t *testing.T) {
 			}
 		})
 	}
+}
+
+// benchOpenHTTPSession opens one idle session of the mock at url the
+// cheapest way an HTTP client can: raw HTTP/1.1 on a loopback connection
+// for initialize, notifications/initialized and a ping (closed after), then
+// the session's standalone GET stream on a second one, read up to its
+// headers and left open. The closer ends the session (DELETE) and closes
+// the stream.
+func benchOpenHTTPSession(url string) (func(), error) {
+	u := strings.TrimPrefix(url, "http://")
+	host, path, _ := strings.Cut(u, "/")
+	path = "/" + path
+	post, err := net.Dial("tcp", host)
+	if err != nil {
+		return nil, err
+	}
+	defer post.Close()
+	r := bufio.NewReader(post)
+	sid := ""
+	send := func(method string, frame []byte, accept string) (*http.Response, error) {
+		var h strings.Builder
+		fmt.Fprintf(&h, "%s %s HTTP/1.1\r\nHost: %s\r\nAccept: %s\r\n", method, path, host, accept)
+		if frame != nil {
+			fmt.Fprintf(&h, "Content-Type: application/json\r\nContent-Length: %d\r\n", len(frame))
+		}
+		if sid != "" {
+			fmt.Fprintf(&h, "%s: %s\r\n%s: 2025-11-25\r\n", mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion)
+		}
+		h.WriteString("\r\n")
+		if _, err := io.WriteString(post, h.String()); err != nil {
+			return nil, err
+		}
+		if _, err := post.Write(frame); err != nil {
+			return nil, err
+		}
+		resp, err := http.ReadResponse(r, nil)
+		if err != nil {
+			return nil, err
+		}
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp, err
+	}
+	const both = "application/json, text/event-stream"
+	resp, err := send(http.MethodPost, benchInitializeFrame, both)
+	if err != nil {
+		return nil, fmt.Errorf("initialize: %w", err)
+	}
+	if sid = resp.Header.Get(mcptest.HeaderSessionID); sid == "" {
+		return nil, fmt.Errorf("initialize: %s without %s", resp.Status, mcptest.HeaderSessionID)
+	}
+	for _, frame := range [][]byte{benchInitializedFrame, []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)} {
+		if resp, err = send(http.MethodPost, frame, both); err != nil || resp.StatusCode/100 != 2 {
+			return nil, fmt.Errorf("%s: %v %v", frame, resp, err)
+		}
+	}
+	end := func() {
+		req, _ := http.NewRequest(http.MethodDelete, url, nil)
+		req.Header.Set(mcptest.HeaderSessionID, sid)
+		tr := &http.Transport{}
+		if resp, err := tr.RoundTrip(req); err == nil {
+			resp.Body.Close()
+		}
+		tr.CloseIdleConnections()
+	}
+	get, err := net.Dial("tcp", host)
+	if err != nil {
+		end()
+		return nil, err
+	}
+	closer := func() { end(); get.Close() }
+	if _, err := fmt.Fprintf(get, "GET %s HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n%s: %s\r\n%s: 2025-11-25\r\n\r\n", path, host, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion); err != nil {
+		return closer, err
+	}
+	if resp, err = http.ReadResponse(bufio.NewReaderSize(get, 16), nil); err != nil || resp.StatusCode != http.StatusOK {
+		return closer, fmt.Errorf("GET stream: %v %v", resp, err)
+	}
+	return closer, nil
+}
+
+// benchFloorHTTP serves, on a loopback server closed at tb's cleanup, the
+// least an HTTP server can do for benchOpenHTTPSession: each POST answered
+// with one fixed JSON body (the initialize one with a session id), each GET
+// held open as an SSE stream until its client goes, each DELETE 200.
+func benchFloorHTTP(tb testing.TB) string {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		switch r.Method {
+		case http.MethodPost:
+			w.Header().Set(mcptest.HeaderSessionID, "floor")
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+		case http.MethodGet:
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			http.NewResponseController(w).Flush()
+			<-r.Context().Done()
+		}
+	}))
+	tb.Cleanup(hs.Close)
+	return hs.URL + "/mcp"
 }

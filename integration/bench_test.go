@@ -301,9 +301,16 @@ const benchIdleSessions = 1000
 // notification was handled) and keeps them open. ns/op, B/op and allocs/op
 // are for opening all 1,000; the custom metrics are what each idle open
 // session holds: live heap (HeapAlloc after GC, client end included),
-// goroutine stacks (StackInuse) and goroutines.
+// goroutine stacks (StackInuse) and goroutines. The row mcptest-http is the
+// mock over Streamable HTTP, each session with its standalone GET stream
+// open (benchOpenHTTPSession: a raw HTTP/1.1 client on two loopback
+// connections, the POSTs' closed after the ping, so what is measured is
+// the server's, not a client library's); floor-http is the same client
+// against a raw net/http handler that answers each POST with a fixed body
+// and holds each GET stream open: what net/http itself keeps for a
+// session's open stream.
 func BenchmarkIdleSessions(b *testing.B) {
-	for _, name := range []string{"mcptest", "gosdk"} {
+	for _, name := range []string{"mcptest", "gosdk", "mcptest-http", "floor-http"} {
 		b.Run(name, func(b *testing.B) {
 			benchNoLeaks(b)
 			b.ReportAllocs()
@@ -314,7 +321,7 @@ func BenchmarkIdleSessions(b *testing.B) {
 				// A scope per iteration, so that nothing of a closed
 				// server is kept by the benchmark's cleanups.
 				scope := &benchIterationTB{TB: b}
-				t := newBenchTarget(scope, name)
+				open := benchIdleOpener(scope, name)
 				runtime.GC()
 				runtime.GC()
 				var before, after runtime.MemStats
@@ -322,23 +329,18 @@ func BenchmarkIdleSessions(b *testing.B) {
 				g0 := runtime.NumGoroutine()
 				b.StartTimer()
 
-				conns := make([]net.Conn, 0, benchIdleSessions)
-				waits := make([]func(), 0, benchIdleSessions)
+				closers := make([]func(), 0, benchIdleSessions)
 				closeAll := func() {
-					for i, conn := range conns {
-						conn.Close()
-						waits[i]()
+					for _, c := range closers {
+						c()
 					}
-					conns, waits = conns[:0], waits[:0]
+					closers = closers[:0]
 					scope.runCleanups()
 				}
 				for range benchIdleSessions {
-					conn, wait := t.dial(scope)
-					conns, waits = append(conns, conn), append(waits, wait)
-					c := newBenchClient(conn) // dropped after the handshake
-					err := c.handshake()
-					if err == nil {
-						err = c.ping()
+					c, err := open()
+					if c != nil {
+						closers = append(closers, c)
 					}
 					if err != nil {
 						closeAll()
@@ -355,7 +357,7 @@ func BenchmarkIdleSessions(b *testing.B) {
 				stack += float64(int64(after.StackInuse) - int64(before.StackInuse))
 				gor += float64(g1 - g0)
 				iters++
-				runtime.KeepAlive(t)
+				runtime.KeepAlive(open)
 				closeAll()
 				b.StartTimer()
 			}
@@ -364,6 +366,31 @@ func BenchmarkIdleSessions(b *testing.B) {
 			b.ReportMetric(stack/n, "stackB/session")
 			b.ReportMetric(gor/n, "goroutines/session")
 		})
+	}
+}
+
+// benchIdleOpener returns the function that opens one idle session of the
+// row name on a new server, and returns what closes it (and waits until the
+// server side has ended, where it can tell).
+func benchIdleOpener(tb testing.TB, name string) func() (func(), error) {
+	switch name {
+	case "mcptest-http":
+		srv := mcptest.NewServer(tb).WithTools(mcptest.NewTool("echo").ReturnsText("hi"))
+		return func() (func(), error) { return benchOpenHTTPSession(srv.URL()) }
+	case "floor-http":
+		url := benchFloorHTTP(tb)
+		return func() (func(), error) { return benchOpenHTTPSession(url) }
+	}
+	t := newBenchTarget(tb, name)
+	return func() (func(), error) {
+		conn, wait := t.dial(tb)
+		closer := func() { conn.Close(); wait() }
+		c := newBenchClient(conn) // dropped after the handshake
+		err := c.handshake()
+		if err == nil {
+			err = c.ping()
+		}
+		return closer, err
 	}
 }
 

@@ -241,14 +241,14 @@ func isLoopbackHost(host string) bool {
 }
 
 // checkOrigin refuses, with 403, a request whose Origin is neither
-// loopback nor allowed, or whose Host is not loopback: what a local MCP
+// loopback nor allowed, or whose Host is neither loopback nor allowed: what a local MCP
 // server must do against DNS rebinding.
 func (f *httpFront) checkOrigin(w http.ResponseWriter, r *http.Request, x *HTTPExchange) bool {
 	host := r.Host
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	if host != "" && !isLoopbackHost(host) {
+	if host != "" && !isLoopbackHost(host) && !slices.Contains(f.srv.httpCfg.hosts, strings.ToLower(strings.Trim(host, "[]"))) {
 		f.refuseStray(w, r, x, http.StatusForbidden, RuleHTTPHost, "Host "+r.Host+" is not a loopback name", "Forbidden: Host "+r.Host+" is not this server")
 		return false
 	}

@@ -1,12 +1,15 @@
 package mcptest_test
 
 import (
+	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
 )
 
@@ -234,4 +237,37 @@ func TestHTTPOutboundFaultsActOnRefusals(t *testing.T) {
 		}
 	}
 	srv.IgnoreViolations()
+}
+
+// TestWithAllowedHosts: a Host the server was told about is served like a
+// loopback one, with or without a port and in any case; any other is still
+// refused with 403 and http/host; a name with a port is a misconfiguration
+// that fails the test at once.
+func TestWithAllowedHosts(t *testing.T) {
+	srv := mcptest.NewServer(t).WithAllowedHosts("Mock.Internal", "192.0.2.7", "[2001:db8::7]")
+	srv.ExpectViolation(mcptest.RuleHTTPHost)
+	post := func(host string) int {
+		req, err := http.NewRequest(http.MethodPost, srv.URL(), strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`))
+		require.NoError(t, err)
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, host := range []string{"mock.internal", "MOCK.internal:8080", "192.0.2.7:80", "[2001:db8::7]:443"} {
+		assert.Equal(t, http.StatusOK, post(host), "Host %s was allowed", host)
+	}
+	assert.Equal(t, http.StatusForbidden, post("other.example"), "a Host not allowed")
+	assert.Len(t, srv.Violations(), 1, "one http/host violation, for other.example")
+
+	fake := newFakeTB(t)
+	bad := mcptest.NewServer(fake)
+	if fake.run(func() { bad.WithAllowedHosts("mock.internal:8080") }) {
+		t.Fatal("WithAllowedHosts with a port did not stop the test")
+	}
+	assert.Contains(t, fake.fatal(), `WithAllowedHosts: host "mock.internal:8080": want a host name or IP address without a port`)
 }

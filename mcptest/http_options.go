@@ -2,6 +2,8 @@ package mcptest
 
 import (
 	"fmt"
+	"net"
+	"strings"
 	"time"
 )
 
@@ -10,6 +12,7 @@ type httpConfig struct {
 	noGET      bool
 	bodyLimit  int64
 	origins    []string
+	hosts      []string
 	retry      time.Duration
 	legacyOnly bool // only the HTTP+SSE transport of 2024-11-05
 }
@@ -59,6 +62,27 @@ func (s *Server) WithAllowedOrigins(origins ...string) *Server {
 	s.t.Helper()
 	return s.configure("WithAllowedOrigins", func() error {
 		s.httpCfg.origins = append(s.httpCfg.origins, origins...)
+		return nil
+	})
+}
+
+// WithAllowedHosts adds host names (without a port, e.g. "mock.internal"
+// or "192.0.2.7") the HTTP endpoint accepts in a Host header besides
+// loopback ones; a request for any other host is refused with 403 (the
+// same DNS-rebinding defence). It is for a mock reached by a name that is
+// not loopback, as `mcpmock serve --http … --allow-remote --allow-host`
+// serves one; a test on srv.URL() never needs it.
+func (s *Server) WithAllowedHosts(hosts ...string) *Server {
+	s.t.Helper()
+	return s.configure("WithAllowedHosts", func() error {
+		for _, h := range hosts {
+			name := strings.Trim(h, "[]")
+			ipv6 := strings.Contains(name, ":") && net.ParseIP(name) != nil
+			if name == "" || strings.ContainsAny(name, "/ ") || strings.Contains(name, ":") && !ipv6 {
+				return fmt.Errorf("host %q: want a host name or IP address without a port", h)
+			}
+			s.httpCfg.hosts = append(s.httpCfg.hosts, strings.ToLower(name))
+		}
 		return nil
 	})
 }
