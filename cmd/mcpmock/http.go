@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,38 +19,76 @@ import (
 // mcpPath is where serve --http mounts the MCP endpoint.
 const mcpPath = "/mcp"
 
-// loopbackAddr checks that addr (host:port) is a loopback address: the
-// mock is a test double, never a service on the network.
-func loopbackAddr(flagName, addr string) error {
+func splitAddr(flagName, addr string) (string, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return usagef("%s %q: want host:port, e.g. 127.0.0.1:8080 (port 0: any free port)", flagName, addr)
+		return "", usagef("%s %q: want host:port, e.g. 127.0.0.1:8080 (port 0: any free port)", flagName, addr)
 	}
+	return host, nil
+}
+
+func isLoopback(host string) bool {
 	if host == "localhost" {
-		return nil
+		return true
 	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// httpListen is where serve --http listens, and what it lets in.
+type httpListen struct {
+	addr        string
+	allowRemote bool     // --allow-remote: addr need not be loopback
+	hosts       []string // --allow-host: Host names served besides loopback ones
+}
+
+// check refuses a listen address that is not loopback unless --allow-remote
+// asked for it, saying why, and returns the warning to log when it did.
+func (l httpListen) check() (warning string, err error) {
+	for _, h := range l.hosts {
+		if _, _, err := net.SplitHostPort(h); err == nil || strings.Contains(h, "/") {
+			return "", usagef("--allow-host %q: want a host name or IP address, without a port", h)
+		}
 	}
-	return usagef("%s %q: mcpmock serves loopback addresses only (127.0.0.1, ::1, localhost)", flagName, addr)
+	host, err := splitAddr("--http", l.addr)
+	if err != nil || isLoopback(host) {
+		return "", err
+	}
+	if !l.allowRemote {
+		return "", usagef("--http %q is not a loopback address: mcpmock serves loopback addresses only (127.0.0.1, ::1, localhost), "+
+			"since the mock answers anyone who reaches it, with no authentication, breaks the protocol when told to, and keeps all they send; "+
+			"to listen there anyway (a container, a VM), add --allow-remote, and --allow-host NAME for each name clients reach it by", l.addr)
+	}
+	w := fmt.Sprintf("mcpmock: warning: listening on %s, which is not loopback (--allow-remote): anyone who reaches it can talk to the mock", l.addr)
+	if len(l.hosts) == 0 {
+		w += "; it serves only requests whose Host is loopback (--allow-host NAME adds a name)"
+	}
+	return w, nil
 }
 
 // serveHTTP is serve --http: the mock's Streamable HTTP endpoint at
 // http://ADDR/mcp, printed on stdout. It ends when every session the
 // client opened has ended (DELETE), or on SIGTERM or SIGINT; a stateless
 // (2026-07-28) client has no session to end, so only a signal ends it.
-func serveHTTP(spec serverSpec, addr, reportFile string, stdout, logw io.Writer) error {
-	if err := loopbackAddr("--http", addr); err != nil {
+func serveHTTP(spec serverSpec, listen httpListen, reportFile string, stdout, logw io.Writer) error {
+	warning, err := listen.check()
+	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", listen.addr)
 	if err != nil {
-		return usagef("--http %s: %v", addr, err)
+		return usagef("--http %s: %v", listen.addr, err)
+	}
+	if warning != "" {
+		fmt.Fprintln(logw, warning)
 	}
 	ctx, stop := signalContext()
 	defer stop()
 	first := &firstRequest{}
 	rep := serveOnce(ctx, spec, "http", logw, func(ctx context.Context, srv *mcptest.Server) string {
+		if len(listen.hosts) > 0 {
+			srv.WithAllowedHosts(listen.hosts...)
+		}
 		mux := http.NewServeMux()
 		mux.Handle(mcpPath, srv.HTTPHandler())
 		hs := &http.Server{Handler: first.wrap(mux), ReadHeaderTimeout: 10 * time.Second}

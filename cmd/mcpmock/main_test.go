@@ -586,6 +586,14 @@ func TestServeHTTPLoopbackOnly(t *testing.T) {
 	_, stderr, code := runMcpmock(t, nil, "serve", "--http", "0.0.0.0:0")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "loopback addresses only")
+	assert.Contains(t, stderr, "answers anyone who reaches it", "it says why")
+	assert.Contains(t, stderr, "add --allow-remote", "and how to ask for it")
+	_, stderr, code = runMcpmock(t, nil, "serve", "--allow-remote")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "go with --http")
+	_, stderr, code = runMcpmock(t, nil, "serve", "--http", "127.0.0.1:0", "--allow-host", "mock.test:8080")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `--allow-host "mock.test:8080": want a host name or IP address, without a port`)
 	_, stderr, code = runMcpmock(t, nil, "serve", "--http", "8080")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "want host:port")
@@ -742,4 +750,42 @@ func TestTour(t *testing.T) {
 func TestShellJoin(t *testing.T) {
 	assert.Equal(t, `/bin/mcpmock relay 127.0.0.1:5 ab-c`, shellJoin([]string{"/bin/mcpmock", "relay", "127.0.0.1:5", "ab-c"}))
 	assert.Equal(t, `'/my dir/mcpmock' 'it'\''s' ''`, shellJoin([]string{"/my dir/mcpmock", "it's", ""}))
+}
+
+// TestServeHTTPAllowRemote: --allow-remote lets a non-loopback listen
+// address through, with a warning (checked without listening there: tests
+// stay on loopback); --allow-host makes serve --http answer requests that
+// name the mock by another Host, and still refuse others.
+func TestServeHTTPAllowRemote(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:8080", "[::]:0", "192.0.2.7:80"} {
+		w, err := httpListen{addr: addr, allowRemote: true}.check()
+		require.NoError(t, err, addr)
+		assert.Contains(t, w, "not loopback (--allow-remote)", addr)
+		assert.Contains(t, w, "--allow-host NAME adds a name", addr)
+		_, err = httpListen{addr: addr}.check()
+		require.Error(t, err, addr)
+		assert.Contains(t, err.Error(), "add --allow-remote", addr)
+	}
+	w, err := httpListen{addr: "127.0.0.1:0"}.check()
+	assert.NoError(t, err)
+	assert.Empty(t, w, "loopback needs no flag and gets no warning")
+
+	p := start(t, "serve", "--http", "127.0.0.1:0", "--allow-host", "mock.test")
+	url := <-p.lines
+	post := func(host string) int {
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(initialize))
+		require.NoError(t, err)
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, res.Body)
+		_ = res.Body.Close()
+		return res.StatusCode
+	}
+	assert.Equal(t, http.StatusOK, post("mock.test:1234"), "a Host named with --allow-host")
+	assert.Equal(t, http.StatusForbidden, post("other.test"), "any other Host")
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	p.wait()
 }

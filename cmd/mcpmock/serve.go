@@ -122,7 +122,10 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	configFile := fs.String("config", "", "serve the server the JSON file `FILE` describes (schema: config/schema.json)")
 	reportFile := fs.String("report", "", "write the verdict to `FILE`, as JSON, at exit")
 	logFile := fs.String("log", "", "write logs to `FILE` instead of stderr")
-	httpAddr := fs.String("http", "", "serve Streamable HTTP on `ADDR` (host:port; loopback only) instead of stdio")
+	httpAddr := fs.String("http", "", "serve Streamable HTTP on `ADDR` (host:port; loopback only, unless --allow-remote) instead of stdio")
+	allowRemote := fs.Bool("allow-remote", false, "with --http: allow a listen address that is not loopback (a container, a VM); the mock answers anyone who reaches it and keeps all they send")
+	var allowHosts multi
+	fs.Var(&allowHosts, "allow-host", "with --http: also serve requests whose Host is `NAME` (a name or IP, no port), as a client that reaches the mock by that name sends; repeatable")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -139,7 +142,10 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	defer closeLog()
 	if *httpAddr != "" {
-		return serveHTTP(spec, *httpAddr, *reportFile, stdout, logw)
+		return serveHTTP(spec, httpListen{addr: *httpAddr, allowRemote: *allowRemote, hosts: allowHosts}, *reportFile, stdout, logw)
+	}
+	if *allowRemote || len(allowHosts) > 0 {
+		return usagef("--allow-remote and --allow-host go with --http")
 	}
 
 	ctx, stop := signalContext()
