@@ -73,15 +73,13 @@ func TestHTTPDeliveredStreamsNotKept(t *testing.T) {
 }
 
 // TestHTTPSSEWriteTimeout: a client that opens its standalone stream and
-// never reads it holds the session's writer for sseWriteTimeout at most:
+// never reads it holds the session's writer for its SSE write timeout at most:
 // then the write fails, the stream is cut, the journal says so, and the
 // writer (a Broadcast to every session) goes on. The test waits on the
-// write's end, not on the clock; sseWriteTimeout is made short so that
-// it does not wait long.
+// write's end, not on the clock; WithSSEWriteTimeout makes it short so
+// that it does not wait long.
 func TestHTTPSSEWriteTimeout(t *testing.T) {
-	defer func(d time.Duration) { sseWriteTimeout = d }(sseWriteTimeout)
-	sseWriteTimeout = 50 * time.Millisecond
-	srv := NewServer(t).IgnoreViolations()
+	srv := NewServer(t).IgnoreViolations().WithSSEWriteTimeout(50 * time.Millisecond)
 	url := srv.URL()
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()

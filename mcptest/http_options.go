@@ -14,6 +14,7 @@ type httpConfig struct {
 	origins    []string
 	hosts      []string
 	retry      time.Duration
+	sseWrite   time.Duration // WithSSEWriteTimeout; 0: DefaultSSEWriteTimeout
 	legacyOnly bool // only the HTTP+SSE transport of 2024-11-05
 }
 
@@ -83,6 +84,25 @@ func (s *Server) WithAllowedHosts(hosts ...string) *Server {
 			}
 			s.httpCfg.hosts = append(s.httpCfg.hosts, strings.ToLower(name))
 		}
+		return nil
+	})
+}
+
+// DefaultSSEWriteTimeout is how long one SSE event waits for its client to
+// read it, unless WithSSEWriteTimeout says otherwise.
+const DefaultSSEWriteTimeout = 10 * time.Second
+
+// WithSSEWriteTimeout sets how long one SSE event may wait for a client
+// that does not read its stream (by default DefaultSSEWriteTimeout): past
+// it the stream is cut, its events kept for Last-Event-ID, the journal
+// says so, and the writer (a Broadcast to every session) goes on.
+func (s *Server) WithSSEWriteTimeout(d time.Duration) *Server {
+	s.t.Helper()
+	return s.configure("WithSSEWriteTimeout", func() error {
+		if d <= 0 {
+			return fmt.Errorf("timeout %v is not positive", d)
+		}
+		s.httpCfg.sseWrite = d
 		return nil
 	})
 }

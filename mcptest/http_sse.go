@@ -365,10 +365,14 @@ func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte, flush bool
 	b = append(b, '\n')
 	// A client that stops reading fills the socket's buffers and blocks
 	// the write, and with it the session's writer (and a Broadcast to
-	// every session): past sseWriteTimeout the write fails and the
+	// every session): past the SSE write timeout the write fails and the
 	// stream is cut. Close cuts it at once (httpFront.close).
 	rc := http.NewResponseController(st.w)
-	armed := !c.front.closing.Load() && rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout)) == nil
+	timeout := c.front.srv.httpCfg.sseWrite
+	if timeout == 0 {
+		timeout = DefaultSSEWriteTimeout
+	}
+	armed := !c.front.closing.Load() && rc.SetWriteDeadline(time.Now().Add(timeout)) == nil
 	if armed && c.front.closing.Load() { // close began meanwhile: its past deadline stands
 		_ = rc.SetWriteDeadline(time.Unix(1, 0))
 	}
@@ -381,7 +385,3 @@ func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte, flush bool
 	}
 	return err
 }
-
-// sseWriteTimeout is how long one SSE event may wait for its client to
-// read before the stream is cut (a variable for the package's tests).
-var sseWriteTimeout = 10 * time.Second
