@@ -226,8 +226,8 @@ func runLoad(t testing.TB, transport, era string, size loadSize) loadResult {
 		if r.IsError || len(r.Content) != 1 {
 			return d, fmt.Errorf("client %d: call %d: result %s", i, n, jsonText(r))
 		}
-		if text := r.Content[0].(*mcp.TextContent).Text; text != strconv.Itoa(n) {
-			return d, fmt.Errorf("client %d: call %d answered %q, want %q (another call's answer)", i, n, text, strconv.Itoa(n))
+		if tc, ok := r.Content[0].(*mcp.TextContent); !ok || tc.Text != strconv.Itoa(n) {
+			return d, fmt.Errorf("client %d: call %d answered %s, want the text %q (not another call's answer)", i, n, jsonText(r), strconv.Itoa(n))
 		}
 		return d, nil
 	}
