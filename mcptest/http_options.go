@@ -15,7 +15,7 @@ type httpConfig struct {
 	hosts      []string
 	retry      time.Duration
 	sseWrite   time.Duration // WithSSEWriteTimeout; 0: DefaultSSEWriteTimeout
-	legacyOnly bool // only the HTTP+SSE transport of 2024-11-05
+	legacyOnly bool          // only the HTTP+SSE transport of 2024-11-05
 }
 
 // WithLegacySSEOnly makes the HTTP endpoint a server of the HTTP+SSE
