@@ -27,7 +27,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -259,9 +258,10 @@ func runLoad(t testing.TB, transport, era string, size loadSize) loadResult {
 	// A session is known by the clientInfo name its client sent.
 	sent := make([]int, size.sessions)
 	notifyDone := make(chan struct{})
-	var stopNotify atomic.Bool
+	notifyErr := make(chan error, 1)
 	if era == "handshake" {
 		owner := map[*mcptest.Session]int{}
+		sessionOf := make([]*mcptest.Session, size.sessions)
 		for _, s := range srv.Sessions() {
 			for _, m := range srv.Journal().InSession(s.Number()).Requests("initialize") {
 				i, err := strconv.Atoi(strings.TrimPrefix(m.Get("params.clientInfo.name").String(), "load-"))
@@ -274,20 +274,29 @@ func runLoad(t testing.TB, transport, era string, size loadSize) loadResult {
 		if len(owner) != size.sessions {
 			t.Fatalf("%d sessions initialized, want %d", len(owner), size.sessions)
 		}
+		for s, i := range owner {
+			sessionOf[i] = s
+		}
+		// One goroutine per session sends it size.calls notifications,
+		// as fast as it can, while its client calls: bounded work, so a
+		// busy machine (GOMAXPROCS=1) slows it down but cannot flood a
+		// session with notifications its calls then wait behind.
 		go func() {
 			defer close(notifyDone)
-			for !stopNotify.Load() {
-				for s, i := range owner {
-					sent[i]++
-					if err := s.Notify("notifications/message", map[string]any{"level": "info", "data": map[string]any{"seq": sent[i]}}); err != nil {
-						t.Errorf("Notify to session %d: %v", s.Number(), err)
-						return
+			notifyErr <- parallel(size.sessions, func(i int) error {
+				s := sessionOf[i]
+				for seq := 1; seq <= size.calls; seq++ {
+					if err := s.Notify("notifications/message", map[string]any{"level": "info", "data": map[string]any{"seq": seq}}); err != nil {
+						return fmt.Errorf("Notify %d to session %d: %w", seq, s.Number(), err)
 					}
+					sent[i] = seq
 				}
-			}
+				return nil
+			})
 		}()
 	} else {
 		close(notifyDone)
+		notifyErr <- nil
 	}
 
 	lat := make([][]time.Duration, size.sessions)
@@ -301,9 +310,11 @@ func runLoad(t testing.TB, transport, era string, size loadSize) loadResult {
 		}
 		return nil
 	})
-	stopNotify.Store(true)
 	<-notifyDone
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-notifyErr; err != nil {
 		t.Fatal(err)
 	}
 
