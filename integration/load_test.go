@@ -259,6 +259,10 @@ func runLoad(t testing.TB, transport, era string, size loadSize) loadResult {
 	sent := make([]int, size.sessions)
 	notifyDone := make(chan struct{})
 	notifyErr := make(chan error, 1)
+	ticks := make([]chan struct{}, size.sessions) // a client starts a call
+	for i := range ticks {
+		ticks[i] = make(chan struct{}, size.calls)
+	}
 	if era == "handshake" {
 		owner := map[*mcptest.Session]int{}
 		sessionOf := make([]*mcptest.Session, size.sessions)
@@ -277,15 +281,19 @@ func runLoad(t testing.TB, transport, era string, size loadSize) loadResult {
 		for s, i := range owner {
 			sessionOf[i] = s
 		}
-		// One goroutine per session sends it size.calls notifications,
-		// as fast as it can, while its client calls: bounded work, so a
-		// busy machine (GOMAXPROCS=1) slows it down but cannot flood a
-		// session with notifications its calls then wait behind.
+		// One goroutine per session sends it size.calls notifications
+		// while its client calls, each as the client starts a call: paced
+		// by the calls, so the notifications flow during the whole load
+		// instead of flooding its start (an unpaced sender starved the
+		// calls at GOMAXPROCS=1).
 		go func() {
 			defer close(notifyDone)
 			notifyErr <- parallel(size.sessions, func(i int) error {
 				s := sessionOf[i]
 				for seq := 1; seq <= size.calls; seq++ {
+					if _, ok := <-ticks[i]; !ok {
+						return nil // the client stopped: its error says why
+					}
 					if err := s.Notify("notifications/message", map[string]any{"level": "info", "data": map[string]any{"seq": seq}}); err != nil {
 						return fmt.Errorf("Notify %d to session %d: %w", seq, s.Number(), err)
 					}
@@ -301,7 +309,10 @@ func runLoad(t testing.TB, transport, era string, size loadSize) loadResult {
 
 	lat := make([][]time.Duration, size.sessions)
 	err := parallel(size.sessions, func(i int) error {
+		defer close(ticks[i])
+		ticks[i] <- struct{}{} // the one of call 0, made before
 		for k := 1; k < size.calls; k++ {
+			ticks[i] <- struct{}{}
 			d, err := call(i, k)
 			if err != nil {
 				return err
