@@ -74,6 +74,7 @@ func (f MetadataForm) String() string {
 // Server.WithAuthorization. Changes after that have no effect.
 type Authorization struct {
 	scopes          []string            // scopes_supported of the PRM and the metadata
+	ungranted       []string            // WithUngrantedScopes: never put in a token
 	challengeScope  bool                // the 401 challenge carries scope
 	noResourceMeta  bool                // the challenge carries no resource_metadata
 	prm             PRMLocation         //
@@ -131,7 +132,8 @@ func (a *Authorization) errorf(format string, args ...any) *Authorization {
 // WithScopes sets scopes_supported of the Protected Resource Metadata and
 // of the authorization server's metadata; the 401 challenge names them in
 // its scope parameter (see WithoutChallengeScope). Tokens carry the scopes
-// the client asked for that are among them.
+// the client asked for, listed or not (a step-up's scope often is not),
+// except those of WithUngrantedScopes.
 func (a *Authorization) WithScopes(scopes ...string) *Authorization {
 	for _, sc := range scopes {
 		if sc == "" || strings.ContainsAny(sc, " \"\\") {
@@ -139,6 +141,16 @@ func (a *Authorization) WithScopes(scopes ...string) *Authorization {
 		}
 	}
 	a.scopes = slices.Clone(scopes)
+	return a
+}
+
+// WithUngrantedScopes makes the authorization server leave scopes out of
+// every token, though the client asks for them: a request that needs one
+// (WithMethodScopes, WithToolScopes) is refused 403 insufficient_scope
+// after every step-up. Reproduces: a scope the user may never grant — the
+// client must stop stepping up after a few tries.
+func (a *Authorization) WithUngrantedScopes(scopes ...string) *Authorization {
+	a.ungranted = append(a.ungranted, scopes...)
 	return a
 }
 
@@ -460,6 +472,7 @@ func newAuthState(s *Server, a *Authorization) *authState {
 	cfg.scopes, cfg.forms, cfg.clients = slices.Clone(a.scopes), slices.Clone(a.forms), slices.Clone(a.clients)
 	cfg.fields, cfg.prmFields = maps.Clone(a.fields), maps.Clone(a.prmFields)
 	cfg.methodScopes, cfg.toolScopes = maps.Clone(a.methodScopes), maps.Clone(a.toolScopes)
+	cfg.ungranted = slices.Clone(a.ungranted)
 	st := &authState{srv: s, cfg: cfg, mcpPath: "/mcp",
 		clients: map[string]*oauthClient{}, codes: map[string]*authCode{},
 		tokens: map[string]*accessToken{}, refreshes: map[string]*refreshToken{}, sessTok: map[string]string{}}

@@ -40,6 +40,15 @@ type oauthRaw struct {
 	ignoreIss, ignoreIssuer          bool   // goes on whatever iss or the metadata's issuer says
 	ignoreNoPKCE                     bool   // goes on when the metadata lists no code_challenge_methods_supported
 	clientAuth                       string // "client_secret_post" to register for it
+	stepUps                          int    // step-ups allowed per request (0: 3, the suite's bound)
+	oneMetadataForm                  bool   // asks RFC 8414's path-inserted form only
+	noRootPRM                        bool   // never tries the root PRM URL
+	ignoreChallengePRM               bool   // ignores the challenge's resource_metadata
+	ignorePRMResource                bool   // uses PRM that names another resource
+	noLegacyFallback                 bool   // without PRM, gives up instead of the 2025-03-26 discovery
+	requireIss                       bool   // refuses a response without iss, advertised or not
+	forceAuth                        string // authenticates at /token this way, whatever registration said
+	issSlash                         bool   // compares iss with the issuer plus a trailing slash
 
 	// what it holds
 	token, refresh     string
@@ -50,12 +59,18 @@ type oauthRaw struct {
 	challenge          map[string]string
 	prmDoc, metaDoc    gjson.Result
 	lastAuthorizeError string
+	prmRejected        bool // a PRM document was found and not used
 }
 
 func newOAuthRaw(t testing.TB, srv *mcptest.Server, version string) *oauthRaw {
+	return newOAuthRawAt(t, srv.URL(), version)
+}
+
+// newOAuthRawAt is newOAuthRaw for the MCP endpoint at mcpURL.
+func newOAuthRawAt(t testing.TB, mcpURL, version string) *oauthRaw {
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
-	return &oauthRaw{t: t, version: version, mcpURL: srv.URL(),
+	return &oauthRaw{t: t, version: version, mcpURL: mcpURL,
 		c: &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
@@ -125,7 +140,12 @@ func rawNotificationJSON(method, params string) string {
 // and sends it again (step-ups bounded to 3); it returns the last answer.
 func (o *oauthRaw) call(id, method, params string) (int, string) {
 	o.t.Helper()
-	for range 5 {
+	limit := o.stepUps
+	if limit == 0 {
+		limit = 3
+	}
+	stepUps := 0
+	for range limit + 2 {
 		status, hdr, body := o.send(id, method, params)
 		switch {
 		case status == http.StatusUnauthorized:
@@ -134,6 +154,10 @@ func (o *oauthRaw) call(id, method, params string) (int, string) {
 				return status, body
 			}
 		case status == http.StatusForbidden && parseChallenge(hdr.Get("WWW-Authenticate"))["error"] == "insufficient_scope":
+			if stepUps == limit {
+				return status, body
+			}
+			stepUps++
 			o.challenge = parseChallenge(hdr.Get("WWW-Authenticate"))
 			if !o.authorize() {
 				return status, body
@@ -220,13 +244,16 @@ func (o *oauthRaw) discoverPRM() bool {
 	u, _ := url.Parse(o.mcpURL)
 	org := u.Scheme + "://" + u.Host
 	var urls []string
-	if rm := o.challenge["resource_metadata"]; rm != "" && !o.rootPRMFirst {
+	if rm := o.challenge["resource_metadata"]; rm != "" && !o.rootPRMFirst && !o.ignoreChallengePRM {
 		urls = append(urls, rm)
 	}
 	inserted, root := org+"/.well-known/oauth-protected-resource"+u.Path, org+"/.well-known/oauth-protected-resource"
-	if o.rootPRMFirst {
+	switch {
+	case o.rootPRMFirst:
 		urls = append(urls, root, inserted)
-	} else {
+	case o.noRootPRM:
+		urls = append(urls, inserted)
+	default:
 		urls = append(urls, inserted, root)
 	}
 	for _, p := range urls {
@@ -235,7 +262,8 @@ func (o *oauthRaw) discoverPRM() bool {
 			if p == root {
 				want = org
 			}
-			if doc.Get("resource").String() != want {
+			if doc.Get("resource").String() != want && !o.ignorePRMResource {
+				o.prmRejected = true
 				return false
 			}
 			o.prmDoc = doc
@@ -253,6 +281,9 @@ func (o *oauthRaw) discoverMetadata(issuer string) bool {
 	urls := []string{org + "/.well-known/oauth-authorization-server" + ip, org + "/.well-known/openid-configuration" + ip}
 	if ip != "" {
 		urls = append(urls, org+ip+"/.well-known/openid-configuration")
+	}
+	if o.oneMetadataForm {
+		urls = urls[:1]
 	}
 	if o.openIDFirst {
 		urls[0], urls[1] = urls[1], urls[0]
@@ -278,17 +309,37 @@ func (o *oauthRaw) discoverMetadata(issuer string) bool {
 // registration, authorization, token. It reports whether it got a token.
 func (o *oauthRaw) authorize() bool {
 	o.t.Helper()
-	if !o.discoverPRM() {
-		return false
-	}
-	issuer := o.prmDoc.Get("authorization_servers.0").String()
-	if !o.discoverMetadata(issuer) {
-		return false
+	var issuer string
+	if o.discoverPRM() {
+		issuer = o.prmDoc.Get("authorization_servers.0").String()
+		if !o.discoverMetadata(issuer) {
+			return false
+		}
+	} else {
+		// No PRM: the 2025-03-26 discovery, the MCP server's origin as
+		// authorization server, its metadata or else the default endpoints.
+		if o.noLegacyFallback || o.prmRejected || o.version > "2025-03-26" {
+			return false // a newer client MUST use PRM: without one it stops
+		}
+		u, _ := url.Parse(o.mcpURL)
+		issuer = u.Scheme + "://" + u.Host
+		if !o.discoverMetadata(issuer) {
+			o.metaDoc = gjson.Parse(fmt.Sprintf(`{"issuer":%q,"authorization_endpoint":%q,"token_endpoint":%q,"registration_endpoint":%q,"code_challenge_methods_supported":["S256"]}`,
+				issuer, issuer+"/authorize", issuer+"/token", issuer+"/register"))
+		}
 	}
 	if o.clientID == "" {
 		reg := map[string]any{"client_name": "oauthraw", "redirect_uris": []string{"http://127.0.0.1:1/callback"},
 			"grant_types": []string{"authorization_code", "refresh_token"}, "response_types": []string{"code"},
 			"token_endpoint_auth_method": "none"}
+		if methods := o.metaDoc.Get("token_endpoint_auth_methods_supported").Array(); len(methods) > 0 {
+			reg["token_endpoint_auth_method"] = methods[0].String() // one the server takes
+			for _, m := range methods {
+				if m.String() == "none" {
+					reg["token_endpoint_auth_method"] = "none"
+				}
+			}
+		}
 		if o.clientAuth != "" {
 			reg["token_endpoint_auth_method"] = o.clientAuth
 		}
@@ -307,6 +358,9 @@ func (o *oauthRaw) authorize() bool {
 		}
 		r := gjson.ParseBytes(body)
 		o.clientID, o.secret, o.authMethod = r.Get("client_id").String(), r.Get("client_secret").String(), r.Get("token_endpoint_auth_method").String()
+		if o.forceAuth != "" {
+			o.authMethod = o.forceAuth
+		}
 	}
 	// scope: the challenge's, else scopes_supported, else none; a step-up adds what was granted
 	var scopes []string
@@ -331,6 +385,9 @@ func (o *oauthRaw) authorize() bool {
 	sum := sha256.Sum256([]byte(verifier))
 	state := rand.Text()
 	resource := o.prmDoc.Get("resource").String()
+	if !o.prmDoc.Exists() {
+		resource = o.mcpURL // 2025-03-26: no PRM; the canonical URI of the MCP server (RFC 8707)
+	}
 	if o.resource != "" {
 		resource = o.resource
 	}
@@ -371,7 +428,11 @@ func (o *oauthRaw) authorize() bool {
 	}
 	if !o.ignoreIss {
 		advertised := o.metaDoc.Get("authorization_response_iss_parameter_supported").Bool()
-		if iss, ok := back["iss"]; (ok && iss[0] != issuer) || (!ok && advertised) {
+		want := issuer
+		if o.issSlash {
+			want += "/"
+		}
+		if iss, ok := back["iss"]; (ok && iss[0] != want) || (!ok && (advertised || o.requireIss)) {
 			return false // RFC 9207 §2.4: the response is not from the server the client asked
 		}
 	}

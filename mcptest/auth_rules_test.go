@@ -81,7 +81,7 @@ var authRuleCases = []authRuleCase{
 		return mcptest.NewAuthorization().WithScopes("a", "b").WithoutChallengeScope()
 	}},
 	{name: "step-ups unbounded", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithToolScopes("echo", "mcp:admin") },
-		knob: func(o *oauthRaw) { o.scope = strp("mcp:read") }, rules: []mcptest.RuleID{mcptest.RuleAuthStepUpBounded, mcptest.RuleAuthScopeSelection}, run: func(t *testing.T, o *oauthRaw) {
+		knob: func(o *oauthRaw) { o.scope, o.stepUps = strp("mcp:read"), 5 }, rules: []mcptest.RuleID{mcptest.RuleAuthStepUpBounded, mcptest.RuleAuthScopeSelection}, run: func(t *testing.T, o *oauthRaw) {
 			o.connect()
 			if status, _ := o.call("2", "tools/call", `{"name":"echo","arguments":{}}`); status != http.StatusForbidden {
 				t.Fatalf("echo with the wrong scope: %d, want 403", status)

@@ -350,6 +350,7 @@ func (a *authState) authorize(q *authReq, org string, i int) {
 		return
 	}
 	scopes := strings.Fields(p.Get("scope"))
+	scopes = slices.DeleteFunc(scopes, func(sc string) bool { return slices.Contains(a.cfg.ungranted, sc) })
 	code := &authCode{value: randomToken(24), client: c.id, redirect: redirect, challenge: challenge, method: method,
 		scopes: scopes, resource: p.Get("resource"), issuer: iss, expires: time.Now().Add(a.cfg.codeTTL)}
 	v := url.Values{"code": {code.value}}

@@ -121,13 +121,14 @@ func Names() []string {
 	return out
 }
 
-// Lookup returns the scenario with the given name.
+// Lookup returns the scenario with the given name, in All or Auth.
 func Lookup(name string) (Scenario, bool) {
-	i := slices.IndexFunc(All(), func(s Scenario) bool { return s.Name == name })
+	all := append(All(), Auth()...)
+	i := slices.IndexFunc(all, func(s Scenario) bool { return s.Name == name })
 	if i < 0 {
 		return Scenario{}, false
 	}
-	return All()[i], true
+	return all[i], true
 }
 
 // ---- the healthy server in each era ----

@@ -1,0 +1,137 @@
+package mcptest_test
+
+// The authorization scenarios (scenarios.Auth) played by the hand-written
+// OAuth client of auth_rawclient_test.go: it lives in this package, with
+// the knobs that each break one thing, so the scenarios are proven here.
+// For every scenario a correct client passes and a client with the bug
+// the scenario names fails.
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/mcpmock/mcpmock/scenarios"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// connectTB turns the raw client's Fatalf into an error of its ConnectFunc
+// (the play runs it outside the test's goroutine).
+type connectTB struct{ testing.TB }
+
+type connectFailure string
+
+func (connectTB) Fatalf(format string, args ...any) {
+	panic(connectFailure(fmt.Sprintf(format, args...)))
+}
+
+// connectOAuth is the ConnectFunc of the raw OAuth client of version,
+// bent by bend (nil: correct): it connects, authorizing on the 401, and
+// calls suggest_gifts, stepping up on a 403 insufficient_scope.
+func connectOAuth(t *testing.T, version string, bend func(o *oauthRaw)) scenarios.ConnectFunc {
+	return func(ctx context.Context, ep *scenarios.Endpoint) (err error) {
+		o := newOAuthRawAt(connectTB{t}, ep.URL(), version)
+		if bend != nil {
+			bend(o)
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				f, ok := r.(connectFailure)
+				if !ok {
+					panic(r)
+				}
+				err = fmt.Errorf("%s", string(f))
+			}
+		}()
+		o.connect()
+		id := "2"
+		if o.stateless() {
+			id = "1"
+		}
+		status, body := o.call(id, "tools/call", `{"name":"suggest_gifts","arguments":{"age":8}}`)
+		if status != http.StatusOK {
+			return fmt.Errorf("tools/call: %d %s", status, body)
+		}
+		return nil
+	}
+}
+
+func TestAuthScenarios(t *testing.T) {
+	const hs, sl = "2025-11-25", "2026-07-28"
+	cases := []struct {
+		name    string
+		version string           // the clients' protocol version (default hs)
+		wrong   func(o *oauthRaw) // the bug the scenario catches
+	}{
+		{name: "auth/metadata-default", wrong: func(o *oauthRaw) { o.rootPRMFirst = true }},
+		{name: "auth/metadata-var1", wrong: func(o *oauthRaw) { o.oneMetadataForm = true }},
+		{name: "auth/metadata-var2", wrong: func(o *oauthRaw) { o.noRootPRM = true }},
+		{name: "auth/metadata-var3", wrong: func(o *oauthRaw) { o.ignoreChallengePRM = true }},
+		{name: "auth/scope-from-www-authenticate", wrong: func(o *oauthRaw) { o.scope = strp("mcp:basic mcp:admin") }},
+		{name: "auth/scope-from-scopes-supported", wrong: func(o *oauthRaw) { o.scope = strp("") }},
+		{name: "auth/scope-omitted-when-undefined", wrong: func(o *oauthRaw) { o.scope = strp("openid") }},
+		{name: "auth/scope-step-up", wrong: func(o *oauthRaw) { o.noUnion = true }},
+		{name: "auth/scope-retry-limit", wrong: func(o *oauthRaw) { o.stepUps = 5 }},
+		{name: "auth/token-endpoint-auth-basic", wrong: func(o *oauthRaw) { o.forceAuth = "client_secret_post" }},
+		{name: "auth/token-endpoint-auth-post", wrong: func(o *oauthRaw) { o.forceAuth = "client_secret_basic" }},
+		{name: "auth/token-endpoint-auth-none", wrong: func(o *oauthRaw) { o.forceAuth = "client_secret_basic" }},
+		{name: "auth/2025-03-26-oauth-metadata-backcompat", version: "2025-03-26", wrong: func(o *oauthRaw) { o.noLegacyFallback = true }},
+		{name: "auth/2025-03-26-oauth-endpoint-fallback", version: "2025-03-26", wrong: func(o *oauthRaw) { o.noLegacyFallback = true }},
+		{name: "auth/resource-mismatch", wrong: func(o *oauthRaw) { o.ignorePRMResource = true }},
+		{name: "auth/iss-supported", version: sl, wrong: func(o *oauthRaw) { o.issSlash = true }},
+		{name: "auth/iss-not-advertised", version: sl, wrong: func(o *oauthRaw) { o.requireIss = true }},
+		{name: "auth/iss-supported-missing", version: sl, wrong: func(o *oauthRaw) { o.ignoreIss = true }},
+		{name: "auth/iss-wrong-issuer", version: sl, wrong: func(o *oauthRaw) { o.ignoreIss = true }},
+		{name: "auth/iss-unexpected", version: sl, wrong: func(o *oauthRaw) { o.ignoreIss = true }},
+		{name: "auth/iss-normalized", version: sl, wrong: func(o *oauthRaw) { o.ignoreIss = true }},
+		{name: "auth/metadata-issuer-mismatch", wrong: func(o *oauthRaw) { o.ignoreIssuer = true }},
+	}
+	var names []string
+	for _, s := range scenarios.Auth() {
+		names = append(names, s.Name)
+	}
+	var tested []string
+	for _, tc := range cases {
+		tested = append(tested, tc.name)
+		t.Run(tc.name, func(t *testing.T) {
+			sc, ok := scenarios.Lookup(tc.name)
+			require.True(t, ok, "Lookup(%q)", tc.name)
+			version := tc.version
+			if version == "" {
+				version = hs
+			}
+			r := sc.Evaluate(sc.Play(t, connectOAuth(t, version, nil)))
+			assert.Equal(t, scenarios.Pass, r.Status, "a correct client: %s", r)
+			r = sc.Evaluate(sc.Play(t, connectOAuth(t, version, tc.wrong)))
+			assert.Equal(t, scenarios.Fail, r.Status, "a client with the bug: %s", r)
+		})
+	}
+	assert.ElementsMatch(t, names, tested, "every scenario of Auth is tested")
+
+	t.Run("a client that does nothing is not-reached", func(t *testing.T) {
+		for _, sc := range scenarios.Auth() {
+			r := sc.Evaluate(sc.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error { _ = ep.URL(); return nil }))
+			assert.Equal(t, scenarios.NotReached, r.Status, "%s: %s", sc.Name, r)
+		}
+	})
+	t.Run("a stdio client is not applicable", func(t *testing.T) {
+		for _, sc := range scenarios.Auth() {
+			r := sc.Evaluate(sc.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error {
+				conn, err := ep.Open()
+				if err == nil {
+					conn.Close()
+				}
+				return err
+			}))
+			assert.Equal(t, scenarios.NotApplicable, r.Status, "%s: %s", sc.Name, r)
+		}
+	})
+	t.Run("the iss scenarios do not apply to a handshake-era client", func(t *testing.T) {
+		sc, _ := scenarios.Lookup("auth/iss-wrong-issuer")
+		r := sc.Evaluate(sc.Play(t, connectOAuth(t, hs, func(o *oauthRaw) { o.ignoreIss = true })))
+		assert.Equal(t, scenarios.NotApplicable, r.Status, "%s", r)
+		assert.Contains(t, r.Observed, "requirement of 2026-07-28")
+	})
+}

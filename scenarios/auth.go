@@ -1,0 +1,572 @@
+package scenarios
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/mcpmock/mcpmock/mcptest"
+)
+
+// Auth returns the authorization scenarios: the server is an
+// OAuth-protected resource with its own authorization server (see
+// mcptest.Authorization), arranged as the official MCP conformance suite's
+// client scenarios arrange theirs, under the same names, so results line
+// up. Each is not applicable to a client that never asked for Endpoint.URL
+// (stdio has no authorization), and each decision point needs the client
+// to have met the part of the flow it is about, so a client that does
+// nothing is not-reached, never a pass.
+//
+// They are not (yet) part of All: a client without authorization support
+// fails every one of them, and All is what a client of any kind plays.
+// Lookup finds them by name.
+func Auth() []Scenario {
+	return []Scenario{
+		authMetadata("auth/metadata-default", "the Protected Resource Metadata at the path-inserted well-known URL, named in the challenge; the authorization server at the origin, its metadata at /.well-known/oauth-authorization-server",
+			func(a *mcptest.Authorization) { a.WithIssuerPath("") }, true),
+		authMetadata("auth/metadata-var1", "the Protected Resource Metadata at the path-inserted well-known URL, not named in the challenge; the authorization server at the origin, its metadata at /.well-known/openid-configuration only",
+			func(a *mcptest.Authorization) {
+				a.WithoutResourceMetadata().WithIssuerPath("").WithMetadataAt(mcptest.OpenIDInserted)
+			}, false),
+		authMetadata("auth/metadata-var2", "the Protected Resource Metadata at the root well-known URL only, not named in the challenge; the authorization server's issuer /tenant1, its metadata at /.well-known/oauth-authorization-server/tenant1",
+			func(a *mcptest.Authorization) {
+				a.WithPRMAt(mcptest.PRMAtRoot).WithoutResourceMetadata().WithIssuerPath("/tenant1")
+			}, false),
+		authMetadata("auth/metadata-var3", "the Protected Resource Metadata at /custom/metadata/location.json, named in the challenge only; the authorization server's issuer /tenant1, its metadata at /tenant1/.well-known/openid-configuration only",
+			func(a *mcptest.Authorization) {
+				a.WithPRMURL("/custom/metadata/location.json").WithIssuerPath("/tenant1").WithMetadataAt(mcptest.OpenIDAppended)
+			}, false),
+		authScopeFromChallenge(),
+		authScopeFromScopesSupported(),
+		authScopeOmitted(),
+		authScopeStepUp(),
+		authScopeRetryLimit(),
+		authTokenEndpointAuth("client_secret_basic", "auth/token-endpoint-auth-basic"),
+		authTokenEndpointAuth("client_secret_post", "auth/token-endpoint-auth-post"),
+		authTokenEndpointAuth("none", "auth/token-endpoint-auth-none"),
+		authLegacy("auth/2025-03-26-oauth-metadata-backcompat", true),
+		authLegacy("auth/2025-03-26-oauth-endpoint-fallback", false),
+		authResourceMismatch(),
+		authIssAccepted("auth/iss-supported", "advertises the iss parameter and sends the right one", nil),
+		authIssAccepted("auth/iss-not-advertised", "does not advertise the iss parameter and sends none",
+			func(a *mcptest.Authorization) {
+				a.WithMetadataField("authorization_response_iss_parameter_supported", false)
+			}, mcptest.AuthorizationIss("")),
+		authIssRejected("auth/iss-supported-missing", "advertises the iss parameter but leaves it out of the authorization response", nil, mcptest.AuthorizationIss("")),
+		authIssRejected("auth/iss-wrong-issuer", "sends an iss naming another authorization server", nil, mcptest.AuthorizationIss("https://attacker.example")),
+		authIssRejected("auth/iss-unexpected", "does not advertise the iss parameter, yet sends one naming another authorization server",
+			func(a *mcptest.Authorization) {
+				a.WithMetadataField("authorization_response_iss_parameter_supported", false)
+			}, mcptest.AuthorizationIss("https://attacker.example")),
+		authIssRejected("auth/iss-normalized", "sends its issuer with a trailing slash the issuer lacks (a normalized variant)", nil, mcptest.IssTrailingSlash()),
+		authMetadataIssuerMismatch(),
+	}
+}
+
+// authServer turns the authorization on for base, arranged by arrange,
+// with faults (made Optional: whether they acted is the decision point's
+// business).
+func authServer(base *mcptest.Server, arrange func(a *mcptest.Authorization), faults ...mcptest.Fault) *mcptest.Server {
+	a := mcptest.NewAuthorization()
+	if arrange != nil {
+		arrange(a)
+	}
+	return faulty(base.WithAuthorization(a), faults...)
+}
+
+// authSpec is the authorization section of the current handshake-era spec.
+func authSpec(anchor string) string {
+	return spec(latestHandshake, "basic/authorization#"+anchor)
+}
+
+// authExchanges are the exchanges of the play's authorization flow with
+// endpoint (all of them for "").
+func authExchanges(o Outcome, endpoint string) []mcptest.AuthExchange {
+	var out []mcptest.AuthExchange
+	for _, x := range o.Server.AuthExchanges() {
+		if endpoint == "" || x.Endpoint == endpoint {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// challenged is reached once the protected resource refused an MCP
+// request of the client with 401: the client met the authorization.
+func challenged(o Outcome) error {
+	for _, x := range authExchanges(o, mcptest.AuthResource) {
+		if x.Status == 401 {
+			return nil
+		}
+	}
+	return notReachedf("the server never challenged the client: it sent no MCP request over HTTP (%s)", sentWhat(o))
+}
+
+// authorizeSent is reached once the client sent an authorization request.
+func authorizeSent(o Outcome) error {
+	if err := challenged(o); err != nil {
+		return err
+	}
+	if len(authExchanges(o, mcptest.AuthAuthorize)) == 0 {
+		return notReachedf("the client never sent an authorization request after the 401 (%s)", flowWhat(o))
+	}
+	return nil
+}
+
+// authorizeAnswered is reached once /authorize redirected the client back
+// with a code: the client holds the authorization response.
+func authorizeAnswered(o Outcome) error {
+	if err := authorizeSent(o); err != nil {
+		return err
+	}
+	for _, x := range authExchanges(o, mcptest.AuthAuthorize) {
+		if x.Status == 302 && strings.Contains(x.Location, "code=") {
+			return nil
+		}
+	}
+	return notReachedf("no authorization request of the client was answered with a code (%s)", flowWhat(o))
+}
+
+// flowWhat lists the client's authorization requests, for a verdict.
+func flowWhat(o Outcome) string {
+	var parts []string
+	for _, x := range authExchanges(o, "") {
+		if x.Endpoint == mcptest.AuthResource {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %s → %d", x.Method, pathOf(x.URL), x.Status))
+	}
+	if len(parts) == 0 {
+		return "its only requests were MCP requests without a valid token"
+	}
+	return "its authorization requests: " + strings.Join(parts, ", ")
+}
+
+func pathOf(u string) string {
+	if p, err := url.Parse(u); err == nil {
+		return p.Path
+	}
+	return u
+}
+
+// authorized is nil once the client got a token and an MCP request with
+// it got a result (with the authorization on, every answered request
+// passed the token check).
+func authorized(o Outcome) error {
+	tokens := 0
+	for _, x := range authExchanges(o, mcptest.AuthToken) {
+		if x.Status == 200 {
+			tokens++
+		}
+	}
+	if tokens == 0 {
+		return gotf("the client got no access token (%s); connect returned %s", flowWhat(o), errText(o.Err))
+	}
+	for _, m := range o.Journal {
+		if m.Direction == mcptest.FromServer && m.Kind == mcptest.KindResult {
+			return nil
+		}
+	}
+	return gotf("the client got a token but no MCP request of it got a result; connect returned %s", errText(o.Err))
+}
+
+// tokenRedeemed is nil when the client exchanged no authorization code
+// for a token, else an error naming the token request.
+func tokenRedeemed(o Outcome, why string) error {
+	for _, x := range authExchanges(o, mcptest.AuthToken) {
+		if x.Params.Get("grant_type") == "authorization_code" {
+			return gotf("the client sent the authorization code to the token endpoint (#%d) although %s", x.Seq, why)
+		}
+	}
+	return nil
+}
+
+// scopesOf is the scope parameter of an authorization request, as a set.
+func scopesOf(x mcptest.AuthExchange) []string {
+	s := strings.Fields(x.Params.Get("scope"))
+	slices.Sort(s)
+	return s
+}
+
+func authMetadata(name, arrangement string, arrange func(a *mcptest.Authorization), trapRootPRM bool) Scenario {
+	check := func(o Outcome) error {
+		if trapRootPRM {
+			for _, x := range authExchanges(o, mcptest.AuthPRM) {
+				if pathOf(x.URL) == "/.well-known/oauth-protected-resource" {
+					return gotf("the client asked the root Protected Resource Metadata (#%d), although the challenge named where it is", x.Seq)
+				}
+			}
+		}
+		return authorized(o)
+	}
+	return Scenario{
+		Name: name,
+		Mistake: "Not a mistake: a discovery arrangement the spec allows, " + arrangement + ". " +
+			"It catches clients that look for the metadata in one place only: they never get a token.",
+		Spec:   authSpec("authorization-server-location"),
+		Server: func(base *mcptest.Server) *mcptest.Server { return authServer(base, arrange) },
+		Expect: Expectation{
+			Description:   "the client finds both metadata documents, gets a token and makes an authorized MCP request",
+			DecisionPoint: "the server challenged an MCP request with 401",
+			NotApplicable: overDial,
+			Reached:       challenged,
+			Check:         check,
+		},
+	}
+}
+
+func authScopeFromChallenge() Scenario {
+	return Scenario{
+		Name: "auth/scope-from-www-authenticate",
+		Mistake: "The 401 challenge names the scope mcp:basic, while scopes_supported lists mcp:basic and mcp:admin. " +
+			"It catches clients that ignore the challenge's scope, the first source the spec's scope selection names.",
+		Spec: authSpec("scope-selection-strategy"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) { a.WithScopes("mcp:basic", "mcp:admin") },
+				mcptest.WWWAuthenticate(`Bearer resource_metadata="{prm}", scope="mcp:basic"`))
+		},
+		Expect: Expectation{
+			Description:   "the authorization request asks for exactly the challenge's scope, mcp:basic (SHOULD), and the client gets through",
+			DecisionPoint: "the client sent an authorization request after the 401",
+			NotApplicable: overDial,
+			Reached:       authorizeSent,
+			Check:         checkScopes([]string{"mcp:basic"}),
+		},
+	}
+}
+
+func authScopeFromScopesSupported() Scenario {
+	return Scenario{
+		Name: "auth/scope-from-scopes-supported",
+		Mistake: "The 401 challenge names no scope; the Protected Resource Metadata's scopes_supported lists mcp:basic and mcp:read. " +
+			"It catches clients that then ask for no scope, or for scopes of their own configuration.",
+		Spec: authSpec("scope-selection-strategy"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) { a.WithScopes("mcp:basic", "mcp:read").WithoutChallengeScope() })
+		},
+		Expect: Expectation{
+			Description:   "the authorization request asks for every scope of scopes_supported (SHOULD), and the client gets through",
+			DecisionPoint: "the client sent an authorization request after the 401",
+			NotApplicable: overDial,
+			Reached:       authorizeSent,
+			Check:         checkScopes([]string{"mcp:basic", "mcp:read"}),
+		},
+	}
+}
+
+func authScopeOmitted() Scenario {
+	return Scenario{
+		Name: "auth/scope-omitted-when-undefined",
+		Mistake: "Neither the challenge nor the metadata names a scope. " +
+			"It catches clients that invent one (a default such as openid or mcp), which a server may refuse.",
+		Spec:   authSpec("scope-selection-strategy"),
+		Server: func(base *mcptest.Server) *mcptest.Server { return authServer(base, nil) },
+		Expect: Expectation{
+			Description:   "the authorization request has no scope parameter (SHOULD omit it), and the client gets through",
+			DecisionPoint: "the client sent an authorization request after the 401",
+			NotApplicable: overDial,
+			Reached:       authorizeSent,
+			Check:         checkScopes(nil),
+		},
+	}
+}
+
+// checkScopes checks the scope of the client's first authorization
+// request, then that it got through.
+func checkScopes(want []string) func(o Outcome) error {
+	return func(o Outcome) error {
+		first := authExchanges(o, mcptest.AuthAuthorize)[0]
+		if got := scopesOf(first); !slices.Equal(got, want) {
+			if len(want) == 0 {
+				return gotf("the authorization request (#%d) asked for scope %q where none is defined", first.Seq, first.Params.Get("scope"))
+			}
+			return gotf("the authorization request (#%d) asked for scope %q, want %q", first.Seq, first.Params.Get("scope"), strings.Join(want, " "))
+		}
+		return authorized(o)
+	}
+}
+
+// insufficientScope are the 403 insufficient_scope challenges of the play.
+func insufficientScope(o Outcome) []mcptest.AuthExchange {
+	var out []mcptest.AuthExchange
+	for _, x := range authExchanges(o, mcptest.AuthResource) {
+		if x.Status == 403 && strings.Contains(x.Challenge, "insufficient_scope") {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func steppedUp(o Outcome) error {
+	if err := challenged(o); err != nil {
+		return err
+	}
+	if len(insufficientScope(o)) == 0 {
+		return notReachedf("no request of the client was refused 403 insufficient_scope: it never called a tool with its first token (%s)", flowWhat(o))
+	}
+	return nil
+}
+
+func authScopeStepUp() Scenario {
+	return Scenario{
+		Name: "auth/scope-step-up",
+		Mistake: "The challenge asks for mcp:basic; calling a tool then needs mcp:write, and the call is refused 403 insufficient_scope, scope=\"mcp:write\". " +
+			"It catches clients that give up on the 403, or authorize again for the new scope alone (losing what they had), instead of stepping up.",
+		Spec: authSpec("scope-challenge-handling"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) { a.WithScopes("mcp:basic", "mcp:write") },
+				mcptest.WWWAuthenticate(`Bearer resource_metadata="{prm}", scope="mcp:basic"`).Nth(1),
+				mcptest.InsufficientScope("tools/call", "mcp:write"))
+		},
+		Expect: Expectation{
+			Description:   "after the 403 the client authorizes again for mcp:basic and mcp:write, and its tool call is retried and gets a result",
+			DecisionPoint: "a tool call was refused 403 insufficient_scope",
+			NotApplicable: overDial,
+			Reached:       steppedUp,
+			Check: func(o Outcome) error {
+				refused := insufficientScope(o)[0]
+				var again *mcptest.AuthExchange
+				for _, x := range authExchanges(o, mcptest.AuthAuthorize) {
+					if x.Seq > refused.Seq {
+						again = &x
+						break
+					}
+				}
+				if again == nil {
+					return gotf("after the 403 (#%d) the client did not authorize again; connect returned %s", refused.Seq, errText(o.Err))
+				}
+				if got := scopesOf(*again); !slices.Contains(got, "mcp:write") || !slices.Contains(got, "mcp:basic") {
+					return gotf("the step-up's authorization request (#%d) asked for %q, want mcp:basic and mcp:write (the union: a step-up keeps what the client had)", again.Seq, again.Params.Get("scope"))
+				}
+				for _, m := range o.Journal.After(refused.Seq) {
+					if m.Direction == mcptest.FromServer && m.Kind == mcptest.KindResult && m.Method == "tools/call" {
+						return nil
+					}
+				}
+				return gotf("the client stepped up but its tool call got no result after; connect returned %s", errText(o.Err))
+			},
+		},
+	}
+}
+
+// authRetryLimit is how many authorizations after a 403 the suite allows.
+const authRetryLimit = 3
+
+func authScopeRetryLimit() Scenario {
+	return Scenario{
+		Name: "auth/scope-retry-limit",
+		Mistake: "Calling a tool needs the scope mcp:admin, which the authorization server never grants: every call is refused 403 insufficient_scope, whatever the client does. " +
+			"It catches clients that authorize again and again, a loop the spec asks them to bound.",
+		Spec: authSpec("scope-challenge-handling"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) {
+				a.WithScopes("mcp:basic").WithToolScopes("suggest_gifts", "mcp:admin").WithUngrantedScopes("mcp:admin")
+			})
+		},
+		Expect: Expectation{
+			Description:   fmt.Sprintf("the client stops stepping up after at most %d authorizations following the first 403 (SHOULD bound its retries)", authRetryLimit),
+			DecisionPoint: "a tool call was refused 403 insufficient_scope",
+			NotApplicable: overDial,
+			Reached:       steppedUp,
+			Check: func(o Outcome) error {
+				first := insufficientScope(o)[0]
+				n := 0
+				for _, x := range authExchanges(o, mcptest.AuthAuthorize) {
+					if x.Seq > first.Seq {
+						n++
+					}
+				}
+				if n > authRetryLimit {
+					return gotf("after the first 403 (#%d) the client authorized %d times (more than %d): an authorization loop", first.Seq, n, authRetryLimit)
+				}
+				return nil
+			},
+		},
+	}
+}
+
+func authTokenEndpointAuth(method, name string) Scenario {
+	return Scenario{
+		Name: name,
+		Mistake: fmt.Sprintf("The authorization server's metadata lists only %s in token_endpoint_auth_methods_supported. ", method) +
+			"It catches clients that authenticate at the token endpoint their own way, which the server refuses.",
+		Spec: authSpec("dynamic-client-registration"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) {
+				a.WithMetadataField("token_endpoint_auth_methods_supported", []string{method})
+			})
+		},
+		Expect: Expectation{
+			Description:   "every token request authenticates with " + method + ", and the client gets through",
+			DecisionPoint: "the client sent a token request",
+			NotApplicable: overDial,
+			Reached: func(o Outcome) error {
+				if err := challenged(o); err != nil {
+					return err
+				}
+				if len(authExchanges(o, mcptest.AuthToken)) == 0 {
+					return notReachedf("the client sent no token request (%s)", flowWhat(o))
+				}
+				return nil
+			},
+			Check: func(o Outcome) error {
+				for _, x := range authExchanges(o, mcptest.AuthToken) {
+					if x.ClientAuth != method {
+						return gotf("the token request #%d authenticated with %s, want %s", x.Seq, x.ClientAuth, method)
+					}
+				}
+				return authorized(o)
+			},
+		},
+	}
+}
+
+func authLegacy(name string, metadata bool) Scenario {
+	arrangement := "its metadata at /.well-known/oauth-authorization-server"
+	if !metadata {
+		arrangement = "no metadata at all: the client uses the default endpoints /authorize, /token and /register"
+	}
+	return Scenario{
+		Name: name,
+		Mistake: "A server of the 2025-03-26 spec: no Protected Resource Metadata, the MCP server's origin is the authorization server, " + arrangement + ". " +
+			"It catches clients that cannot fall back to the older discovery.",
+		Spec: spec("2025-03-26", "basic/authorization#2-3-server-metadata-discovery"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) { a.WithLegacyDiscovery(metadata) })
+		},
+		Expect: Expectation{
+			Description:   "the client falls back to the origin as authorization server, gets a token and makes an authorized MCP request",
+			DecisionPoint: "the server challenged an MCP request with 401",
+			NotApplicable: overDial,
+			Reached:       challenged,
+			Check:         func(o Outcome) error { return authorized(o) },
+		},
+	}
+}
+
+func authResourceMismatch() Scenario {
+	return Scenario{
+		Name: "auth/resource-mismatch",
+		Mistake: "The Protected Resource Metadata names another resource (https://other.example/mcp) than the server it was fetched for. " +
+			"It catches clients that use metadata of another resource (RFC 9728 §3.3: the client MUST NOT), and send their user to authorize for it.",
+		Spec: "https://www.rfc-editor.org/rfc/rfc9728#section-3.3",
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, nil, mcptest.PRMResource("https://other.example/mcp"))
+		},
+		Expect: Expectation{
+			Description:   "the client does not use the metadata: no authorization request, no token",
+			DecisionPoint: "the client fetched the Protected Resource Metadata",
+			NotApplicable: overDial,
+			Reached: func(o Outcome) error {
+				if err := challenged(o); err != nil {
+					return err
+				}
+				for _, x := range authExchanges(o, mcptest.AuthPRM) {
+					if x.Status == 200 {
+						return nil
+					}
+				}
+				return notReachedf("the client never fetched the Protected Resource Metadata (%s)", flowWhat(o))
+			},
+			Check: func(o Outcome) error {
+				if xs := authExchanges(o, mcptest.AuthAuthorize); len(xs) > 0 {
+					return gotf("the client sent an authorization request (#%d, resource %q) with metadata of another resource", xs[0].Seq, xs[0].Params.Get("resource"))
+				}
+				return nil
+			},
+		},
+	}
+}
+
+// issApplies says why an iss scenario does not apply to a client of a
+// handshake-era version: RFC 9207's check is a 2026-07-28 requirement.
+func issApplies(o Outcome) string {
+	if why := overDial(o); why != "" {
+		return why
+	}
+	for _, m := range o.Journal {
+		if m.Direction != mcptest.FromClient {
+			continue
+		}
+		v := m.Get("params.protocolVersion").String()
+		if m.HTTP != nil && m.HTTP.ProtocolVersion != "" {
+			v = m.HTTP.ProtocolVersion
+		}
+		if v != "" && v < latestStateless {
+			return "the client speaks " + v + ": checking the authorization response's iss (RFC 9207) is a requirement of " + latestStateless
+		}
+	}
+	return ""
+}
+
+func authIssAccepted(name, what string, arrange func(a *mcptest.Authorization), faults ...mcptest.Fault) Scenario {
+	return Scenario{
+		Name:    name,
+		Mistake: "Not a mistake: the authorization server " + what + ". It catches clients whose iss check refuses a correct response.",
+		Spec:    spec(latestStateless, "basic/authorization"),
+		Server:  func(base *mcptest.Server) *mcptest.Server { return authServer(base, arrange, faults...) },
+		Expect: Expectation{
+			Description:   "the client accepts the authorization response, gets a token and makes an authorized MCP request",
+			DecisionPoint: "the authorization server answered an authorization request with a code",
+			NotApplicable: issApplies,
+			Reached:       authorizeAnswered,
+			Check:         func(o Outcome) error { return authorized(o) },
+		},
+	}
+}
+
+func authIssRejected(name, what string, arrange func(a *mcptest.Authorization), faults ...mcptest.Fault) Scenario {
+	return Scenario{
+		Name: name,
+		Mistake: "The authorization server " + what + ". " +
+			"It catches clients that do not check the authorization response's iss against the issuer they asked (RFC 9207; a mix-up attack), and redeem a code they MUST reject.",
+		Spec:   spec(latestStateless, "basic/authorization"),
+		Server: func(base *mcptest.Server) *mcptest.Server { return authServer(base, arrange, faults...) },
+		Expect: Expectation{
+			Description:   "the client rejects the authorization response: it never sends the code to the token endpoint",
+			DecisionPoint: "the authorization server answered an authorization request with a code",
+			NotApplicable: issApplies,
+			Reached:       authorizeAnswered,
+			Check: func(o Outcome) error {
+				return tokenRedeemed(o, "the authorization response's iss was wrong")
+			},
+		},
+	}
+}
+
+func authMetadataIssuerMismatch() Scenario {
+	return Scenario{
+		Name: "auth/metadata-issuer-mismatch",
+		Mistake: "The authorization server's metadata names another issuer (https://attacker.example) than the one the client built its URL from. " +
+			"It catches clients that use the endpoints of such a document (RFC 8414 §3.3: the issuer MUST be identical, else the metadata MUST NOT be used).",
+		Spec: "https://www.rfc-editor.org/rfc/rfc8414#section-3.3",
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, nil, mcptest.MetadataIssuer("https://attacker.example"))
+		},
+		Expect: Expectation{
+			Description:   "the client does not use the metadata: no registration, no authorization request, no token",
+			DecisionPoint: "the client fetched the authorization server's metadata",
+			NotApplicable: overDial,
+			Reached: func(o Outcome) error {
+				if err := challenged(o); err != nil {
+					return err
+				}
+				for _, x := range authExchanges(o, mcptest.AuthMetadata) {
+					if x.Status == 200 {
+						return nil
+					}
+				}
+				return notReachedf("the client never fetched the authorization server's metadata (%s)", flowWhat(o))
+			},
+			Check: func(o Outcome) error {
+				for _, x := range authExchanges(o, "") {
+					if x.Endpoint == mcptest.AuthRegister || x.Endpoint == mcptest.AuthAuthorize || x.Endpoint == mcptest.AuthToken {
+						return gotf("the client used the metadata of another issuer: %s %s (#%d)", x.Method, pathOf(x.URL), x.Seq)
+					}
+				}
+				return nil
+			},
+		},
+	}
+}
