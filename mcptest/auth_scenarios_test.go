@@ -62,7 +62,7 @@ func TestAuthScenarios(t *testing.T) {
 	const hs, sl = "2025-11-25", "2026-07-28"
 	cases := []struct {
 		name    string
-		version string           // the clients' protocol version (default hs)
+		version string            // the clients' protocol version (default hs)
 		wrong   func(o *oauthRaw) // the bug the scenario catches
 	}{
 		{name: "auth/metadata-default", wrong: func(o *oauthRaw) { o.rootPRMFirst = true }},
