@@ -92,15 +92,17 @@ func authExchanges(o Outcome, endpoint string) []mcptest.AuthExchange {
 	return out
 }
 
-// challenged is reached once the protected resource refused an MCP
-// request of the client with 401: the client met the authorization.
+// challenged is reached once the client met the authorization: the
+// protected resource refused an MCP request of it with 401, or it went
+// looking for the metadata on its own (a client configured for OAuth may
+// authorize before its first request).
 func challenged(o Outcome) error {
-	for _, x := range authExchanges(o, mcptest.AuthResource) {
-		if x.Status == 401 {
+	for _, x := range authExchanges(o, "") {
+		if x.Endpoint == mcptest.AuthResource && x.Status == 401 || x.Endpoint == mcptest.AuthPRM || x.Endpoint == mcptest.AuthMetadata {
 			return nil
 		}
 	}
-	return notReachedf("the server never challenged the client: it sent no MCP request over HTTP (%s)", sentWhat(o))
+	return notReachedf("the client never met the authorization: no MCP request of it was challenged, and it asked for no metadata (%s)", sentWhat(o))
 }
 
 // authorizeSent is reached once the client sent an authorization request.
@@ -479,25 +481,35 @@ func authResourceMismatch() Scenario {
 	}
 }
 
-// issApplies says why an iss scenario does not apply to a client of a
-// handshake-era version: RFC 9207's check is a 2026-07-28 requirement.
+// issApplies says why an iss scenario does not apply to a client that
+// spoke only handshake-era versions: RFC 9207's check is a 2026-07-28
+// requirement. A client that spoke 2026-07-28 in any request (go-sdk
+// probes with server/discover, then may fall back to initialize) is
+// judged, as is one that sent no version at all.
 func issApplies(o Outcome) string {
 	if why := overDial(o); why != "" {
 		return why
 	}
+	newest := ""
 	for _, m := range o.Journal {
 		if m.Direction != mcptest.FromClient {
 			continue
 		}
-		v := m.Get("params.protocolVersion").String()
-		if m.HTTP != nil && m.HTTP.ProtocolVersion != "" {
-			v = m.HTTP.ProtocolVersion
-		}
-		if v != "" && v < latestStateless {
-			return "the client speaks " + v + ": checking the authorization response's iss (RFC 9207) is a requirement of " + latestStateless
+		for _, v := range []string{m.Get("params.protocolVersion").String(), m.Get(metaVersionPath).String(), headerVersion(m)} {
+			newest = max(newest, v)
 		}
 	}
+	if newest != "" && newest < latestStateless {
+		return "the client speaks " + newest + ": checking the authorization response's iss (RFC 9207) is a requirement of " + latestStateless
+	}
 	return ""
+}
+
+func headerVersion(m mcptest.Message) string {
+	if m.HTTP == nil {
+		return ""
+	}
+	return m.HTTP.ProtocolVersion
 }
 
 func authIssAccepted(name, what string, arrange func(a *mcptest.Authorization), faults ...mcptest.Fault) Scenario {
