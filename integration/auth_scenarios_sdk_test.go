@@ -151,12 +151,24 @@ var authSDKStatus = map[string]map[string]scenarios.Status{
 		// challenge or scopes_supported (it asks for none).
 		"auth/scope-from-www-authenticate": scenarios.Fail,
 		"auth/scope-from-scopes-supported": scenarios.Fail,
-		// with scopes_supported in the PRM, its transport refuses its own
-		// tools/call after server/discover ("no valid token available,
-		// authorization required") and never sends it: the 403 the
-		// scenario is about never comes.
+		// In this harness its transport refuses its own tools/call after
+		// the second initialize ("no valid token available, authorization
+		// required") and never sends it, in every scenario, so the 403 or
+		// the expired token these scenarios are about never comes. Its
+		// other statuses rest on its discovery, registration, token
+		// requests and server/discover, which pass. TestAuthMark3 (the
+		// same SDK, configured with Scopes) does call a tool: the cause,
+		// in the SDK or in this harness, is not found yet.
 		"auth/scope-step-up":     scenarios.NotReached,
 		"auth/scope-retry-limit": scenarios.NotReached,
+		"auth/token-expired":     scenarios.NotReached,
+		"auth/token-revoked":     scenarios.NotReached,
+		// it registers and goes on when the metadata lists no
+		// code_challenge_methods_supported (the spec: MUST refuse).
+		"auth/no-pkce-support": scenarios.Fail,
+		// it never reads the challenge, so never finds the metadata the
+		// challenge alone names.
+		"auth/hard-www-authenticate": scenarios.Fail,
 		// it never checks the authorization response's iss, which a
 		// 2026-07-28 client must.
 		"auth/iss-supported-missing": scenarios.Fail,

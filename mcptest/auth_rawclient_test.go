@@ -49,6 +49,7 @@ type oauthRaw struct {
 	requireIss                       bool   // refuses a response without iss, advertised or not
 	forceAuth                        string // authenticates at /token this way, whatever registration said
 	issSlash                         bool   // compares iss with the issuer plus a trailing slash
+	noReauth                         bool   // a 401 once it holds a token ends its work
 
 	// what it holds
 	token, refresh     string
@@ -149,6 +150,9 @@ func (o *oauthRaw) call(id, method, params string) (int, string) {
 		status, hdr, body := o.send(id, method, params)
 		switch {
 		case status == http.StatusUnauthorized:
+			if o.noReauth && o.token != "" {
+				return status, body
+			}
 			o.challenge = parseChallenge(hdr.Get("WWW-Authenticate"))
 			if !o.authorize() {
 				return status, body
@@ -187,7 +191,7 @@ func (o *oauthRaw) connect() {
 	if status != http.StatusOK {
 		o.t.Fatalf("oauthRaw: initialize: %d %s", status, body)
 	}
-	if s, _, b := o.send("", "notifications/initialized", ""); s != http.StatusAccepted {
+	if s, b := o.call("", "notifications/initialized", ""); s != http.StatusAccepted {
 		o.t.Fatalf("oauthRaw: notifications/initialized: %d %s", s, b)
 	}
 }

@@ -87,6 +87,11 @@ func TestAuthScenarios(t *testing.T) {
 		{name: "auth/iss-unexpected", version: sl, wrong: func(o *oauthRaw) { o.ignoreIss = true }},
 		{name: "auth/iss-normalized", version: sl, wrong: func(o *oauthRaw) { o.ignoreIss = true }},
 		{name: "auth/metadata-issuer-mismatch", wrong: func(o *oauthRaw) { o.ignoreIssuer = true }},
+		{name: "auth/no-pkce-support", wrong: func(o *oauthRaw) { o.ignoreNoPKCE = true }},
+		{name: "auth/state-mismatch", wrong: func(o *oauthRaw) { o.ignoreState = true }},
+		{name: "auth/token-expired", wrong: func(o *oauthRaw) { o.noReauth = true }},
+		{name: "auth/token-revoked", wrong: func(o *oauthRaw) { o.noReauth = true }},
+		{name: "auth/hard-www-authenticate", wrong: func(o *oauthRaw) { o.ignoreChallengePRM = true }},
 	}
 	var names []string
 	for _, s := range scenarios.Auth() {

@@ -61,6 +61,16 @@ func Auth() []Scenario {
 			}, mcptest.AuthorizationIss("https://attacker.example")),
 		authIssRejected("auth/iss-normalized", "sends its issuer with a trailing slash the issuer lacks (a normalized variant)", nil, mcptest.IssTrailingSlash()),
 		authMetadataIssuerMismatch(),
+		// What the official suite does not test.
+		authNoPKCESupport(),
+		authStateMismatch(),
+		authTokenLost("auth/token-expired", mcptest.ExpireToken().Nth(2),
+			"The access token expires on the server before the client thinks it does: its second MCP request with it gets 401 invalid_token (the refresh token still works). "+
+				"It catches clients that give up, or loop, instead of refreshing (or authorizing again) and retrying once.", false),
+		authTokenLost("auth/token-revoked", mcptest.RevokeToken().Nth(2),
+			"The user withdraws the grant: the client's second MCP request with its token gets 401 invalid_token, and its refresh token is revoked too (invalid_grant). "+
+				"It catches clients that give up, or retry the refresh in a loop, instead of authorizing again from the start.", true),
+		authHardChallenge(),
 	}
 }
 
@@ -490,6 +500,15 @@ func issApplies(o Outcome) string {
 	if why := overDial(o); why != "" {
 		return why
 	}
+	if newest := newestVersion(o); newest != "" && newest < latestStateless {
+		return "the client speaks " + newest + ": checking the authorization response's iss (RFC 9207) is a requirement of " + latestStateless
+	}
+	return ""
+}
+
+// newestVersion is the newest protocol version the client named in any
+// request (initialize, _meta, the MCP-Protocol-Version header); "" for none.
+func newestVersion(o Outcome) string {
 	newest := ""
 	for _, m := range o.Journal {
 		if m.Direction != mcptest.FromClient {
@@ -499,10 +518,7 @@ func issApplies(o Outcome) string {
 			newest = max(newest, v)
 		}
 	}
-	if newest != "" && newest < latestStateless {
-		return "the client speaks " + newest + ": checking the authorization response's iss (RFC 9207) is a requirement of " + latestStateless
-	}
-	return ""
+	return newest
 }
 
 func headerVersion(m mcptest.Message) string {
@@ -560,25 +576,162 @@ func authMetadataIssuerMismatch() Scenario {
 			Description:   "the client does not use the metadata: no registration, no authorization request, no token",
 			DecisionPoint: "the client fetched the authorization server's metadata",
 			NotApplicable: overDial,
+			Reached:       metadataFetched,
+			Check:         usedNoEndpoint("the metadata names another issuer"),
+		},
+	}
+}
+
+func authNoPKCESupport() Scenario {
+	return Scenario{
+		Name: "auth/no-pkce-support",
+		Mistake: "The authorization server's metadata has no code_challenge_methods_supported: nothing says it supports PKCE. " +
+			"It catches clients that go on without the protection the spec makes mandatory (they MUST refuse to proceed).",
+		Spec:   authSpec("authorization-code-protection"),
+		Server: func(base *mcptest.Server) *mcptest.Server { return authServer(base, nil, mcptest.NoPKCEMethods()) },
+		Expect: Expectation{
+			Description:   "the client refuses to proceed: no registration, no authorization request, no token",
+			DecisionPoint: "the client fetched the authorization server's metadata",
+			NotApplicable: overDial,
+			Reached:       metadataFetched,
+			Check:         usedNoEndpoint("the metadata does not say the server supports PKCE"),
+		},
+	}
+}
+
+// metadataFetched is reached once the client fetched the authorization
+// server's metadata (answered 200).
+func metadataFetched(o Outcome) error {
+	if err := challenged(o); err != nil {
+		return err
+	}
+	for _, x := range authExchanges(o, mcptest.AuthMetadata) {
+		if x.Status == 200 {
+			return nil
+		}
+	}
+	return notReachedf("the client never fetched the authorization server's metadata (%s)", flowWhat(o))
+}
+
+// usedNoEndpoint checks that the client sent nothing to the registration,
+// authorization or token endpoint.
+func usedNoEndpoint(why string) func(o Outcome) error {
+	return func(o Outcome) error {
+		for _, x := range authExchanges(o, "") {
+			if x.Endpoint == mcptest.AuthRegister || x.Endpoint == mcptest.AuthAuthorize || x.Endpoint == mcptest.AuthToken {
+				return gotf("the client went on although %s: %s %s (#%d)", why, x.Method, pathOf(x.URL), x.Seq)
+			}
+		}
+		return nil
+	}
+}
+
+func authStateMismatch() Scenario {
+	return Scenario{
+		Name: "auth/state-mismatch",
+		Mistake: "The authorization response comes back with another state than the client sent: a forged or mixed-up response (CSRF). " +
+			"It catches clients that do not check state and redeem the code.",
+		Spec:   "https://www.rfc-editor.org/rfc/rfc6749#section-10.12",
+		Server: func(base *mcptest.Server) *mcptest.Server { return authServer(base, nil, mcptest.WrongState()) },
+		Expect: Expectation{
+			Description:   "the client rejects the response: it never sends the code to the token endpoint",
+			DecisionPoint: "the authorization server answered an authorization request with a code",
+			NotApplicable: overDial,
+			Reached:       authorizeAnswered,
+			Check: func(o Outcome) error {
+				return tokenRedeemed(o, "the authorization response's state was not the one it sent")
+			},
+		},
+	}
+}
+
+// tokenRefused is the first 401 invalid_token of a request that carried
+// a token the server had issued.
+func tokenRefused(o Outcome) (mcptest.AuthExchange, bool) {
+	for _, x := range authExchanges(o, mcptest.AuthResource) {
+		if x.Status == 401 && strings.Contains(x.Challenge, "invalid_token") && strings.HasPrefix(x.Authorization, "Bearer ") {
+			return x, true
+		}
+	}
+	return mcptest.AuthExchange{}, false
+}
+
+// authTokenLostLimit is how many token requests after a lost token count
+// as recovering, not looping.
+const authTokenLostLimit = 3
+
+func authTokenLost(name string, fault mcptest.Fault, mistake string, revoked bool) Scenario {
+	return Scenario{
+		Name:    name,
+		Mistake: mistake,
+		Spec:    authSpec("token-handling"),
+		Server:  func(base *mcptest.Server) *mcptest.Server { return authServer(base, nil, fault) },
+		Expect: Expectation{
+			Description:   "the client gets a new token (a refresh, or a new authorization when the refresh is refused), retries, and its request gets a result; a few token requests at most",
+			DecisionPoint: "a request with the client's token was refused 401 invalid_token",
+			NotApplicable: overDial,
 			Reached: func(o Outcome) error {
 				if err := challenged(o); err != nil {
 					return err
 				}
-				for _, x := range authExchanges(o, mcptest.AuthMetadata) {
-					if x.Status == 200 {
-						return nil
-					}
-				}
-				return notReachedf("the client never fetched the authorization server's metadata (%s)", flowWhat(o))
-			},
-			Check: func(o Outcome) error {
-				for _, x := range authExchanges(o, "") {
-					if x.Endpoint == mcptest.AuthRegister || x.Endpoint == mcptest.AuthAuthorize || x.Endpoint == mcptest.AuthToken {
-						return gotf("the client used the metadata of another issuer: %s %s (#%d)", x.Method, pathOf(x.URL), x.Seq)
-					}
+				if _, ok := tokenRefused(o); !ok {
+					return notReachedf("no request with the client's token was refused: it made fewer than two MCP requests with one (%s)", flowWhat(o))
 				}
 				return nil
 			},
+			Check: func(o Outcome) error {
+				lost, _ := tokenRefused(o)
+				var tokens, got, authorize int
+				for _, x := range authExchanges(o, "") {
+					if x.Seq < lost.Seq {
+						continue
+					}
+					switch {
+					case x.Endpoint == mcptest.AuthToken:
+						tokens++
+						if x.Status == 200 {
+							got++
+						}
+					case x.Endpoint == mcptest.AuthAuthorize:
+						authorize++
+					}
+				}
+				if tokens > authTokenLostLimit {
+					return gotf("after the 401 (#%d) the client sent %d token requests (more than %d): a loop", lost.Seq, tokens, authTokenLostLimit)
+				}
+				if got == 0 {
+					if revoked && authorize == 0 {
+						return gotf("after the revocation (#%d) the client never authorized again (its refresh is refused); connect returned %s", lost.Seq, errText(o.Err))
+					}
+					return gotf("after the 401 (#%d) the client got no new token; connect returned %s", lost.Seq, errText(o.Err))
+				}
+				for _, m := range o.Journal.After(lost.Seq) {
+					if m.Direction == mcptest.FromServer && m.Kind == mcptest.KindResult {
+						return nil
+					}
+				}
+				return gotf("the client got a new token after the 401 (#%d) but no request of it got a result after; connect returned %s", lost.Seq, errText(o.Err))
+			},
+		},
+	}
+}
+
+func authHardChallenge() Scenario {
+	return Scenario{
+		Name: "auth/hard-www-authenticate",
+		Mistake: `The 401 carries two challenges in one WWW-Authenticate header, Basic first, then Bearer with a quoted comma in its error_description and resource_metadata last; the metadata is only where the challenge says. ` +
+			"It catches clients whose header parser reads the first challenge only, or splits on every comma, and never finds the metadata.",
+		Spec: "https://www.rfc-editor.org/rfc/rfc9110#section-11.6.1",
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) { a.WithPRMURL("/meta/prm.json") },
+				mcptest.WWWAuthenticate(`Basic realm="mcp", Bearer error="invalid_token", error_description="no token, or an old one", resource_metadata="{prm}"`))
+		},
+		Expect: Expectation{
+			Description:   "the client reads the Bearer challenge's resource_metadata, gets a token and makes an authorized MCP request",
+			DecisionPoint: "the server challenged an MCP request with 401",
+			NotApplicable: overDial,
+			Reached:       challenged,
+			Check:         func(o Outcome) error { return authorized(o) },
 		},
 	}
 }
