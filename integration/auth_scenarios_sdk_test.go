@@ -17,7 +17,9 @@ import (
 	m3transport "github.com/mark3labs/mcp-go/client/transport"
 	m3 "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpmock/mcpmock/scenarios"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -38,8 +40,21 @@ func goSDKAuthConnect(t *testing.T, version string) scenarios.ConnectFunc {
 		if version != "" {
 			opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
 		}
+		h := goSDKOAuth(t, c)
+		if cc := ep.ClientContext(); cc["client_id"] != "" { // pre-registered, as the scenario gives it
+			var err error
+			h, err = auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+				PreregisteredClient:      &oauthex.ClientCredentials{ClientID: cc["client_id"], ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: cc["client_secret"]}},
+				RedirectURL:              "http://127.0.0.1:1/callback",
+				AuthorizationCodeFetcher: headlessFetcher(c),
+				Client:                   c,
+			})
+			if err != nil {
+				return err
+			}
+		}
 		cl := mcp.NewClient(&mcp.Implementation{Name: "gosdk-oauth-app", Version: "1.0.0"}, nil)
-		cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ep.URL(), HTTPClient: c, OAuthHandler: goSDKOAuth(t, c)}, opts)
+		cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ep.URL(), HTTPClient: c, OAuthHandler: h}, opts)
 		if err != nil {
 			return err
 		}
@@ -56,6 +71,8 @@ func mark3AuthConnect(t *testing.T) scenarios.ConnectFunc {
 	return func(ctx context.Context, ep *scenarios.Endpoint) error {
 		hc := scenarioHTTPClient(t)
 		cfg := m3transport.OAuthConfig{RedirectURI: "http://127.0.0.1:1/callback", TokenStore: m3transport.NewMemoryTokenStore(), HTTPClient: hc, PKCEEnabled: true}
+		cc := ep.ClientContext()
+		cfg.ClientID, cfg.ClientSecret = cc["client_id"], cc["client_secret"] // pre-registered, as the scenario gives it
 		tr, err := m3transport.NewStreamableHTTP(ep.URL(), m3transport.WithHTTPOAuth(cfg), m3transport.WithHTTPBasicClient(hc))
 		if err != nil {
 			return err
@@ -72,8 +89,10 @@ func mark3AuthConnect(t *testing.T) scenarios.ConnectFunc {
 		err = init()
 		if m3client.IsOAuthAuthorizationRequiredError(err) {
 			h := m3client.GetOAuthHandler(err)
-			if err := h.RegisterClient(ctx, "mark3-oauth-app"); err != nil {
-				return fmt.Errorf("register: %w", err)
+			if cfg.ClientID == "" {
+				if err := h.RegisterClient(ctx, "mark3-oauth-app"); err != nil {
+					return fmt.Errorf("register: %w", err)
+				}
 			}
 			verifier, err := m3transport.GenerateCodeVerifier()
 			if err != nil {

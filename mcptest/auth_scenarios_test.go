@@ -33,6 +33,9 @@ func (connectTB) Fatalf(format string, args ...any) {
 func connectOAuth(t *testing.T, version string, bend func(o *oauthRaw)) scenarios.ConnectFunc {
 	return func(ctx context.Context, ep *scenarios.Endpoint) (err error) {
 		o := newOAuthRawAt(connectTB{t}, ep.URL(), version)
+		if c := ep.ClientContext(); c["client_id"] != "" { // pre-registered
+			o.clientID, o.secret, o.authMethod = c["client_id"], c["client_secret"], "client_secret_basic"
+		}
 		if bend != nil {
 			bend(o)
 		}
@@ -77,6 +80,7 @@ func TestAuthScenarios(t *testing.T) {
 		{name: "auth/token-endpoint-auth-basic", wrong: func(o *oauthRaw) { o.forceAuth = "client_secret_post" }},
 		{name: "auth/token-endpoint-auth-post", wrong: func(o *oauthRaw) { o.forceAuth = "client_secret_basic" }},
 		{name: "auth/token-endpoint-auth-none", wrong: func(o *oauthRaw) { o.forceAuth = "client_secret_basic" }},
+		{name: "auth/pre-registration", wrong: func(o *oauthRaw) { o.clientID, o.secret, o.authMethod = "", "", "" }},
 		{name: "auth/2025-03-26-oauth-metadata-backcompat", version: "2025-03-26", wrong: func(o *oauthRaw) { o.noLegacyFallback = true }},
 		{name: "auth/2025-03-26-oauth-endpoint-fallback", version: "2025-03-26", wrong: func(o *oauthRaw) { o.noLegacyFallback = true }},
 		{name: "auth/resource-mismatch", wrong: func(o *oauthRaw) { o.ignorePRMResource = true }},

@@ -45,6 +45,7 @@ func Auth() []Scenario {
 		authTokenEndpointAuth("client_secret_basic", "auth/token-endpoint-auth-basic"),
 		authTokenEndpointAuth("client_secret_post", "auth/token-endpoint-auth-post"),
 		authTokenEndpointAuth("none", "auth/token-endpoint-auth-none"),
+		authPreRegistration(),
 		authLegacy("auth/2025-03-26-oauth-metadata-backcompat", true),
 		authLegacy("auth/2025-03-26-oauth-endpoint-fallback", false),
 		authResourceMismatch(),
@@ -732,6 +733,44 @@ func authHardChallenge() Scenario {
 			NotApplicable: overDial,
 			Reached:       challenged,
 			Check:         func(o Outcome) error { return authorized(o) },
+		},
+	}
+}
+
+// The pre-registered client of auth/pre-registration.
+const (
+	preregisteredID     = "mcpmock-preregistered"
+	preregisteredSecret = "mcpmock-preregistered-secret"
+)
+
+func authPreRegistration() Scenario {
+	return Scenario{
+		Name: "auth/pre-registration",
+		Mistake: "The authorization server offers no registration (no registration_endpoint): the client was registered beforehand, and is given its client_id and client_secret (ClientContext; MCP_CONFORMANCE_CONTEXT for a program). " +
+			"It catches clients that can only register dynamically, or do not authenticate with the secret they were given.",
+		Spec: authSpec("client-registration-approaches"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) {
+				a.WithClient(preregisteredID, preregisteredSecret).WithMetadataField("registration_endpoint", nil)
+			})
+		},
+		ClientContext: map[string]string{"client_id": preregisteredID, "client_secret": preregisteredSecret},
+		Expect: Expectation{
+			Description:   "the client uses the credentials it was given: no registration, every token request authenticated with the secret, and it gets through",
+			DecisionPoint: "the client met the authorization (a 401, or its own discovery)",
+			NotApplicable: overDial,
+			Reached:       challenged,
+			Check: func(o Outcome) error {
+				if xs := authExchanges(o, mcptest.AuthRegister); len(xs) > 0 {
+					return gotf("the client tried to register (#%d) although it was given pre-registered credentials and the server offers no registration", xs[0].Seq)
+				}
+				for _, x := range authExchanges(o, mcptest.AuthToken) {
+					if x.ClientAuth == "none" {
+						return gotf("the token request #%d did not authenticate with the client secret it was given", x.Seq)
+					}
+				}
+				return authorized(o)
+			},
 		},
 	}
 }

@@ -60,7 +60,8 @@ func OneSession(f func(ctx context.Context, conn net.Conn) error) ConnectFunc {
 // Streamable HTTP address. Play closes every connection it handed out, and
 // the server, when the play ends.
 type Endpoint struct {
-	srv *mcptest.Server
+	srv     *mcptest.Server
+	context map[string]string
 
 	mu      sync.Mutex
 	closed  bool
@@ -115,6 +116,10 @@ func (e *Endpoint) Open() (net.Conn, error) {
 	return tc, nil
 }
 
+// ClientContext returns the scenario's ClientContext (nil for none): what
+// the client is given besides the URL, such as pre-registered credentials.
+func (e *Endpoint) ClientContext() map[string]string { return e.context }
+
 // URL returns the Streamable HTTP address of the scenario's server, e.g.
 // "http://127.0.0.1:38241/mcp", for clients on the HTTP transport
 // (&mcp.StreamableClientTransport{Endpoint: ep.URL()}); the HTTP server
@@ -166,6 +171,12 @@ type Scenario struct {
 	// Deadline is how long the ConnectFunc may run before its context ends;
 	// zero means DefaultDeadline.
 	Deadline time.Duration
+	// ClientContext is what the client is given besides the URL, as the
+	// official conformance suite gives it in MCP_CONFORMANCE_CONTEXT (e.g.
+	// the client_id and client_secret of a pre-registered client); nil for
+	// nothing. Endpoint.ClientContext hands it to a ConnectFunc, and
+	// `mcpmock run` to a client program, with the scenario's name.
+	ClientContext map[string]string
 }
 
 // Expectation is the behaviour of a correct client: a description, the
@@ -296,7 +307,7 @@ func (s Scenario) Play(t mcptest.TB, connect ConnectFunc, opts ...Option) Outcom
 	c := newConfig(opts)
 	srv := s.Server(c.base(t))
 	srv.IgnoreViolations()
-	ep := &Endpoint{srv: srv}
+	ep := &Endpoint{srv: srv, context: s.ClientContext}
 	d := s.deadline()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()

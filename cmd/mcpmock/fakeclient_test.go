@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"net/http"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -21,8 +23,15 @@ import (
 // Modes: "careful" matches reply ids exactly; "by-number" matches them by
 // number, as the TypeScript SDK 1.32 does (so "3" answers 3);
 // "slow-start" is careful after a start-up of 2.5 s; "no-server" exits 3
-// without starting its server.
+// without starting its server; "oauth-probe" (run --http) prints the
+// official suite's environment, then asks its URL (the last argument),
+// reads the 401's resource_metadata, fetches that Protected Resource
+// Metadata and says whether its resource is the URL it was given; it
+// exits 1 (it does not authorize).
 func fakeClient(mode string) int {
+	if mode == "oauth-probe" {
+		return oauthProbe()
+	}
 	if mode == "no-server" {
 		fmt.Fprintln(os.Stderr, "fake client: I start no server")
 		return 3
@@ -65,4 +74,42 @@ func fakeClient(mode string) int {
 		return 1
 	}
 	return 0
+}
+
+func oauthProbe() int {
+	say := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "probe: "+format+"\n", args...) }
+	target := os.Args[len(os.Args)-1]
+	say("scenario=%s context=%s", os.Getenv(envConformanceScenario), os.Getenv(envConformanceContext))
+	req, _ := http.NewRequest(http.MethodPost, target, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"probe","version":"1"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		say("initialize: %v", err)
+		return 1
+	}
+	resp.Body.Close()
+	_, rm, ok := strings.Cut(resp.Header.Get("WWW-Authenticate"), `resource_metadata="`)
+	rm, _, _ = strings.Cut(rm, `"`)
+	if resp.StatusCode != http.StatusUnauthorized || !ok {
+		say("initialize: %s, WWW-Authenticate %q", resp.Status, resp.Header.Get("WWW-Authenticate"))
+		return 1
+	}
+	resp, err = http.Get(rm)
+	if err != nil {
+		say("PRM: %v", err)
+		return 1
+	}
+	defer resp.Body.Close()
+	var prm struct{ Resource string }
+	if err := json.NewDecoder(resp.Body).Decode(&prm); err != nil || resp.StatusCode != http.StatusOK {
+		say("PRM %s: %s %v", rm, resp.Status, err)
+		return 1
+	}
+	if prm.Resource != target {
+		say("the PRM's resource %s is not the URL %s", prm.Resource, target)
+		return 1
+	}
+	say("the PRM's resource is the URL it was given")
+	return 1
 }

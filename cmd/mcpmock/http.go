@@ -263,10 +263,21 @@ func (f *httpFront) upstream(ctx context.Context) (*httputil.ReverseProxy, error
 		f.mu.Lock()
 		if f.proxy == nil {
 			f.proxy = &httputil.ReverseProxy{
+				// The MCP endpoint maps to the scenario server's; every other
+				// path (the authorization's well-known URLs and endpoints)
+				// goes as it is. The Host stays the front's, so the URLs the
+				// mock builds from it (Protected Resource Metadata's
+				// resource, the authorization server's endpoints, the legacy
+				// transport's endpoint event) name the address the client
+				// uses: a resource naming another address would be refused
+				// by a correct client (RFC 9728 §3.3).
 				Rewrite: func(pr *httputil.ProxyRequest) {
 					pr.SetURL(target)
-					pr.Out.URL.Path = target.Path
-					pr.Out.Host = target.Host
+					pr.Out.URL.Path, pr.Out.URL.RawPath = pr.In.URL.Path, pr.In.URL.RawPath
+					if pr.In.URL.Path == mcpPath {
+						pr.Out.URL.Path, pr.Out.URL.RawPath = target.Path, ""
+					}
+					pr.Out.Host = pr.In.Host
 				},
 				FlushInterval: -1, // SSE: every event at once
 				ErrorLog:      f.errorLog,

@@ -180,6 +180,7 @@ func TestList(t *testing.T) {
 	assert.GreaterOrEqual(t, len(lines), 20)
 	assert.Contains(t, out, "wrong-id-type: ")
 	assert.Contains(t, out, "http-session-expired: ") // the HTTP scenarios are in the catalog
+	assert.Contains(t, out, "auth/metadata-default: ")
 	assert.Contains(t, out, "[https://modelcontextprotocol.io/specification/")
 
 	out, _, code = runMcpmock(t, nil, "list", "--faults")
@@ -602,6 +603,19 @@ func TestServeHTTPLoopbackOnly(t *testing.T) {
 // fakeClientCmd is the command line of the fake client in the given mode.
 func fakeClientCmd(mode string) ([]string, []string) {
 	return []string{"MCPMOCK_TEST_CLIENT=" + mode}, []string{os.Args[0]}
+}
+
+// TestRunHTTPConformanceConventions: mcpmock run --http gives a client
+// program the official suite's environment (MCP_CONFORMANCE_SCENARIO,
+// MCP_CONFORMANCE_CONTEXT with the scenario's name and its ClientContext),
+// and its front keeps the authorization's URLs (PRM, the authorization
+// server's) naming the address the client was given.
+func TestRunHTTPConformanceConventions(t *testing.T) {
+	env, cmd := fakeClientCmd("oauth-probe")
+	args := append([]string{"run", "--http", "--scenario", "auth/pre-registration", "--"}, cmd...)
+	_, stderr, _ := runMcpmock(t, env, args...)
+	assert.Contains(t, stderr, `probe: scenario=auth/pre-registration context={"client_id":"mcpmock-preregistered","client_secret":"mcpmock-preregistered-secret","name":"auth/pre-registration"}`)
+	assert.Contains(t, stderr, "probe: the PRM's resource is the URL it was given")
 }
 
 func TestRunCarefulClient(t *testing.T) {

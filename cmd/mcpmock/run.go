@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
@@ -36,6 +37,12 @@ const (
 	envURL = "MCPMOCK_URL"
 	// envScenario names the scenario being played.
 	envScenario = "MCPMOCK_SCENARIO"
+	// envConformanceScenario and envConformanceContext are the official
+	// conformance suite's names for the scenario and for what the client
+	// is given besides the URL (JSON: the scenario's name and its
+	// ClientContext), so a client written for the suite runs unchanged.
+	envConformanceScenario = "MCP_CONFORMANCE_SCENARIO"
+	envConformanceContext  = "MCP_CONFORMANCE_CONTEXT"
 	// envDeadline is how long the client has, in milliseconds from its
 	// first byte, before the runner considers its time up; a client
 	// should give up on calls (and cancel them) within it.
@@ -242,8 +249,15 @@ func startClient(s scenarios.Scenario, opts runOptions) (*client, error) {
 		envServerCommand+"="+shellJoin(argv),
 		envServerArgv+"="+string(argvJSON),
 		envScenario+"="+s.Name,
+		envConformanceScenario+"="+s.Name,
 		fmt.Sprintf("%s=%d", envDeadline, scenarioDeadline(s).Milliseconds()),
 	)
+	if s.ClientContext != nil {
+		c := map[string]string{"name": s.Name}
+		maps.Copy(c, s.ClientContext)
+		b, _ := json.Marshal(c)
+		env = append(env, envConformanceContext+"="+string(b))
+	}
 	args := opts.command[1:]
 	var front *httpFront
 	if opts.http {
