@@ -137,6 +137,13 @@ func TestAuthScenarios(t *testing.T) {
 			assert.Equal(t, scenarios.NotApplicable, r.Status, "%s: %s", sc.Name, r)
 		}
 	})
+	t.Run("Run plays them when Only names them", func(t *testing.T) {
+		rep := scenarios.Run(t, connectOAuth(t, hs, nil), scenarios.Only("auth/metadata-default", "auth/state-mismatch"))
+		require.Len(t, rep.Results, 2)
+		for _, r := range rep.Results {
+			assert.Equal(t, scenarios.Pass, r.Status, "%s", r)
+		}
+	})
 	t.Run("the iss scenarios do not apply to a handshake-era client", func(t *testing.T) {
 		sc, _ := scenarios.Lookup("auth/iss-wrong-issuer")
 		r := sc.Evaluate(sc.Play(t, connectOAuth(t, hs, func(o *oauthRaw) { o.ignoreIss = true })))

@@ -20,7 +20,7 @@ import (
 //
 // They are not (yet) part of All: a client without authorization support
 // fails every one of them, and All is what a client of any kind plays.
-// Lookup finds them by name.
+// Run and Judge play them when Only names them; Lookup finds them by name.
 func Auth() []Scenario {
 	return []Scenario{
 		authMetadata("auth/metadata-default", "the Protected Resource Metadata at the path-inserted well-known URL, named in the challenge; the authorization server at the origin, its metadata at /.well-known/oauth-authorization-server",
@@ -74,6 +74,9 @@ func Auth() []Scenario {
 		authHardChallenge(),
 	}
 }
+
+// isAuth reports whether name is a scenario of Auth.
+func isAuth(name string) bool { return strings.HasPrefix(name, "auth/") }
 
 // authServer turns the authorization on for base, arranged by arrange,
 // with faults (made Optional: whether they acted is the decision point's

@@ -98,6 +98,9 @@ func (c config) selected(name string) bool {
 // mean "wrong-id-type"?`.
 func (c config) unknownNames() []string {
 	names := Names()
+	for _, s := range Auth() {
+		names = append(names, s.Name)
+	}
 	var out []string
 	check := func(option, name string) {
 		if !slices.Contains(names, name) {
@@ -229,9 +232,9 @@ func (s Scenario) Failure(r Result) string {
 	return b.String()
 }
 
-// Run plays every scenario of the catalog (or those Only names, less
-// those Skip names) against
-// the client that connect drives, one subtest each, named after the
+// Run plays every scenario of the catalog (or those Only names, the
+// authorization scenarios of Auth among them, less those Skip names)
+// against the client that connect drives, one subtest each, named after the
 // scenario. A failing or not-reached subtest fails with the scenario's
 // explanation, what a correct client does, what this client did, and the
 // transcript (logged by the scenario's server); a not-applicable one is
@@ -277,9 +280,9 @@ func run(t mcptest.TB, connect ConnectFunc, opts []Option, sub func(name string,
 	}
 	rep := &Report{}
 	var mu sync.Mutex
-	for _, s := range All() {
-		if !c.selected(s.Name) {
-			continue
+	for _, s := range append(All(), Auth()...) {
+		if !c.selected(s.Name) || isAuth(s.Name) && !slices.Contains(c.only, s.Name) {
+			continue // an authorization scenario plays only when Only names it
 		}
 		sub(s.Name, func(t mcptest.TB) string {
 			t.Helper()
