@@ -50,6 +50,9 @@ type oauthRaw struct {
 	forceAuth                        string // authenticates at /token this way, whatever registration said
 	issSlash                         bool   // compares iss with the issuer plus a trailing slash
 	noReauth                         bool   // a 401 once it holds a token ends its work
+	noRefreshGrant                   bool   // registers for authorization_code only
+	addOffline                       bool   // asks for offline_access whatever the metadata lists
+	keepClient                       bool   // keeps its client_id when the authorization server changes
 
 	// what it holds
 	token, refresh     string
@@ -60,7 +63,8 @@ type oauthRaw struct {
 	challenge          map[string]string
 	prmDoc, metaDoc    gjson.Result
 	lastAuthorizeError string
-	prmRejected        bool // a PRM document was found and not used
+	prmRejected        bool   // a PRM document was found and not used
+	clientIssuer       string // the authorization server clientID was registered with
 }
 
 func newOAuthRaw(t testing.TB, srv *mcptest.Server, version string) *oauthRaw {
@@ -332,7 +336,11 @@ func (o *oauthRaw) authorize() bool {
 				issuer, issuer+"/authorize", issuer+"/token", issuer+"/register"))
 		}
 	}
+	if o.clientIssuer != "" && o.clientIssuer != issuer && !o.keepClient {
+		o.clientID, o.secret, o.authMethod = "", "", "" // credentials do not carry over to another server
+	}
 	if o.clientID == "" {
+		o.clientIssuer = issuer
 		reg := map[string]any{"client_name": "oauthraw", "redirect_uris": []string{"http://127.0.0.1:1/callback"},
 			"grant_types": []string{"authorization_code", "refresh_token"}, "response_types": []string{"code"},
 			"token_endpoint_auth_method": "none"}
@@ -349,6 +357,9 @@ func (o *oauthRaw) authorize() bool {
 		}
 		if !o.noAppType {
 			reg["application_type"] = "native"
+		}
+		if o.noRefreshGrant {
+			reg["grant_types"] = []string{"authorization_code"}
 		}
 		b, _ := json.Marshal(reg)
 		resp, err := o.c.Post(o.metaDoc.Get("registration_endpoint").String(), "application/json", strings.NewReader(string(b)))
@@ -384,6 +395,9 @@ func (o *oauthRaw) authorize() bool {
 	}
 	if o.scope != nil {
 		scopes = strings.Fields(*o.scope)
+	}
+	if o.addOffline && !slices.Contains(scopes, "offline_access") {
+		scopes = append(scopes, "offline_access")
 	}
 	verifier := rand.Text() + rand.Text()
 	sum := sha256.Sum256([]byte(verifier))

@@ -62,6 +62,9 @@ func Auth() []Scenario {
 			}, mcptest.AuthorizationIss("https://attacker.example")),
 		authIssRejected("auth/iss-normalized", "sends its issuer with a trailing slash the issuer lacks (a normalized variant)", nil, mcptest.IssTrailingSlash()),
 		authMetadataIssuerMismatch(),
+		authOfflineAccess(),
+		authOfflineAccessNotSupported(),
+		authServerMigration(),
 		// What the official suite does not test.
 		authNoPKCESupport(),
 		authStateMismatch(),
@@ -771,6 +774,131 @@ func authPreRegistration() Scenario {
 					if x.ClientAuth == "none" {
 						return gotf("the token request #%d did not authenticate with the client secret it was given", x.Seq)
 					}
+				}
+				return authorized(o)
+			},
+		},
+	}
+}
+
+func authOfflineAccess() Scenario {
+	return Scenario{
+		Name: "auth/offline-access-scope",
+		Mistake: "The authorization server lists offline_access in its metadata's scopes_supported and issues refresh tokens (the PRM lists only mcp:basic, as SEP-2207 asks of servers). " +
+			"It catches clients that register without the refresh_token grant, and so never get to refresh.",
+		Spec: spec(latestStateless, "basic/authorization"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) {
+				a.WithScopes("mcp:basic").WithMetadataField("scopes_supported", []string{"mcp:basic", "offline_access"})
+			})
+		},
+		Expect: Expectation{
+			Description:   "the client registers with refresh_token among its grant_types (SHOULD; asking for offline_access is a MAY, not judged), and gets through",
+			DecisionPoint: "the client registered dynamically",
+			NotApplicable: overDial,
+			Reached: func(o Outcome) error {
+				if err := challenged(o); err != nil {
+					return err
+				}
+				if len(authExchanges(o, mcptest.AuthRegister)) == 0 {
+					return notReachedf("the client did not register dynamically (%s)", flowWhat(o))
+				}
+				return nil
+			},
+			Check: func(o Outcome) error {
+				reg := authExchanges(o, mcptest.AuthRegister)[0]
+				if !strings.Contains(reg.Params.Get("grant_types"), `"refresh_token"`) {
+					return gotf("the registration (#%d) asked for grant_types %s, without refresh_token", reg.Seq, reg.Params.Get("grant_types"))
+				}
+				return authorized(o)
+			},
+		},
+	}
+}
+
+func authOfflineAccessNotSupported() Scenario {
+	return Scenario{
+		Name: "auth/offline-access-not-supported",
+		Mistake: "Neither the authorization server's metadata nor the PRM lists offline_access (scopes_supported mcp:basic and mcp:read). " +
+			"It catches clients that ask for offline_access anyway (SEP-2207: only when the authorization server lists it), which a strict server refuses.",
+		Spec: spec(latestStateless, "basic/authorization"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) { a.WithScopes("mcp:basic", "mcp:read") })
+		},
+		Expect: Expectation{
+			Description:   "no authorization request asks for offline_access (MUST NOT)",
+			DecisionPoint: "the client sent an authorization request after the 401",
+			NotApplicable: overDial,
+			Reached:       authorizeSent,
+			Check: func(o Outcome) error {
+				for _, x := range authExchanges(o, mcptest.AuthAuthorize) {
+					if slices.Contains(scopesOf(x), "offline_access") {
+						return gotf("the authorization request (#%d) asked for offline_access, which the authorization server does not list", x.Seq)
+					}
+				}
+				return authorized(o)
+			},
+		},
+	}
+}
+
+func authServerMigration() Scenario {
+	return Scenario{
+		Name: "auth/authorization-server-migration",
+		Mistake: "The resource moves to another authorization server: once the client's grant is revoked (its second MCP request gets 401), the Protected Resource Metadata names the second of two authorization servers first. " +
+			"It catches clients that keep using the old server, or present the old server's client credentials to the new one.",
+		Spec: authSpec("authorization-server-location"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) { a.WithAuthorizationServers(2) },
+				mcptest.RevokeToken().Nth(2), mcptest.SwitchAuthorizationServer())
+		},
+		Expect: Expectation{
+			Description:   "the client discovers again, registers with the new authorization server, authorizes there with its new client_id, and gets through",
+			DecisionPoint: "the client's grant was revoked (401) after the move",
+			NotApplicable: overDial,
+			Reached: func(o Outcome) error {
+				if err := challenged(o); err != nil {
+					return err
+				}
+				if _, ok := tokenRefused(o); !ok {
+					return notReachedf("no request with the client's token was refused: it made fewer than two MCP requests with one (%s)", flowWhat(o))
+				}
+				return nil
+			},
+			Check: func(o Outcome) error {
+				lost, _ := tokenRefused(o)
+				old := map[string]bool{} // client ids of the first authorization server
+				first := ""
+				for _, x := range authExchanges(o, "") {
+					if x.Seq > lost.Seq {
+						break
+					}
+					if x.Endpoint == mcptest.AuthAuthorize {
+						first = x.Issuer
+						old[x.Params.Get("client_id")] = true
+					}
+				}
+				var moved *mcptest.AuthExchange
+				registered := false
+				for _, x := range authExchanges(o, "") {
+					if x.Seq < lost.Seq || x.Issuer == "" {
+						continue
+					}
+					if x.Issuer == first && (x.Endpoint == mcptest.AuthAuthorize || x.Endpoint == mcptest.AuthToken) {
+						return gotf("after the move the client went on with the old authorization server: %s %s (#%d)", x.Method, pathOf(x.URL), x.Seq)
+					}
+					if x.Endpoint == mcptest.AuthRegister && x.Status == 201 {
+						registered = true
+					}
+					if x.Endpoint == mcptest.AuthAuthorize && moved == nil {
+						moved = &x
+					}
+				}
+				if moved == nil {
+					return gotf("after the move (#%d) the client never authorized with the new authorization server; connect returned %s", lost.Seq, errText(o.Err))
+				}
+				if old[moved.Params.Get("client_id")] || !registered {
+					return gotf("the client authorized with the new authorization server (#%d) as client %q, the old server's, without registering there", moved.Seq, moved.Params.Get("client_id"))
 				}
 				return authorized(o)
 			},
