@@ -18,6 +18,7 @@ import (
 	m3 "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/auth/extauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/stretchr/testify/assert"
@@ -41,7 +42,17 @@ func goSDKAuthConnect(t *testing.T, version string) scenarios.ConnectFunc {
 			opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
 		}
 		h := goSDKOAuth(t, c)
-		if cc := ep.ClientContext(); cc["client_id"] != "" { // pre-registered, as the scenario gives it
+		var oh auth.OAuthHandler = h
+		if cc := ep.ClientContext(); cc["grant_type"] == "client_credentials" { // a machine client: go-sdk's extension handler
+			cch, err := extauth.NewClientCredentialsHandler(&extauth.ClientCredentialsHandlerConfig{
+				Credentials: &oauthex.ClientCredentials{ClientID: cc["client_id"], ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: cc["client_secret"]}},
+				HTTPClient:  c,
+			})
+			if err != nil {
+				return err
+			}
+			oh = cch
+		} else if cc["client_id"] != "" { // pre-registered, as the scenario gives it
 			var err error
 			h, err = auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 				PreregisteredClient:      &oauthex.ClientCredentials{ClientID: cc["client_id"], ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: cc["client_secret"]}},
@@ -52,9 +63,10 @@ func goSDKAuthConnect(t *testing.T, version string) scenarios.ConnectFunc {
 			if err != nil {
 				return err
 			}
+			oh = h
 		}
 		cl := mcp.NewClient(&mcp.Implementation{Name: "gosdk-oauth-app", Version: "1.0.0"}, nil)
-		cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ep.URL(), HTTPClient: c, OAuthHandler: h}, opts)
+		cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ep.URL(), HTTPClient: c, OAuthHandler: oh}, opts)
 		if err != nil {
 			return err
 		}
@@ -183,6 +195,8 @@ var authSDKStatus = map[string]map[string]scenarios.Status{
 		"auth/token-expired":                  scenarios.NotReached,
 		"auth/token-revoked":                  scenarios.NotReached,
 		"auth/authorization-server-migration": scenarios.NotReached,
+		// it has no client credentials grant: it authorizes with a user.
+		"auth/client-credentials-basic": scenarios.NotApplicable,
 		// it registers and goes on when the metadata lists no
 		// code_challenge_methods_supported (the spec: MUST refuse).
 		"auth/no-pkce-support": scenarios.Fail,

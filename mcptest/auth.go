@@ -276,7 +276,9 @@ func (a *Authorization) WithLegacyDiscovery(metadata bool) *Authorization {
 // ("token_endpoint_auth_methods_supported", []string{"client_secret_basic"}),
 // ("grant_types_supported", []string{"authorization_code"}). The server
 // acts on what it advertises: no registration_endpoint, no /register; no
-// refresh_token grant, no refresh tokens; the client authentication
+// refresh_token grant, no refresh tokens; client_credentials listed, the
+// client credentials grant (RFC 6749 §4.4) for a confidential client (one
+// pre-registered with a secret, see WithClient); the client authentication
 // methods listed are the ones accepted.
 func (a *Authorization) WithMetadataField(name string, value any) *Authorization {
 	if a.fields == nil {

@@ -53,6 +53,7 @@ type oauthRaw struct {
 	noRefreshGrant                   bool   // registers for authorization_code only
 	addOffline                       bool   // asks for offline_access whatever the metadata lists
 	keepClient                       bool   // keeps its client_id when the authorization server changes
+	clientCredentials                bool   // takes tokens with the client_credentials grant (a machine client)
 
 	// what it holds
 	token, refresh     string
@@ -335,6 +336,19 @@ func (o *oauthRaw) authorize() bool {
 			o.metaDoc = gjson.Parse(fmt.Sprintf(`{"issuer":%q,"authorization_endpoint":%q,"token_endpoint":%q,"registration_endpoint":%q,"code_challenge_methods_supported":["S256"]}`,
 				issuer, issuer+"/authorize", issuer+"/token", issuer+"/register"))
 		}
+	}
+	if o.clientCredentials {
+		v := url.Values{"grant_type": {"client_credentials"}, "resource": {o.prmDoc.Get("resource").String()}}
+		if sc := o.challenge["scope"]; sc != "" {
+			v.Set("scope", sc)
+		}
+		o.addClientAuth(v)
+		status, tok := o.postForm(o.metaDoc.Get("token_endpoint").String(), v)
+		if status != http.StatusOK {
+			return false
+		}
+		o.token = tok.Get("access_token").String()
+		return true
 	}
 	if o.clientIssuer != "" && o.clientIssuer != issuer && !o.keepClient {
 		o.clientID, o.secret, o.authMethod = "", "", "" // credentials do not carry over to another server

@@ -35,6 +35,7 @@ func connectOAuth(t *testing.T, version string, bend func(o *oauthRaw)) scenario
 		o := newOAuthRawAt(connectTB{t}, ep.URL(), version)
 		if c := ep.ClientContext(); c["client_id"] != "" { // pre-registered
 			o.clientID, o.secret, o.authMethod = c["client_id"], c["client_secret"], "client_secret_basic"
+			o.clientCredentials = c["grant_type"] == "client_credentials"
 		}
 		if bend != nil {
 			bend(o)
@@ -94,6 +95,7 @@ func TestAuthScenarios(t *testing.T) {
 		{name: "auth/offline-access-scope", wrong: func(o *oauthRaw) { o.noRefreshGrant = true }},
 		{name: "auth/offline-access-not-supported", wrong: func(o *oauthRaw) { o.addOffline = true }},
 		{name: "auth/authorization-server-migration", wrong: func(o *oauthRaw) { o.keepClient = true }},
+		{name: "auth/client-credentials-basic", wrong: func(o *oauthRaw) { o.forceAuth, o.authMethod = "client_secret_post", "client_secret_post" }},
 		{name: "auth/no-pkce-support", wrong: func(o *oauthRaw) { o.ignoreNoPKCE = true }},
 		{name: "auth/state-mismatch", wrong: func(o *oauthRaw) { o.ignoreState = true }},
 		{name: "auth/token-expired", wrong: func(o *oauthRaw) { o.noReauth = true }},
@@ -127,6 +129,11 @@ func TestAuthScenarios(t *testing.T) {
 			r := sc.Evaluate(sc.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error { _ = ep.URL(); return nil }))
 			assert.Equal(t, scenarios.NotReached, r.Status, "%s: %s", sc.Name, r)
 		}
+	})
+	t.Run("client-credentials does not apply to an authorization-code client", func(t *testing.T) {
+		sc, _ := scenarios.Lookup("auth/client-credentials-basic")
+		r := sc.Evaluate(sc.Play(t, connectOAuth(t, hs, func(o *oauthRaw) { o.clientCredentials = false })))
+		assert.Equal(t, scenarios.NotApplicable, r.Status, "%s", r)
 	})
 	t.Run("a stdio client is not applicable", func(t *testing.T) {
 		for _, sc := range scenarios.Auth() {

@@ -448,10 +448,18 @@ func (a *authState) token(q *authReq, org string, i int) {
 	switch gt := p.Get("grant_type"); {
 	case gt == "":
 		q.oauthError(http.StatusBadRequest, "invalid_request", "grant_type is missing")
-	case !slices.Contains(grants, gt) || (gt != "authorization_code" && gt != "refresh_token"):
+	case !slices.Contains(grants, gt) || (gt != "authorization_code" && gt != "refresh_token" && gt != "client_credentials"):
 		q.oauthError(http.StatusBadRequest, "unsupported_grant_type", "grant_type "+strconv.Quote(gt)+" is not supported ("+strings.Join(grants, ", ")+")")
 	case gt == "authorization_code":
 		a.codeGrant(q, c, iss, grants)
+	case gt == "client_credentials":
+		// RFC 6749 §4.4: a confidential client, for itself; no refresh token.
+		if c.secret == "" {
+			q.oauthError(http.StatusBadRequest, "unauthorized_client", "the client_credentials grant is for a confidential client (one with a secret)")
+			return
+		}
+		scopes := slices.DeleteFunc(strings.Fields(p.Get("scope")), func(sc string) bool { return slices.Contains(a.cfg.ungranted, sc) })
+		a.issue(q, c, iss, p.Get("resource"), scopes, false)
 	default:
 		a.refreshGrant(q, c, iss, grants)
 	}

@@ -65,6 +65,7 @@ func Auth() []Scenario {
 		authOfflineAccess(),
 		authOfflineAccessNotSupported(),
 		authServerMigration(),
+		authClientCredentials(),
 		// What the official suite does not test.
 		authNoPKCESupport(),
 		authStateMismatch(),
@@ -899,6 +900,57 @@ func authServerMigration() Scenario {
 				}
 				if old[moved.Params.Get("client_id")] || !registered {
 					return gotf("the client authorized with the new authorization server (#%d) as client %q, the old server's, without registering there", moved.Seq, moved.Params.Get("client_id"))
+				}
+				return authorized(o)
+			},
+		},
+	}
+}
+
+func authClientCredentials() Scenario {
+	return Scenario{
+		Name: "auth/client-credentials-basic",
+		Mistake: "A machine-to-machine server: the authorization server offers the client credentials grant only (no authorization code, no registration), and the client was registered beforehand with a secret, which it is given (ClientContext, with grant_type client_credentials). " +
+			"It catches clients of the client-credentials extension that send the secret the wrong way (anything but HTTP Basic, the only method listed) or go through a user's authorization.",
+		Spec: "https://www.rfc-editor.org/rfc/rfc6749#section-4.4",
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) {
+				a.WithClient(preregisteredID, preregisteredSecret).
+					WithMetadataField("registration_endpoint", nil).
+					WithMetadataField("grant_types_supported", []string{"client_credentials"}).
+					WithMetadataField("token_endpoint_auth_methods_supported", []string{"client_secret_basic"})
+			})
+		},
+		ClientContext: map[string]string{"client_id": preregisteredID, "client_secret": preregisteredSecret, "grant_type": "client_credentials"},
+		Expect: Expectation{
+			Description:   "the client asks the token endpoint for a client_credentials token, authenticated with HTTP Basic, and gets through",
+			DecisionPoint: "the client sent a token request (a client that never uses the grant, not implementing the extension, is not judged)",
+			NotApplicable: func(o Outcome) string {
+				if why := overDial(o); why != "" {
+					return why
+				}
+				if len(authExchanges(o, mcptest.AuthAuthorize)) > 0 {
+					return "the client authorizes with a user (the authorization code flow): it does not implement the client credentials extension"
+				}
+				return ""
+			},
+			Reached: func(o Outcome) error {
+				if err := challenged(o); err != nil {
+					return err
+				}
+				if len(authExchanges(o, mcptest.AuthToken)) == 0 {
+					return notReachedf("the client sent no token request (%s)", flowWhat(o))
+				}
+				return nil
+			},
+			Check: func(o Outcome) error {
+				for _, x := range authExchanges(o, mcptest.AuthToken) {
+					if g := x.Params.Get("grant_type"); g != "client_credentials" {
+						return gotf("the token request #%d asked for grant_type %q, want client_credentials", x.Seq, g)
+					}
+					if x.ClientAuth != "client_secret_basic" {
+						return gotf("the token request #%d authenticated with %s, want client_secret_basic", x.Seq, x.ClientAuth)
+					}
 				}
 				return authorized(o)
 			},
