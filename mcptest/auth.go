@@ -809,6 +809,27 @@ func (a *authState) authorizedBefore(f *httpFront, r *http.Request, q mcpRequest
 
 // challenge answers an MCP request 401 (or 403) with the WWW-Authenticate
 // challenge, and journals the answer.
+// challengeScope is the scope parameter of the Bearer challenge in a
+// WWW-Authenticate header (nil for none).
+func challengeScope(header string) []string {
+	i := strings.Index(strings.ToLower(header), "bearer")
+	if i < 0 {
+		return nil
+	}
+	rest := header[i+len("bearer"):]
+	for {
+		j := strings.Index(strings.ToLower(rest), `scope="`)
+		if j < 0 {
+			return nil
+		}
+		if j == 0 || strings.ContainsRune(" ,", rune(rest[j-1])) {
+			v, _, _ := strings.Cut(rest[j+len(`scope="`):], `"`)
+			return strings.Fields(v)
+		}
+		rest = rest[j+1:]
+	}
+}
+
 func (a *authState) challenge(sess *Session, w http.ResponseWriter, r *http.Request, org string, status int, errCode, desc string, scope []string) {
 	a.mu.Lock()
 	path := a.mcpPath
@@ -835,7 +856,11 @@ func (a *authState) challenge(sess *Session, w http.ResponseWriter, r *http.Requ
 	if len(params) > 0 {
 		header += " " + strings.Join(params, ", ")
 	}
-	header = a.faultChallenge(sess, header)
+	if faulted := a.faultChallenge(sess, header); faulted != header {
+		// A fault rewrote the challenge: the rules judge the client
+		// against the scope the client was actually shown.
+		header, scope = faulted, challengeScope(faulted)
+	}
 	w.Header().Set("WWW-Authenticate", header)
 	body := `{"error":"` + cmpOr(errCode, "invalid_token") + `"}`
 	if errCode == "" {

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -54,6 +55,19 @@ func connectOAuth(t *testing.T, version string, bend func(o *oauthRaw)) scenario
 		if o.stateless() {
 			id = "1"
 		}
+		defer func() {
+			if o.sessionID == "" {
+				return
+			}
+			// a client that is done, or gives up, ends its session
+			req, _ := http.NewRequestWithContext(ctx, http.MethodDelete, ep.URL(), nil)
+			req.Header.Set("Authorization", "Bearer "+o.token)
+			req.Header.Set(mcptest.HeaderSessionID, o.sessionID)
+			req.Header.Set(mcptest.HeaderProtocolVersion, o.version)
+			if resp, derr := o.c.Do(req); derr == nil {
+				resp.Body.Close()
+			}
+		}()
 		status, body := o.call(id, "tools/call", `{"name":"suggest_gifts","arguments":{"age":8}}`)
 		if status != http.StatusOK {
 			return fmt.Errorf("tools/call: %d %s", status, body)
@@ -116,8 +130,10 @@ func TestAuthScenarios(t *testing.T) {
 			if version == "" {
 				version = hs
 			}
-			r := sc.Evaluate(sc.Play(t, connectOAuth(t, version, nil)))
+			o := sc.Play(t, connectOAuth(t, version, nil))
+			r := sc.Evaluate(o)
 			assert.Equal(t, scenarios.Pass, r.Status, "a correct client: %s", r)
+			assert.Empty(t, o.Violations, "a correct client breaks no rule")
 			r = sc.Evaluate(sc.Play(t, connectOAuth(t, version, tc.wrong)))
 			assert.Equal(t, scenarios.Fail, r.Status, "a client with the bug: %s", r)
 		})

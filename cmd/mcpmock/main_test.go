@@ -803,3 +803,14 @@ func TestServeHTTPAllowRemote(t *testing.T) {
 	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
 	p.wait()
 }
+
+// TestTourAuth: mcpmock tour auth walks the healthy authorization and the
+// three client mistakes, with the reference client's name nowhere needed.
+func TestTourAuth(t *testing.T) {
+	out, stderr, code := runMcpmock(t, nil, "tour", "auth")
+	require.Equal(t, 0, code, "stderr:\n%s", stderr)
+	assert.Contains(t, out, "# Authorization: one healthy flow, then three client mistakes")
+	assert.Contains(t, out, "The tour's OAuth client: pass")
+	assert.Contains(t, out, "# Authorization mistake 3 of 3: no re-authorization on a step-up")
+	assert.Contains(t, out, "- auth/pkce-s256: ")
+}

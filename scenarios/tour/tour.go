@@ -82,13 +82,17 @@ type item struct {
 	scenario scenarios.Scenario
 	// rest: the first scenario of the rest of the catalog, after the lessons.
 	rest bool
+	// auth: the authorization walk.
+	auth bool
 }
 
 // Run writes the tour to w. With no argument: first which scenarios it
 // leaves out (Client.Skip) and why, then the seven lessons in the
 // lesson's order, then the rest of the catalog (less Client.Skip). Each
 // argument names a lesson by number ("3") or name ("forgotten-capability"),
-// or a scenario of the catalog; they are shown in the order named. An
+// a scenario of the catalog, or "auth": the authorization walk (one healthy
+// authorization, then three client mistakes: no PKCE, no resource
+// parameter, no re-authorization on a step-up); they are shown in the order named. An
 // unknown name is an error that lists what there is, and nothing is
 // played.
 func (t Tour) Run(w io.Writer, args ...string) error {
@@ -167,6 +171,7 @@ func (t Tour) Usage(w io.Writer) {
 	for _, l := range lessons {
 		fmt.Fprintf(w, "  %d  %-27s %s (the %s's mistake)\n", l.Number, l.Name, l.Title, l.Side)
 	}
+	fmt.Fprintf(w, "\nThe authorization walk (by name):\n  %-30s one healthy authorization, then %d client mistakes (no PKCE, no resource, no step-up)\n", authWalkName, len(authMistakes))
 	fmt.Fprintf(w, "\nThe catalog (by name):\n")
 	for _, s := range scenarios.All() {
 		fmt.Fprintf(w, "  %s\n", s)
@@ -191,6 +196,10 @@ func (t Tour) pick(args []string) ([]item, error) {
 	var items []item
 	var unknown []string
 	for _, a := range args {
+		if a == authWalkName {
+			items = append(items, item{auth: true})
+			continue
+		}
 		if l, ok := lookupLesson(a); ok {
 			items = append(items, item{lesson: &l})
 			continue
@@ -202,7 +211,7 @@ func (t Tour) pick(args []string) ([]item, error) {
 		unknown = append(unknown, a)
 	}
 	if len(unknown) > 0 {
-		names := scenarios.Names()
+		names := append(scenarios.Names(), authWalkName)
 		for _, l := range lessons {
 			names = append(names, l.Name)
 		}
@@ -217,6 +226,9 @@ func (t Tour) pick(args []string) ([]item, error) {
 
 // show writes one item.
 func (t Tour) show(w io.Writer, it item) error {
+	if it.auth {
+		return t.showAuth(w)
+	}
 	if it.lesson == nil {
 		if it.rest {
 			fmt.Fprintf(w, "# The rest of the catalog\n\n")

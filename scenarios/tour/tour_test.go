@@ -224,3 +224,47 @@ func TestUnknownName(t *testing.T) {
 		t.Errorf("want the error\n%s\ngot %v, and output %q", want, err, out.String())
 	}
 }
+
+// TestAuthWalk: "auth" walks one healthy authorization (pass, with its
+// diagram, no rule broken) and the three client mistakes, each caught: the
+// missing PKCE and resource by their rules, the missing step-up by the
+// scenario's verdict; no rule blames what the clients did right.
+func TestAuthWalk(t *testing.T) {
+	var out strings.Builder
+	if err := (Tour{}).Run(&out, "auth"); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	parts := strings.Split(got, "# Authorization mistake ")
+	if len(parts) != 4 {
+		t.Fatalf("want the healthy flow and 3 mistakes, got %d parts:\n%s", len(parts), got)
+	}
+	healthy := parts[0]
+	for _, want := range []string{"## auth/metadata-default", "```mermaid", "C0->>AS: POST /token", "The tour's OAuth client: pass", "called suggest_gifts: \"a board game\""} {
+		if !strings.Contains(healthy, want) {
+			t.Errorf("the healthy flow lacks %q:\n%s", want, healthy)
+		}
+	}
+	if strings.Contains(healthy, "What the mock caught") {
+		t.Errorf("the healthy client broke a rule:\n%s", healthy)
+	}
+	for i, want := range [][]string{
+		{"no PKCE", "- auth/pkce-s256: the authorization request has no code_challenge", "The naive OAuth client: fail"},
+		{"no resource parameter", "- auth/resource-parameter: the authorization request has no resource", "- auth/resource-parameter: the token request has no resource"},
+		{"no re-authorization on a step-up", "gave up", "The naive OAuth client: fail, after the 403"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(parts[i+1], w) {
+				t.Errorf("mistake %d lacks %q:\n%s", i+1, w, parts[i+1])
+			}
+		}
+	}
+	if strings.Contains(got, "auth/scope-selection") {
+		t.Errorf("a client was blamed for the scope the challenge named:\n%s", got)
+	}
+	var usage strings.Builder
+	Tour{}.Usage(&usage)
+	if !strings.Contains(usage.String(), "auth ") {
+		t.Errorf("Usage does not name the authorization walk:\n%s", usage.String())
+	}
+}
