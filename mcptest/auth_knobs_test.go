@@ -113,3 +113,34 @@ func TestAuthKnobs(t *testing.T) {
 		}
 	})
 }
+
+// TestAuthOpenIDMetadata: the OpenID forms carry what OpenID Connect
+// Discovery makes REQUIRED (jwks_uri, subject_types_supported,
+// id_token_signing_alg_values_supported), and jwks_uri answers an empty
+// key set: the TypeScript SDK refuses an OpenID document without jwks_uri.
+func TestAuthOpenIDMetadata(t *testing.T) {
+	srv := mcptest.NewServer(t).IgnoreViolations().WithAuthorization(mcptest.NewAuthorization().WithMetadataAt(mcptest.OpenIDInserted)) // it asks the OpenID form directly
+	u, _ := url.Parse(srv.URL())
+	get := func(target string) (int, gjson.Result) {
+		resp, err := http.Get(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, gjson.ParseBytes(b)
+	}
+	status, md := get(u.Scheme + "://" + u.Host + "/.well-known/openid-configuration/as")
+	if status != http.StatusOK {
+		t.Fatalf("OpenID metadata: %d", status)
+	}
+	for _, f := range []string{"jwks_uri", "subject_types_supported", "id_token_signing_alg_values_supported"} {
+		if !md.Get(f).Exists() {
+			t.Errorf("the OpenID metadata lacks %s: %s", f, md.Raw)
+		}
+	}
+	status, keys := get(md.Get("jwks_uri").String())
+	if status != http.StatusOK || !keys.Get("keys").IsArray() {
+		t.Errorf("jwks_uri: %d %s, want 200 with a keys array", status, keys.Raw)
+	}
+}

@@ -46,7 +46,7 @@ func (a *authState) isASEndpoint(path string) bool {
 	for _, ip := range a.issuerPaths() {
 		if rest, ok := strings.CutPrefix(path, ip); ok {
 			switch rest {
-			case "/authorize", "/token", "/register":
+			case "/authorize", "/token", "/register", "/jwks":
 				return true
 			}
 		}
@@ -129,6 +129,11 @@ func (a *authState) serveAuth(f *httpFront, w http.ResponseWriter, r *http.Reque
 		case "/register":
 			a.register(a.newAuthReq(f, w, r, AuthRegister, iss, 0), org, i)
 			return
+		case "/jwks":
+			// The OpenID forms' jwks_uri: an empty key set, since the mock
+			// issues no ID tokens and signs nothing.
+			a.newAuthReq(f, w, r, AuthMetadata, iss, 0).reply(http.StatusOK, map[string]any{"keys": []any{}})
+			return
 		}
 	}
 	endpoint := AuthMetadata
@@ -206,6 +211,9 @@ func (a *authState) metadataDocument(org string, i int, form MetadataForm) map[s
 		doc["scopes_supported"] = a.cfg.scopes
 	}
 	if form == OpenIDInserted || form == OpenIDAppended {
+		// What OpenID Connect Discovery 1.0 §3 makes REQUIRED besides the
+		// OAuth fields: a client that validates the document needs them.
+		doc["jwks_uri"] = iss + "/jwks"
 		doc["subject_types_supported"] = []string{"public"}
 		doc["id_token_signing_alg_values_supported"] = []string{"RS256"}
 	}
