@@ -10,7 +10,6 @@ package integration_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"testing"
 
 	m3client "github.com/mark3labs/mcp-go/client"
@@ -24,19 +23,11 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// scenarioHTTPClient is an http.Client whose idle connections are closed
-// when the play ends, so goleak sees no transport goroutine.
-func scenarioHTTPClient(t *testing.T) *http.Client {
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: tr}
-}
-
 // goSDKAuthConnect plays go-sdk with its OAuth handler: connect (version
 // "" is the default client, which goes stateless), call suggest_gifts.
 func goSDKAuthConnect(t *testing.T, version string) scenarios.ConnectFunc {
 	return func(ctx context.Context, ep *scenarios.Endpoint) error {
-		c := scenarioHTTPClient(t)
+		c := httpClient(t)
 		var opts *mcp.ClientSessionOptions
 		if version != "" {
 			opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
@@ -81,7 +72,7 @@ func goSDKAuthConnect(t *testing.T, version string) scenarios.ConnectFunc {
 // code and initialize again; then call suggest_gifts.
 func mark3AuthConnect(t *testing.T) scenarios.ConnectFunc {
 	return func(ctx context.Context, ep *scenarios.Endpoint) error {
-		hc := scenarioHTTPClient(t)
+		hc := httpClient(t)
 		cfg := m3transport.OAuthConfig{RedirectURI: "http://127.0.0.1:1/callback", TokenStore: m3transport.NewMemoryTokenStore(), HTTPClient: hc, PKCEEnabled: true}
 		cc := ep.ClientContext()
 		cfg.ClientID, cfg.ClientSecret = cc["client_id"], cc["client_secret"] // pre-registered, as the scenario gives it

@@ -124,28 +124,31 @@ func challenged(o Outcome) error {
 }
 
 // authorizeSent is reached once the client sent an authorization request.
-func authorizeSent(o Outcome) error {
-	if err := challenged(o); err != nil {
-		return err
-	}
-	if len(authExchanges(o, mcptest.AuthAuthorize)) == 0 {
-		return notReachedf("the client never sent an authorization request after the 401 (%s)", flowWhat(o))
-	}
-	return nil
-}
+var authorizeSent = metThen("the client never sent an authorization request after the 401",
+	func(x mcptest.AuthExchange) bool { return x.Endpoint == mcptest.AuthAuthorize })
 
 // authorizeAnswered is reached once /authorize redirected the client back
 // with a code: the client holds the authorization response.
-func authorizeAnswered(o Outcome) error {
-	if err := authorizeSent(o); err != nil {
-		return err
-	}
-	for _, x := range authExchanges(o, mcptest.AuthAuthorize) {
-		if x.Status == 302 && strings.Contains(x.Location, "code=") {
-			return nil
+var authorizeAnswered = metThen("no authorization request of the client was answered with a code",
+	func(x mcptest.AuthExchange) bool {
+		return x.Endpoint == mcptest.AuthAuthorize && x.Status == 302 && strings.Contains(x.Location, "code=")
+	})
+
+// metThen is reached once the client met the authorization (challenged)
+// and the flow holds an exchange that want accepts; missing says what was
+// missing otherwise.
+func metThen(missing string, want func(x mcptest.AuthExchange) bool) func(o Outcome) error {
+	return func(o Outcome) error {
+		if err := challenged(o); err != nil {
+			return err
 		}
+		for _, x := range authExchanges(o, "") {
+			if want(x) {
+				return nil
+			}
+		}
+		return notReachedf("%s (%s)", missing, flowWhat(o))
 	}
-	return notReachedf("no authorization request of the client was answered with a code (%s)", flowWhat(o))
 }
 
 // flowWhat lists the client's authorization requests, for a verdict.
@@ -310,23 +313,19 @@ func checkScopes(want []string) func(o Outcome) error {
 // insufficientScope are the 403 insufficient_scope challenges of the play.
 func insufficientScope(o Outcome) []mcptest.AuthExchange {
 	var out []mcptest.AuthExchange
-	for _, x := range authExchanges(o, mcptest.AuthResource) {
-		if x.Status == 403 && strings.Contains(x.Challenge, "insufficient_scope") {
+	for _, x := range authExchanges(o, "") {
+		if isInsufficientScope(x) {
 			out = append(out, x)
 		}
 	}
 	return out
 }
 
-func steppedUp(o Outcome) error {
-	if err := challenged(o); err != nil {
-		return err
-	}
-	if len(insufficientScope(o)) == 0 {
-		return notReachedf("no request of the client was refused 403 insufficient_scope: it never called a tool with its first token (%s)", flowWhat(o))
-	}
-	return nil
+func isInsufficientScope(x mcptest.AuthExchange) bool {
+	return x.Endpoint == mcptest.AuthResource && x.Status == 403 && strings.Contains(x.Challenge, "insufficient_scope")
 }
+
+var steppedUp = metThen("no request of the client was refused 403 insufficient_scope: it never called a tool with its first token", isInsufficientScope)
 
 func authScopeStepUp() Scenario {
 	return Scenario{
@@ -421,15 +420,7 @@ func authTokenEndpointAuth(method, name string) Scenario {
 			Description:   "every token request authenticates with " + method + ", and the client gets through",
 			DecisionPoint: "the client sent a token request",
 			NotApplicable: overDial,
-			Reached: func(o Outcome) error {
-				if err := challenged(o); err != nil {
-					return err
-				}
-				if len(authExchanges(o, mcptest.AuthToken)) == 0 {
-					return notReachedf("the client sent no token request (%s)", flowWhat(o))
-				}
-				return nil
-			},
+			Reached:       sentTo(mcptest.AuthToken, "the client sent no token request"),
 			Check: func(o Outcome) error {
 				for _, x := range authExchanges(o, mcptest.AuthToken) {
 					if x.ClientAuth != method {
@@ -478,17 +469,8 @@ func authResourceMismatch() Scenario {
 			Description:   "the client does not use the metadata: no authorization request, no token",
 			DecisionPoint: "the client fetched the Protected Resource Metadata",
 			NotApplicable: overDial,
-			Reached: func(o Outcome) error {
-				if err := challenged(o); err != nil {
-					return err
-				}
-				for _, x := range authExchanges(o, mcptest.AuthPRM) {
-					if x.Status == 200 {
-						return nil
-					}
-				}
-				return notReachedf("the client never fetched the Protected Resource Metadata (%s)", flowWhat(o))
-			},
+			Reached: metThen("the client never fetched the Protected Resource Metadata",
+				func(x mcptest.AuthExchange) bool { return x.Endpoint == mcptest.AuthPRM && x.Status == 200 }),
 			Check: func(o Outcome) error {
 				if xs := authExchanges(o, mcptest.AuthAuthorize); len(xs) > 0 {
 					return gotf("the client sent an authorization request (#%d, resource %q) with metadata of another resource", xs[0].Seq, xs[0].Params.Get("resource"))
@@ -609,16 +591,15 @@ func authNoPKCESupport() Scenario {
 
 // metadataFetched is reached once the client fetched the authorization
 // server's metadata (answered 200).
-func metadataFetched(o Outcome) error {
-	if err := challenged(o); err != nil {
-		return err
-	}
-	for _, x := range authExchanges(o, mcptest.AuthMetadata) {
-		if x.Status == 200 {
-			return nil
-		}
-	}
-	return notReachedf("the client never fetched the authorization server's metadata (%s)", flowWhat(o))
+var metadataFetched = metThen("the client never fetched the authorization server's metadata",
+	func(x mcptest.AuthExchange) bool { return x.Endpoint == mcptest.AuthMetadata && x.Status == 200 })
+
+// tokenLost is reached once a request with the client's token was refused.
+var tokenLost = metThen("no request with the client's token was refused: it made fewer than two MCP requests with one", isTokenRefusal)
+
+// sentTo is reached once the client sent a request to endpoint.
+func sentTo(endpoint, missing string) func(o Outcome) error {
+	return metThen(missing, func(x mcptest.AuthExchange) bool { return x.Endpoint == endpoint })
 }
 
 // usedNoEndpoint checks that the client sent nothing to the registration,
@@ -656,12 +637,16 @@ func authStateMismatch() Scenario {
 // tokenRefused is the first 401 invalid_token of a request that carried
 // a token the server had issued.
 func tokenRefused(o Outcome) (mcptest.AuthExchange, bool) {
-	for _, x := range authExchanges(o, mcptest.AuthResource) {
-		if x.Status == 401 && strings.Contains(x.Challenge, "invalid_token") && strings.HasPrefix(x.Authorization, "Bearer ") {
+	for _, x := range authExchanges(o, "") {
+		if isTokenRefusal(x) {
 			return x, true
 		}
 	}
 	return mcptest.AuthExchange{}, false
+}
+
+func isTokenRefusal(x mcptest.AuthExchange) bool {
+	return x.Endpoint == mcptest.AuthResource && x.Status == 401 && strings.Contains(x.Challenge, "invalid_token") && strings.HasPrefix(x.Authorization, "Bearer ")
 }
 
 // authTokenLostLimit is how many token requests after a lost token count
@@ -678,15 +663,7 @@ func authTokenLost(name string, fault mcptest.Fault, mistake string, revoked boo
 			Description:   "the client gets a new token (a refresh, or a new authorization when the refresh is refused), retries, and its request gets a result; a few token requests at most",
 			DecisionPoint: "a request with the client's token was refused 401 invalid_token",
 			NotApplicable: overDial,
-			Reached: func(o Outcome) error {
-				if err := challenged(o); err != nil {
-					return err
-				}
-				if _, ok := tokenRefused(o); !ok {
-					return notReachedf("no request with the client's token was refused: it made fewer than two MCP requests with one (%s)", flowWhat(o))
-				}
-				return nil
-			},
+			Reached:       tokenLost,
 			Check: func(o Outcome) error {
 				lost, _ := tokenRefused(o)
 				var tokens, got, authorize int
@@ -797,15 +774,7 @@ func authOfflineAccess() Scenario {
 			Description:   "the client registers with refresh_token among its grant_types (SHOULD; asking for offline_access is a MAY, not judged), and gets through",
 			DecisionPoint: "the client registered dynamically",
 			NotApplicable: overDial,
-			Reached: func(o Outcome) error {
-				if err := challenged(o); err != nil {
-					return err
-				}
-				if len(authExchanges(o, mcptest.AuthRegister)) == 0 {
-					return notReachedf("the client did not register dynamically (%s)", flowWhat(o))
-				}
-				return nil
-			},
+			Reached:       sentTo(mcptest.AuthRegister, "the client did not register dynamically"),
 			Check: func(o Outcome) error {
 				reg := authExchanges(o, mcptest.AuthRegister)[0]
 				if !strings.Contains(reg.Params.Get("grant_types"), `"refresh_token"`) {
@@ -857,15 +826,7 @@ func authServerMigration() Scenario {
 			Description:   "the client discovers again, registers with the new authorization server, authorizes there with its new client_id, and gets through",
 			DecisionPoint: "the client's grant was revoked (401) after the move",
 			NotApplicable: overDial,
-			Reached: func(o Outcome) error {
-				if err := challenged(o); err != nil {
-					return err
-				}
-				if _, ok := tokenRefused(o); !ok {
-					return notReachedf("no request with the client's token was refused: it made fewer than two MCP requests with one (%s)", flowWhat(o))
-				}
-				return nil
-			},
+			Reached:       tokenLost,
 			Check: func(o Outcome) error {
 				lost, _ := tokenRefused(o)
 				old := map[string]bool{} // client ids of the first authorization server
@@ -934,15 +895,7 @@ func authClientCredentials() Scenario {
 				}
 				return ""
 			},
-			Reached: func(o Outcome) error {
-				if err := challenged(o); err != nil {
-					return err
-				}
-				if len(authExchanges(o, mcptest.AuthToken)) == 0 {
-					return notReachedf("the client sent no token request (%s)", flowWhat(o))
-				}
-				return nil
-			},
+			Reached: sentTo(mcptest.AuthToken, "the client sent no token request"),
 			Check: func(o Outcome) error {
 				for _, x := range authExchanges(o, mcptest.AuthToken) {
 					if g := x.Params.Get("grant_type"); g != "client_credentials" {
