@@ -334,8 +334,9 @@ func authScopeStepUp() Scenario {
 			"It catches clients that give up on the 403, or authorize again for the new scope alone (losing what they had), instead of stepping up.",
 		Spec: authSpec("scope-challenge-handling"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) { a.WithScopes("mcp:basic", "mcp:write") },
-				mcptest.WWWAuthenticate(`Bearer resource_metadata="{prm}", scope="mcp:basic"`).Nth(1),
+			// scopes_supported (and so the 401's scope) is mcp:basic only;
+			// a token carries the scopes asked, listed or not.
+			return authServer(base, func(a *mcptest.Authorization) { a.WithScopes("mcp:basic") },
 				mcptest.InsufficientScope("tools/call", "mcp:write"))
 		},
 		Expect: Expectation{
