@@ -91,6 +91,10 @@ func serveHTTP(spec serverSpec, listen httpListen, reportFile string, stdout, lo
 		}
 		mux := http.NewServeMux()
 		mux.Handle(mcpPath, srv.HTTPHandler())
+		if spec.auth.enabled() || spec.scenario != nil && strings.HasPrefix(spec.scenario.Name, "auth/") {
+			// The authorization's well-known URLs and endpoints.
+			mux.Handle("/", srv.HTTPHandler())
+		}
 		hs := &http.Server{Handler: first.wrap(mux), ReadHeaderTimeout: 10 * time.Second}
 		served := make(chan struct{})
 		go func() {

@@ -6,7 +6,7 @@
 //
 //	go install github.com/mcpmock/mcpmock/cmd/mcpmock@latest
 //
-//	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR [--allow-remote] [--allow-host NAME]...]
+//	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET]]
 //	mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
 //	mcpmock list [--faults | --rules | --bugs]
 //	mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
@@ -63,15 +63,16 @@ var errVerdict = errors.New("the verdict is negative")
 
 // The synopses of the commands, for their -h and the usage.
 const (
-	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR [--allow-remote] [--allow-host NAME]...]"
-	runSynopsis   = "[--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
+	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET]]"
+	runSynopsis   = "[--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
 )
 
 const usage = `mcpmock: the MCP mock server for clients in any language
 
 usage:
-  mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR [--allow-remote] [--allow-host NAME]...]
-  mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE]
+  mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET]]
+  mcpmock run [--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]]
+              [--json FILE] [--junit FILE]
               [--known-deviation NAME=why]... [--log FILE] [--config FILE]
               [--startup-timeout DURATION] -- CMD ARGS...
   mcpmock list [--faults | --rules | --bugs]

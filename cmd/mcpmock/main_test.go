@@ -246,7 +246,7 @@ func TestFlagHelp(t *testing.T) {
 		flags := flagLine.FindAllStringSubmatch(help, -1)
 		require.NotEmpty(t, flags, help)
 		for _, f := range flags {
-			if f[2] != "" && !regexp.MustCompile(`^[A-Z]+(=why)?$`).MatchString(f[2]) {
+			if f[2] != "" && !regexp.MustCompile(`^[A-Z]+(=why|:[A-Z]+)?$`).MatchString(f[2]) {
 				t.Errorf("mcpmock %s -h: -%s takes %q; want a name in capitals (FILE, NAME), the one word of its usage in backquotes", cmd, f[1], f[2])
 			}
 			want := "--" + f[1]
@@ -813,4 +813,73 @@ func TestTourAuth(t *testing.T) {
 	assert.Contains(t, out, "The tour's OAuth client: pass")
 	assert.Contains(t, out, "# Authorization mistake 3 of 3: no re-authorization on a step-up")
 	assert.Contains(t, out, "- auth/pkce-s256: ")
+}
+
+// TestRunAuthClient: --auth-client turns the mock's authorization on for a
+// scenario without any of its own (the 401's resource_metadata is reachable
+// through the URL the client was given and names it), and hands the
+// client its pre-registered credentials in MCP_CONFORMANCE_CONTEXT, in the
+// conformance suite's shape.
+func TestRunAuthClient(t *testing.T) {
+	env, cmd := fakeClientCmd("oauth-probe")
+	args := append([]string{"run", "--http", "--auth-client", "my-app:s3cret", "--scenario", "giftgen-handshake", "--"}, cmd...)
+	_, stderr, _ := runMcpmock(t, env, args...)
+	assert.Contains(t, stderr, `probe: scenario=giftgen-handshake context={"client_id":"my-app","client_secret":"s3cret","name":"giftgen-handshake"}`)
+	assert.Contains(t, stderr, "probe: the PRM's resource is the URL it was given")
+}
+
+// TestServeHTTPAuth: serve --http --auth requires OAuth, and serves the
+// authorization's well-known URLs beside /mcp; so does serve --http with a
+// scenario of Auth.
+func TestServeHTTPAuth(t *testing.T) {
+	for _, extra := range [][]string{{"--auth"}, {"--scenario", "auth/metadata-var2"}} {
+		t.Run(strings.Join(extra, " "), func(t *testing.T) { serveHTTPAuth(t, extra...) })
+	}
+}
+
+func serveHTTPAuth(t *testing.T, extra ...string) {
+	p := start(t, append([]string{"serve", "--http", "127.0.0.1:0"}, extra...)...)
+	url := <-p.lines
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(initialize))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_ = res.Body.Close()
+	require.Equal(t, http.StatusUnauthorized, res.StatusCode)
+	rm := strings.Replace(url, "/mcp", "/.well-known/oauth-protected-resource/mcp", 1) // the path-inserted URL
+	if _, named, ok := strings.Cut(res.Header.Get("WWW-Authenticate"), `resource_metadata="`); ok {
+		rm, _, _ = strings.Cut(named, `"`)
+	} else {
+		rm = strings.TrimSuffix(url, "/mcp") + "/.well-known/oauth-protected-resource" // var2: the root one only
+	}
+	prm, err := http.Get(rm)
+	require.NoError(t, err)
+	b, _ := io.ReadAll(prm.Body)
+	_ = prm.Body.Close()
+	assert.Equal(t, http.StatusOK, prm.StatusCode, "%s: %s", rm, b)
+	assert.Contains(t, url, gjson.GetBytes(b, "resource").String(), "the PRM names the served address")
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	p.wait()
+}
+
+// TestRunAuthFlags: --auth without --http, a malformed --auth-client, and
+// --auth with a scenario that brings its own authorization are usage
+// errors that say what to write.
+func TestRunAuthFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--auth", "--", "true"}, "need --http"},
+		{[]string{"run", "--http", "--auth-client", "nocolon", "--", "true"}, "ID:SECRET"},
+		{[]string{"run", "--http", "--auth", "--scenario", "auth/metadata-default", "--", "true"}, "brings its own authorization"},
+		{[]string{"serve", "--auth"}, "need --http"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--auth", "--scenario", "auth/state-mismatch"}, "brings its own authorization"},
+	} {
+		_, stderr, code := runMcpmock(t, nil, tc.args...)
+		assert.Equal(t, exitUsage, code, "%v", tc.args)
+		assert.Contains(t, stderr, tc.want, "%v", tc.args)
+	}
 }

@@ -58,6 +58,7 @@ type runOptions struct {
 	log         io.Writer
 	stderrLines int
 	config      *config.Config
+	auth        authFlag
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) error {
@@ -71,6 +72,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&deviations, "known-deviation", "`NAME=why`: the client fails scenario NAME today, for the reason why (repeatable); it then passes as a known deviation, and fails once the client stops deviating")
 	logFile := fs.String("log", "", "write the mock's and the client's logs to `FILE` (default: stderr)")
 	configFile := fs.String("config", "", "start every scenario from the server the JSON file `FILE` describes instead of GiftGen (the scenarios then judge whatever the client calls)")
+	authOn := fs.Bool("auth", false, "with --http: every scenario's server requires OAuth (the mock's authorization server, mcptest.NewAuthorization's defaults), for scenarios without authorization of their own")
+	authClient := fs.String("auth-client", "", "with --http: like --auth, with the client `ID:SECRET` pre-registered and handed to the client in MCP_CONFORMANCE_CONTEXT, as the conformance suite does")
 	startup := fs.Duration("startup-timeout", 60*time.Second, "how long the client may take to start and send its first byte (a `DURATION` such as 90s)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -78,7 +81,18 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usagef("no client command: write it after --, e.g. mcpmock run -- node client.mjs")
 	}
-	opts := runOptions{command: fs.Args(), http: *httpMode, deviations: map[string]string{}, startup: *startup, stderrLines: 20}
+	opts := runOptions{command: fs.Args(), http: *httpMode, deviations: map[string]string{}, startup: *startup, stderrLines: 20,
+		auth: authFlag{on: *authOn, client: *authClient}}
+	if err := opts.auth.check(opts.http); err != nil {
+		return err
+	}
+	if opts.auth.enabled() {
+		for _, n := range only {
+			if strings.HasPrefix(n, "auth/") {
+				return usagef("--scenario %s brings its own authorization: leave out --auth and --auth-client", n)
+			}
+		}
+	}
 	for _, d := range deviations {
 		name, why, ok := strings.Cut(d, "=")
 		if !ok || name == "" || why == "" {
@@ -180,8 +194,14 @@ func runScenario(s scenarios.Scenario, opts runOptions) scenarios.Result {
 		if why, ok := opts.deviations[s.Name]; ok {
 			evalOpts = append(evalOpts, scenarios.KnownDeviation(s.Name, why))
 		}
-		if opts.config != nil {
-			evalOpts = append(evalOpts, scenarios.WithServer(opts.config.NewServer))
+		if opts.config != nil || opts.auth.enabled() {
+			evalOpts = append(evalOpts, scenarios.WithServer(func(t mcptest.TB) *mcptest.Server {
+				base := scenarios.GiftGen(t)
+				if opts.config != nil {
+					base = opts.config.NewServer(t)
+				}
+				return opts.auth.apply(base)
+			}))
 		}
 		o := s.Play(t, c.connect, evalOpts...)
 		res = inCommandWords(s.Evaluate(o, evalOpts...), opts)
@@ -252,9 +272,13 @@ func startClient(s scenarios.Scenario, opts runOptions) (*client, error) {
 		envConformanceScenario+"="+s.Name,
 		fmt.Sprintf("%s=%d", envDeadline, scenarioDeadline(s).Milliseconds()),
 	)
-	if s.ClientContext != nil {
+	cc := s.ClientContext
+	if cc == nil {
+		cc = opts.auth.clientContext()
+	}
+	if cc != nil {
 		c := map[string]string{"name": s.Name}
-		maps.Copy(c, s.ClientContext)
+		maps.Copy(c, cc)
 		b, _ := json.Marshal(c)
 		env = append(env, envConformanceContext+"="+string(b))
 	}

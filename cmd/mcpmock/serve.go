@@ -75,6 +75,7 @@ type serverSpec struct {
 	scenario *scenarios.Scenario
 	config   *config.Config
 	label    string
+	auth     authFlag // serve --http --auth: authorization on
 }
 
 // build returns the server for t: the config file's (or GiftGen), with
@@ -86,6 +87,7 @@ func (sp serverSpec) build(t mcptest.TB) *mcptest.Server {
 	} else {
 		base = scenarios.GiftGen(t)
 	}
+	base = sp.auth.apply(base)
 	if sp.scenario != nil {
 		return sp.scenario.Server(base)
 	}
@@ -124,6 +126,8 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	logFile := fs.String("log", "", "write logs to `FILE` instead of stderr")
 	httpAddr := fs.String("http", "", "serve Streamable HTTP on `ADDR` (host:port; loopback only, unless --allow-remote) instead of stdio")
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow a listen address that is not loopback (a container, a VM); the mock answers anyone who reaches it and keeps all they send")
+	authOn := fs.Bool("auth", false, "with --http: require OAuth (the mock's authorization server, mcptest.NewAuthorization's defaults, at the same address)")
+	authClient := fs.String("auth-client", "", "with --http: like --auth, with the client `ID:SECRET` pre-registered")
 	var allowHosts multi
 	fs.Var(&allowHosts, "allow-host", "with --http: also serve requests whose Host is `NAME` (a name or IP, no port), as a client that reaches the mock by that name sends; repeatable")
 	if err := parseFlags(fs, args); err != nil {
@@ -135,6 +139,13 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	spec, err := pickServer(*scenario, *configFile)
 	if err != nil {
 		return err
+	}
+	spec.auth = authFlag{on: *authOn, client: *authClient}
+	if err := spec.auth.check(*httpAddr != ""); err != nil {
+		return err
+	}
+	if spec.auth.enabled() && strings.HasPrefix(*scenario, "auth/") {
+		return usagef("--scenario %s brings its own authorization: leave out --auth and --auth-client", *scenario)
 	}
 	logw, closeLog, err := openLog(*logFile, stderr)
 	if err != nil {
