@@ -167,3 +167,26 @@ func TestCommandRunGoSDK(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandServeHTTPAuthGoSDK: `mcpmock serve --http --auth` is an
+// OAuth-protected server the official SDK's OAuth client gets through
+// (discovery, registration, authorization, token, a call), and its Close
+// ends the session and serve.
+func TestCommandServeHTTPAuthGoSDK(t *testing.T) {
+	bin := mcpmockBinary(t)
+	rep := filepath.Join(t.TempDir(), "report.json")
+	cmd, url := serveHTTP(t, bin, "--auth", "--report", rep)
+	c := httpClient(t)
+	ctx := testContext(t)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "gosdk-oauth-app", Version: "1.0.0"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: c, OAuthHandler: goSDKOAuth(t, c)}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 25}})
+	require.NoError(t, err)
+	assert.Equal(t, "a board game", text(t, res.Content[0]))
+	require.NoError(t, cs.Close())
+	require.NoError(t, cmd.Wait(), "serve --http exits 0 once the session ended")
+	r := report(t, rep)
+	assert.Equal(t, "pass", r.Get("verdict").String(), r.Raw)
+	assert.Contains(t, r.Get("transcript").String(), "POST /as/token", "the authorization went through the served process")
+}

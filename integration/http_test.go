@@ -441,3 +441,41 @@ func TestHTTPMark3Cancellation(t *testing.T) {
 		}
 	})
 }
+
+// hostRewriter sends every request with Host host, as a client that
+// reaches the server by that name does (through a proxy, a container
+// network, /etc/hosts), while dialing the loopback address of the URL.
+type hostRewriter struct {
+	host string
+	rt   http.RoundTripper
+}
+
+func (h hostRewriter) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Host = h.host
+	return h.rt.RoundTrip(r)
+}
+
+// TestHTTPAllowedHostsGoSDK: the official SDK reaching the mock by a name
+// that is not loopback is refused (403, http/host) until WithAllowedHosts
+// names it; then it works as on srv.URL().
+func TestHTTPAllowedHostsGoSDK(t *testing.T) {
+	connect := func(srv *mcptest.Server) error {
+		tr := &http.Transport{}
+		t.Cleanup(tr.CloseIdleConnections)
+		c := mcp.NewClient(&mcp.Implementation{Name: "gosdk-http-app", Version: "1.0.0"}, nil)
+		cs, err := c.Connect(testContext(t), &mcp.StreamableClientTransport{Endpoint: srv.URL(),
+			HTTPClient: &http.Client{Transport: hostRewriter{host: "mock.internal:8080", rt: tr}}}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			return err
+		}
+		defer cs.Close()
+		_, err = cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 8}})
+		return err
+	}
+	refused := giftServer(t).ExpectViolation(mcptest.RuleHTTPHost)
+	require.Error(t, connect(refused), "a Host that is not loopback, not allowed")
+	allowed := giftServer(t).WithAllowedHosts("mock.internal")
+	require.NoError(t, connect(allowed))
+	allowed.AssertToolCalled(t, "suggest_gifts", `{"age":8}`)
+}
