@@ -856,11 +856,11 @@ func (a *authState) challenge(sess *Session, w http.ResponseWriter, r *http.Requ
 	if len(params) > 0 {
 		header += " " + strings.Join(params, ", ")
 	}
-	if faulted := a.faultChallenge(sess, header); faulted != header {
-		// A fault rewrote the challenge: the rules judge the client
-		// against the scope the client was actually shown.
-		header, scope = faulted, challengeScope(faulted)
-	}
+	header = a.faultChallenge(sess, header)
+	// The rules judge the client against the scope it was shown: the
+	// header's (a fault may rewrite it; WithoutChallengeScope leaves out
+	// even the scope a method needs), not the one the server has in mind.
+	scope = challengeScope(header)
 	w.Header().Set("WWW-Authenticate", header)
 	body := `{"error":"` + cmpOr(errCode, "invalid_token") + `"}`
 	if errCode == "" {

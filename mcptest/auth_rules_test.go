@@ -203,3 +203,19 @@ func TestAuthRules(t *testing.T) {
 		})
 	}
 }
+
+// TestAuthScopeSelectionJudgesTheSentChallenge: auth/scope-selection
+// judges the client against the scope of the challenge it was shown. With
+// WithoutChallengeScope the 401 names no scope even when the method needs
+// one (WithMethodScopes), so a client that asks for scopes_supported is
+// right, then steps up on the 403 that does name it.
+func TestAuthScopeSelectionJudgesTheSentChallenge(t *testing.T) {
+	srv := mcptest.NewServer(t).WithAuthorization(mcptest.NewAuthorization().
+		WithScopes("mcp:x").WithMethodScopes("initialize", "mcp:init").WithoutChallengeScope())
+	o := newOAuthRaw(t, srv, "2025-11-25")
+	o.connect()
+	srv.AssertAuthorized(t)
+	if v := srv.AuthViolations(); len(v) != 0 {
+		t.Errorf("a client that asked for what it was shown was blamed: %v", v)
+	}
+}
