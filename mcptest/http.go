@@ -290,6 +290,31 @@ func (f *httpFront) refuse(w http.ResponseWriter, r *http.Request, sess *Session
 	f.refuseID(w, r, sess, in, id, status, code, message)
 }
 
+// refuseOnStream sends a refusal through the write path of c's session;
+// false, having written nothing, when the session ended meanwhile (a
+// DELETE racing the request), for the caller to write it itself.
+func (f *httpFront) refuseOnStream(c *httpConn, w http.ResponseWriter, r *http.Request, sess *Session, id, method string, code, status int, message string) bool {
+	key := id
+	if key == "" {
+		key = "null"
+	}
+	// One refusal of a session at a time: its reply finds its stream
+	// by id, which two refusals may share (null).
+	c.refuseMu.Lock()
+	st := c.openRefusal(w, key, method, r.Method, status)
+	if st == nil {
+		c.refuseMu.Unlock()
+		return false
+	}
+	sess.replyError(id, method, code, message, nil)
+	c.mu.Lock()
+	c.forget(st) // routed (or dropped by a fault): no later reply goes on it
+	c.mu.Unlock()
+	c.refuseMu.Unlock()
+	c.wait(st, w, r)
+	return true
+}
+
 // refuseID is refuse with the id of the reply given: "" for null.
 //
 // The reply goes out as every reply of the mock does, through sess's
@@ -302,21 +327,7 @@ func (f *httpFront) refuseID(w http.ResponseWriter, r *http.Request, sess *Sessi
 	if in != nil && in.Kind == KindRequest {
 		method = in.Method
 	}
-	if c, ok := sess.conn.(*httpConn); ok && !c.gone() {
-		key := id
-		if key == "" {
-			key = "null"
-		}
-		// One refusal of a session at a time: its reply finds its stream
-		// by id, which two refusals may share (null).
-		c.refuseMu.Lock()
-		st := c.openRefusal(w, key, method, r.Method, status)
-		sess.replyError(id, method, code, message, nil)
-		c.mu.Lock()
-		c.forget(st) // routed (or dropped by a fault): no later reply goes on it
-		c.mu.Unlock()
-		c.refuseMu.Unlock()
-		c.wait(st, w, r)
+	if c, ok := sess.conn.(*httpConn); ok && !c.gone() && f.refuseOnStream(c, w, r, sess, id, method, code, status, message) {
 		return
 	}
 	frame := appendError(nil, id, &rpcError{Code: code, Message: message})

@@ -82,6 +82,13 @@ func (f *httpFront) getStream(w http.ResponseWriter, r *http.Request, c *httpCon
 		return
 	}
 	st := c.openStandalone(w)
+	if st == nil { // a DELETE won the race: as for a GET that came after it
+		c.mu.Lock()
+		c.told404 = true
+		c.mu.Unlock()
+		f.refuse(w, r, c.sess, nil, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+c.sess.id+" has ended; initialize a new one")
+		return
+	}
 	c.wait(st, w, r)
 }
 
@@ -100,6 +107,10 @@ func (f *httpFront) legacyStream(w http.ResponseWriter, r *http.Request) {
 	c.mu.Unlock()
 	endpoint := r.URL.Path + "?" + legacyParam + "=" + url.QueryEscape(c.sess.id)
 	st := c.openStandalone(w, "event: endpoint\ndata: "+endpoint+"\n\n")
+	if st == nil { // the server closed before the stream opened
+		http.Error(w, "mcptest: the server is closed", http.StatusServiceUnavailable)
+		return
+	}
 	c.wait(st, w, r)
 	c.sess.close() // the stream was the session
 }

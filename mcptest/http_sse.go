@@ -76,22 +76,22 @@ func (c *httpConn) openPost(w http.ResponseWriter, key, method, progress string)
 // openRefusal registers the stream that carries the front's refusal of an
 // HTTP request, whose reply, an error with id key, is answered status.
 // It goes before the streams of requests with the same id, and takes no
-// message but that reply.
+// message but that reply. nil when the session has ended.
 func (c *httpConn) openRefusal(w http.ResponseWriter, key, method, httpMethod string, status int) *sseStream {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.ended { // the session ended meanwhile: no write path left
+		return nil
+	}
 	st := c.newStream(w, key, method, httpMethod)
 	st.refusal, st.status, st.forceSSE = true, status, false
-	if c.ended {
-		st.finish()
-		return st
-	}
 	c.posts[key] = append([]*sseStream{st}, c.posts[key]...)
 	return st
 }
 
 // openStandalone opens the session's standalone SSE stream (a new GET
 // replaces an older one) and sends it what waited for it.
+// It returns nil, writing nothing, when the session has ended meanwhile.
 func (c *httpConn) openStandalone(w http.ResponseWriter, first ...string) *sseStream {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -99,11 +99,10 @@ func (c *httpConn) openStandalone(w http.ResponseWriter, first ...string) *sseSt
 		old.w, old.fl = nil, nil
 		old.finish()
 	}
-	st := c.newStream(w, "", "", http.MethodGet)
-	if c.ended {
-		st.finish()
-		return st
+	if c.ended { // a DELETE (or Close) won the race with this GET
+		return nil
 	}
+	st := c.newStream(w, "", "", http.MethodGet)
 	c.standalone = st
 	c.startSSE(st)
 	for _, ev := range first {
