@@ -291,8 +291,9 @@ func (f *httpFront) refuse(w http.ResponseWriter, r *http.Request, sess *Session
 }
 
 // refuseOnStream sends a refusal through the write path of c's session;
-// false, having written nothing, when the session ended meanwhile (a
-// DELETE racing the request), for the caller to write it itself.
+// false, having written nothing, when the session ended before the
+// refusal went out (a DELETE racing the request), for the caller to
+// write it itself.
 func (f *httpFront) refuseOnStream(c *httpConn, w http.ResponseWriter, r *http.Request, sess *Session, id, method string, code, status int, message string) bool {
 	key := id
 	if key == "" {
@@ -312,7 +313,9 @@ func (f *httpFront) refuseOnStream(c *httpConn, w http.ResponseWriter, r *http.R
 	c.mu.Unlock()
 	c.refuseMu.Unlock()
 	c.wait(st, w, r)
-	return true
+	// A DELETE (or Close) that ended the session before its writer wrote
+	// the refusal left this response unwritten: the caller writes it.
+	return r.Context().Err() != nil || !c.unanswered(st)
 }
 
 // refuseID is refuse with the id of the reply given: "" for null.

@@ -142,12 +142,14 @@ func (c *httpConn) Close() error {
 	if len(c.partial) > 0 { // a frame cut short: it goes out as it is, then the stream ends
 		st := c.route(c.partialMsg)
 		if st != nil && st.mode == modeSSE && st.w != nil {
+			st.wrote = true
 			_, _ = io.WriteString(st.w, "data: ")
 			_, _ = st.w.Write(c.partial)
 			if st.fl != nil {
 				st.fl.Flush()
 			}
 		} else if st != nil && st.mode == modeUndecided && st.w != nil {
+			st.wrote = true
 			st.w.Header().Set("Content-Type", "application/json")
 			st.w.WriteHeader(http.StatusOK)
 			_, _ = st.w.Write(c.partial)
@@ -293,6 +295,7 @@ func (c *httpConn) deliver(st *sseStream, m Message, seq int, frame []byte) {
 			x.ContentType = st.contentType
 		}
 		if st.w != nil {
+			st.wrote = true
 			h := st.w.Header()
 			h.Set("Content-Type", x.ContentType)
 			c.setSessionHeader(h)

@@ -191,11 +191,13 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 }
 
 // unanswered reports whether nothing was written on st's response and its
-// session was ended by a DELETE or by the server's Close.
+// session was ended by a DELETE or by the server's Close. The reply may
+// have been made meanwhile (the session's writer races the DELETE), but
+// if it did not reach this response, the response is unanswered.
 func (c *httpConn) unanswered(st *sseStream) bool {
 	c.mu.Lock()
 	deleted := c.deleted
-	unwritten := c.ended && st.mode == modeUndecided && !st.complete
+	unwritten := !st.wrote
 	c.mu.Unlock()
 	c.front.mu.Lock()
 	closed := c.front.closed

@@ -35,6 +35,7 @@ type sseStream struct {
 	events   []sseEvent // the last sseReplayEvents events sent, for Last-Event-ID
 	trimmed  int        // how many older events no longer are in events
 	complete bool       // the response went out
+	wrote    bool       // something was written on the HTTP response (its status, at least)
 	done     chan struct{}
 	doneOnce sync.Once
 	httpMeth string
@@ -255,6 +256,7 @@ func (c *httpConn) sseHeaders(st *sseStream, flush bool) {
 	if st.w == nil {
 		return
 	}
+	st.wrote = true
 	h := st.w.Header()
 	ct := "text/event-stream"
 	if st.contentType != "" {
