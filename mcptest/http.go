@@ -231,6 +231,14 @@ func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// settled takes w off the responses Close cuts with past deadlines: its
+// handler writes nothing that can block, and its answer must go out.
+func (f *httpFront) settled(w http.ResponseWriter) {
+	f.mu.Lock()
+	delete(f.inflight, w)
+	f.mu.Unlock()
+}
+
 // isLoopbackHost reports whether host (without port) is a loopback name.
 func isLoopbackHost(host string) bool {
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
