@@ -79,7 +79,14 @@ func headlessFetcher(c *http.Client) auth.AuthorizationCodeFetcher {
 // DCR, headless.
 func goSDKOAuth(t *testing.T, c *http.Client) *auth.AuthorizationCodeHandler {
 	t.Helper()
-	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+	h, err := auth.NewAuthorizationCodeHandler(goSDKOAuthConfig(c))
+	require.NoError(t, err)
+	return h
+}
+
+// goSDKOAuthConfig is goSDKOAuth's configuration: dynamic registration.
+func goSDKOAuthConfig(c *http.Client) *auth.AuthorizationCodeHandlerConfig {
+	return &auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 			ClientName:   "gosdk-oauth-app",
 			RedirectURIs: []string{"http://127.0.0.1:1/callback"},
@@ -87,9 +94,7 @@ func goSDKOAuth(t *testing.T, c *http.Client) *auth.AuthorizationCodeHandler {
 		}},
 		AuthorizationCodeFetcher: headlessFetcher(c),
 		Client:                   c,
-	})
-	require.NoError(t, err)
-	return h
+	}
 }
 
 // connectGoSDKOAuth connects go-sdk with its OAuth handler to srv.URL();

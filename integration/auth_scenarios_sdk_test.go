@@ -32,7 +32,15 @@ func goSDKAuthConnect(t *testing.T, version string) scenarios.ConnectFunc {
 		if version != "" {
 			opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
 		}
-		h := goSDKOAuth(t, c)
+		// Configured as the official suite's clients are: a Client ID
+		// Metadata Document URL where the server supports them, else
+		// dynamic registration.
+		cfg := goSDKOAuthConfig(c)
+		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: scenarios.CIMDClientID}
+		h, err := auth.NewAuthorizationCodeHandler(cfg)
+		if err != nil {
+			return err
+		}
 		var oh auth.OAuthHandler = h
 		if cc := ep.ClientContext(); cc["grant_type"] == "client_credentials" { // a machine client: go-sdk's extension handler
 			cch, err := extauth.NewClientCredentialsHandler(&extauth.ClientCredentialsHandlerConfig{
@@ -194,6 +202,8 @@ var authSDKStatus = map[string]map[string]scenarios.Status{
 		// authorization server as the old server's client (the handler
 		// keeps its client_id; an app registers only when it has none).
 		"auth/authorization-server-migration": scenarios.Fail,
+		// it has no Client ID Metadata Documents: it registers.
+		"auth/basic-cimd": scenarios.Fail,
 		// it has no client credentials grant: it authorizes with a user.
 		"auth/client-credentials-basic": scenarios.NotApplicable,
 		// it registers and goes on when the metadata lists no

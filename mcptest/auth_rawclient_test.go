@@ -54,6 +54,7 @@ type oauthRaw struct {
 	addOffline                       bool   // asks for offline_access whatever the metadata lists
 	keepClient                       bool   // keeps its client_id when the authorization server changes
 	clientCredentials                bool   // takes tokens with the client_credentials grant (a machine client)
+	cimdURL                          string // its Client ID Metadata Document URL, used where the server supports them ("": registers)
 
 	// what it holds
 	token, refresh     string
@@ -352,6 +353,10 @@ func (o *oauthRaw) authorize() bool {
 	}
 	if o.clientIssuer != "" && o.clientIssuer != issuer && !o.keepClient {
 		o.clientID, o.secret, o.authMethod = "", "", "" // credentials do not carry over to another server
+	}
+	if o.clientID == "" && o.cimdURL != "" && o.metaDoc.Get("client_id_metadata_document_supported").Bool() {
+		o.clientIssuer = issuer
+		o.clientID, o.secret, o.authMethod = o.cimdURL, "", "none"
 	}
 	if o.clientID == "" {
 		o.clientIssuer = issuer

@@ -10,6 +10,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/mcpmock/mcpmock/mcptest"
@@ -34,6 +36,7 @@ func (connectTB) Fatalf(format string, args ...any) {
 func connectOAuth(t *testing.T, version string, bend func(o *oauthRaw)) scenarios.ConnectFunc {
 	return func(ctx context.Context, ep *scenarios.Endpoint) (err error) {
 		o := newOAuthRawAt(connectTB{t}, ep.URL(), version)
+		o.cimdURL = scenarios.CIMDClientID
 		if c := ep.ClientContext(); c["client_id"] != "" { // pre-registered
 			o.clientID, o.secret, o.authMethod = c["client_id"], c["client_secret"], "client_secret_basic"
 			o.clientCredentials = c["grant_type"] == "client_credentials"
@@ -87,6 +90,7 @@ func TestAuthScenarios(t *testing.T) {
 		{name: "auth/metadata-var1", wrong: func(o *oauthRaw) { o.oneMetadataForm = true }},
 		{name: "auth/metadata-var2", wrong: func(o *oauthRaw) { o.noRootPRM = true }},
 		{name: "auth/metadata-var3", wrong: func(o *oauthRaw) { o.ignoreChallengePRM = true }},
+		{name: "auth/basic-cimd", wrong: func(o *oauthRaw) { o.cimdURL = "" }},
 		{name: "auth/scope-from-www-authenticate", wrong: func(o *oauthRaw) { o.scope = strp("mcp:basic mcp:admin") }},
 		{name: "auth/scope-from-scopes-supported", wrong: func(o *oauthRaw) { o.scope = strp("") }},
 		{name: "auth/scope-omitted-when-undefined", wrong: func(o *oauthRaw) { o.scope = strp("openid") }},
@@ -140,10 +144,36 @@ func TestAuthScenarios(t *testing.T) {
 	}
 	assert.ElementsMatch(t, names, tested, "every scenario of Auth is tested")
 
-	t.Run("a client that does nothing is not-reached", func(t *testing.T) {
+	t.Run("a client without OAuth is not applicable", func(t *testing.T) {
 		for _, sc := range scenarios.Auth() {
 			r := sc.Evaluate(sc.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error { _ = ep.URL(); return nil }))
-			assert.Equal(t, scenarios.NotReached, r.Status, "%s: %s", sc.Name, r)
+			assert.Equal(t, scenarios.NotApplicable, r.Status, "%s: %s", sc.Name, r)
+			assert.Contains(t, r.Observed, "never met the authorization", sc.Name)
+			r = sc.Evaluate(sc.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error {
+				resp, err := http.Post(ep.URL(), "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"plain","version":"1"}}}`))
+				if err == nil {
+					resp.Body.Close()
+				}
+				return err
+			}))
+			assert.Equal(t, scenarios.NotApplicable, r.Status, "%s: %s", sc.Name, r)
+			assert.Contains(t, r.Observed, "no OAuth support", sc.Name)
+		}
+	})
+	t.Run("a client that stops after the discovery never passes", func(t *testing.T) {
+		for _, sc := range scenarios.Auth() {
+			if sc.Name == "auth/resource-mismatch" {
+				continue // stopping at a PRM for another resource is what it asks
+			}
+			r := sc.Evaluate(sc.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error {
+				u, _ := url.Parse(ep.URL())
+				resp, err := http.Get(u.Scheme + "://" + u.Host + "/.well-known/oauth-protected-resource" + u.Path)
+				if err == nil {
+					resp.Body.Close()
+				}
+				return err
+			}))
+			assert.Contains(t, []scenarios.Status{scenarios.NotReached, scenarios.Fail}, r.Status, "%s: %s", sc.Name, r)
 		}
 	})
 	t.Run("client-credentials does not apply to an authorization-code client", func(t *testing.T) {

@@ -13,16 +13,20 @@ import (
 // OAuth-protected resource with its own authorization server (see
 // mcptest.Authorization), arranged as the official MCP conformance suite's
 // client scenarios arrange theirs, under the same names, so results line
-// up. Each is not applicable to a client that never asked for Endpoint.URL
-// (stdio has no authorization), and each decision point needs the client
-// to have met the part of the flow it is about, so a client that does
-// nothing is not-reached, never a pass.
+// up. All ends with them. Each is not applicable to a client that never
+// asked for Endpoint.URL (stdio has no authorization), nor to one that
+// never asked the authorization side for anything (no metadata,
+// registration, authorization or token request: it has no OAuth support,
+// or it is off); each decision point needs the client to have met the
+// part of the flow it is about, so a client that starts the flow and
+// stops is not-reached or fails, never a pass.
 //
-// They are not (yet) part of All: a client without authorization support
-// fails every one of them, and All is what a client of any kind plays.
-// Run and Judge play them when Only names them; Lookup finds them by name.
+// Only auth/basic-cimd advertises client_id_metadata_document_supported,
+// as in the official suite: elsewhere a client that can use a Client ID
+// Metadata Document registers (or uses what it was given), and is judged
+// on that.
 func Auth() []Scenario {
-	return []Scenario{
+	list := []Scenario{
 		authMetadata("auth/metadata-default", "the Protected Resource Metadata at the path-inserted well-known URL, named in the challenge; the authorization server at the origin, its metadata at /.well-known/oauth-authorization-server",
 			func(a *mcptest.Authorization) { a.WithIssuerPath("") }, true),
 		authMetadata("auth/metadata-var1", "the Protected Resource Metadata at the path-inserted well-known URL, not named in the challenge; the authorization server at the origin, its metadata at /.well-known/openid-configuration only",
@@ -37,6 +41,7 @@ func Auth() []Scenario {
 			func(a *mcptest.Authorization) {
 				a.WithPRMURL("/custom/metadata/location.json").WithIssuerPath("/tenant1").WithMetadataAt(mcptest.OpenIDAppended)
 			}, false),
+		authBasicCIMD(),
 		authScopeFromChallenge(),
 		authScopeFromScopesSupported(),
 		authScopeOmitted(),
@@ -77,6 +82,44 @@ func Auth() []Scenario {
 				"It catches clients that give up, or retry the refresh in a loop, instead of authorizing again from the start.", true),
 		authHardChallenge(),
 	}
+	for i := range list {
+		list[i].Expect.NotApplicable = unlessOAuth(list[i].Expect.NotApplicable)
+	}
+	return list
+}
+
+// unlessOAuth is an authorization scenario's NotApplicable: overDial, then
+// withoutOAuth, then the scenario's own (when set).
+func unlessOAuth(own func(o Outcome) string) func(o Outcome) string {
+	return func(o Outcome) string {
+		if why := overDial(o); why != "" {
+			return why
+		}
+		if why := withoutOAuth(o); why != "" {
+			return why
+		}
+		if own != nil {
+			return own(o)
+		}
+		return ""
+	}
+}
+
+// withoutOAuth says why an authorization scenario does not apply to a
+// client that asked the authorization side for nothing: no metadata
+// document, no registration, no authorization or token request.
+func withoutOAuth(o Outcome) string {
+	challenged := false
+	for _, x := range authExchanges(o, "") {
+		if x.Endpoint != mcptest.AuthResource {
+			return ""
+		}
+		challenged = challenged || x.Status == 401
+	}
+	if challenged {
+		return "the server answered the client's MCP request 401 and the client asked for no metadata, registration or token: it has no OAuth support (or it is off), and this scenario is about authorization"
+	}
+	return "the client made no MCP request and asked for no metadata, registration or token: it never met the authorization, and this scenario is about authorization"
 }
 
 // isAuth reports whether name is a scenario of Auth.
@@ -86,7 +129,9 @@ func isAuth(name string) bool { return strings.HasPrefix(name, "auth/") }
 // with faults (made Optional: whether they acted is the decision point's
 // business).
 func authServer(base *mcptest.Server, arrange func(a *mcptest.Authorization), faults ...mcptest.Fault) *mcptest.Server {
-	a := mcptest.NewAuthorization()
+	// Client ID Metadata Documents are auth/basic-cimd's business (which
+	// turns them back on), as in the official suite.
+	a := mcptest.NewAuthorization().WithMetadataField("client_id_metadata_document_supported", nil)
 	if arrange != nil {
 		arrange(a)
 	}
@@ -727,6 +772,50 @@ const (
 	preregisteredID     = "mcpmock-preregistered"
 	preregisteredSecret = "mcpmock-preregistered-secret"
 )
+
+// CIMDClientID is the client_id URL the official conformance suite's
+// clients use for a Client ID Metadata Document
+// (https://conformance-test.local/client-metadata.json); auth/basic-cimd
+// accepts it, as it accepts any https URL with a path.
+const CIMDClientID = "https://conformance-test.local/client-metadata.json"
+
+func authBasicCIMD() Scenario {
+	return Scenario{
+		Name: "auth/basic-cimd",
+		Mistake: "The authorization server advertises client_id_metadata_document_supported (it also offers registration). " +
+			"It catches clients that register dynamically when they could use a Client ID Metadata Document URL as their client_id, the registration the spec puts before dynamic registration.",
+		Spec: authSpec("client-id-metadata-documents"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) {
+				a.WithMetadataField("client_id_metadata_document_supported", true)
+			})
+		},
+		Expect: Expectation{
+			Description:   "every authorization request uses an https URL as client_id (SHOULD, such as " + CIMDClientID + "), the client registers nothing, and it gets through",
+			DecisionPoint: "the client sent an authorization request",
+			NotApplicable: func(o Outcome) string {
+				for _, x := range authExchanges(o, mcptest.AuthToken) {
+					if x.Params.Get("grant_type") == "client_credentials" {
+						return "the client authorizes without a user (client_credentials): Client ID Metadata Documents are for the authorization code flow"
+					}
+				}
+				return ""
+			},
+			Reached: authorizeSent,
+			Check: func(o Outcome) error {
+				if xs := authExchanges(o, mcptest.AuthRegister); len(xs) > 0 {
+					return gotf("the client registered (#%d) instead of using a Client ID Metadata Document URL as client_id", xs[0].Seq)
+				}
+				for _, x := range authExchanges(o, mcptest.AuthAuthorize) {
+					if id := x.Params.Get("client_id"); !strings.HasPrefix(id, "https://") {
+						return gotf("the authorization request #%d has client_id %q, not a Client ID Metadata Document URL", x.Seq, id)
+					}
+				}
+				return authorized(o)
+			},
+		},
+	}
+}
 
 func authPreRegistration() Scenario {
 	return Scenario{

@@ -109,7 +109,7 @@ func All() []Scenario {
 		slowToolTimeout(),
 		elicitationRoundTrip(),
 		loopingCursor(),
-	}, HTTP()...)
+	}, append(HTTP(), Auth()...)...)
 }
 
 // Names returns the names of the catalog's scenarios, in catalog order.
@@ -121,9 +121,9 @@ func Names() []string {
 	return out
 }
 
-// Lookup returns the scenario with the given name, in All or Auth.
+// Lookup returns the scenario of All with the given name.
 func Lookup(name string) (Scenario, bool) {
-	all := append(All(), Auth()...)
+	all := All()
 	i := slices.IndexFunc(all, func(s Scenario) bool { return s.Name == name })
 	if i < 0 {
 		return Scenario{}, false

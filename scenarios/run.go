@@ -98,9 +98,6 @@ func (c config) selected(name string) bool {
 // mean "wrong-id-type"?`.
 func (c config) unknownNames() []string {
 	names := Names()
-	for _, s := range Auth() {
-		names = append(names, s.Name)
-	}
 	var out []string
 	check := func(option, name string) {
 		if !slices.Contains(names, name) {
@@ -280,9 +277,9 @@ func run(t mcptest.TB, connect ConnectFunc, opts []Option, sub func(name string,
 	}
 	rep := &Report{}
 	var mu sync.Mutex
-	for _, s := range append(All(), Auth()...) {
-		if !c.selected(s.Name) || isAuth(s.Name) && !slices.Contains(c.only, s.Name) {
-			continue // an authorization scenario plays only when Only names it
+	for _, s := range All() {
+		if !c.selected(s.Name) {
+			continue
 		}
 		sub(s.Name, func(t mcptest.TB) string {
 			t.Helper()

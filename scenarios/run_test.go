@@ -83,14 +83,14 @@ func TestRunCorrectClient(t *testing.T) {
 
 // notApplicable are the scenarios that do not apply to the correct raw
 // client of one stdio session: capabilities-per-session is about
-// reconnecting, the HTTP ones about the HTTP transport.
-var notApplicable = map[string]bool{
-	"capabilities-per-session": true,
-	"http-session-expired":     true,
-	"http-error-page":          true,
-	"http-stream-dropped":      true,
-	"http-legacy-sse-only":     true,
-}
+// reconnecting, the HTTP and authorization ones about the HTTP transport.
+var notApplicable = func() map[string]bool {
+	na := map[string]bool{"capabilities-per-session": true}
+	for _, s := range append(scenarios.HTTP(), scenarios.Auth()...) {
+		na[s.Name] = true
+	}
+	return na
+}()
 
 // TestRunKnownDeviation runs a client with a bug under Only and
 // KnownDeviation: the deviating subtests pass, and the report names the

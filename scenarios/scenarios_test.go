@@ -61,9 +61,24 @@ var buggy = map[string]struct {
 // whose check must pass, and with the client that has exactly the bug the
 // scenario catches, whose check must fail saying what it did.
 func TestCatalogBothWays(t *testing.T) {
+	auth := map[string]bool{}
+	for _, s := range scenarios.Auth() {
+		auth[s.Name] = true
+	}
 	for _, s := range scenarios.All() {
 		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
+			if auth[s.Name] {
+				// Proven both ways by the raw OAuth client in mcptest
+				// (TestAuthScenarios); here: the correct client, which has
+				// no OAuth, is not judged by them.
+				for _, cc := range []scenarios.ConnectFunc{correct, correctHTTP} {
+					if r := s.Evaluate(s.Play(t, cc)); r.Status != scenarios.NotApplicable {
+						t.Errorf("a client without OAuth: want not-applicable, got %s: %s", r.Status, r.Observed)
+					}
+				}
+				return
+			}
 			b, ok := buggy[s.Name]
 			if !ok {
 				t.Fatalf("no buggy client for scenario %s: add one to the table", s.Name)
@@ -125,13 +140,15 @@ func TestCatalog(t *testing.T) {
 			t.Errorf("scenario name %s is used twice", s.Name)
 		}
 		seen[s.Name] = true
-		if s.Name == "" || strings.ToLower(s.Name) != s.Name || strings.ContainsAny(s.Name, " /") {
-			t.Errorf("scenario name %q: want lower-case words joined by -", s.Name)
+		if name := strings.TrimPrefix(s.Name, "auth/"); name == "" || strings.ToLower(name) != name || strings.ContainsAny(name, " /") {
+			t.Errorf("scenario name %q: want lower-case words joined by - (after auth/ for an authorization scenario)", s.Name)
 		}
 		if s.Mistake == "" || s.Expect.Description == "" || s.Expect.DecisionPoint == "" || s.Expect.Reached == nil || s.Expect.Check == nil || s.Server == nil {
 			t.Errorf("scenario %s is incomplete: %+v", s.Name, s)
 		}
-		if !strings.HasPrefix(s.Spec, "https://modelcontextprotocol.io/specification/") {
+		// an authorization scenario may cite the RFC the spec defers to
+		rfc := strings.HasPrefix(s.Name, "auth/") && strings.HasPrefix(s.Spec, "https://www.rfc-editor.org/rfc/")
+		if !strings.HasPrefix(s.Spec, "https://modelcontextprotocol.io/specification/") && !rfc {
 			t.Errorf("scenario %s: Spec %q is not a spec address", s.Name, s.Spec)
 		}
 		got, ok := scenarios.Lookup(s.Name)

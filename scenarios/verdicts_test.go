@@ -59,13 +59,13 @@ func wantStatuses(t *testing.T, got map[string]scenarios.Result, dflt scenarios.
 	}
 }
 
-// overPipe adds to want the HTTP scenarios, not applicable to a client
-// that never asks for Endpoint.URL.
+// overPipe adds to want the HTTP and authorization scenarios, not
+// applicable to a client that never asks for Endpoint.URL.
 func overPipe(want map[string]scenarios.Status) map[string]scenarios.Status {
 	if want == nil {
 		want = map[string]scenarios.Status{}
 	}
-	for _, s := range scenarios.HTTP() {
+	for _, s := range append(scenarios.HTTP(), scenarios.Auth()...) {
 		want[s.Name] = scenarios.NotApplicable
 	}
 	return want
@@ -88,7 +88,7 @@ func TestDoNothingPassesNothing(t *testing.T) {
 			t.Parallel()
 			got := playAll(t, connect)
 			wantStatuses(t, got, scenarios.NotReached, overPipe(nil))
-			for _, s := range scenarios.HTTP() {
+			for _, s := range append(scenarios.HTTP(), scenarios.Auth()...) {
 				if r := got[s.Name]; !strings.Contains(r.Observed, "never asked for Endpoint.URL") {
 					t.Errorf("%s: want the reason it does not apply, got %+v", s.Name, r)
 				}
@@ -152,7 +152,8 @@ func TestHandshakeOnlyClient(t *testing.T) {
 	if r := got["discover-never-answered"]; !strings.Contains(r.Observed, "never probes") || r.Transcript != "" {
 		t.Errorf("discover-never-answered: want the reason it does not apply and no transcript, got %+v", r)
 	}
-	if tab := rep.Table(); !strings.Contains(tab, fmt.Sprintf("%d pass, 0 known deviations, 0 fail, 0 not reached, 8 not applicable", len(rep.Results)-8)) {
+	na := 4 + len(scenarios.HTTP()) + len(scenarios.Auth())
+	if tab := rep.Table(); !strings.Contains(tab, fmt.Sprintf("%d pass, 0 known deviations, 0 fail, 0 not reached, %d not applicable", len(rep.Results)-na, na)) {
 		t.Errorf("Table:\n%s", tab)
 	}
 }

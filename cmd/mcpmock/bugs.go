@@ -33,11 +33,6 @@ func playList(only, bugIDs []string, overHTTP bool) ([]scenarios.Scenario, error
 				out = append(out, s)
 			}
 		}
-		for _, s := range scenarios.Auth() { // played only by name
-			if slices.Contains(only, s.Name) {
-				out = append(out, s)
-			}
-		}
 		return out, nil
 	}
 	if len(only) > 0 {

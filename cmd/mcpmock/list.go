@@ -46,10 +46,6 @@ func listCmd(args []string, stdout, stderr io.Writer) error {
 	for _, s := range scenarios.All() {
 		fmt.Fprintln(stdout, s)
 	}
-	fmt.Fprintln(stdout, "\nAuthorization scenarios (the official conformance suite's names; played by name: run --http --scenario NAME):")
-	for _, s := range scenarios.Auth() {
-		fmt.Fprintln(stdout, s)
-	}
 	return nil
 }
 

@@ -199,13 +199,13 @@ func withGoSDKFailures(m map[string]scenarios.Status) map[string]scenarios.Statu
 	return overPipe(m)
 }
 
-// overPipe adds to m the HTTP scenarios, which do not apply to an app
+// overPipe adds to m the HTTP and authorization scenarios, which do not apply to an app
 // that connects with Endpoint.Open (it never asks for the URL).
 func overPipe(m map[string]scenarios.Status) map[string]scenarios.Status {
 	if m == nil {
 		m = map[string]scenarios.Status{}
 	}
-	for _, s := range scenarios.HTTP() {
+	for _, s := range append(scenarios.HTTP(), scenarios.Auth()...) {
 		m[s.Name] = scenarios.NotApplicable
 	}
 	return m

@@ -143,7 +143,8 @@ func (t Tour) leftOut(w io.Writer) {
 }
 
 // Rest returns the names of the scenarios the whole tour shows after the
-// lessons, in catalog order: the catalog less Client.Skip and the
+// lessons, in catalog order: the catalog less Client.Skip, the
+// authorization scenarios (the authorization walk teaches them) and the
 // scenarios Client already met in a server-side lesson. (The scenarios of
 // the client-side lessons come back: there the naive client met them, here
 // Client does.)
@@ -157,7 +158,7 @@ func (t Tour) Rest() []string {
 	}
 	var out []string
 	for _, n := range scenarios.Names() {
-		if _, skip := t.Client.Skip[n]; !inLessons[n] && !skip {
+		if _, skip := t.Client.Skip[n]; !inLessons[n] && !skip && !strings.HasPrefix(n, "auth/") {
 			out = append(out, n)
 		}
 	}

@@ -25,6 +25,9 @@ class HeadlessProvider {
     this.code = undefined;
   }
   get redirectUrl() { return redirectUrl; }
+  // The official suite's Client ID Metadata Document URL (scenarios.CIMDClientID):
+  // the SDK uses it as client_id where the server supports such documents.
+  get clientMetadataUrl() { return "https://conformance-test.local/client-metadata.json"; }
   get clientMetadata() {
     return {
       client_name: "ts-sdk-oauth-app",
