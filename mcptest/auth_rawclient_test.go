@@ -55,6 +55,9 @@ type oauthRaw struct {
 	keepClient                       bool   // keeps its client_id when the authorization server changes
 	clientCredentials                bool   // takes tokens with the client_credentials grant (a machine client)
 	cimdURL                          string // its Client ID Metadata Document URL, used where the server supports them ("": registers)
+	loopOn401                        bool   // sends a refused request again even when it could not authorize
+	mixServers                       bool   // with several authorization servers, takes the second one's token endpoint
+	tokenEndpoint                    string // the token endpoint, when not the metadata's (mixServers)
 
 	// what it holds
 	token, refresh     string
@@ -160,7 +163,7 @@ func (o *oauthRaw) call(id, method, params string) (int, string) {
 				return status, body
 			}
 			o.challenge = parseChallenge(hdr.Get("WWW-Authenticate"))
-			if !o.authorize() {
+			if !o.authorize() && !o.loopOn401 {
 				return status, body
 			}
 		case status == http.StatusForbidden && parseChallenge(hdr.Get("WWW-Authenticate"))["error"] == "insufficient_scope":
@@ -219,6 +222,15 @@ func parseChallenge(h string) map[string]string {
 		rest = tail
 	}
 	return out
+}
+
+// tokenURL is the token endpoint it uses: the metadata's, unless
+// mixServers took another server's.
+func (o *oauthRaw) tokenURL() string {
+	if o.tokenEndpoint != "" {
+		return o.tokenEndpoint
+	}
+	return o.metaDoc.Get("token_endpoint").String()
 }
 
 func (o *oauthRaw) getJSON(u string) (int, gjson.Result) {
@@ -322,6 +334,11 @@ func (o *oauthRaw) authorize() bool {
 	var issuer string
 	if o.discoverPRM() {
 		issuer = o.prmDoc.Get("authorization_servers.0").String()
+		if o.mixServers {
+			if other := o.prmDoc.Get("authorization_servers.1").String(); other != "" && o.discoverMetadata(other) {
+				o.tokenEndpoint = o.metaDoc.Get("token_endpoint").String()
+			}
+		}
 		if !o.discoverMetadata(issuer) {
 			return false
 		}
@@ -344,7 +361,7 @@ func (o *oauthRaw) authorize() bool {
 			v.Set("scope", sc)
 		}
 		o.addClientAuth(v)
-		status, tok := o.postForm(o.metaDoc.Get("token_endpoint").String(), v)
+		status, tok := o.postForm(o.tokenURL(), v)
 		if status != http.StatusOK {
 			return false
 		}
@@ -484,7 +501,7 @@ func (o *oauthRaw) authorize() bool {
 		}
 	}
 	o.addClientAuth(tv)
-	status, tok := o.postForm(o.metaDoc.Get("token_endpoint").String(), tv)
+	status, tok := o.postForm(o.tokenURL(), tv)
 	if status != http.StatusOK {
 		return false
 	}
@@ -509,7 +526,7 @@ func (o *oauthRaw) refreshToken() bool {
 	o.t.Helper()
 	v := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {o.refresh}}
 	o.addClientAuth(v)
-	status, tok := o.postForm(o.metaDoc.Get("token_endpoint").String(), v)
+	status, tok := o.postForm(o.tokenURL(), v)
 	if status != http.StatusOK {
 		return false
 	}

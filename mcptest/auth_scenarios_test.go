@@ -119,6 +119,8 @@ func TestAuthScenarios(t *testing.T) {
 		{name: "auth/token-expired", wrong: func(o *oauthRaw) { o.noReauth = true }},
 		{name: "auth/token-revoked", wrong: func(o *oauthRaw) { o.noReauth = true }},
 		{name: "auth/hard-www-authenticate", wrong: func(o *oauthRaw) { o.ignoreChallengePRM = true }},
+		{name: "auth/no-prm", wrong: func(o *oauthRaw) { o.loopOn401 = true }},
+		{name: "auth/several-authorization-servers", wrong: func(o *oauthRaw) { o.mixServers = true }},
 	}
 	var names []string
 	for _, s := range scenarios.Auth() {
@@ -175,6 +177,18 @@ func TestAuthScenarios(t *testing.T) {
 			}))
 			assert.Contains(t, []scenarios.Status{scenarios.NotReached, scenarios.Fail}, r.Status, "%s: %s", sc.Name, r)
 		}
+	})
+	t.Run("auth/no-prm does not blame the 2025-03-26 fallback", func(t *testing.T) {
+		sc, _ := scenarios.Lookup("auth/no-prm")
+		o := sc.Play(t, connectOAuth(t, "2025-03-26", nil))
+		r := sc.Evaluate(o)
+		assert.Equal(t, scenarios.Pass, r.Status, "%s", r)
+		assert.Empty(t, o.Violations)
+		var fellBack bool
+		for _, x := range o.Server.AuthExchanges() {
+			fellBack = fellBack || x.Endpoint == mcptest.AuthMetadata && strings.HasSuffix(x.URL, "/.well-known/oauth-authorization-server")
+		}
+		assert.True(t, fellBack, "the 2025-03-26 client tried the origin's metadata")
 	})
 	t.Run("client-credentials does not apply to an authorization-code client", func(t *testing.T) {
 		sc, _ := scenarios.Lookup("auth/client-credentials-basic")

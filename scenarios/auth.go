@@ -81,6 +81,8 @@ func Auth() []Scenario {
 			"The user withdraws the grant: the client's second MCP request with its token gets 401 invalid_token, and its refresh token is revoked too (invalid_grant). "+
 				"It catches clients that give up, or retry the refresh in a loop, instead of authorizing again from the start.", true),
 		authHardChallenge(),
+		authNoPRM(),
+		authSeveralServers(),
 	}
 	for i := range list {
 		list[i].Expect.NotApplicable = unlessOAuth(list[i].Expect.NotApplicable)
@@ -763,6 +765,77 @@ func authHardChallenge() Scenario {
 			NotApplicable: overDial,
 			Reached:       challenged,
 			Check:         func(o Outcome) error { return authorized(o) },
+		},
+	}
+}
+
+// authNoPRMTries is how many times auth/no-prm lets a client send its
+// refused request: the first, and a few retries.
+const authNoPRMTries = 4
+
+func authNoPRM() Scenario {
+	return Scenario{
+		Name: "auth/no-prm",
+		Mistake: "No Protected Resource Metadata anywhere: the challenge names none, every well-known PRM URL answers 404, and the origin serves no 2025-03-26 authorization server either. " +
+			"It catches clients that retry the refused request in a loop, or swallow the failure, instead of stopping with an error (a client may also try the 2025-03-26 discovery first: it leads nowhere here, and is not blamed).",
+		Spec: authSpec("protected-resource-metadata-discovery-requirements"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) { a.WithPRMAt(mcptest.PRMNowhere) })
+		},
+		Expect: Expectation{
+			Description:   fmt.Sprintf("the client stops: its refused request is sent %d times at most, and connect returns an error", authNoPRMTries),
+			DecisionPoint: "a request of the client for Protected Resource Metadata was answered 404",
+			Reached: metThen("the client never asked for the Protected Resource Metadata",
+				func(x mcptest.AuthExchange) bool { return x.Endpoint == mcptest.AuthPRM && x.Status == 404 }),
+			Check: func(o Outcome) error {
+				refused := 0
+				for _, x := range authExchanges(o, mcptest.AuthResource) {
+					if x.Status == 401 {
+						refused++
+					}
+				}
+				if refused > authNoPRMTries {
+					return gotf("the client's requests were refused with 401 %d times: a loop (%s)", refused, flowWhat(o))
+				}
+				if o.Err == nil {
+					return gotf("connect returned nil although the client could not authorize: the failure never reached the app (%s)", flowWhat(o))
+				}
+				return nil
+			},
+		},
+	}
+}
+
+func authSeveralServers() Scenario {
+	return Scenario{
+		Name: "auth/several-authorization-servers",
+		Mistake: "The Protected Resource Metadata lists three authorization servers, each with its own issuer, metadata and endpoints. " +
+			"It catches clients that mix them in one flow (the metadata of one, the registration or token endpoint of another, a client_id of one at another), or refuse a list of more than one.",
+		Spec: spec(latestStateless, "basic/authorization/authorization-server-discovery#authorization-server-location"),
+		Server: func(base *mcptest.Server) *mcptest.Server {
+			return authServer(base, func(a *mcptest.Authorization) { a.WithAuthorizationServers(3) })
+		},
+		Expect: Expectation{
+			Description:   "the client picks one of the listed authorization servers, registers, authorizes and gets its token there alone, and gets through",
+			DecisionPoint: "the client sent an authorization request",
+			Reached:       authorizeSent,
+			Check: func(o Outcome) error {
+				var first mcptest.AuthExchange
+				for _, x := range authExchanges(o, "") {
+					switch x.Endpoint {
+					case mcptest.AuthRegister, mcptest.AuthAuthorize, mcptest.AuthToken:
+					default:
+						continue
+					}
+					if first.Issuer == "" {
+						first = x
+					} else if x.Issuer != first.Issuer {
+						return gotf("one flow used two authorization servers: %s %s (#%d) at %s, then %s %s (#%d) at %s",
+							first.Method, pathOf(first.URL), first.Seq, first.Issuer, x.Method, pathOf(x.URL), x.Seq, x.Issuer)
+					}
+				}
+				return authorized(o)
+			},
 		},
 	}
 }
