@@ -124,8 +124,9 @@ func withoutOAuth(o Outcome) string {
 	return "the client made no MCP request and asked for no metadata, registration or token: it never met the authorization, and this scenario is about authorization"
 }
 
-// isAuth reports whether name is a scenario of Auth.
-func isAuth(name string) bool { return strings.HasPrefix(name, "auth/") }
+// IsAuth reports whether name is the name of an authorization scenario
+// (one of Auth, which All ends with): those names start with "auth/".
+func IsAuth(name string) bool { return strings.HasPrefix(name, "auth/") }
 
 // authServer turns the authorization on for base, arranged by arrange,
 // with faults (made Optional: whether they acted is the decision point's

@@ -88,7 +88,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if opts.auth.enabled() {
 		for _, n := range only {
-			if strings.HasPrefix(n, "auth/") {
+			if scenarios.IsAuth(n) {
 				return usagef("--scenario %s brings its own authorization: leave out --auth and --auth-client", n)
 			}
 		}

@@ -144,7 +144,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := spec.auth.check(*httpAddr != ""); err != nil {
 		return err
 	}
-	if spec.auth.enabled() && strings.HasPrefix(*scenario, "auth/") {
+	if spec.auth.enabled() && scenarios.IsAuth(*scenario) {
 		return usagef("--scenario %s brings its own authorization: leave out --auth and --auth-client", *scenario)
 	}
 	logw, closeLog, err := openLog(*logFile, stderr)

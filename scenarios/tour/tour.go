@@ -158,7 +158,7 @@ func (t Tour) Rest() []string {
 	}
 	var out []string
 	for _, n := range scenarios.Names() {
-		if _, skip := t.Client.Skip[n]; !inLessons[n] && !skip && !strings.HasPrefix(n, "auth/") {
+		if _, skip := t.Client.Skip[n]; !inLessons[n] && !skip && !scenarios.IsAuth(n) {
 			out = append(out, n)
 		}
 	}
