@@ -146,13 +146,17 @@ func TestAuthScenarios(t *testing.T) {
 	}
 	assert.ElementsMatch(t, names, tested, "every scenario of Auth is tested")
 
+	// plain is the HTTP client of the clients below, which have no OAuth.
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	plain := &http.Client{Transport: tr}
 	t.Run("a client without OAuth is not applicable", func(t *testing.T) {
 		for _, sc := range scenarios.Auth() {
 			r := sc.Evaluate(sc.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error { _ = ep.URL(); return nil }))
 			assert.Equal(t, scenarios.NotApplicable, r.Status, "%s: %s", sc.Name, r)
 			assert.Contains(t, r.Observed, "never met the authorization", sc.Name)
 			r = sc.Evaluate(sc.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error {
-				resp, err := http.Post(ep.URL(), "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"plain","version":"1"}}}`))
+				resp, err := plain.Post(ep.URL(), "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"plain","version":"1"}}}`))
 				if err == nil {
 					resp.Body.Close()
 				}
@@ -169,7 +173,7 @@ func TestAuthScenarios(t *testing.T) {
 			}
 			r := sc.Evaluate(sc.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error {
 				u, _ := url.Parse(ep.URL())
-				resp, err := http.Get(u.Scheme + "://" + u.Host + "/.well-known/oauth-protected-resource" + u.Path)
+				resp, err := plain.Get(u.Scheme + "://" + u.Host + "/.well-known/oauth-protected-resource" + u.Path)
 				if err == nil {
 					resp.Body.Close()
 				}
