@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
@@ -882,4 +883,32 @@ func TestRunAuthFlags(t *testing.T) {
 		assert.Equal(t, exitUsage, code, "%v", tc.args)
 		assert.Contains(t, stderr, tc.want, "%v", tc.args)
 	}
+}
+
+// TestRunAuthFlagsLeaveAuthScenarios: in a whole-catalog run, --auth and
+// --auth-client put every scenario's server behind OAuth and hand the
+// credentials to the program, but an auth/ scenario keeps its own
+// authorization and its own client context (none, or its own
+// pre-registered client).
+func TestRunAuthFlagsLeaveAuthScenarios(t *testing.T) {
+	opts := runOptions{http: true, auth: authFlag{client: "my-app:s3cret"}}
+	for _, tc := range []struct {
+		name     string
+		withAuth bool
+		clientID string
+	}{
+		{"giftgen-handshake", true, "my-app"},
+		{"http-session-expired", true, "my-app"},
+		{"auth/metadata-default", false, ""},
+		{"auth/pre-registration", false, "mcpmock-preregistered"},
+	} {
+		s, ok := scenarios.Lookup(tc.name)
+		require.True(t, ok, tc.name)
+		assert.Equal(t, tc.withAuth, opts.authFor(s), "%s: behind --auth-client's OAuth", tc.name)
+		assert.Equal(t, tc.clientID, opts.clientContext(s)["client_id"], "%s: the client_id handed to the program", tc.name)
+	}
+	opts.auth = authFlag{}
+	s, _ := scenarios.Lookup("giftgen-handshake")
+	assert.False(t, opts.authFor(s), "without the flags")
+	assert.Nil(t, opts.clientContext(s), "without the flags")
 }

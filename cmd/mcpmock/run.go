@@ -61,6 +61,22 @@ type runOptions struct {
 	auth        authFlag
 }
 
+// authFor reports whether --auth or --auth-client put the server of s
+// behind OAuth: every scenario's but an auth/ one's, which arranges its own.
+func (opts runOptions) authFor(s scenarios.Scenario) bool {
+	return opts.auth.enabled() && !scenarios.IsAuth(s.Name)
+}
+
+// clientContext is what the program playing s gets in
+// MCP_CONFORMANCE_CONTEXT (with its name): the scenario's ClientContext,
+// else --auth-client's credentials where authFor puts them in force.
+func (opts runOptions) clientContext(s scenarios.Scenario) map[string]string {
+	if s.ClientContext != nil || !opts.authFor(s) {
+		return s.ClientContext
+	}
+	return opts.auth.clientContext()
+}
+
 func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", runSynopsis, stderr)
 	var only, deviations, bugIDs multi
@@ -194,13 +210,17 @@ func runScenario(s scenarios.Scenario, opts runOptions) scenarios.Result {
 		if why, ok := opts.deviations[s.Name]; ok {
 			evalOpts = append(evalOpts, scenarios.KnownDeviation(s.Name, why))
 		}
-		if opts.config != nil || opts.auth.enabled() {
+		withAuth := opts.authFor(s)
+		if opts.config != nil || withAuth {
 			evalOpts = append(evalOpts, scenarios.WithServer(func(t mcptest.TB) *mcptest.Server {
 				base := scenarios.GiftGen(t)
 				if opts.config != nil {
 					base = opts.config.NewServer(t)
 				}
-				return opts.auth.apply(base)
+				if withAuth {
+					base = opts.auth.apply(base)
+				}
+				return base
 			}))
 		}
 		o := s.Play(t, c.connect, evalOpts...)
@@ -272,11 +292,7 @@ func startClient(s scenarios.Scenario, opts runOptions) (*client, error) {
 		envConformanceScenario+"="+s.Name,
 		fmt.Sprintf("%s=%d", envDeadline, scenarioDeadline(s).Milliseconds()),
 	)
-	cc := s.ClientContext
-	if cc == nil {
-		cc = opts.auth.clientContext()
-	}
-	if cc != nil {
+	if cc := opts.clientContext(s); cc != nil {
 		c := map[string]string{"name": s.Name}
 		maps.Copy(c, cc)
 		b, _ := json.Marshal(c)
