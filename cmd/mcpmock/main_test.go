@@ -912,3 +912,21 @@ func TestRunAuthFlagsLeaveAuthScenarios(t *testing.T) {
 	assert.False(t, opts.authFor(s), "without the flags")
 	assert.Nil(t, opts.clientContext(s), "without the flags")
 }
+
+// TestRunStdioSkipsHTTPScenarios: without --http the client gets no URL,
+// so the http-* and auth/ scenarios are not applicable without starting
+// it (it would only show that it never asked for the URL); the others
+// are played.
+func TestRunStdioSkipsHTTPScenarios(t *testing.T) {
+	env, cmd := fakeClientCmd("careful")
+	args := append([]string{"run", "--scenario", "giftgen-handshake", "--scenario", "http-error-page", "--scenario", "auth/metadata-default", "--"}, cmd...)
+	out, stderr, code := runMcpmock(t, env, args...)
+	assert.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, stderr)
+	assert.Contains(t, out, "3 scenarios: 1 pass, 0 known deviations, 0 fail, 0 not reached, 2 not applicable")
+	assert.Contains(t, stderr, "scenario giftgen-handshake: starting")
+	for _, n := range []string{"http-error-page", "auth/metadata-default"} {
+		assert.Contains(t, stderr, "scenario "+n+": not played: it needs --http")
+		assert.NotContains(t, stderr, "scenario "+n+": starting")
+	}
+	assert.Regexp(t, `(?s)auth/metadata-default .*authorization over Streamable HTTP`, out)
+}

@@ -61,6 +61,12 @@ type runOptions struct {
 	auth        authFlag
 }
 
+// needsHTTP reports whether s can apply only to a client of the
+// Streamable HTTP transport: an http-* or auth/ scenario.
+func needsHTTP(s scenarios.Scenario) bool {
+	return scenarios.IsAuth(s.Name) || slices.ContainsFunc(scenarios.HTTP(), func(h scenarios.Scenario) bool { return h.Name == s.Name })
+}
+
 // authFor reports whether --auth or --auth-client put the server of s
 // behind OAuth: every scenario's but an auth/ one's, which arranges its own.
 func (opts runOptions) authFor(s scenarios.Scenario) bool {
@@ -195,6 +201,21 @@ func keys(m map[string]string) []string {
 // runScenario plays one scenario with the client program and returns its
 // result.
 func runScenario(s scenarios.Scenario, opts runOptions) scenarios.Result {
+	if !opts.http && needsHTTP(s) {
+		// Over stdio the program is given no URL: such a play could only
+		// end "never asked for the URL", so the program is not started.
+		fmt.Fprintf(opts.log, "mcpmock run: scenario %s: not played: it needs --http\n", s.Name)
+		about := "Streamable HTTP"
+		if scenarios.IsAuth(s.Name) {
+			about = "authorization over Streamable HTTP"
+		}
+		r := scenarios.Result{Scenario: s.Name, Spec: s.Spec, Expected: s.Expect.Description, DecisionPoint: s.Expect.DecisionPoint, Status: scenarios.NotApplicable,
+			Observed: "not played: without --http the client is served over stdio and given no URL, and this scenario is about " + about + " (run with --http to play it)"}
+		if why, ok := opts.deviations[s.Name]; ok {
+			r.Why = "--known-deviation " + shellJoin([]string{s.Name + "=" + why}) + " was given, but the scenario does not apply to this client"
+		}
+		return r
+	}
 	fmt.Fprintf(opts.log, "mcpmock run: scenario %s: starting %s\n", s.Name, strings.Join(opts.command, " "))
 	c, err := startClient(s, opts)
 	if err != nil {
