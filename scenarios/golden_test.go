@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -78,13 +79,15 @@ func httpStatusOf(err error) int {
 // the pipe and over Streamable HTTP, and asserts that no rule blames it
 // and that it passes every scenario that applies.
 func TestGoldenScenarios(t *testing.T) {
+	run, wait := goldenRunner(t)
+	defer wait()
 	for _, overHTTP := range []bool{false, true} {
 		transport := "pipe"
 		if overHTTP {
 			transport = "http"
 		}
 		for _, sc := range scenarios.All() {
-			t.Run(transport+"/"+sc.Name, func(t *testing.T) {
+			run(transport+"/"+sc.Name, func(t *testing.T) {
 				o := sc.Play(t, goldenConnect(overHTTP))
 				for _, v := range o.Violations {
 					t.Errorf("false blame: %s", v)
@@ -103,11 +106,15 @@ func timeUntil(d time.Time) time.Duration { return time.Until(d) }
 // TestGoldenScenariosPinned plays every scenario with the golden client
 // pinned to each version it speaks, over the pipe and Streamable HTTP:
 // the verdicts are not this test's business (a pinned client skips the
-// probe some scenarios judge), but no rule may blame it.
+// probe some scenarios judge), but no rule may blame it. Its ~700 plays
+// run goldenPlays at a time: one after another they took longer than the
+// package's share of go test's timeout under -count=3 -cpu 1,2,4.
 func TestGoldenScenariosPinned(t *testing.T) {
 	versions := append(slices.Clone(golden.HandshakeVersions), golden.StatelessVersion)
+	run, wait := goldenRunner(t)
+	defer wait()
 	for _, sc := range scenarios.All() { // the HTTP+SSE transport of 2024-11-05
-		t.Run("legacy-sse/2024-11-05/"+sc.Name, func(t *testing.T) {
+		run("legacy-sse/2024-11-05/"+sc.Name, func(t *testing.T) {
 			o := sc.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error {
 				c := golden.LegacySSE(ep.URL(), golden.Options{})
 				defer c.Close()
@@ -129,7 +136,7 @@ func TestGoldenScenariosPinned(t *testing.T) {
 		}
 		for _, v := range versions {
 			for _, sc := range scenarios.All() {
-				t.Run(transport+"/"+v+"/"+sc.Name, func(t *testing.T) {
+				run(transport+"/"+v+"/"+sc.Name, func(t *testing.T) {
 					o := sc.Play(t, goldenPinned(overHTTP, v))
 					for _, viol := range o.Violations {
 						t.Errorf("false blame: %s\n%s", viol, o.Journal.Transcript())
@@ -138,4 +145,28 @@ func TestGoldenScenariosPinned(t *testing.T) {
 			}
 		}
 	}
+}
+
+// goldenPlays is how many plays of the golden tests run at once: most of
+// their time is waiting (for a deadline the scenario lets pass), not work.
+const goldenPlays = 8
+
+// goldenRunner returns run, a t.Run that runs its subtest in a goroutine,
+// goldenPlays at a time, and wait, which the test defers: every run
+// returns before the test does, as t.Run asks. Not t.Parallel: -parallel
+// (GOMAXPROCS by default) would cap plays that mostly wait at 2 on a
+// 2-CPU machine.
+func goldenRunner(t *testing.T) (run func(name string, f func(t *testing.T)), wait func()) {
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, goldenPlays)
+	run = func(name string, f func(t *testing.T)) {
+		slots <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			t.Run(name, f)
+		}()
+	}
+	return run, wg.Wait
 }
