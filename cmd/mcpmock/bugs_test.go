@@ -11,6 +11,7 @@ import (
 )
 
 func TestListBugs(t *testing.T) {
+	t.Parallel()
 	out, _, code := runMcpmock(t, nil, "list", "--bugs")
 	require.Equal(t, 0, code)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -23,6 +24,7 @@ func TestListBugs(t *testing.T) {
 // fake client (the reference client) reads a 70 KB line (pass) but sends
 // tools/call without a progressToken (opencode#21701: fail, exit 1).
 func TestRunBug(t *testing.T) {
+	t.Parallel()
 	env, cmd := fakeClientCmd("careful")
 	jsonFile := filepath.Join(t.TempDir(), "r.json")
 	out, stderr, code := runMcpmock(t, env, append([]string{"run", "--bug", "mcp-go-155", "--json", jsonFile, "--"}, cmd...)...)
@@ -43,6 +45,7 @@ func TestRunBug(t *testing.T) {
 }
 
 func TestRunBugUsageMistakes(t *testing.T) {
+	t.Parallel()
 	_, stderr, code := runMcpmock(t, nil, "run", "--bug", "mcp-go-58", "--", "true")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, `mcpmock run: --bug: no bug with ID "mcp-go-58"; did you mean "mcp-go-588"? (mcpmock list --bugs shows the catalog)`)

@@ -175,6 +175,7 @@ func runMcpmock(t *testing.T, env []string, args ...string) (stdout, stderr stri
 }
 
 func TestList(t *testing.T) {
+	t.Parallel()
 	out, _, code := runMcpmock(t, nil, "list")
 	assert.Equal(t, 0, code)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -191,6 +192,7 @@ func TestList(t *testing.T) {
 }
 
 func TestListRules(t *testing.T) {
+	t.Parallel()
 	out, _, code := runMcpmock(t, nil, "list", "--rules")
 	assert.Equal(t, 0, code)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -210,6 +212,7 @@ func TestListRules(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
+	t.Parallel()
 	_, stderr, code := runMcpmock(t, nil)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "usage:")
@@ -230,6 +233,7 @@ func TestUsage(t *testing.T) {
 // usage must not backquote anything else), and the top-level usage lists
 // every flag of every command and points to "mcpmock COMMAND -h".
 func TestFlagHelp(t *testing.T) {
+	t.Parallel()
 	top, _, code := runMcpmock(t, nil, "help")
 	require.Equal(t, 0, code)
 	assert.Contains(t, top, `Run "mcpmock COMMAND -h"`)
@@ -262,6 +266,7 @@ func TestFlagHelp(t *testing.T) {
 }
 
 func TestServeStdioReport(t *testing.T) {
+	t.Parallel()
 	report := filepath.Join(t.TempDir(), "report.json")
 	p := start(t, "serve", "--report", report)
 	init := p.handshake()
@@ -286,6 +291,7 @@ func TestServeStdioReport(t *testing.T) {
 }
 
 func TestServeBrokenRuleExits1(t *testing.T) {
+	t.Parallel()
 	report := filepath.Join(t.TempDir(), "report.json")
 	p := start(t, "serve", "--report", report)
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`) // before initialize
@@ -301,6 +307,7 @@ func TestServeBrokenRuleExits1(t *testing.T) {
 }
 
 func TestServeGarbageDoesNotCrash(t *testing.T) {
+	t.Parallel()
 	report := filepath.Join(t.TempDir(), "report.json")
 	p := start(t, "serve", "--report", report)
 	p.send(`{not json`)
@@ -324,6 +331,7 @@ const smallConfig = `{
 }`
 
 func TestServeConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "weather.json")
 	require.NoError(t, os.WriteFile(cfg, []byte(smallConfig), 0o644))
@@ -339,6 +347,7 @@ func TestServeConfig(t *testing.T) {
 }
 
 func TestServeConfigFaultThatNeverActs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "weather.json")
 	require.NoError(t, os.WriteFile(cfg, []byte(smallConfig), 0o644))
@@ -352,6 +361,7 @@ func TestServeConfigFaultThatNeverActs(t *testing.T) {
 }
 
 func TestServeConfigOptionalFault(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "weather.json")
 	optional := strings.Replace(smallConfig, `"value": true}`, `"value": true, "optional": true}`, 1)
@@ -363,6 +373,7 @@ func TestServeConfigOptionalFault(t *testing.T) {
 }
 
 func TestServeConfigEveryFeature(t *testing.T) {
+	t.Parallel()
 	report := filepath.Join(t.TempDir(), "report.json")
 	p := start(t, "serve", "--config", "../../config/testdata/full.json", "--report", report)
 	init := p.handshake()
@@ -373,6 +384,7 @@ func TestServeConfigEveryFeature(t *testing.T) {
 }
 
 func TestServeBadConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "bad.json")
 	require.NoError(t, os.WriteFile(cfg, []byte("{\n  \"server\": {\"name\": \"x\", \"version\": \"1\"},\n  \"tools\": [{\"name\": \"a\",\n    \"replies\": [{\"txt\": \"hi\"}]}],\n  \"faults\": [{\"fault\": \"Dealy\"}]\n}\n"), 0o644))
@@ -387,6 +399,7 @@ func TestServeBadConfig(t *testing.T) {
 }
 
 func TestServeSignals(t *testing.T) {
+	t.Parallel()
 	for name, sig := range map[string]syscall.Signal{"SIGTERM": syscall.SIGTERM, "SIGINT": syscall.SIGINT} {
 		t.Run(name, func(t *testing.T) {
 			report := filepath.Join(t.TempDir(), "report.json")
@@ -405,6 +418,7 @@ func TestServeSignals(t *testing.T) {
 }
 
 func TestServeScenario(t *testing.T) {
+	t.Parallel()
 	t.Run("a client that trusts the capabilities", func(t *testing.T) {
 		report := filepath.Join(t.TempDir(), "report.json")
 		p := start(t, "serve", "--scenario", "tools-capability-missing", "--report", report)
@@ -434,6 +448,7 @@ func TestServeScenario(t *testing.T) {
 // client broke and the transcript on stderr, as serve without a scenario
 // does, and the report's problems list them; the verdict fails.
 func TestServeScenarioBrokenRules(t *testing.T) {
+	t.Parallel()
 	report := filepath.Join(t.TempDir(), "report.json")
 	p := start(t, "serve", "--scenario", "giftgen-handshake", "--report", report)
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`) // before initialize
@@ -474,6 +489,7 @@ func httpPost(t *testing.T, url, sid, body string) (int, string, string) {
 }
 
 func TestServeHTTP(t *testing.T) {
+	t.Parallel()
 	report := filepath.Join(t.TempDir(), "report.json")
 	p := start(t, "serve", "--http", "127.0.0.1:0", "--report", report)
 	var url string
@@ -517,6 +533,7 @@ func TestServeHTTP(t *testing.T) {
 // opens and ends with DELETE ends serve --http. (Before: the 406 opened a
 // session that never ended, and serve never exited.)
 func TestServeHTTPExitsAfterRefusedInitialize(t *testing.T) {
+	t.Parallel()
 	report := filepath.Join(t.TempDir(), "report.json")
 	p := start(t, "serve", "--http", "127.0.0.1:0", "--report", report)
 	var url string
@@ -561,6 +578,7 @@ func TestServeHTTPExitsAfterRefusedInitialize(t *testing.T) {
 }
 
 func TestServeHTTPStatelessEndsOnSignal(t *testing.T) {
+	t.Parallel()
 	report := filepath.Join(t.TempDir(), "report.json")
 	p := start(t, "serve", "--http", "127.0.0.1:0", "--scenario", "modern-only", "--report", report)
 	url := <-p.lines
@@ -585,6 +603,7 @@ func TestServeHTTPStatelessEndsOnSignal(t *testing.T) {
 }
 
 func TestServeHTTPLoopbackOnly(t *testing.T) {
+	t.Parallel()
 	_, stderr, code := runMcpmock(t, nil, "serve", "--http", "0.0.0.0:0")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "loopback addresses only")
@@ -612,6 +631,7 @@ func fakeClientCmd(mode string) ([]string, []string) {
 // and its front keeps the authorization's URLs (PRM, the authorization
 // server's) naming the address the client was given.
 func TestRunHTTPConformanceConventions(t *testing.T) {
+	t.Parallel()
 	env, cmd := fakeClientCmd("oauth-probe")
 	args := append([]string{"run", "--http", "--scenario", "auth/pre-registration", "--"}, cmd...)
 	_, stderr, _ := runMcpmock(t, env, args...)
@@ -620,6 +640,7 @@ func TestRunHTTPConformanceConventions(t *testing.T) {
 }
 
 func TestRunCarefulClient(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env, cmd := fakeClientCmd("careful")
 	jsonFile, junitFile := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml")
@@ -652,6 +673,7 @@ func TestRunCarefulClient(t *testing.T) {
 }
 
 func TestRunBuggyClientAndKnownDeviation(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env, cmd := fakeClientCmd("by-number")
 	junitFile := filepath.Join(dir, "r.xml")
@@ -683,6 +705,7 @@ func TestRunBuggyClientAndKnownDeviation(t *testing.T) {
 }
 
 func TestRunDeadlineCountsFromFirstByte(t *testing.T) {
+	t.Parallel()
 	// disconnect-mid-call wants the client to notice the closed connection
 	// well before its 4 s deadline; this client takes 2.5 s to start.
 	env, cmd := fakeClientCmd("slow-start")
@@ -692,6 +715,7 @@ func TestRunDeadlineCountsFromFirstByte(t *testing.T) {
 }
 
 func TestRunClientWithoutServer(t *testing.T) {
+	t.Parallel()
 	env, cmd := fakeClientCmd("no-server")
 	jsonFile, junitFile := filepath.Join(t.TempDir(), "r.json"), filepath.Join(t.TempDir(), "r.xml")
 	out, _, code := runMcpmock(t, env, append([]string{"run", "--scenario", "giftgen-handshake", "--json", jsonFile, "--junit", junitFile, "--"}, cmd...)...)
@@ -707,6 +731,7 @@ func TestRunClientWithoutServer(t *testing.T) {
 }
 
 func TestRunUsageMistakes(t *testing.T) {
+	t.Parallel()
 	_, stderr, code := runMcpmock(t, nil, "run")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "no client command: write it after --")
@@ -727,12 +752,14 @@ func TestRunUsageMistakes(t *testing.T) {
 }
 
 func TestRelayNeedsItsRunner(t *testing.T) {
+	t.Parallel()
 	_, stderr, code := runMcpmock(t, nil, "relay", "127.0.0.1:1", "token")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "cannot reach the mcpmock run")
 }
 
 func TestTour(t *testing.T) {
+	t.Parallel()
 	env, cmd := fakeClientCmd("careful")
 	out, stderr, code := runMcpmock(t, env, append([]string{"tour", "--name", "the fake client", "3", "--"}, cmd...)...)
 	assert.Equal(t, 0, code, stderr)
@@ -763,6 +790,7 @@ func TestTour(t *testing.T) {
 }
 
 func TestShellJoin(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, `/bin/mcpmock relay 127.0.0.1:5 ab-c`, shellJoin([]string{"/bin/mcpmock", "relay", "127.0.0.1:5", "ab-c"}))
 	assert.Equal(t, `'/my dir/mcpmock' 'it'\''s' ''`, shellJoin([]string{"/my dir/mcpmock", "it's", ""}))
 }
@@ -772,6 +800,7 @@ func TestShellJoin(t *testing.T) {
 // stay on loopback); --allow-host makes serve --http answer requests that
 // name the mock by another Host, and still refuse others.
 func TestServeHTTPAllowRemote(t *testing.T) {
+	t.Parallel()
 	for _, addr := range []string{"0.0.0.0:8080", "[::]:0", "192.0.2.7:80"} {
 		w, err := httpListen{addr: addr, allowRemote: true}.check()
 		require.NoError(t, err, addr)
@@ -808,6 +837,7 @@ func TestServeHTTPAllowRemote(t *testing.T) {
 // TestTourAuth: mcpmock tour auth walks the healthy authorization and the
 // three client mistakes, with the reference client's name nowhere needed.
 func TestTourAuth(t *testing.T) {
+	t.Parallel()
 	out, stderr, code := runMcpmock(t, nil, "tour", "auth")
 	require.Equal(t, 0, code, "stderr:\n%s", stderr)
 	assert.Contains(t, out, "# Authorization: one healthy flow, then three client mistakes")
@@ -822,6 +852,7 @@ func TestTourAuth(t *testing.T) {
 // client its pre-registered credentials in MCP_CONFORMANCE_CONTEXT, in the
 // conformance suite's shape.
 func TestRunAuthClient(t *testing.T) {
+	t.Parallel()
 	env, cmd := fakeClientCmd("oauth-probe")
 	args := append([]string{"run", "--http", "--auth-client", "my-app:s3cret", "--scenario", "giftgen-handshake", "--"}, cmd...)
 	_, stderr, _ := runMcpmock(t, env, args...)
@@ -833,6 +864,7 @@ func TestRunAuthClient(t *testing.T) {
 // authorization's well-known URLs beside /mcp; so does serve --http with a
 // scenario of Auth.
 func TestServeHTTPAuth(t *testing.T) {
+	t.Parallel()
 	for _, extra := range [][]string{{"--auth"}, {"--scenario", "auth/metadata-var2"}} {
 		t.Run(strings.Join(extra, " "), func(t *testing.T) { serveHTTPAuth(t, extra...) })
 	}
@@ -869,6 +901,7 @@ func serveHTTPAuth(t *testing.T, extra ...string) {
 // --auth with a scenario that brings its own authorization are usage
 // errors that say what to write.
 func TestRunAuthFlags(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -891,6 +924,7 @@ func TestRunAuthFlags(t *testing.T) {
 // authorization and its own client context (none, or its own
 // pre-registered client).
 func TestRunAuthFlagsLeaveAuthScenarios(t *testing.T) {
+	t.Parallel()
 	opts := runOptions{http: true, auth: authFlag{client: "my-app:s3cret"}}
 	for _, tc := range []struct {
 		name     string
@@ -918,6 +952,7 @@ func TestRunAuthFlagsLeaveAuthScenarios(t *testing.T) {
 // it (it would only show that it never asked for the URL); the others
 // are played.
 func TestRunStdioSkipsHTTPScenarios(t *testing.T) {
+	t.Parallel()
 	env, cmd := fakeClientCmd("careful")
 	args := append([]string{"run", "--scenario", "giftgen-handshake", "--scenario", "http-error-page", "--scenario", "auth/metadata-default", "--"}, cmd...)
 	out, stderr, code := runMcpmock(t, env, args...)

@@ -56,6 +56,7 @@ func withoutID(m gjson.Result) string {
 }
 
 func TestRecordStdioThenReplay(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "rec.json")
 	p := start(t, "record", "--out", out, "--redact", "structuredContent.token", "--",
@@ -102,6 +103,7 @@ printf '{"jsonrpc":"2.0","id":2,"resu'
 exit 3`
 
 func TestRecordMisbehavingServer(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "rec.json")
 	p := start(t, "record", "--out", out, "--", "sh", "-c", brokenServer)
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
@@ -143,6 +145,7 @@ func TestRecordMisbehavingServer(t *testing.T) {
 }
 
 func TestRecordUsage(t *testing.T) {
+	t.Parallel()
 	_, stderr, code := runMcpmock(t, nil, "record", "--", "true")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "mcpmock record: --out FILE is required")
@@ -166,6 +169,7 @@ func readURL(t *testing.T, p *proc) string {
 }
 
 func TestRecordHTTP(t *testing.T) {
+	t.Parallel()
 	real := start(t, "serve", "--http", "127.0.0.1:0", "--config", "testdata/record-server.json")
 	realURL := readURL(t, real)
 	out := filepath.Join(t.TempDir(), "rec.json")
@@ -240,6 +244,7 @@ func TestRecordHTTP(t *testing.T) {
 // serve) and then judged by mcpmock run against the recording, with a
 // scenario's mistake on top.
 func TestRecordThenRunScenariosOnTheRecording(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "rec.json")
 	env, client := fakeClientCmd("careful")
@@ -263,6 +268,7 @@ func TestRecordThenRunScenariosOnTheRecording(t *testing.T) {
 // recording keeps the results without what the mock adds itself
 // (resultType, the serverInfo _meta, caching hints).
 func TestRecordHTTPStateless(t *testing.T) {
+	t.Parallel()
 	real := start(t, "serve", "--http", "127.0.0.1:0", "--config", "testdata/record-server.json")
 	realURL := readURL(t, real)
 	out := filepath.Join(t.TempDir(), "rec.json")
@@ -306,6 +312,7 @@ func TestRecordHTTPStateless(t *testing.T) {
 // A stdio client that spawns its server twice: with --append, one
 // recording of both sessions.
 func TestRecordAppendMergesSessions(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "rec.json")
 	for _, city := range []string{"Paris", "Atlantis"} {
 		p := start(t, "record", "--out", out, "--append", "--", bin, "serve", "--config", "testdata/record-server.json")
@@ -328,6 +335,7 @@ func TestRecordAppendMergesSessions(t *testing.T) {
 // page (mcpmock's http-error-page scenario plays it): the recording keeps
 // it as an HTTPStatus fault on that call.
 func TestRecordHTTPErrorStatusBecomesAFault(t *testing.T) {
+	t.Parallel()
 	real := start(t, "serve", "--http", "127.0.0.1:0", "--scenario", "http-error-page")
 	realURL := readURL(t, real)
 	out := filepath.Join(t.TempDir(), "rec.json")
@@ -366,6 +374,7 @@ func TestRecordHTTPErrorStatusBecomesAFault(t *testing.T) {
 // what arrives: Authorization, cookies and the session id pass through;
 // an SSE reply is relayed and recorded; nothing of the headers is written.
 func TestRecordHTTPPassesHeadersAndSSE(t *testing.T) {
+	t.Parallel()
 	var seen []string
 	var mu sync.Mutex
 	real := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -475,6 +484,7 @@ func TestRecordHTTPPassesHeadersAndSSE(t *testing.T) {
 // A server that does not exit when its stdin closes gets --grace, then
 // SIGTERM; the proxy exits with the status the signal gave it.
 func TestRecordServerThatOutlivesItsClient(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "rec.json")
 	p := start(t, "record", "--out", out, "--grace", "100ms", "--", "sh", "-c", "exec sleep 60")
 	assert.Equal(t, 128+int(syscall.SIGTERM), p.exit(), "stderr:\n%s", p.stderr)
