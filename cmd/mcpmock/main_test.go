@@ -472,20 +472,49 @@ func TestServeScenarioBrokenRules(t *testing.T) {
 // the status, the session id header and the body.
 func httpPost(t *testing.T, url, sid, body string) (int, string, string) {
 	t.Helper()
+	var hdr map[string]string
+	if sid != "" {
+		hdr = map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"}
+	}
+	res, b := postMCP(t, url, body, hdr)
+	return res.StatusCode, res.Header.Get("Mcp-Session-Id"), b
+}
+
+// httpDelete ends the session sid with DELETE and returns the status.
+func httpDelete(t *testing.T, url, sid string) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodDelete, url, nil)
+	require.NoError(t, err)
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_ = res.Body.Close()
+	return res.StatusCode
+}
+
+// postMCP posts body to the mock's endpoint with the headers a correct
+// client sends (Content-Type, Accept), then those of hdr ("Host" sets the
+// request's Host), and returns the response and its body, read and closed.
+func postMCP(t *testing.T, url, body string, hdr map[string]string) (*http.Response, string) {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
-		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	for k, v := range hdr {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
 	}
 	res, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
-	return res.StatusCode, res.Header.Get("Mcp-Session-Id"), string(b)
+	return res, string(b)
 }
 
 func TestServeHTTP(t *testing.T) {
@@ -510,14 +539,7 @@ func TestServeHTTP(t *testing.T) {
 	assert.Equal(t, http.StatusOK, status)
 	assert.Equal(t, "suggest_gifts", gjson.Get(body, "result.tools.0.name").String(), body)
 
-	req, err := http.NewRequest(http.MethodDelete, url, nil)
-	require.NoError(t, err)
-	req.Header.Set("Mcp-Session-Id", sid)
-	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	_ = res.Body.Close()
-	assert.Equal(t, http.StatusOK, res.StatusCode)
+	assert.Equal(t, http.StatusOK, httpDelete(t, url, sid))
 
 	assert.Equal(t, 0, p.wait(), "DELETE ends serve --http; stderr:\n%s", p.stderr)
 	r := readReport(t, report)
@@ -542,27 +564,14 @@ func TestServeHTTPExitsAfterRefusedInitialize(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatalf("serve --http printed no URL; stderr:\n%s", p.stderr)
 	}
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(initialize))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	_ = res.Body.Close()
+	res, _ := postMCP(t, url, initialize, map[string]string{"Accept": "application/json"})
 	require.Equal(t, http.StatusNotAcceptable, res.StatusCode)
 
 	status, sid, body := httpPost(t, url, "", initialize)
 	require.Equal(t, http.StatusOK, status, body)
 	status, _, _ = httpPost(t, url, sid, initialized)
 	require.Equal(t, http.StatusAccepted, status)
-	req, err = http.NewRequest(http.MethodDelete, url, nil)
-	require.NoError(t, err)
-	req.Header.Set("Mcp-Session-Id", sid)
-	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-	res, err = http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	_ = res.Body.Close()
-	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Equal(t, http.StatusOK, httpDelete(t, url, sid))
 
 	done := make(chan int, 1)
 	go func() { done <- p.wait() }()
@@ -582,18 +591,10 @@ func TestServeHTTPStatelessEndsOnSignal(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "report.json")
 	p := start(t, "serve", "--http", "127.0.0.1:0", "--scenario", "modern-only", "--report", report)
 	url := <-p.lines
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}}}`))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/list")
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	b, _ := io.ReadAll(res.Body)
-	_ = res.Body.Close()
+	res, b := postMCP(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}}}`,
+		map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"})
 	require.Equal(t, http.StatusOK, res.StatusCode, "%s", b)
-	assert.Equal(t, "suggest_gifts", gjson.GetBytes(b, "result.tools.0.name").String(), "%s", b)
+	assert.Equal(t, "suggest_gifts", gjson.Get(b, "result.tools.0.name").String(), "%s", b)
 	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
 	p.wait()
 	r := readReport(t, report)
@@ -817,15 +818,7 @@ func TestServeHTTPAllowRemote(t *testing.T) {
 	p := start(t, "serve", "--http", "127.0.0.1:0", "--allow-host", "mock.test")
 	url := <-p.lines
 	post := func(host string) int {
-		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(initialize))
-		require.NoError(t, err)
-		req.Host = host
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		res, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		_, _ = io.Copy(io.Discard, res.Body)
-		_ = res.Body.Close()
+		res, _ := postMCP(t, url, initialize, map[string]string{"Host": host})
 		return res.StatusCode
 	}
 	assert.Equal(t, http.StatusOK, post("mock.test:1234"), "a Host named with --allow-host")
@@ -873,13 +866,7 @@ func TestServeHTTPAuth(t *testing.T) {
 func serveHTTPAuth(t *testing.T, extra ...string) {
 	p := start(t, append([]string{"serve", "--http", "127.0.0.1:0"}, extra...)...)
 	url := <-p.lines
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(initialize))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	_ = res.Body.Close()
+	res, _ := postMCP(t, url, initialize, nil)
 	require.Equal(t, http.StatusUnauthorized, res.StatusCode)
 	rm := strings.Replace(url, "/mcp", "/.well-known/oauth-protected-resource/mcp", 1) // the path-inserted URL
 	if _, named, ok := strings.Cut(res.Header.Get("WWW-Authenticate"), `resource_metadata="`); ok {
