@@ -86,22 +86,34 @@ func serveHTTP(t *testing.T, bin string, args ...string) (*exec.Cmd, string) {
 	return cmd, strings.TrimSpace(line)
 }
 
+// callThenClose runs `mcpmock serve --http` with args, connects go-sdk
+// (pinned to 2025-11-25) through the transport made for its URL, calls
+// suggest_gifts, closes, and returns the report once serve exited 0 with
+// a passing verdict.
+func callThenClose(t *testing.T, bin string, transport func(url string) *mcp.StreamableClientTransport, args ...string) gjson.Result {
+	t.Helper()
+	rep := filepath.Join(t.TempDir(), "report.json")
+	cmd, url := serveHTTP(t, bin, append(args, "--report", rep)...)
+	ctx := testContext(t)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, nil).
+		Connect(ctx, transport(url), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 25}})
+	require.NoError(t, err)
+	assert.Equal(t, "a board game", text(t, res.Content[0]))
+	require.NoError(t, cs.Close())
+	require.NoError(t, cmd.Wait(), "serve --http exits 0 once the session ended")
+	r := report(t, rep)
+	assert.Equal(t, "pass", r.Get("verdict").String(), r.Raw)
+	return r
+}
+
 func TestCommandServeHTTPGoSDK(t *testing.T) {
 	bin := mcpmockBinary(t)
 	t.Run("handshake: Close ends the session with DELETE, and serve", func(t *testing.T) {
-		rep := filepath.Join(t.TempDir(), "report.json")
-		cmd, url := serveHTTP(t, bin, "--report", rep)
-		ctx := testContext(t)
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, nil).
-			Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-		require.NoError(t, err)
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 25}})
-		require.NoError(t, err)
-		assert.Equal(t, "a board game", text(t, res.Content[0]))
-		require.NoError(t, cs.Close())
-		require.NoError(t, cmd.Wait(), "serve --http exits 0 once the session ended")
-		r := report(t, rep)
-		assert.Equal(t, "pass", r.Get("verdict").String(), r.Raw)
+		r := callThenClose(t, bin, func(url string) *mcp.StreamableClientTransport {
+			return &mcp.StreamableClientTransport{Endpoint: url}
+		})
 		assert.Equal(t, "the client ended its session (DELETE)", r.Get("ended").String())
 	})
 	t.Run("stateless: a signal ends serve", func(t *testing.T) {
@@ -173,20 +185,9 @@ func TestCommandRunGoSDK(t *testing.T) {
 // (discovery, registration, authorization, token, a call), and its Close
 // ends the session and serve.
 func TestCommandServeHTTPAuthGoSDK(t *testing.T) {
-	bin := mcpmockBinary(t)
-	rep := filepath.Join(t.TempDir(), "report.json")
-	cmd, url := serveHTTP(t, bin, "--auth", "--report", rep)
 	c := httpClient(t)
-	ctx := testContext(t)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "gosdk-oauth-app", Version: "1.0.0"}, nil).
-		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: c, OAuthHandler: goSDKOAuth(t, c)}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	require.NoError(t, err)
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 25}})
-	require.NoError(t, err)
-	assert.Equal(t, "a board game", text(t, res.Content[0]))
-	require.NoError(t, cs.Close())
-	require.NoError(t, cmd.Wait(), "serve --http exits 0 once the session ended")
-	r := report(t, rep)
-	assert.Equal(t, "pass", r.Get("verdict").String(), r.Raw)
+	r := callThenClose(t, mcpmockBinary(t), func(url string) *mcp.StreamableClientTransport {
+		return &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: c, OAuthHandler: goSDKOAuth(t, c)}
+	}, "--auth")
 	assert.Contains(t, r.Get("transcript").String(), "POST /as/token", "the authorization went through the served process")
 }
