@@ -91,7 +91,8 @@ func Auth() []Scenario {
 }
 
 // unlessOAuth is an authorization scenario's NotApplicable: overDial, then
-// withoutOAuth, then the scenario's own (when set).
+// withoutOAuth, then the scenario's own (when set), which Auth wraps so
+// that no scenario repeats the first two.
 func unlessOAuth(own func(o Outcome) string) func(o Outcome) string {
 	return func(o Outcome) string {
 		if why := overDial(o); why != "" {
@@ -280,7 +281,6 @@ func authMetadata(name, arrangement string, arrange func(a *mcptest.Authorizatio
 		Expect: Expectation{
 			Description:   "the client finds both metadata documents, gets a token and makes an authorized MCP request",
 			DecisionPoint: "the server challenged an MCP request with 401",
-			NotApplicable: overDial,
 			Reached:       challenged,
 			Check:         check,
 		},
@@ -300,7 +300,6 @@ func authScopeFromChallenge() Scenario {
 		Expect: Expectation{
 			Description:   "the authorization request asks for exactly the challenge's scope, mcp:basic (SHOULD), and the client gets through",
 			DecisionPoint: "the client sent an authorization request after the 401",
-			NotApplicable: overDial,
 			Reached:       authorizeSent,
 			Check:         checkScopes([]string{"mcp:basic"}),
 		},
@@ -319,7 +318,6 @@ func authScopeFromScopesSupported() Scenario {
 		Expect: Expectation{
 			Description:   "the authorization request asks for every scope of scopes_supported (SHOULD), and the client gets through",
 			DecisionPoint: "the client sent an authorization request after the 401",
-			NotApplicable: overDial,
 			Reached:       authorizeSent,
 			Check:         checkScopes([]string{"mcp:basic", "mcp:read"}),
 		},
@@ -336,7 +334,6 @@ func authScopeOmitted() Scenario {
 		Expect: Expectation{
 			Description:   "the authorization request has no scope parameter (SHOULD omit it), and the client gets through",
 			DecisionPoint: "the client sent an authorization request after the 401",
-			NotApplicable: overDial,
 			Reached:       authorizeSent,
 			Check:         checkScopes(nil),
 		},
@@ -390,7 +387,6 @@ func authScopeStepUp() Scenario {
 		Expect: Expectation{
 			Description:   "after the 403 the client authorizes again for mcp:basic and mcp:write, and its tool call is retried and gets a result",
 			DecisionPoint: "a tool call was refused 403 insufficient_scope",
-			NotApplicable: overDial,
 			Reached:       steppedUp,
 			Check: func(o Outcome) error {
 				refused := insufficientScope(o)[0]
@@ -435,7 +431,6 @@ func authScopeRetryLimit() Scenario {
 		Expect: Expectation{
 			Description:   fmt.Sprintf("the client stops stepping up after at most %d authorizations following the first 403 (SHOULD bound its retries)", authRetryLimit),
 			DecisionPoint: "a tool call was refused 403 insufficient_scope",
-			NotApplicable: overDial,
 			Reached:       steppedUp,
 			Check: func(o Outcome) error {
 				first := insufficientScope(o)[0]
@@ -468,7 +463,6 @@ func authTokenEndpointAuth(method, name string) Scenario {
 		Expect: Expectation{
 			Description:   "every token request authenticates with " + method + ", and the client gets through",
 			DecisionPoint: "the client sent a token request",
-			NotApplicable: overDial,
 			Reached:       sentTo(mcptest.AuthToken, "the client sent no token request"),
 			Check: func(o Outcome) error {
 				for _, x := range authExchanges(o, mcptest.AuthToken) {
@@ -498,7 +492,6 @@ func authLegacy(name string, metadata bool) Scenario {
 		Expect: Expectation{
 			Description:   "the client falls back to the origin as authorization server, gets a token and makes an authorized MCP request",
 			DecisionPoint: "the server challenged an MCP request with 401",
-			NotApplicable: overDial,
 			Reached:       challenged,
 			Check:         func(o Outcome) error { return authorized(o) },
 		},
@@ -517,7 +510,6 @@ func authResourceMismatch() Scenario {
 		Expect: Expectation{
 			Description:   "the client does not use the metadata: no authorization request, no token",
 			DecisionPoint: "the client fetched the Protected Resource Metadata",
-			NotApplicable: overDial,
 			Reached: metThen("the client never fetched the Protected Resource Metadata",
 				func(x mcptest.AuthExchange) bool { return x.Endpoint == mcptest.AuthPRM && x.Status == 200 }),
 			Check: func(o Outcome) error {
@@ -536,9 +528,6 @@ func authResourceMismatch() Scenario {
 // probes with server/discover, then may fall back to initialize) is
 // judged, as is one that sent no version at all.
 func issApplies(o Outcome) string {
-	if why := overDial(o); why != "" {
-		return why
-	}
 	if newest := newestVersion(o); newest != "" && newest < latestStateless {
 		return "the client speaks " + newest + ": checking the authorization response's iss (RFC 9207) is a requirement of " + latestStateless
 	}
@@ -614,7 +603,6 @@ func authMetadataIssuerMismatch() Scenario {
 		Expect: Expectation{
 			Description:   "the client does not use the metadata: no registration, no authorization request, no token",
 			DecisionPoint: "the client fetched the authorization server's metadata",
-			NotApplicable: overDial,
 			Reached:       metadataFetched,
 			Check:         usedNoEndpoint("the metadata names another issuer"),
 		},
@@ -631,7 +619,6 @@ func authNoPKCESupport() Scenario {
 		Expect: Expectation{
 			Description:   "the client refuses to proceed: no registration, no authorization request, no token",
 			DecisionPoint: "the client fetched the authorization server's metadata",
-			NotApplicable: overDial,
 			Reached:       metadataFetched,
 			Check:         usedNoEndpoint("the metadata does not say the server supports PKCE"),
 		},
@@ -674,7 +661,6 @@ func authStateMismatch() Scenario {
 		Expect: Expectation{
 			Description:   "the client rejects the response: it never sends the code to the token endpoint",
 			DecisionPoint: "the authorization server answered an authorization request with a code",
-			NotApplicable: overDial,
 			Reached:       authorizeAnswered,
 			Check: func(o Outcome) error {
 				return tokenRedeemed(o, "the authorization response's state was not the one it sent")
@@ -711,7 +697,6 @@ func authTokenLost(name string, fault mcptest.Fault, mistake string, revoked boo
 		Expect: Expectation{
 			Description:   "the client gets a new token (a refresh, or a new authorization when the refresh is refused), retries, and its request gets a result; a few token requests at most",
 			DecisionPoint: "a request with the client's token was refused 401 invalid_token",
-			NotApplicable: overDial,
 			Reached:       tokenLost,
 			Check: func(o Outcome) error {
 				lost, _ := tokenRefused(o)
@@ -763,7 +748,6 @@ func authHardChallenge() Scenario {
 		Expect: Expectation{
 			Description:   "the client reads the Bearer challenge's resource_metadata, gets a token and makes an authorized MCP request",
 			DecisionPoint: "the server challenged an MCP request with 401",
-			NotApplicable: overDial,
 			Reached:       challenged,
 			Check:         func(o Outcome) error { return authorized(o) },
 		},
@@ -906,7 +890,6 @@ func authPreRegistration() Scenario {
 		Expect: Expectation{
 			Description:   "the client uses the credentials it was given: no registration, every token request authenticated with the secret, and it gets through",
 			DecisionPoint: "the client met the authorization (a 401, or its own discovery)",
-			NotApplicable: overDial,
 			Reached:       challenged,
 			Check: func(o Outcome) error {
 				if xs := authExchanges(o, mcptest.AuthRegister); len(xs) > 0 {
@@ -937,7 +920,6 @@ func authOfflineAccess() Scenario {
 		Expect: Expectation{
 			Description:   "the client registers with refresh_token among its grant_types (SHOULD; asking for offline_access is a MAY, not judged), and gets through",
 			DecisionPoint: "the client registered dynamically",
-			NotApplicable: overDial,
 			Reached:       sentTo(mcptest.AuthRegister, "the client did not register dynamically"),
 			Check: func(o Outcome) error {
 				reg := authExchanges(o, mcptest.AuthRegister)[0]
@@ -962,7 +944,6 @@ func authOfflineAccessNotSupported() Scenario {
 		Expect: Expectation{
 			Description:   "no authorization request asks for offline_access (MUST NOT)",
 			DecisionPoint: "the client sent an authorization request after the 401",
-			NotApplicable: overDial,
 			Reached:       authorizeSent,
 			Check: func(o Outcome) error {
 				for _, x := range authExchanges(o, mcptest.AuthAuthorize) {
@@ -989,7 +970,6 @@ func authServerMigration() Scenario {
 		Expect: Expectation{
 			Description:   "the client discovers again, registers with the new authorization server, authorizes there with its new client_id, and gets through",
 			DecisionPoint: "the client's grant was revoked (401) after the move",
-			NotApplicable: overDial,
 			Reached:       tokenLost,
 			Check: func(o Outcome) error {
 				lost, _ := tokenRefused(o)
@@ -1051,9 +1031,6 @@ func authClientCredentials() Scenario {
 			Description:   "the client asks the token endpoint for a client_credentials token, authenticated with HTTP Basic, and gets through",
 			DecisionPoint: "the client sent a token request (a client that never uses the grant, not implementing the extension, is not judged)",
 			NotApplicable: func(o Outcome) string {
-				if why := overDial(o); why != "" {
-					return why
-				}
 				if len(authExchanges(o, mcptest.AuthAuthorize)) > 0 {
 					return "the client authorizes with a user (the authorization code flow): it does not implement the client credentials extension"
 				}
