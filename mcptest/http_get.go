@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // get serves a GET: the standalone SSE stream of a session, or the
@@ -105,7 +106,14 @@ func (f *httpFront) legacyStream(w http.ResponseWriter, r *http.Request) {
 	c.mu.Lock()
 	c.legacy = true
 	c.mu.Unlock()
-	endpoint := r.URL.Path + "?" + legacyParam + "=" + url.QueryEscape(c.sess.id)
+	// An absolute path, escaped: a request target without one (an
+	// absolute-form URI such as "pmc:") gets "/", whose POSTs reach this
+	// handler too.
+	path := r.URL.EscapedPath()
+	if !strings.HasPrefix(path, "/") {
+		path = "/"
+	}
+	endpoint := path + "?" + legacyParam + "=" + url.QueryEscape(c.sess.id)
 	st := c.openStandalone(w, "event: endpoint\ndata: "+endpoint+"\n\n")
 	if st == nil { // the server closed before the stream opened
 		http.Error(w, "mcptest: the server is closed", http.StatusServiceUnavailable)
