@@ -116,7 +116,7 @@ check_record_everything() {
 	t0=$SECONDS
 	same=0
 	for i in "${!calls[@]}"; do
-		"$dir/mcpmock" serve --http 127.0.0.1:0 --config "$dir/rec-http.json" --report "$dir/report-http-$i.json" >"$dir/serve.url" 2>>"$dir/serve-http.log" &
+		"$dir/mcpmock" serve --http --config "$dir/rec-http.json" --report "$dir/report-http-$i.json" >"$dir/serve.url" 2>>"$dir/serve-http.log" &
 		local serve=$!
 		url="$(waitfor "$dir/serve.url" '^http://')"
 		# shellcheck disable=SC2086

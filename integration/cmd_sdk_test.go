@@ -76,7 +76,7 @@ func TestCommandServeStdioGoSDK(t *testing.T) {
 // serveHTTP starts mcpmock serve --http and returns its URL.
 func serveHTTP(t *testing.T, bin string, args ...string) (*exec.Cmd, string) {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	cmd := exec.Command(bin, append([]string{"serve", "--http"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())

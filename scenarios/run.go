@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"text/tabwriter"
 	"unicode/utf8"
 
 	"github.com/mcpmock/mcpmock/internal/suggest"
@@ -347,36 +346,64 @@ func (r *Report) JSON() ([]byte, error) {
 	}{results, summary}, "", "  ")
 }
 
-// Table returns the report as a plain text table: a row per scenario
-// (scenario, expected, observed, status), the expected and observed texts
-// wrapped over as many lines as they need (nothing is cut), and a last
-// line with the counts.
+// TableWidth is the most columns a line of Table takes (a longer word,
+// such as a URL, gets a line of its own and may pass it).
+const TableWidth = 100
+
+// Table returns the report as plain text that fits TableWidth columns: a
+// line per scenario with its name and status, under it the expected and
+// observed texts (for a scenario that does not apply, only why), wrapped
+// over as many lines as they need (nothing is cut), and a last line with
+// the counts.
 func (r *Report) Table() string {
-	var tab strings.Builder
-	w := tabwriter.NewWriter(&tab, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "SCENARIO\tEXPECTED\tOBSERVED\tSTATUS")
+	nameW := utf8.RuneCountInString("SCENARIO")
 	for _, res := range r.Results {
-		expected, observed := wrapColumn(res.Expected, 60), wrapColumn(res.Observed, 70)
-		for i := 0; i < max(len(expected), len(observed)); i++ {
-			name, status := "", ""
-			if i == 0 {
-				name, status = res.Scenario, string(res.Status)
-			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", name, lineAt(expected, i), lineAt(observed, i), status)
-		}
+		nameW = max(nameW, utf8.RuneCountInString(res.Scenario))
 	}
-	_ = w.Flush()
 	var b strings.Builder
-	for _, line := range strings.SplitAfter(tab.String(), "\n") {
-		b.WriteString(strings.TrimRight(strings.TrimSuffix(line, "\n"), " ")) // continuation lines end in padding
-		if strings.HasSuffix(line, "\n") {
+	row := func(name, status string) {
+		b.WriteString(name)
+		b.WriteString(strings.Repeat(" ", nameW-utf8.RuneCountInString(name)+2))
+		b.WriteString(status)
+		b.WriteByte('\n')
+	}
+	const label = "    expected  " // the indent of a row's texts
+	text := func(what, s string) {
+		if s == "" {
+			return
+		}
+		for i, line := range wrapColumn(s, TableWidth-len(label)) {
+			head := strings.Repeat(" ", len(label))
+			if i == 0 {
+				head = "    " + what + strings.Repeat(" ", len(label)-4-len(what))
+			}
+			b.WriteString(strings.TrimRight(head+line, " "))
 			b.WriteByte('\n')
 		}
 	}
-	n := r.Counts()
-	fmt.Fprintf(&b, "%s: %d pass, %s, %d fail, %d not reached, %d not applicable\n",
-		plural(len(r.Results), "scenario", "scenarios"), n[Pass], plural(n[Deviation], "known deviation", "known deviations"), n[Fail], n[NotReached], n[NotApplicable])
+	row("SCENARIO", "STATUS")
+	for _, res := range r.Results {
+		row(res.Scenario, string(res.Status))
+		if res.Status != NotApplicable {
+			text("expected", res.Expected)
+			text("observed", res.Observed)
+		} else {
+			text("why", res.Observed)
+		}
+		text("note", res.Why)
+	}
+	b.WriteString(r.Summary())
+	b.WriteByte('\n')
 	return b.String()
+}
+
+// Summary is the report's counts in one line, the last of Table: "62
+// scenarios: 50 pass, 2 known deviations, 3 fail, 0 not reached, 7 not
+// applicable".
+func (r *Report) Summary() string {
+	n := r.Counts()
+	return fmt.Sprintf("%s: %d pass, %s, %d fail, %d not reached, %d not applicable",
+		plural(len(r.Results), "scenario", "scenarios"), n[Pass], plural(n[Deviation], "known deviation", "known deviations"), n[Fail], n[NotReached], n[NotApplicable])
 }
 
 // wrapColumn breaks s into lines of at most width runes, at spaces (a
@@ -402,12 +429,6 @@ func wrapColumn(s string, width int) []string {
 	return append(lines, line.String())
 }
 
-func lineAt(lines []string, i int) string {
-	if i < len(lines) {
-		return lines[i]
-	}
-	return ""
-}
 
 // plural renders n with the singular or the plural noun: "1 known
 // deviation", "2 known deviations".

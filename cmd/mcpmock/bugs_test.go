@@ -34,7 +34,7 @@ func TestRunBug(t *testing.T) {
 
 	out, _, code = runMcpmock(t, env, append([]string{"run", "--bug", "mcp-go-155", "--bug", "opencode-21701", "--"}, cmd...)...)
 	assert.Equal(t, exitVerdict, code, out)
-	assert.Regexp(t, `(?m)^opencode-21701 .*carries no params\._meta\.progressToken.* fail$`, out)
+	assert.Regexp(t, `(?m)^opencode-21701 +fail\n(    .*\n)*    observed  tools/call id 3 carries no params\._meta\.progressToken`, out)
 	assert.Contains(t, out, "2 scenarios: 1 pass, 0 known deviations, 1 fail")
 
 	// A bug the client has, declared with the reason, is a known deviation.

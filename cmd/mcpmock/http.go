@@ -20,6 +20,10 @@ import (
 // mcpPath is where serve --http mounts the MCP endpoint.
 const mcpPath = "/mcp"
 
+// defaultListen is where serve --http and record --url listen unless
+// --listen says otherwise: loopback, any free port (the URL is printed).
+const defaultListen = "127.0.0.1:0"
+
 func splitAddr(flagName, addr string) (string, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -51,12 +55,12 @@ func (l httpListen) check() (warning string, err error) {
 			return "", usagef("--allow-host %q: want a host name or IP address, without a port", h)
 		}
 	}
-	host, err := splitAddr("--http", l.addr)
+	host, err := splitAddr("--listen", l.addr)
 	if err != nil || isLoopback(host) {
 		return "", err
 	}
 	if !l.allowRemote {
-		return "", usagef("--http %q is not a loopback address: mcpmock serves loopback addresses only (127.0.0.1, ::1, localhost), "+
+		return "", usagef("--listen %q is not a loopback address: mcpmock serves loopback addresses only (127.0.0.1, ::1, localhost), "+
 			"since the mock answers anyone who reaches it, with no authentication, breaks the protocol when told to, and keeps all they send; "+
 			"to listen there anyway (a container, a VM), add --allow-remote, and --allow-host NAME for each name clients reach it by", l.addr)
 	}
@@ -78,7 +82,7 @@ func serveHTTP(spec serverSpec, listen httpListen, reportFile string, stdout, lo
 	}
 	ln, err := net.Listen("tcp", listen.addr)
 	if err != nil {
-		return usagef("--http %s: %v", listen.addr, err)
+		return usagef("--listen %s: %v", listen.addr, err)
 	}
 	if warning != "" {
 		fmt.Fprintln(logw, warning)

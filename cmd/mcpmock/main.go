@@ -4,9 +4,9 @@
 // JSON file, over stdio or Streamable HTTP, records every message, holds the
 // client to the protocol's rules, and writes the verdict.
 //
-//	go install github.com/mcpmock/mcpmock/cmd/mcpmock@latest
+//	go build -o mcpmock ./cmd/mcpmock    # in a clone of the repository
 //
-//	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET]]
+//	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET]]
 //	mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
 //	mcpmock list [--faults | --rules | --bugs]
 //	mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
@@ -35,7 +35,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
+
+	"github.com/mcpmock/mcpmock/internal/suggest"
 )
 
 // exit codes
@@ -47,6 +50,36 @@ const (
 
 func main() {
 	os.Exit(mainArgs(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// commands are the command names a user types, for the did-you-mean of an
+// unknown one.
+var commands = []string{"serve", "run", "list", "tour", "record", "version", "help"}
+
+// version says which mcpmock this is: the module's version (a clone's
+// build says "(devel)"), the commit it was built from when Go recorded
+// one, and the Go toolchain.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "mcpmock (no build information)"
+	}
+	v := "mcpmock " + bi.Main.Version
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = ", modified"
+			}
+		}
+	}
+	if rev != "" {
+		v += fmt.Sprintf(" (commit %.12s%s)", rev, modified)
+	}
+	return v + " " + bi.GoVersion
 }
 
 // usageError is a mistake on the command line: exit 2 with the message.
@@ -63,14 +96,16 @@ var errVerdict = errors.New("the verdict is negative")
 
 // The synopses of the commands, for their -h and the usage.
 const (
-	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET]]"
+	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET]]"
 	runSynopsis   = "[--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
 )
 
 const usage = `mcpmock: the MCP mock server for clients in any language
 
 usage:
-  mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http ADDR [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET]]
+  mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE]
+                [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]...
+                        [--auth] [--auth-client ID:SECRET]]
   mcpmock run [--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]]
               [--json FILE] [--junit FILE]
               [--known-deviation NAME=why]... [--log FILE] [--config FILE]
@@ -92,6 +127,7 @@ list    the scenario catalog, one line each (--faults: the faults a config file
 tour    the teaching tour of the classic handshake mistakes
 record  record a real server (stdio: the command a client spawns; --url: an
         HTTP proxy) into a config file that serve --config replays
+version which mcpmock this is
 
 Run "mcpmock COMMAND -h" for what each flag of a command does.
 `
@@ -119,8 +155,11 @@ func mainArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, version())
+		return exitOK
 	default:
-		fmt.Fprintf(stderr, "mcpmock: unknown command %q\n\n%s", args[0], usage)
+		fmt.Fprintf(stderr, "mcpmock: unknown command %q%s\n\n%s", args[0], suggest.DidYouMean(strings.TrimLeft(args[0], "-"), commands), usage)
 		return exitUsage
 	}
 	var ue *usageError
@@ -160,7 +199,44 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		}
 		return &usageError{err.Error()}
 	}
-	return nil
+	return swallowed(fs)
+}
+
+// swallowed finds a flag that took the next word of the command line as
+// its value when that word is a flag itself or the "--" before a command
+// ("serve --config --scenario wrong-id-type" sets --config to
+// "--scenario" and leaves "wrong-id-type" over), and names both.
+func swallowed(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err != nil {
+			return
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			return
+		}
+		for _, v := range valuesOf(f) {
+			name, _, _ := strings.Cut(strings.TrimLeft(v, "-"), "=")
+			if v == "--" || strings.HasPrefix(v, "-") && fs.Lookup(name) != nil {
+				what, _ := flag.UnquoteUsage(f)
+				if what == "" {
+					what = "value"
+				}
+				err = usagef("--%s took %q as its %s: a flag's value follows it (--%s %s), so give --%s its %s before %s",
+					f.Name, v, what, f.Name, what, f.Name, what, v)
+				return
+			}
+		}
+	})
+	return err
+}
+
+// valuesOf is a flag's values: each one of a repeatable flag.
+func valuesOf(f *flag.Flag) []string {
+	if m, ok := f.Value.(*multi); ok {
+		return *m
+	}
+	return []string{f.Value.String()}
 }
 
 // multi is a repeatable string flag.

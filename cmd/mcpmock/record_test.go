@@ -170,7 +170,7 @@ func readURL(t *testing.T, p *proc) string {
 
 func TestRecordHTTP(t *testing.T) {
 	t.Parallel()
-	real := start(t, "serve", "--http", "127.0.0.1:0", "--config", "testdata/record-server.json")
+	real := start(t, "serve", "--http", "--config", "testdata/record-server.json")
 	realURL := readURL(t, real)
 	out := filepath.Join(t.TempDir(), "rec.json")
 	p := start(t, "record", "--out", out, "--url", realURL)
@@ -269,7 +269,7 @@ func TestRecordThenRunScenariosOnTheRecording(t *testing.T) {
 // (resultType, the serverInfo _meta, caching hints).
 func TestRecordHTTPStateless(t *testing.T) {
 	t.Parallel()
-	real := start(t, "serve", "--http", "127.0.0.1:0", "--config", "testdata/record-server.json")
+	real := start(t, "serve", "--http", "--config", "testdata/record-server.json")
 	realURL := readURL(t, real)
 	out := filepath.Join(t.TempDir(), "rec.json")
 	p := start(t, "record", "--out", out, "--url", realURL)
@@ -336,7 +336,7 @@ func TestRecordAppendMergesSessions(t *testing.T) {
 // it as an HTTPStatus fault on that call.
 func TestRecordHTTPErrorStatusBecomesAFault(t *testing.T) {
 	t.Parallel()
-	real := start(t, "serve", "--http", "127.0.0.1:0", "--scenario", "http-error-page")
+	real := start(t, "serve", "--http", "--scenario", "http-error-page")
 	realURL := readURL(t, real)
 	out := filepath.Join(t.TempDir(), "rec.json")
 	p := start(t, "record", "--out", out, "--url", realURL)
@@ -360,7 +360,7 @@ func TestRecordHTTPErrorStatusBecomesAFault(t *testing.T) {
 	assert.Contains(t, string(f.Params["body"]), "<html")
 
 	// Replayed, the call gets the gateway's page again.
-	replay := start(t, "serve", "--http", "127.0.0.1:0", "--config", out)
+	replay := start(t, "serve", "--http", "--config", out)
 	url = readURL(t, replay)
 	status, sid, body = httpPost(t, url, "", initialize)
 	require.Equal(t, http.StatusOK, status, body)

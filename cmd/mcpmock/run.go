@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"net"
 	"os"
@@ -103,6 +105,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usagef("no client command: write it after --, e.g. mcpmock run -- node client.mjs")
 	}
+	if err := canStart(fs.Arg(0)); err != nil {
+		return err
+	}
 	opts := runOptions{command: fs.Args(), http: *httpMode, deviations: map[string]string{}, startup: *startup, stderrLines: 20,
 		auth: authFlag{on: *authOn, client: *authClient}}
 	if err := opts.auth.check(opts.http); err != nil {
@@ -153,10 +158,14 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	rep := &scenarios.Report{}
+	var needHTTP []string // scenarios not played: they need --http
 	for _, s := range plays {
 		rep.Results = append(rep.Results, runScenario(s, opts))
+		if !opts.http && needsHTTP(s) {
+			needHTTP = append(needHTTP, s.Name)
+		}
 	}
-	fmt.Fprint(stdout, rep.Table())
+	fmt.Fprint(stdout, table(rep, needHTTP))
 	if *jsonFile != "" {
 		b, err := rep.JSON()
 		if err == nil {
@@ -175,6 +184,57 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		if r.Status.Failed() {
 			return errVerdict
 		}
+	}
+	return nil
+}
+
+// table is the run's report as the command prints it: the table of the
+// scenarios played (the not-played ones summed up in one line: without
+// --http the http-* and auth/ scenarios are not applicable, and 35 rows
+// saying so would bury the rest), then the counts of all.
+func table(rep *scenarios.Report, needHTTP []string) string {
+	if len(needHTTP) == 0 {
+		return rep.Table()
+	}
+	played := &scenarios.Report{}
+	for _, r := range rep.Results {
+		if !slices.Contains(needHTTP, r.Scenario) {
+			played.Results = append(played.Results, r)
+		}
+	}
+	auth := 0
+	for _, n := range needHTTP {
+		if scenarios.IsAuth(n) {
+			auth++
+		}
+	}
+	var b strings.Builder
+	if len(played.Results) > 0 {
+		tab := played.Table()
+		b.WriteString(tab[:strings.LastIndex(strings.TrimSuffix(tab, "\n"), "\n")+1]) // without its counts
+	}
+	fmt.Fprintf(&b, "not played: %s about Streamable HTTP (%d auth/, %d http-),\n  not applicable over stdio; mcpmock run --http plays them\n",
+		plural(len(needHTTP), "scenario", "scenarios"), auth, len(needHTTP)-auth)
+	b.WriteString(rep.Summary())
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// canStart checks, before any scenario, that the client program can be
+// started at all: a program that cannot is a mistake on the command line,
+// not a client that fails every scenario.
+func canStart(program string) error {
+	if _, err := exec.LookPath(program); err != nil {
+		why := err
+		var ee *exec.Error
+		if errors.As(err, &ee) {
+			why = ee.Err
+		}
+		var pe *fs.PathError
+		if errors.As(why, &pe) {
+			why = pe.Err
+		}
+		return usagef("the client program %q cannot be started: %v (after -- comes the client's command line: a program on PATH, or the path to an executable file, then its arguments)", program, why)
 	}
 	return nil
 }
@@ -255,10 +315,23 @@ func runScenario(s scenarios.Scenario, opts runOptions) scenarios.Result {
 	return res
 }
 
-// inCommandWords rewrites a result's note about a declared deviation,
-// which the scenarios package words for Go code (KnownDeviation(…)), in
-// the command's words (--known-deviation NAME=why).
+// processWords says of a client program what the scenarios package says
+// of a Go ConnectFunc: a program's result is its exit status.
+var processWords = strings.NewReplacer(
+	connectReturnedNil, "the client exited with status 0",
+	"connect returns nil", "the client exits with status 0",
+	"connect returns an error", "the client exits with a non-zero status",
+	"connect returned error", "the client ended with error",
+	"connect returns", "the client exits",
+	"connect returned", "the client ended with",
+)
+
+// inCommandWords rewrites what the scenarios package words for Go code in
+// the command's words: a ConnectFunc that returned nil is a client that
+// exited with status 0, and a note about a declared deviation
+// (KnownDeviation(…)) names --known-deviation NAME=why.
 func inCommandWords(r scenarios.Result, opts runOptions) scenarios.Result {
+	r.Expected, r.Observed = processWords.Replace(r.Expected), processWords.Replace(r.Observed)
 	why, declared := opts.deviations[r.Scenario]
 	if !declared || !strings.HasPrefix(r.Why, "KnownDeviation(") {
 		return r
@@ -359,7 +432,7 @@ func startClient(s scenarios.Scenario, opts runOptions) (*client, error) {
 	case c.first = <-c.conns:
 	case <-arrived:
 	case <-c.exited:
-		c.setup = fmt.Errorf("the client exited (%v) without starting its server from %s", c.err, envServerCommand)
+		c.setup = fmt.Errorf("the client exited (%s) without starting its server from %s", exitText(c.err), envServerCommand)
 		if tail := c.stderr.lastLines(opts.stderrLines); tail != "" {
 			c.setup = fmt.Errorf("%w; its stderr ends with:\n%s", c.setup, tail)
 		}
@@ -466,6 +539,15 @@ func (c *client) kill() {
 		_ = c.cmd.Process.Kill()
 		<-c.exited
 	}
+}
+
+// exitText words a program's result: "exit status 0", or the error
+// ("exit status 3", "signal: killed").
+func exitText(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
 }
 
 // exitError is the client's result as a ConnectFunc's error: nil for exit

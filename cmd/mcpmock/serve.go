@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -21,7 +23,9 @@ import (
 // Report is what serve writes to --report: the verdict on the sessions
 // and the evidence.
 type Report struct {
-	// Verdict is "pass" or "fail".
+	// Verdict is "pass", "fail", or "not-reached" (nothing to judge:
+	// no client sent anything, or the scenario's decision point never
+	// came); only "pass" exits 0.
 	Verdict string `json:"verdict"`
 	// Server says what was served: "scenario NAME", "config FILE" or
 	// "giftgen" (the default, healthy GiftGen server).
@@ -124,7 +128,8 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	configFile := fs.String("config", "", "serve the server the JSON file `FILE` describes (schema: config/schema.json)")
 	reportFile := fs.String("report", "", "write the verdict to `FILE`, as JSON, at exit")
 	logFile := fs.String("log", "", "write logs to `FILE` instead of stderr")
-	httpAddr := fs.String("http", "", "serve Streamable HTTP on `ADDR` (host:port; loopback only, unless --allow-remote) instead of stdio")
+	httpMode := fs.Bool("http", false, "serve Streamable HTTP instead of stdio, on --listen's address; the URL is printed on stdout")
+	listenAddr := fs.String("listen", defaultListen, "with --http: listen on `ADDR` (host:port; port 0: any free port; loopback only, unless --allow-remote)")
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow a listen address that is not loopback (a container, a VM); the mock answers anyone who reaches it and keeps all they send")
 	authOn := fs.Bool("auth", false, "with --http: require OAuth (the mock's authorization server, mcptest.NewAuthorization's defaults, at the same address)")
 	authClient := fs.String("auth-client", "", "with --http: like --auth, with the client `ID:SECRET` pre-registered")
@@ -134,14 +139,22 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() > 0 {
+		if _, _, err := net.SplitHostPort(fs.Arg(0)); err == nil {
+			return usagef("unexpected argument %q: --http is a switch; give the address with --listen %s", fs.Arg(0), fs.Arg(0))
+		}
 		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	listenSet := false
+	fs.Visit(func(f *flag.Flag) { listenSet = listenSet || f.Name == "listen" })
+	if listenSet && !*httpMode {
+		return usagef("--listen goes with --http (stdio has no address)")
 	}
 	spec, err := pickServer(*scenario, *configFile)
 	if err != nil {
 		return err
 	}
 	spec.auth = authFlag{on: *authOn, client: *authClient}
-	if err := spec.auth.check(*httpAddr != ""); err != nil {
+	if err := spec.auth.check(*httpMode); err != nil {
 		return err
 	}
 	if spec.auth.enabled() && scenarios.IsAuth(*scenario) {
@@ -152,8 +165,8 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeLog()
-	if *httpAddr != "" {
-		return serveHTTP(spec, httpListen{addr: *httpAddr, allowRemote: *allowRemote, hosts: allowHosts}, *reportFile, stdout, logw)
+	if *httpMode {
+		return serveHTTP(spec, httpListen{addr: *listenAddr, allowRemote: *allowRemote, hosts: allowHosts}, *reportFile, stdout, logw)
 	}
 	if *allowRemote || len(allowHosts) > 0 {
 		return usagef("--allow-remote and --allow-host go with --http")
@@ -162,6 +175,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := signalContext()
 	defer stop()
 	in := &firstByte{r: pump(stdin)}
+	fmt.Fprintf(logw, "mcpmock: serving %s on stdio: waiting for an MCP client on stdin (stdout carries only MCP); closing stdin (Ctrl-D), SIGTERM or SIGINT (Ctrl-C) ends it\n", spec.label)
 	rep := serveOnce(ctx, spec, "stdio", logw, func(ctx context.Context, srv *mcptest.Server) string {
 		rwc := &stdio{r: in, w: stdout}
 		if err := srv.Serve(ctx, rwc); err != nil {
@@ -179,6 +193,7 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 	session func(ctx context.Context, srv *mcptest.Server) string, since func() time.Duration,
 ) *Report {
 	rep := &Report{Server: spec.label, Transport: transport, Violations: []ReportViolation{}, Problems: []string{}}
+	heard := false // the client sent the mock something
 	p := mcptest.NewProgramTB("mcpmock", logw)
 	err := p.Run(func(t mcptest.TB) {
 		t.Helper()
@@ -194,6 +209,10 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 		if broken := brokenRules(srv.Violations()); broken != "" {
 			t.Errorf("%s", broken)
 		}
+		for _, miss := range srv.Unmatched() {
+			t.Errorf("the client asked for what the server has no answer for (it got a JSON-RPC error): %s", miss)
+		}
+		heard = len(srv.Journal().From(mcptest.FromClient)) > 0
 		rep.ElapsedMS = since().Milliseconds()
 		msgs := srv.Journal().All()
 		rep.Messages = len(msgs)
@@ -212,6 +231,7 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 				Violations: srv.Violations(),
 			}
 			r := s.Evaluate(o)
+			r.Observed = strings.ReplaceAll(r.Observed, connectReturnedNil, clientResultUnknown)
 			rep.Scenario = &r
 		}
 	})
@@ -220,12 +240,37 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 			rep.Problems = append(rep.Problems, f)
 		}
 	}
-	rep.Verdict = "pass"
-	if len(rep.Problems) > 0 || (rep.Scenario != nil && rep.Scenario.Status.Failed()) {
-		rep.Verdict = "fail"
+	switch {
+	case len(rep.Problems) > 0 || (rep.Scenario != nil && rep.Scenario.Status == scenarios.Fail):
+		rep.Verdict = verdictFail
+	case !heard || (rep.Scenario != nil && rep.Scenario.Status == scenarios.NotReached):
+		// Nothing observed is no pass: there is nothing to judge.
+		rep.Verdict = verdictNotReached
+		if !heard {
+			rep.Problems = append(rep.Problems, "no client sent anything before "+rep.Ended+": nothing was observed, so there is no verdict; connect a client (over stdio: write to this process's stdin)")
+		}
+	default:
+		rep.Verdict = verdictPass
 	}
 	return rep
 }
+
+// The verdicts of a serve report.
+const (
+	verdictPass       = "pass"
+	verdictFail       = "fail"
+	verdictNotReached = "not-reached" // nothing to judge: no client, or the scenario's point never came
+)
+
+// connectReturnedNil is how the scenarios package words a client whose
+// ConnectFunc saw no error, in Go's terms; the command says it in its own
+// (TestCommandWordsClientResult keeps the two in step).
+const connectReturnedNil = "connect returned nil"
+
+// clientResultUnknown replaces, in a scenario's observed text under
+// serve, the words a Go ConnectFunc's result would be given: a server
+// process never learns what the client made of it.
+const clientResultUnknown = "what the client made of it is not seen by serve (mcpmock run, which starts the client, judges that)"
 
 // brokenRules says which protocol rules the client broke (the
 // error-level violations), "" for none.
@@ -275,7 +320,10 @@ func finish(rep *Report, reportFile string, logw io.Writer) error {
 			return fmt.Errorf("--report: %v", err)
 		}
 	}
-	fmt.Fprintf(logw, "mcpmock: %s: %s (%s, %s; %s)\n", rep.Server, rep.Verdict, plural(rep.Messages, "message", "messages"), plural(len(rep.Violations), "violation", "violations"), rep.Ended)
+	fmt.Fprintf(logw, "mcpmock: %s: %s (%s, %s; %s)\n", rep.Server, rep.Verdict, plural(rep.Messages, "message", "messages"), violationCount(rep.Violations), rep.Ended)
+	for _, p := range rep.Problems {
+		fmt.Fprintf(logw, "mcpmock: problem: %s\n", p)
+	}
 	if rep.Scenario != nil {
 		r := rep.Scenario
 		fmt.Fprintf(logw, "mcpmock: scenario %s: %s: %s\n", r.Scenario, r.Status, r.Observed)
@@ -283,10 +331,31 @@ func finish(rep *Report, reportFile string, logw io.Writer) error {
 			fmt.Fprintf(logw, "mcpmock: scenario %s: note: %s\n", r.Scenario, r.Why)
 		}
 	}
-	if rep.Verdict != "pass" {
+	if rep.Verdict != verdictPass {
 		return errVerdict
 	}
 	return nil
+}
+
+// violationCount says how many rules the client broke and, apart, how
+// many SHOULDs it missed: "4 rules broken, 1 warning", "no rule broken".
+func violationCount(vs []ReportViolation) string {
+	broken, warnings := 0, 0
+	for _, v := range vs {
+		if v.Severity == mcptest.SeverityError.String() {
+			broken++
+		} else {
+			warnings++
+		}
+	}
+	out := "no rule broken"
+	if broken > 0 {
+		out = plural(broken, "rule broken", "rules broken")
+	}
+	if warnings > 0 {
+		out += ", " + plural(warnings, "warning", "warnings")
+	}
+	return out
 }
 
 // signalContext returns a context that SIGTERM or SIGINT cancels, with
