@@ -429,7 +429,6 @@ func wrapColumn(s string, width int) []string {
 	return append(lines, line.String())
 }
 
-
 // plural renders n with the singular or the plural noun: "1 known
 // deviation", "2 known deviations".
 func plural(n int, one, many string) string {

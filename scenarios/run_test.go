@@ -8,8 +8,8 @@ import (
 	"net"
 	"strings"
 	"testing"
-	"unicode/utf8"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpmock/mcpmock/scenarios"
 )
