@@ -27,7 +27,9 @@ import (
 // official suite's environment, then asks its URL (the last argument),
 // reads the 401's resource_metadata, fetches that Protected Resource
 // Metadata and says whether its resource is the URL it was given; it
-// exits 1 (it does not authorize).
+// exits 1 (it does not authorize). "no-capability-check" is careful but
+// lists and calls the tools although the server declared none (it fails
+// mistake 3 of the tour, as the official Go SDK v1.8.0 does).
 func fakeClient(mode string) int {
 	if mode == "oauth-probe" {
 		return oauthProbe()
@@ -60,6 +62,7 @@ func fakeClient(mode string) int {
 		fmt.Fprintf(os.Stderr, "fake client: "+format+"\n", args...)
 	})
 	c.byNumber = mode == "by-number"
+	c.trustsNoCapabilities = mode == "no-capability-check"
 	ctx, cancel := context.WithTimeout(context.Background(), callDeadline(time.Duration(deadline)*time.Millisecond))
 	err := c.work(ctx)
 	cancel()

@@ -791,7 +791,7 @@ func TestTour(t *testing.T) {
 	assert.Contains(t, out, `refused the initialize result: protocolVersion "1999-01-01" is not a version`)
 	assert.Contains(t, out, "read the capabilities: no tools, so it calls none")
 	assert.Contains(t, out, "gave up on tools/call (id 3) and sent notifications/cancelled")
-	assert.Equal(t, 3, strings.Count(out, "The mcpmock reference client: pass"), out)
+	assert.Equal(t, 3, strings.Count(out, "The built-in reference client (cmd/mcpmock): pass"), out)
 
 	_, stderr, code = runMcpmock(t, nil, "tour", "no-such-lesson")
 	assert.Equal(t, exitUsage, code)

@@ -14,12 +14,22 @@ import (
 
 const tourSynopsis = "[--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]"
 
+// refClientName names the reference client (refclient.go) in the tour.
+const refClientName = "the built-in reference client (cmd/mcpmock)"
+
 // tourCmd runs the teaching tour (package scenarios/tour, the same tour as
 // go run ./examples/handshake) with the client program CMD in the role the
 // official Go SDK plays there: the client-side lessons use the tour's naive
 // hand-written clients, the server-side lessons and the rest of the
 // catalog use CMD, started for each scenario as mcpmock run starts it.
 // Without CMD, the reference client (refclient.go) plays that role.
+//
+// The exit status is run's: 1 when a verdict failed (the client played,
+// CMD's or the reference client's, failed a scenario or did not reach its
+// decision point; or the mock did not catch a naive client's mistake),
+// with the failures named on stderr; 0 otherwise. The reference client is
+// meant to pass every scenario that applies to it, so a plain
+// `mcpmock tour` exits 0.
 func tourCmd(args []string, stdout, stderr io.Writer) error {
 	var names, command []string
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -29,10 +39,14 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	fs := newFlags("tour", tourSynopsis, stderr)
 	logFile := fs.String("log", "", "write the client's output and the mock's problems to `FILE` (default: stderr)")
-	name := fs.String("name", "", "call the client `NAME` in the verdicts (default: the command)")
+	name := fs.String("name", "", "call the client `NAME` in the verdicts (default: \"your client (CMD)\", or \""+refClientName+"\")")
 	flagsUsage := fs.Usage
 	fs.Usage = func() { // the flags, then what can be named
 		flagsUsage()
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, wrapText("Exit status: 1 when a verdict failed (the client, CMD or without it the built-in reference client, "+
+			"failed a scenario or did not reach its decision point, or the mock missed a naive client's mistake), as with run; "+
+			"2 for a mistake on the command line; 0 otherwise."))
 		fmt.Fprintln(stderr)
 		skip := map[string]string(nil)
 		if len(command) > 0 {
@@ -52,19 +66,20 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 	if len(command) == 0 {
 		clientName := *name
 		if clientName == "" {
-			clientName = "the mcpmock reference client"
+			clientName = refClientName
 		}
 		t := tour.Tour{Log: logw, Client: tour.Client{Name: clientName, Run: refTourRun}}
 		if len(names) == 0 {
-			fmt.Fprintf(stdout, "%s\n\n", wrapText("The tour with mcpmock's reference client, a small hand-written client that does what the scenarios call correct. "+
+			fmt.Fprintf(stdout, "%s\n\n", wrapText("The tour with mcpmock's built-in reference client, a small hand-written client that does what the scenarios call correct. "+
 				"Give it your own client program after -- (mcpmock tour -- node my-client.mjs) to see what yours does; "+
 				"in a clone of github.com/mcpmock/mcpmock, go run ./examples/handshake shows the official Go SDK's."))
 		}
-		return tourResult(t.Run(stdout, names...))
+		verdicts, err := t.Play(stdout, names...)
+		return tourVerdicts(verdicts, err, stderr)
 	}
 	clientName := *name
 	if clientName == "" {
-		clientName = "the client " + strings.Join(command, " ")
+		clientName = "your client (" + strings.Join(command, " ") + ")"
 	}
 	opts := runOptions{command: command, deviations: map[string]string{}, startup: 60 * time.Second, log: logw, stderrLines: 5}
 	t := tour.Tour{Log: logw, Client: tour.Client{
@@ -74,7 +89,35 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 		},
 		Skip: commandTourSkip,
 	}}
-	return tourResult(t.Run(stdout, names...))
+	verdicts, err := t.Play(stdout, names...)
+	return tourVerdicts(verdicts, err, stderr)
+}
+
+// tourVerdicts turns what the tour played into the command's result: its
+// error (tourResult), else errVerdict (exit 1) after naming on stderr each
+// failed verdict, else nil.
+func tourVerdicts(verdicts []tour.Verdict, err error, stderr io.Writer) error {
+	if err != nil {
+		return tourResult(err)
+	}
+	var failed []string
+	for _, v := range verdicts {
+		if v.Failed() {
+			what := string(v.Status)
+			if v.Naive {
+				what = "its mistake not caught"
+			}
+			failed = append(failed, fmt.Sprintf("%s: %s (%s)", v.Scenario, v.Client, what))
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	fmt.Fprintf(stderr, "mcpmock tour: %d of %d verdicts failed:\n", len(failed), len(verdicts))
+	for _, f := range failed {
+		fmt.Fprintf(stderr, "  %s\n", f)
+	}
+	return errVerdict
 }
 
 // commandTourSkip are the scenarios the whole tour leaves out with a

@@ -15,6 +15,9 @@ func Example_mistake1() {
 		panic(err)
 	}
 	// Output:
+	// The client's own mistakes are made on purpose by the tour's naive clients: their
+	// verdict is caught (the mock caught the mistake), never pass.
+	//
 	// # Mistake 1 of 7: a malformed initialize request
 	// (Error n.º 1: formato incorrecto de la solicitud initialize)
 	//
@@ -22,8 +25,8 @@ func Example_mistake1() {
 	// "2.0", writes "init" instead of "initialize", or sends capabilities as a boolean
 	// instead of an object.
 	//
-	// The client's mistake: a deliberately naive hand-written client makes it, and the
-	// mock catches it.
+	// The client's mistake: a naive hand-written client that sends a malformed
+	// initialize makes it on purpose, and the mock must catch it.
 	//
 	// ## giftgen-handshake
 	//
@@ -94,12 +97,10 @@ func Example_mistake1() {
 	// A correct client: the client completes the handshake (initialize, then
 	// notifications/initialized), its work gets results (e.g. tools/list), it breaks
 	// no protocol rule, and connect returns nil.
-	// The naive hand-written client: fail, the client broke jsonrpc/version ("jsonrpc"
-	// is missing, want "2.0"), lifecycle/initialize-first (init sent before
-	// initialize), jsonrpc/method-not-found (the server does not know the method
-	// "init"), lifecycle/initialize-params (params.capabilities is true, want an
-	// object); the client sent initialize, init, initialize,
-	// notifications/initialized, tools/list, tools/call.
+	// A naive hand-written client that sends a malformed initialize: caught, the
+	// client sent a malformed initialize, three times (rules jsonrpc/version,
+	// lifecycle/initialize-first, jsonrpc/method-not-found,
+	// lifecycle/initialize-params).
 	//
 	// How to fix it: Check initialize against the spec before anything else:
 	// "jsonrpc": "2.0" on every message, the method "initialize", and params with
@@ -117,6 +118,10 @@ func Example_mistake2() {
 		panic(err)
 	}
 	// Output:
+	// Playing: the official Go SDK v1.8.0. Its verdict on each server: pass (it coped
+	// as a correct client does), fail or not-reached (it did not: a failure), or
+	// not-applicable.
+	//
 	// # Mistake 2 of 7: protocolVersion ignored
 	// (Error n.º 2: ignorar protocolVersion)
 	//
@@ -160,7 +165,7 @@ func Example_mistake2() {
 	//
 	// A correct client: connect fails with an unsupported-version error (mentioning
 	// the version) and nothing else is sent after the initialize result.
-	// The official Go SDK v1.8.0: pass, it does that.
+	// The official Go SDK v1.8.0: pass, it coped: it does what a correct client does.
 	//
 	// How to fix it: Treat protocolVersion as a contract: answer the version the
 	// client asked for when you support it, otherwise the latest one you do support,
@@ -178,6 +183,10 @@ func Example_mistake3() {
 		panic(err)
 	}
 	// Output:
+	// Playing: the official Go SDK v1.8.0. Its verdict on each server: pass (it coped
+	// as a correct client does), fail or not-reached (it did not: a failure), or
+	// not-applicable.
+	//
 	// # Mistake 3 of 7: a forgotten capability
 	// (Error n.º 3: capabilities olvidadas)
 	//
@@ -237,8 +246,8 @@ func Example_mistake3() {
 	//
 	// A correct client: tools/list and tools/call are never called, since the server
 	// did not declare tools.
-	// The official Go SDK v1.8.0: fail, the client sent tools/list, tools/call
-	// although the server declared no tools capability.
+	// The official Go SDK v1.8.0: fail, it did not cope: the client sent tools/list,
+	// tools/call although the server declared no tools capability.
 	//
 	// How to fix it: Declare every primitive you serve: "tools": {} (with listChanged
 	// if you will announce changes) as soon as one tool is registered. Let the SDK
@@ -256,14 +265,17 @@ func Example_mistake4() {
 		panic(err)
 	}
 	// Output:
+	// The client's own mistakes are made on purpose by the tour's naive clients: their
+	// verdict is caught (the mock caught the mistake), never pass.
+	//
 	// # Mistake 4 of 7: calling methods the capabilities did not declare
 	// (Error n.º 4: usar métodos no declarados en capabilities)
 	//
 	// The client sends resources/list to a server whose capabilities have no resources
 	// section, instead of reading the capabilities first.
 	//
-	// The client's mistake: a deliberately naive hand-written client makes it, and the
-	// mock catches it.
+	// The client's mistake: a naive hand-written client that calls undeclared methods
+	// makes it on purpose, and the mock must catch it.
 	//
 	// ## undeclared-methods
 	//
@@ -321,8 +333,9 @@ func Example_mistake4() {
 	// A correct client: the client calls only methods of the capabilities the server
 	// declared (here tools): no resources/*, prompts/*, logging/setLevel or
 	// completion/complete.
-	// The naive hand-written client: fail, resources/list called, but the server did
-	// not declare the resources capability.
+	// A naive hand-written client that calls undeclared methods: caught, the client
+	// called resources/list, which the server did not declare (rule
+	// capabilities/undeclared-method).
 	//
 	// How to fix it: Read the server's capabilities before calling anything: no
 	// resources section, no resources/list or resources/read; the same for tools,
@@ -340,6 +353,10 @@ func Example_mistake5() {
 		panic(err)
 	}
 	// Output:
+	// Playing: the official Go SDK v1.8.0. Its verdict on each server: pass (it coped
+	// as a correct client does), fail or not-reached (it did not: a failure), or
+	// not-applicable.
+	//
 	// # Mistake 5 of 7: the server talks before notifications/initialized
 	// (Error n.º 5: el servidor empieza a "hablar" antes de notifications/initialized)
 	//
@@ -400,7 +417,7 @@ func Example_mistake5() {
 	// A correct client: the early notification is tolerated and the session proceeds:
 	// notifications/initialized is sent, the client's work gets results, and connect
 	// returns nil.
-	// The official Go SDK v1.8.0: pass, it does that.
+	// The official Go SDK v1.8.0: pass, it coped: it does what a correct client does.
 	//
 	// How to fix it: Send nothing but the initialize result (and, if you must, ping or
 	// logging) until notifications/initialized has arrived; queue what happens before
@@ -416,6 +433,10 @@ func Example_mistake6() {
 		panic(err)
 	}
 	// Output:
+	// Playing: the official Go SDK v1.8.0. Its verdict on each server: pass (it coped
+	// as a correct client does), fail or not-reached (it did not: a failure), or
+	// not-applicable.
+	//
 	// # Mistake 6 of 7: a tool's schema changed without tools/list_changed
 	// (Error n.º 6: cambiar el esquema de herramientas sin señal de cambio de lista)
 	//
@@ -470,9 +491,9 @@ func Example_mistake6() {
 	// A correct client: after its first tools/call is rejected with -32602 (the schema
 	// changed and nobody said so), the client lists the tools again before it repeats
 	// the call with the same arguments.
-	// The official Go SDK v1.8.0: fail, the client never listed the tools again after
-	// its call (id 3) was rejected with -32602; it sent server/discover, tools/list,
-	// tools/call.
+	// The official Go SDK v1.8.0: fail, it did not cope: the client never listed the
+	// tools again after its call (id 3) was rejected with -32602; it sent
+	// server/discover, tools/list, tools/call.
 	//
 	// ## tools-list-changed
 	//
@@ -525,8 +546,8 @@ func Example_mistake6() {
 	// A correct client: the client lists the tools again after
 	// notifications/tools/list_changed, before its session ends (Play waits up to 2s
 	// after connect returned, for clients that re-list from their own goroutine).
-	// The official Go SDK v1.8.0: fail, after notifications/tools/list_changed the
-	// client sent tools/call, but no tools/list.
+	// The official Go SDK v1.8.0: fail, it did not cope: after
+	// notifications/tools/list_changed the client sent tools/call, but no tools/list.
 	//
 	// How to fix it: When a tool's schema changes, declare tools.listChanged and send
 	// notifications/tools/list_changed (or restart the server so that clients list
@@ -544,6 +565,10 @@ func Example_mistake7() {
 		panic(err)
 	}
 	// Output:
+	// Playing: the official Go SDK v1.8.0. Its verdict on each server: pass (it coped
+	// as a correct client does), fail or not-reached (it did not: a failure), or
+	// not-applicable.
+	//
 	// # Mistake 7 of 7: premature magic around capabilities
 	// (Error n.º 7: optimización prematura y "magia" en torno a capabilities)
 	//
@@ -607,8 +632,9 @@ func Example_mistake7() {
 	// (after server/discover) it sends no tools/list or tools/call, since discover
 	// declared no tools; in the handshake era it completes the handshake and its work
 	// gets results; either way it returns before its deadline.
-	// The official Go SDK v1.8.0: fail, the client sent tools/list, tools/call
-	// although server/discover declared no tools capability (only prompts, resources).
+	// The official Go SDK v1.8.0: fail, it did not cope: the client sent tools/list,
+	// tools/call although server/discover declared no tools capability (only prompts,
+	// resources).
 	//
 	// ## capabilities-per-session
 	//
@@ -682,9 +708,9 @@ func Example_mistake7() {
 	// A correct client: the client reads each session's capabilities afresh: in the
 	// second session it sends no tools/list or tools/call, since that session declared
 	// no tools.
-	// The official Go SDK v1.8.0: fail, in the second session the client sent
-	// tools/list, tools/call although that session declared no tools capability (only
-	// prompts, resources).
+	// The official Go SDK v1.8.0: fail, it did not cope: in the second session the
+	// client sent tools/list, tools/call although that session declared no tools
+	// capability (only prompts, resources).
 	//
 	// ## capabilities-unknown-keys
 	//
@@ -730,7 +756,7 @@ func Example_mistake7() {
 	// A correct client: the client ignores the capability keys it does not know and
 	// proceeds: its work gets results, it breaks no protocol rule, and connect returns
 	// nil.
-	// The official Go SDK v1.8.0: pass, it does that.
+	// The official Go SDK v1.8.0: pass, it coped: it does what a correct client does.
 	//
 	// ## capabilities-lie
 	//
@@ -769,7 +795,7 @@ func Example_mistake7() {
 	//
 	// A correct client: the client copes with the -32601 to tools/list: it calls no
 	// tool it could not list, sends tools/list at most twice, and returns.
-	// The official Go SDK v1.8.0: pass, it does that.
+	// The official Go SDK v1.8.0: pass, it coped: it does what a correct client does.
 	//
 	// How to fix it: Declare honestly what the server does, the same for every client,
 	// session and era (server/discover and initialize alike), and grow the

@@ -41,10 +41,12 @@ func TestTour(t *testing.T) {
 	}
 	out := first.String()
 
-	// First, up front, what the whole tour leaves out for this app.
+	// First, up front, whose client plays, then what the whole tour
+	// leaves out for this app.
 	preface, lessonsAndRest, ok := strings.Cut(out, "# Mistake 1 ")
-	if !ok || !strings.HasPrefix(preface, "The whole tour leaves out ") || !strings.Contains(preface, "- http-error-page: ") {
-		t.Errorf("the tour does not say first what it leaves out:\n%s", preface)
+	if !ok || !strings.HasPrefix(preface, "Playing: the official Go SDK v1.8.0. ") ||
+		!strings.Contains(preface, "\n\nThe whole tour leaves out ") || !strings.Contains(preface, "- http-error-page: ") {
+		t.Errorf("the tour does not say first whose client plays and what it leaves out:\n%s", preface)
 	}
 	lessonsOut, rest, ok := strings.Cut("# Mistake 1 "+lessonsAndRest, "\n# The rest of the catalog\n")
 	if !ok {
@@ -62,7 +64,7 @@ func TestTour(t *testing.T) {
 		}
 		client := "The official Go SDK v1.8.0"
 		if l.Side == tour.ClientSide {
-			client = "The naive hand-written client"
+			client = "A naive hand-written client that "
 		}
 		for _, n := range l.Scenarios {
 			sec := section(part, n)
@@ -75,7 +77,7 @@ func TestTour(t *testing.T) {
 				verdict = "pass"
 			}
 			if l.Side == tour.ClientSide {
-				verdict = "fail"
+				verdict = "caught"
 				if !strings.Contains(sec, "What the mock caught (the rules the client broke):\n- ") {
 					t.Errorf("lesson %d, scenario %s: the mock's catch is not shown:\n%s", l.Number, n, sec)
 				}
@@ -156,11 +158,22 @@ func checkSection(t *testing.T, name, sec, client, verdict string) {
 			t.Errorf("section %s has no %q:\n%s", name, want, sec)
 		}
 	}
-	want := client + ": pass, it does that."
-	if verdict != "pass" {
+	want := client + ": pass, it coped: it does what a correct client does."
+	switch verdict {
+	case "pass":
+	case "fail":
+		want = client + ": fail, it did not cope: "
+	case "not-reached":
+		want = client + ": not-reached (a failure), "
+	case "caught": // a naive client, named by what it does wrong: never pass
+		if !strings.Contains(flat(sec), client) || !strings.Contains(flat(sec), ": caught, the client ") || strings.Contains(sec, ": pass") {
+			t.Errorf("section %s: want the verdict caught of %q…:\n%s", name, client, sec)
+		}
+		return
+	default:
 		want = client + ": " + verdict + ", "
 	}
-	if !strings.Contains(sec, want) {
+	if !strings.Contains(flat(sec), want) {
 		t.Errorf("section %s: want the verdict %q:\n%s", name, want, sec)
 	}
 }
@@ -180,8 +193,8 @@ func TestTourByNumberAndName(t *testing.T) {
 		t.Errorf("lesson 3 by number and by name differ:\n%s\n---\n%s", byNumber.String(), byName.String())
 	}
 	out := byNumber.String()
-	if !strings.HasPrefix(out, "# Mistake 3 of 7: a forgotten capability\n") {
-		t.Errorf("the output does not start with lesson 3:\n%s", out)
+	if !strings.HasPrefix(out, "Playing: the official Go SDK v1.8.0. ") || !strings.Contains(out, ".\n\n# Mistake 3 of 7: a forgotten capability\n") {
+		t.Errorf("the output does not start with whose client plays, then lesson 3:\n%s", out)
 	}
 	i, j := strings.Index(out, "## tools-capability-missing\n"), strings.Index(out, "## modern-only\n")
 	if i < 0 || j < i {
@@ -214,6 +227,9 @@ func TestTourUnknownName(t *testing.T) {
 		t.Errorf("nothing is played when a name is unknown, got:\n%s", out.String())
 	}
 }
+
+// flat joins a wrapped text's lines.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // testLog sends what the mock logs to the test's log (a problem the mock
 // reports also makes the tour return an error, which fails the test).

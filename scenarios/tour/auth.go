@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/tidwall/gjson"
 )
@@ -30,6 +31,10 @@ const authWalkName = "auth"
 // authMistake is one client mistake of the authorization walk.
 type authMistake struct {
 	title, summary, scenario, fix string
+	// client names the naive client that makes the mistake.
+	client string
+	// caught is the mistake and how the mock must catch it.
+	caught mistake
 	// note, if set, is said after the verdict: why the lesson is the
 	// rule the mock caught rather than the scenario's verdict.
 	note string
@@ -48,6 +53,8 @@ var authMistakes = []authMistake{
 		summary:  "The client sends its user to authorize without a code_challenge: anyone who intercepts the code can redeem it. The spec makes PKCE with S256 mandatory.",
 		scenario: "auth/metadata-default",
 		fix:      "Make a random code_verifier per authorization, send code_challenge=BASE64URL(SHA256(verifier)) with code_challenge_method=S256, and the verifier with the code.",
+		client:   "a naive OAuth client that skips PKCE",
+		caught:   mistake{did: "sent no PKCE code_challenge", rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}},
 		bug:      oauthBug{noPKCE: true},
 	},
 	{
@@ -56,6 +63,8 @@ var authMistakes = []authMistake{
 		scenario: "auth/metadata-default",
 		fix:      "Send resource=<the MCP server's canonical URL> (the Protected Resource Metadata's resource) in both the authorization and the token request.",
 		note:     "The scenario is about discovery, which this client gets right, and this mock issues the token anyway: the lesson is the rule the mock caught, twice, which a stricter authorization server enforces by refusing the token.",
+		client:   "a naive OAuth client that sends no resource parameter",
+		caught:   mistake{did: "sent no resource parameter", rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
 		bug:      oauthBug{noResource: true},
 	},
 	{
@@ -63,42 +72,48 @@ var authMistakes = []authMistake{
 		summary:  "A tool needs more than the client's token carries; the server answers 403 insufficient_scope naming the scope, and the client gives up instead of authorizing again for the union of its scopes and the new one.",
 		scenario: "auth/scope-step-up",
 		fix:      "On 403 with error=\"insufficient_scope\", authorize again for the scopes already granted plus the challenge's scope, then retry the request once; bound the retries.",
+		client:   "a naive OAuth client that does not step up",
+		caught:   mistake{did: "gave up on the 403 insufficient_scope instead of authorizing again", fails: true},
 		bug:      oauthBug{noStepUp: true},
 	},
 }
 
-// showAuth writes the authorization walk.
-func (t Tour) showAuth(w io.Writer) error {
+// showAuth writes the authorization walk and returns its verdicts.
+func (t Tour) showAuth(w io.Writer) ([]Verdict, error) {
 	fmt.Fprintf(w, "# Authorization: one healthy flow, then three client mistakes\n\n")
 	fmt.Fprintf(w, "%s\n\n", wrap("The mock is an OAuth-protected MCP server with its own authorization server. The clients here are the tour's own hand-written OAuth clients (standard library only): discovery from the 401's resource_metadata, registration, PKCE, the resource parameter, the token, the call.", ""))
 	healthy, _ := scenarios.Lookup("auth/metadata-default")
-	if err := t.play(w, healthy, oauthTourClient("the tour's OAuth client", oauthBug{})); err != nil {
-		return err
+	v, err := t.play(w, healthy, oauthTourClient("the tour's OAuth client", oauthBug{}, nil))
+	verdicts := []Verdict{v}
+	if err != nil {
+		return verdicts, err
 	}
 	for i, m := range authMistakes {
 		fmt.Fprintf(w, "\n# Authorization mistake %d of %d: %s\n\n", i+1, len(authMistakes), m.title)
 		fmt.Fprintf(w, "%s\n\n", wrap(m.summary, ""))
 		s, ok := scenarios.Lookup(m.scenario)
 		if !ok {
-			return fmt.Errorf("tour: authorization mistake %q names the scenario %q, which is not in the catalog", m.title, m.scenario)
+			return verdicts, fmt.Errorf("tour: authorization mistake %q names the scenario %q, which is not in the catalog", m.title, m.scenario)
 		}
-		if err := t.play(w, s, oauthTourClient("the naive OAuth client", m.bug)); err != nil {
-			return err
+		v, err := t.play(w, s, oauthTourClient(m.client, m.bug, &m.caught))
+		verdicts = append(verdicts, v)
+		if err != nil {
+			return verdicts, err
 		}
 		if m.note != "" {
 			fmt.Fprintf(w, "%s\n", wrap(m.note, ""))
 		}
 		fmt.Fprintf(w, "\n%s\n", wrap("How to fix it: "+m.fix, ""))
 	}
-	return nil
+	return verdicts, nil
 }
 
-// oauthTourClient is the tour's OAuth client with bug: over the
-// scenario's URL it initializes (authorizing on the 401), calls
-// suggest_gifts {"age":25} (stepping up on a 403 insufficient_scope) and
-// ends its session.
-func oauthTourClient(name string, bug oauthBug) Client {
-	return Client{Name: name, Run: func(ctx context.Context, ep *scenarios.Endpoint, _ scenarios.Scenario, say func(string, ...any)) error {
+// oauthTourClient is the tour's OAuth client with bug (the mistake the
+// mock must catch, nil for a correct client): over the scenario's URL it
+// initializes (authorizing on the 401), calls suggest_gifts {"age":25}
+// (stepping up on a 403 insufficient_scope) and ends its session.
+func oauthTourClient(name string, bug oauthBug, m *mistake) Client {
+	return Client{Name: name, own: true, mistake: m, Run: func(ctx context.Context, ep *scenarios.Endpoint, _ scenarios.Scenario, say func(string, ...any)) error {
 		tr := &http.Transport{}
 		defer tr.CloseIdleConnections()
 		o := &oauthTour{ctx: ctx, url: ep.URL(), bug: bug, say: say,

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/tidwall/gjson"
 )
@@ -29,7 +30,10 @@ const naiveVersion = "2025-06-18"
 // requests in a row, as a hand-written client retries until something
 // works, then it goes on as an app does.
 var malformedInitializeClient = Client{
-	Name: "the naive hand-written client",
+	Name: "a naive hand-written client that sends a malformed initialize",
+	own:  true,
+	mistake: &mistake{did: "sent a malformed initialize, three times",
+		rules: []mcptest.RuleID{mcptest.RuleJSONRPCVersion, mcptest.RuleInitializeFirst, mcptest.RuleMethodNotFound, mcptest.RuleInitializeParams}},
 	Run: OneSessionRun(func(ctx context.Context, conn net.Conn, _ scenarios.Scenario, say func(string, ...any)) error {
 		n := newNaive(ctx, conn, say)
 		defer n.close()
@@ -49,7 +53,9 @@ var malformedInitializeClient = Client{
 // undeclaredMethodsClient makes mistake 4: a correct handshake, then
 // resources/list without a look at the server's capabilities.
 var undeclaredMethodsClient = Client{
-	Name: "the naive hand-written client",
+	Name:    "a naive hand-written client that calls undeclared methods",
+	own:     true,
+	mistake: &mistake{did: "called resources/list, which the server did not declare", rules: []mcptest.RuleID{mcptest.RuleUndeclaredMethod}},
 	Run: OneSessionRun(func(ctx context.Context, conn net.Conn, _ scenarios.Scenario, say func(string, ...any)) error {
 		n := newNaive(ctx, conn, say)
 		defer n.close()

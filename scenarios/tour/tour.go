@@ -6,9 +6,12 @@
 //
 // Mistakes on the client's side (1 and 4) are shown with a deliberately
 // naive hand-written client that the mock catches: the violation report is
-// the lesson. Mistakes on the server's side (2, 3, 5, 6 and 7) are shown with
-// the Client the Tour is given meeting a mock that makes them, against what
-// a correct client does. The package needs no client SDK: examples/handshake
+// the lesson, and the verdict says caught, never pass. Mistakes on the
+// server's side (2, 3, 5, 6 and 7) are shown with the Client the Tour is
+// given meeting a mock that makes them, against what a correct client
+// does: pass when it copes. The output says first whose client plays;
+// Tour.Play also returns the verdicts, for a program that judges its
+// client. The package needs no client SDK: examples/handshake
 // gives it the official Go SDK client,
 //
 //	// mcpmock:fragment (app: yours)
@@ -50,6 +53,59 @@ type Client struct {
 	// catalog for this client, each with the reason (e.g. a transcript that
 	// differs from run to run); they can still be named.
 	Skip map[string]string
+
+	// own: one of the tour's own clients (a naive one, or the correct
+	// OAuth client of the authorization walk), not Tour.Client.
+	own bool
+	// mistake: for a naive client, the mistake it makes on purpose and
+	// how the mock must catch it.
+	mistake *mistake
+}
+
+// mistake is what a naive client of the tour gets wrong on purpose, and
+// what the mock must report for the tour to call it caught.
+type mistake struct {
+	// did says what the client did wrong, after "the client": "sent no
+	// PKCE code_challenge".
+	did string
+	// rules are the rules the mock must report.
+	rules []mcptest.RuleID
+	// fails: the scenario's verdict must be a failure (fail or
+	// not-reached); that failure is the catch.
+	fails bool
+}
+
+// Verdict is what one scenario of a tour came to for the client that
+// played it.
+type Verdict struct {
+	// Scenario is the scenario's name.
+	Scenario string
+	// Client is the name of the client that played it.
+	Client string
+	// Own is set when the client was one of the tour's own (a naive client
+	// of lessons 1 and 4 or of the authorization walk, or the walk's
+	// correct OAuth client), not Tour.Client.
+	Own bool
+	// Naive is set when the client made a mistake on purpose: Caught, not
+	// Status, is then its verdict.
+	Naive bool
+	// Caught is, for a naive client, whether the mock caught its mistake
+	// (reported the rules it broke, or failed it in the scenario).
+	Caught bool
+	// Status is the scenario's verdict for the client, and Observed what
+	// it did, as in scenarios.Result.
+	Status   scenarios.Status
+	Observed string
+}
+
+// Failed reports a verdict that is bad news: a client that is not naive
+// failed the scenario or did not reach its decision point, or a naive
+// client's mistake went uncaught (the tour itself is then wrong).
+func (v Verdict) Failed() bool {
+	if v.Naive {
+		return !v.Caught
+	}
+	return v.Status.Failed()
 }
 
 // OneSessionRun adapts the Run of a client that uses one connection: it
@@ -95,30 +151,75 @@ type item struct {
 // parameter, no re-authorization on a step-up); they are shown in the order named. An
 // unknown name is an error that lists what there is, and nothing is
 // played.
+//
+// The output starts by saying whose client plays: Client.Name, and the
+// tour's own naive clients where a client's mistake is shown. Client's
+// verdicts are pass (it coped with the server as a correct client does),
+// fail, not-reached or not-applicable; a naive client's is caught (the
+// mock caught its mistake), never pass. Run reports no verdict: Play
+// returns them.
 func (t Tour) Run(w io.Writer, args ...string) error {
+	_, err := t.Play(w, args...)
+	return err
+}
+
+// Play is Run that also returns the verdicts, in the order played, those
+// played before an error included. A program that judges Client fails
+// when one of them Failed (mcpmock tour exits 1 then); one that teaches,
+// as examples/handshake does, shows them.
+func (t Tour) Play(w io.Writer, args ...string) ([]Verdict, error) {
 	items, err := t.pick(args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ew := &errWriter{w: w}
+	t.header(ew, items)
 	if len(args) == 0 {
 		t.leftOut(ew)
-		if ew.err != nil {
-			return ew.err
-		}
 	}
+	if ew.err != nil {
+		return nil, ew.err
+	}
+	var verdicts []Verdict
 	for i, it := range items {
 		if i > 0 {
 			fmt.Fprintln(ew)
 		}
-		if err := t.show(ew, it); err != nil {
-			return err
+		vs, err := t.show(ew, it)
+		verdicts = append(verdicts, vs...)
+		if err != nil {
+			return verdicts, err
 		}
 		if ew.err != nil {
-			return ew.err
+			return verdicts, ew.err
 		}
 	}
-	return nil
+	return verdicts, nil
+}
+
+// header says first whose clients the items are played with, and what
+// their verdicts mean.
+func (t Tour) header(w io.Writer, items []item) {
+	client, naive := false, false
+	for _, it := range items {
+		switch {
+		case it.auth:
+			naive = true
+		case it.lesson != nil && it.lesson.Side == ClientSide:
+			naive = true
+		default:
+			client = true
+		}
+	}
+	if client {
+		fmt.Fprintf(w, "%s\n", wrap("Playing: "+t.Client.Name+". Its verdict on each server: pass (it coped as a correct client does), "+
+			"fail or not-reached (it did not: a failure), or not-applicable.", ""))
+	}
+	if naive {
+		fmt.Fprintf(w, "%s\n", wrap("The client's own mistakes are made on purpose by the tour's naive clients: "+
+			"their verdict is caught (the mock caught the mistake), never pass.", ""))
+	}
+	fmt.Fprintln(w)
 }
 
 // leftOut says up front which scenarios the whole tour leaves out
@@ -225,8 +326,8 @@ func (t Tour) pick(args []string) ([]item, error) {
 	return items, nil
 }
 
-// show writes one item.
-func (t Tour) show(w io.Writer, it item) error {
+// show writes one item and returns its verdicts.
+func (t Tour) show(w io.Writer, it item) ([]Verdict, error) {
 	if it.auth {
 		return t.showAuth(w)
 	}
@@ -235,7 +336,8 @@ func (t Tour) show(w io.Writer, it item) error {
 			fmt.Fprintf(w, "# The rest of the catalog\n\n")
 			fmt.Fprintf(w, "%s\n\n", wrap(capitalize(t.Client.Name)+" meets the other scenarios of the catalog.", ""))
 		}
-		return t.play(w, it.scenario, t.Client)
+		v, err := t.play(w, it.scenario, t.Client)
+		return []Verdict{v}, err
 	}
 	l := it.lesson
 	fmt.Fprintf(w, "# Mistake %d of %d: %s\n", l.Number, len(lessons), l.Title)
@@ -244,31 +346,34 @@ func (t Tour) show(w io.Writer, it item) error {
 	client := t.Client
 	if l.Side == ClientSide {
 		client = l.naive
-		fmt.Fprintf(w, "%s\n\n", wrap("The client's mistake: a deliberately naive hand-written client makes it, and the mock catches it.", ""))
+		fmt.Fprintf(w, "%s\n\n", wrap("The client's mistake: "+client.Name+" makes it on purpose, and the mock must catch it.", ""))
 	} else {
 		fmt.Fprintf(w, "%s\n\n", wrap("The server's mistake: "+t.Client.Name+" meets a mock that makes it.", ""))
 	}
+	var verdicts []Verdict
 	for _, n := range l.Scenarios {
 		s, ok := scenarios.Lookup(n)
 		if !ok {
-			return fmt.Errorf("tour: lesson %d names the scenario %q, which is not in the catalog", l.Number, n)
+			return verdicts, fmt.Errorf("tour: lesson %d names the scenario %q, which is not in the catalog", l.Number, n)
 		}
-		if err := t.play(w, s, client); err != nil {
-			return err
+		v, err := t.play(w, s, client)
+		verdicts = append(verdicts, v)
+		if err != nil {
+			return verdicts, err
 		}
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "%s\n", wrap("How to fix it: "+l.Fix, ""))
 	fmt.Fprintf(w, "%s\n", wrap("Cómo corregirlo: "+l.FixES, ""))
-	return nil
+	return verdicts, nil
 }
 
 // play runs one scenario with the client and writes the scenario, the
 // transcript, the diagram, what the client did, what the mock caught and
-// the verdict.
-func (t Tour) play(w io.Writer, s scenarios.Scenario, c Client) error {
+// the verdict, which it returns.
+func (t Tour) play(w io.Writer, s scenarios.Scenario, c Client) (Verdict, error) {
 	if c.Run == nil {
-		return fmt.Errorf("tour: no client to play the scenario %s with: set Tour.Client", s.Name)
+		return Verdict{}, fmt.Errorf("tour: no client to play the scenario %s with: set Tour.Client", s.Name)
 	}
 	var st steps
 	var o scenarios.Outcome
@@ -276,7 +381,7 @@ func (t Tour) play(w io.Writer, s scenarios.Scenario, c Client) error {
 		o = s.Play(tb, func(ctx context.Context, ep *scenarios.Endpoint) error { return c.Run(ctx, ep, s, st.say) })
 	})
 	if o.Server == nil {
-		return fmt.Errorf("tour: scenario %s could not be played: %v", s.Name, verdict)
+		return Verdict{}, fmt.Errorf("tour: scenario %s could not be played: %v", s.Name, verdict)
 	}
 	r := s.Evaluate(o)
 
@@ -307,15 +412,73 @@ func (t Tour) play(w io.Writer, s scenarios.Scenario, c Client) error {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%s\n", wrap("A correct client: "+s.Expect.Description+".", ""))
-	if r.Status == scenarios.Pass {
-		fmt.Fprintf(w, "%s\n", wrap(capitalize(c.Name)+": pass, it does that.", ""))
+	v := Verdict{Scenario: s.Name, Client: c.Name, Own: c.own, Naive: c.mistake != nil, Status: r.Status, Observed: r.Observed}
+	var line string
+	if c.mistake != nil {
+		v.Caught, line = c.mistake.verdict(o.Violations, r)
 	} else {
-		fmt.Fprintf(w, "%s\n", wrap(capitalize(c.Name)+": "+string(r.Status)+", "+r.Observed+".", ""))
+		line = clientVerdict(r)
 	}
+	fmt.Fprintf(w, "%s\n", wrap(capitalize(c.Name)+": "+line, ""))
 	if verdict != nil {
-		return fmt.Errorf("tour: the mock reported a problem with scenario %s: %w", s.Name, verdict)
+		return v, fmt.Errorf("tour: the mock reported a problem with scenario %s: %w", s.Name, verdict)
 	}
-	return nil
+	return v, nil
+}
+
+// clientVerdict is the verdict line of a client that means to be correct,
+// after its name.
+func clientVerdict(r scenarios.Result) string {
+	switch r.Status {
+	case scenarios.Pass:
+		return "pass, it coped: it does what a correct client does."
+	case scenarios.Fail:
+		return "fail, it did not cope: " + r.Observed + "."
+	case scenarios.NotReached:
+		return "not-reached (a failure), " + r.Observed + "."
+	}
+	return string(r.Status) + ", " + r.Observed + "."
+}
+
+// verdict says whether the mock caught the mistake, and the verdict line
+// of the naive client that made it, after its name: never pass.
+func (m *mistake) verdict(vs []mcptest.Violation, r scenarios.Result) (bool, string) {
+	seen := map[mcptest.RuleID]bool{}
+	for _, v := range vs {
+		seen[v.Rule] = true
+	}
+	var broke, missed []string // of m.rules
+	for _, want := range m.rules {
+		if seen[want] {
+			broke = append(broke, string(want))
+		} else {
+			missed = append(missed, string(want))
+		}
+	}
+	failed := r.Status.Failed()
+	if len(missed) > 0 || m.fails && !failed {
+		why := "the mock did not report " + plural("rule", missed)
+		if len(missed) == 0 {
+			why = "the scenario's verdict was " + string(r.Status)
+		}
+		return false, "NOT caught, the client " + m.did + ", but " + why + ": the tour is wrong, please report it."
+	}
+	var how []string
+	if len(broke) > 0 {
+		how = append(how, plural("rule", broke))
+	}
+	if m.fails {
+		how = append(how, "the scenario's verdict: "+string(r.Status)+", "+r.Observed)
+	}
+	return true, "caught, the client " + m.did + " (" + strings.Join(how, "; ") + ")."
+}
+
+// plural is "rule a" or "rules a, b".
+func plural(noun string, items []string) string {
+	if len(items) == 1 {
+		return noun + " " + items[0]
+	}
+	return noun + "s " + strings.Join(items, ", ")
 }
 
 // steps is what a client said it did, safe for its goroutines.

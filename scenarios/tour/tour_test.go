@@ -66,10 +66,11 @@ func TestLessons(t *testing.T) {
 func TestClientSideLessons(t *testing.T) {
 	for _, tc := range []struct {
 		lesson string
+		naive  string
 		rules  []string
 	}{
-		{"1", []string{"jsonrpc/version", "lifecycle/initialize-first", "jsonrpc/method-not-found", "lifecycle/initialize-params"}},
-		{"undeclared-method-calls", []string{"capabilities/undeclared-method: resources/list called, but the server did not declare the resources capability"}},
+		{"1", "sends a malformed initialize", []string{"jsonrpc/version", "lifecycle/initialize-first", "jsonrpc/method-not-found", "lifecycle/initialize-params"}},
+		{"undeclared-method-calls", "calls undeclared methods", []string{"capabilities/undeclared-method: resources/list called, but the server did not declare the resources capability"}},
 	} {
 		t.Run(tc.lesson, func(t *testing.T) {
 			var out strings.Builder
@@ -87,8 +88,11 @@ func TestClientSideLessons(t *testing.T) {
 					t.Errorf("the mock's report does not name %q:\n%s", r, caught)
 				}
 			}
-			if !strings.Contains(s, "\nThe naive hand-written client: fail, ") {
-				t.Errorf("want the naive client's verdict fail:\n%s", s)
+			if !strings.Contains(flat(s), " A naive hand-written client that "+tc.naive+": caught, the client ") {
+				t.Errorf("want the naive client's verdict caught:\n%s", s)
+			}
+			if strings.Contains(s, "client: pass") || strings.Contains(s, "Playing: ") {
+				t.Errorf("a naive client is never passed, and no client of the user's plays:\n%s", s)
 			}
 			if !strings.Contains(s, "\nHow to fix it: ") || !strings.Contains(s, "\nCómo corregirlo: ") {
 				t.Errorf("no fix:\n%s", s)
@@ -124,7 +128,7 @@ func TestClientMeetsScenario(t *testing.T) {
 	for _, want := range []string{
 		"## modern-only\n",
 		"What the client did:\n- it was given modern-only\n- it closed the connection\n",
-		"\nAn idle client: not-reached, ",
+		"\nAn idle client: not-reached (a failure), ",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no %q in:\n%s", want, s)
@@ -183,19 +187,20 @@ func (l testLog) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// stopWriter keeps what is written to it and fails every write after the
-// first: Run stops after its first paragraph.
+// stopWriter keeps what is written to it and fails every write once it
+// holds the end of what the whole tour leaves out: Run stops there.
 type stopWriter struct{ b strings.Builder }
 
 func (s *stopWriter) Write(p []byte) (int, error) {
-	if s.b.Len() > 0 {
+	if strings.Contains(s.b.String(), "Name one to see it anyway.") {
 		return 0, errors.New("stop")
 	}
 	return s.b.Write(p)
 }
 
-// TestLeftOutUpFront: the whole tour says first which scenarios it leaves
-// out for its client, and why, before it plays anything.
+// TestLeftOutUpFront: the whole tour says first whose clients play and
+// what their verdicts mean, then which scenarios it leaves out for its
+// client, and why, before it plays anything.
 func TestLeftOutUpFront(t *testing.T) {
 	tr := Tour{Client: Client{Name: "the app", Skip: map[string]string{
 		"wrong-id-type": "racy", "http-error-page": "the app connects over stdio"}}}
@@ -203,7 +208,11 @@ func TestLeftOutUpFront(t *testing.T) {
 	if err := tr.Run(&w); err == nil {
 		t.Fatal("want the writer's error")
 	}
-	want := "The whole tour leaves out 2 scenarios of the catalog with the app:\n" +
+	want := "Playing: the app. Its verdict on each server: pass (it coped as a correct client\n" +
+		"does), fail or not-reached (it did not: a failure), or not-applicable.\n" +
+		"The client's own mistakes are made on purpose by the tour's naive clients: their\n" +
+		"verdict is caught (the mock caught the mistake), never pass.\n\n" +
+		"The whole tour leaves out 2 scenarios of the catalog with the app:\n" +
 		"- wrong-id-type: racy\n" +
 		"- http-error-page: the app connects over stdio\n" +
 		"Name one to see it anyway.\n\n"
@@ -249,14 +258,18 @@ func TestAuthWalk(t *testing.T) {
 		t.Errorf("the healthy client broke a rule:\n%s", healthy)
 	}
 	for i, want := range [][]string{
-		{"no PKCE", "- auth/pkce-s256: the authorization request has no code_challenge", "The naive OAuth client: fail"},
-		{"no resource parameter", "- auth/resource-parameter: the authorization request has no resource", "- auth/resource-parameter: the token request has no resource"},
-		{"no re-authorization on a step-up", "gave up", "The naive OAuth client: fail, after the 403"},
+		{"no PKCE", "- auth/pkce-s256: the authorization request has no code_challenge", "A naive OAuth client that skips PKCE: caught, the client sent no PKCE code_challenge (rule auth/pkce-s256)."},
+		{"no resource parameter", "- auth/resource-parameter: the authorization request has no resource", "- auth/resource-parameter: the token request has no resource",
+			"A naive OAuth client that sends no resource parameter: caught, the client sent no resource parameter (rule auth/resource-parameter)."},
+		{"no re-authorization on a step-up", "gave up", "A naive OAuth client that does not step up: caught, the client gave up on the 403 insufficient_scope instead of authorizing again (the scenario's verdict: fail, after the 403"},
 	} {
 		for _, w := range want {
-			if !strings.Contains(parts[i+1], w) {
+			if !strings.Contains(flat(parts[i+1]), w) {
 				t.Errorf("mistake %d lacks %q:\n%s", i+1, w, parts[i+1])
 			}
+		}
+		if strings.Contains(parts[i+1], "client: pass") {
+			t.Errorf("mistake %d: a naive client is passed:\n%s", i+1, parts[i+1])
 		}
 	}
 	if strings.Contains(got, "auth/scope-selection") {
