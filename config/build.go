@@ -69,16 +69,14 @@ func (c *Config) NewServer(t mcptest.TB) *mcptest.Server {
 			srv.WithResourceCompletion(cp.ResourceTemplate, cp.Argument, cp.Values...)
 		}
 	}
-	for _, m := range c.SSEReplies {
-		srv.WithFaults(mcptest.ReplyAsSSE(m).Optional())
+	for _, l := range c.sseFaults() {
+		srv.WithFaults(l.fault)
 	}
 	if c.CacheHints != nil {
 		srv.WithCacheHints(time.Duration(c.CacheHints.TTLMs)*time.Millisecond, c.CacheHints.CacheScope)
 	}
-	for _, m := range sortedKeys(c.ResultFields) {
-		eachField(c.ResultFields[m], func(k string, v json.RawMessage) {
-			faults = append(faults, mcptest.SetField(m, "result."+gjson.Escape(k), v).Optional())
-		})
+	for _, l := range c.resultFieldFaults() {
+		faults = append(faults, l.fault)
 	}
 	if c.FaultSeed != nil {
 		srv.WithFaultSeed(*c.FaultSeed)

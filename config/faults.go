@@ -2,13 +2,16 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/precheck"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/tidwall/gjson"
 )
 
 // paramKind is the JSON type of a fault parameter.
@@ -35,6 +38,25 @@ type FaultParam struct {
 	Doc string
 
 	kind paramKind
+	// arg names the mcptest constructor's argument (or refinement) the
+	// parameter is given to, where the name differs ("status" for "code"),
+	// so that a reason mcptest gives about it is placed at the parameter.
+	arg string
+}
+
+// as returns the parameter given to the constructor's argument arg.
+func (p FaultParam) as(arg string) FaultParam {
+	p.arg = arg
+	return p
+}
+
+// goName names the constructor's argument (or the refinement) the
+// parameter is given to.
+func (p FaultParam) goName() string {
+	if p.arg != "" {
+		return p.arg
+	}
+	return p.Name
 }
 
 // FaultSpec describes one fault a file can name: its name (the mcptest
@@ -53,10 +75,10 @@ type FaultSpec struct {
 // Refinements are the trigger parameters every fault takes besides its
 // own: "nth", "session", "probability", "optional".
 var refinements = []FaultParam{
-	{Name: "nth", Type: "integer ≥ 1", kind: pInt, Doc: "act only on the n-th message that matches, counted per server"},
-	{Name: "session", Type: "integer ≥ 1", kind: pInt, Doc: "act only in the n-th session"},
-	{Name: "probability", Type: "number in [0, 1]", Doc: "act with this probability, drawn from faultSeed"},
-	{Name: "optional", Type: "boolean", Doc: "the fault may never act without failing the verdict"},
+	{Name: "nth", Type: "integer ≥ 1", kind: pInt, Doc: "act only on the n-th message that matches, counted per server", arg: "Nth"},
+	{Name: "session", Type: "integer ≥ 1", kind: pInt, Doc: "act only in the n-th session", arg: "InSession"},
+	{Name: "probability", Type: "number in (0, 1]", Doc: "act with this probability, drawn from faultSeed", arg: "WithProbability"},
+	{Name: "optional", Type: "boolean", Doc: "the fault may never act without failing the verdict", arg: "Optional"},
 }
 
 // Refinements returns the trigger parameters every fault takes.
@@ -122,7 +144,7 @@ func specs() []FaultSpec {
 	}
 	return []FaultSpec{
 		{Name: "RespondProtocolVersion", Doc: "answers initialize with this protocolVersion",
-			Params: []FaultParam{param("version", pAny, true, `the version to answer: any JSON ("1999-01-01", "", 42)`)},
+			Params: []FaultParam{param("version", pAny, true, `the version to answer: any JSON ("1999-01-01", "", 42)`).as("v")},
 			build:  func(a args) (mcptest.Fault, error) { return mcptest.RespondProtocolVersion(a.raw("version")), nil }},
 		{Name: "RespondSupportedVersions", Doc: "server/discover lists these versions",
 			Params: []FaultParam{param("versions", pStrings, true, "the versions to list")},
@@ -137,20 +159,20 @@ func specs() []FaultSpec {
 				return mcptest.RejectProtocolVersionStateless(a.strs("versions")...), nil
 			}},
 		{Name: "OmitCapability", Doc: "the capability is left out, its methods still served",
-			Params: []FaultParam{param("capability", pString, true, `e.g. "tools"`)},
+			Params: []FaultParam{param("capability", pString, true, `e.g. "tools"`).as("name")},
 			build:  func(a args) (mcptest.Fault, error) { return mcptest.OmitCapability(a.str("capability")), nil }},
 		{Name: "DeclareUnservedCapability", Doc: "the capability is declared, its methods get -32601",
-			Params: []FaultParam{param("capability", pString, true, `e.g. "prompts"`)},
+			Params: []FaultParam{param("capability", pString, true, `e.g. "prompts"`).as("name")},
 			build: func(a args) (mcptest.Fault, error) {
 				return mcptest.DeclareUnservedCapability(a.str("capability")), nil
 			}},
 		{Name: "RespondCapabilities", Doc: "the capabilities are replaced by this JSON",
-			Params: []FaultParam{param("value", pAny, true, "the capabilities to send, any JSON (true, [], {…})")},
+			Params: []FaultParam{param("value", pAny, true, "the capabilities to send, any JSON (true, [], {…})").as("rawJSON")},
 			build:  func(a args) (mcptest.Fault, error) { return mcptest.RespondCapabilities(a.text("value")), nil }},
 		{Name: "OmitServerInfo", Doc: "serverInfo is left out",
 			build: func(args) (mcptest.Fault, error) { return mcptest.OmitServerInfo(), nil }},
 		{Name: "CorruptServerInfo", Doc: "serverInfo is replaced by this JSON",
-			Params: []FaultParam{param("value", pAny, true, "the serverInfo to send, any JSON")},
+			Params: []FaultParam{param("value", pAny, true, "the serverInfo to send, any JSON").as("rawJSON")},
 			build:  func(a args) (mcptest.Fault, error) { return mcptest.CorruptServerInfo(a.text("value")), nil }},
 		{Name: "SetField", Doc: "sets a field of the replies to method",
 			Params: []FaultParam{method, param("path", pString, true, `the field, e.g. "result.protocolVersion"`), param("value", pAny, true, "its new value, any JSON")},
@@ -177,13 +199,13 @@ func specs() []FaultSpec {
 			}},
 		methodOnly("Hang", "never answers method (until the server ends)", mcptest.Hang),
 		{Name: "Delay", Doc: "answers method after a delay",
-			Params: []FaultParam{method, param("duration", pDuration, true, "how long")},
+			Params: []FaultParam{method, param("duration", pDuration, true, "how long").as("d")},
 			build: func(a args) (mcptest.Fault, error) {
 				d, err := a.duration("duration")
 				return mcptest.Delay(a.str("method"), d), err
 			}},
 		{Name: "Jitter", Doc: "answers method after a random delay in [min, max]",
-			Params: []FaultParam{method, param("min", pDuration, true, "the shortest delay"), param("max", pDuration, true, "the longest delay")},
+			Params: []FaultParam{method, param("min", pDuration, true, "the shortest delay").as("lo"), param("max", pDuration, true, "the longest delay").as("hi")},
 			build: func(a args) (mcptest.Fault, error) {
 				lo, err := a.duration("min")
 				if err != nil {
@@ -211,7 +233,7 @@ func specs() []FaultSpec {
 		methodOnly("UnsolicitedResponse", "a response to no request follows the reply", mcptest.UnsolicitedResponse),
 		methodOnly("ResultAndError", "the reply has both result and error", mcptest.ResultAndError),
 		{Name: "JSONRPCVersion", Doc: `the reply's "jsonrpc" member is this value (absent: removed)`,
-			Params: []FaultParam{method, param("value", pAny, false, `e.g. "1.0"; absent removes the member`)},
+			Params: []FaultParam{method, param("value", pAny, false, `e.g. "1.0"; absent removes the member`).as("v")},
 			build: func(a args) (mcptest.Fault, error) {
 				return mcptest.JSONRPCVersion(a.str("method"), a.raw("value")), nil
 			}},
@@ -219,7 +241,7 @@ func specs() []FaultSpec {
 		methodOnly("CloseAfter", "the connection closes after the reply", mcptest.CloseAfter),
 		methodOnly("CloseBefore", "the connection closes instead of the reply", mcptest.CloseBefore),
 		{Name: "Truncate", Doc: "only the first bytes of the reply are written, then the connection closes",
-			Params: []FaultParam{method, param("bytes", pInt, true, "how many bytes")},
+			Params: []FaultParam{method, param("bytes", pInt, true, "how many bytes").as("n")},
 			build:  func(a args) (mcptest.Fault, error) { return mcptest.Truncate(a.str("method"), a.int("bytes")), nil }},
 		{Name: "Banner", Doc: "a non-JSON line before the first message",
 			Params: []FaultParam{param("text", pString, true, "the line")},
@@ -237,14 +259,14 @@ func specs() []FaultSpec {
 		methodOnly("TwoOnOneLine", "the reply and a notification on one line", mcptest.TwoOnOneLine),
 		methodOnly("NoFinalNewline", "the reply without its newline", mcptest.NoFinalNewline),
 		{Name: "Oversized", Doc: "the reply padded by this many bytes",
-			Params: []FaultParam{method, param("bytes", pInt, true, "how many bytes of padding")},
+			Params: []FaultParam{method, param("bytes", pInt, true, "how many bytes of padding").as("n")},
 			build:  func(a args) (mcptest.Fault, error) { return mcptest.Oversized(a.str("method"), a.int("bytes")), nil }},
 		methodOnly("InvalidUTF8", "bytes that are not UTF-8 in a string of the reply", mcptest.InvalidUTF8),
 		{Name: "GluedPrefix", Doc: "text glued to the start of the reply's line",
 			Params: []FaultParam{method, param("text", pString, true, "the text, e.g. a log line without its newline")},
 			build:  func(a args) (mcptest.Fault, error) { return mcptest.GluedPrefix(a.str("method"), a.str("text")), nil }},
 		{Name: "RequestWithID", Doc: "a request to the client with a chosen id before the reply (by default the pending call's id)",
-			Params: []FaultParam{method, param("request", pString, true, `the request's method, e.g. "ping"`),
+			Params: []FaultParam{method, param("request", pString, true, `the request's method, e.g. "ping"`).as("reqMethod"),
 				param("id", pAny, false, "its id (absent: the id of the client's pending call)"), params},
 			build: func(a args) (mcptest.Fault, error) {
 				return mcptest.RequestWithID(a.str("method"), a.str("request"), a.raw("id"), a.raw("params")), nil
@@ -263,13 +285,13 @@ func specs() []FaultSpec {
 				return mcptest.HTTPStatus(a.str("method"), a.int("code"), a.str("body")), nil
 			}},
 		{Name: "SlowHeaders", Doc: "HTTP: the response to method starts only after a delay",
-			Params: []FaultParam{method, param("duration", pDuration, true, "how long")},
+			Params: []FaultParam{method, param("duration", pDuration, true, "how long").as("d")},
 			build: func(a args) (mcptest.Fault, error) {
 				d, err := a.duration("duration")
 				return mcptest.SlowHeaders(a.str("method"), d), err
 			}},
 		{Name: "DropStream", Doc: "HTTP: the SSE stream answering method breaks off after n events, before the reply",
-			Params: []FaultParam{method, param("events", pInt, true, "how many events before the break (0: at once)"), param("resumable", pBool, false, "events carry ids, so the client can resume with Last-Event-ID")},
+			Params: []FaultParam{method, param("events", pInt, true, "how many events before the break (0: at once)").as("n"), param("resumable", pBool, false, "events carry ids, so the client can resume with Last-Event-ID")},
 			build: func(a args) (mcptest.Fault, error) {
 				return mcptest.DropStream(a.str("method"), a.int("events"), a.bool("resumable")), nil
 			}},
@@ -316,13 +338,13 @@ func specs() []FaultSpec {
 		{Name: "NoPRM", Doc: "auth: every Protected Resource Metadata URL answers 404",
 			build: func(args) (mcptest.Fault, error) { return mcptest.NoPRM(), nil }},
 		{Name: "TokenError", Doc: "auth: token requests get 400 with this OAuth error",
-			Params: []FaultParam{param("error", pString, true, `e.g. "invalid_grant"`)},
+			Params: []FaultParam{param("error", pString, true, `e.g. "invalid_grant"`).as("code")},
 			build:  func(a args) (mcptest.Fault, error) { return mcptest.TokenError(a.str("error")), nil }},
 		{Name: "TokenStatus", Doc: "auth: token requests get this HTTP status and an HTML page",
-			Params: []FaultParam{param("code", pInt, true, "the HTTP status, e.g. 500")},
+			Params: []FaultParam{param("code", pInt, true, "the HTTP status, e.g. 500").as("status")},
 			build:  func(a args) (mcptest.Fault, error) { return mcptest.TokenStatus(a.int("code")), nil }},
 		{Name: "SlowToken", Doc: "auth: the token endpoint answers after a delay",
-			Params: []FaultParam{param("duration", pDuration, true, "how long")},
+			Params: []FaultParam{param("duration", pDuration, true, "how long").as("d")},
 			build: func(a args) (mcptest.Fault, error) {
 				d, err := a.duration("duration")
 				return mcptest.SlowToken(d), err
@@ -409,4 +431,64 @@ func buildFault(f Fault) (mcptest.Fault, error) {
 		fl = fl.Optional()
 	}
 	return fl, nil
+}
+
+// faultProblem builds a file's fault and checks it as mcptest's AddFault
+// will (precheck.Fault: the arguments its constructor could not take,
+// a method of no protocol version), so that a file is refused at load for
+// what would otherwise fail the server at its start. It returns the JSON
+// pointer of the parameter at fault (the fault's own when none is) and
+// why, or "" and "" when the fault can be installed.
+func faultProblem(f Fault) (ptr, msg string) {
+	fl, err := buildFault(f)
+	if err == nil {
+		err = precheck.Fault(fl)
+	}
+	if err == nil {
+		return "", ""
+	}
+	var pe *paramError
+	if errors.As(err, &pe) {
+		return f.ptr + "/" + pe.param, pe.msg
+	}
+	var ae *precheck.ArgError
+	if errors.As(err, &ae) {
+		spec := faultSpecs()[f.Name]
+		for _, p := range append(append([]FaultParam(nil), spec.Params...), refinements...) {
+			if p.goName() == ae.Param {
+				// mcptest may name the argument first ("params: …"): the
+				// field already does.
+				return f.ptr + "/" + p.Name, strings.TrimPrefix(ae.Error(), ae.Param+": ")
+			}
+		}
+	}
+	return f.ptr, err.Error()
+}
+
+// located is a fault a file's field makes, with the field's JSON pointer.
+type located struct {
+	ptr   string
+	fault mcptest.Fault
+}
+
+// sseFaults are the faults "sseReplies" makes: ReplyAsSSE for each method.
+func (c *Config) sseFaults() []located {
+	out := make([]located, len(c.SSEReplies))
+	for i, m := range c.SSEReplies {
+		out[i] = located{fmt.Sprintf("/sseReplies/%d", i), mcptest.ReplyAsSSE(m).Optional()}
+	}
+	return out
+}
+
+// resultFieldFaults are the faults "resultFields" makes: a SetField of
+// each member, by method.
+func (c *Config) resultFieldFaults() []located {
+	var out []located
+	for _, m := range sortedKeys(c.ResultFields) {
+		ptr := "/resultFields/" + pointerToken(m)
+		eachField(c.ResultFields[m], func(k string, v json.RawMessage) {
+			out = append(out, located{ptr, mcptest.SetField(m, "result."+gjson.Escape(k), v).Optional()})
+		})
+	}
+	return out
 }

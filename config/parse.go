@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpmock/mcpmock/internal/suggest"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/precheck"
+	"github.com/mcpmock/mcpmock/internal/suggest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -262,6 +263,8 @@ func schemaMessage(ptr string, e *jsonschema.ValidationError) string {
 		return msg
 	case *kind.Required:
 		return fmt.Sprintf("missing required field %s", quoteList(k.Missing))
+	case *kind.ExclusiveMinimum:
+		return fmt.Sprintf("got %s, want more than %s", k.Got.RatString(), k.Want.RatString())
 	case *kind.Pattern:
 		if k.Want == durationPattern {
 			return fmt.Sprintf(`%q is not a duration: write it as Go does, e.g. "250ms", "2s", "1m30s"`, k.Got)
@@ -420,19 +423,24 @@ func (p *fileParser) semantics(c *Config) {
 	for i, r := range c.Prompts {
 		both(fmt.Sprintf("/prompts/%d/text", i), r.Text != nil, len(r.Replies) > 0, `set "text" or "replies", not both`)
 	}
+	for i, r := range c.ResourceTemplates {
+		if err := precheck.URITemplate(r.URITemplate); err != nil {
+			p.add(fmt.Sprintf("/resourceTemplates/%d/uriTemplate", i), err.Error())
+		}
+	}
 	for i, cp := range c.Completions {
 		if (cp.Prompt == "") == (cp.ResourceTemplate == "") {
 			p.add(fmt.Sprintf("/completions/%d", i), `set exactly one of "prompt" and "resourceTemplate"`)
 		}
 	}
 	for _, f := range c.Faults {
-		if _, err := buildFault(f); err != nil {
-			var pe *paramError
-			if errors.As(err, &pe) {
-				p.add(f.ptr+"/"+pe.param, pe.msg)
-			} else {
-				p.add(f.ptr, err.Error())
-			}
+		if ptr, msg := faultProblem(f); msg != "" {
+			p.add(ptr, msg)
+		}
+	}
+	for _, l := range append(c.sseFaults(), c.resultFieldFaults()...) {
+		if err := precheck.Fault(l.fault); err != nil {
+			p.add(l.ptr, err.Error())
 		}
 	}
 }

@@ -99,7 +99,7 @@ func paramSchema(p FaultParam) map[string]any {
 	case "nth", "session":
 		s = map[string]any{"type": "integer", "minimum": 1}
 	case "probability":
-		s = map[string]any{"type": "number", "minimum": 0, "maximum": 1}
+		s = map[string]any{"type": "number", "exclusiveMinimum": 0, "maximum": 1}
 	case "optional":
 		s = map[string]any{"type": "boolean"}
 	default:

@@ -106,7 +106,7 @@ func TestMisbuiltFaultsFailAtOnce(t *testing.T) {
 		{"unencodable SetField value", mcptest.SetField("tools/list", "result.x", make(chan int)),
 			[]string{"WithFaults(SetField(", "cannot encode chan int"}},
 		{"misspelled method", mcptest.Delay("tool/call", time.Second),
-			[]string{`Delay("tool/call", 1s)`, `"tool/call" is not a method`, `did you mean "tools/call"?`}},
+			[]string{`Delay("tool/call", 1s)`, `"tool/call" is no method`, `did you mean "tools/call"?`}},
 		{"bad Nth", mcptest.Hang("ping").Nth(0), []string{"Nth(0)", "counts from 1"}},
 		{"bad probability", mcptest.Hang("ping").WithProbability(2), []string{"WithProbability(2)"}},
 		{"bad raw JSON", mcptest.RespondCapabilities(`{nope`), []string{"RespondCapabilities({nope)", "not JSON text"}},

@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/precheck"
 	"github.com/tidwall/gjson"
 )
 
@@ -56,6 +58,13 @@ func brokenFault(name string, err error) Fault {
 	return Fault{&fault{name: name, err: err}}
 }
 
+// brokenArg is a fault whose constructor (or refinement) could not take
+// its argument param (named as its signature names it): the config
+// package places the reason at the file's matching parameter.
+func brokenArg(name, param string, err error) Fault {
+	return brokenFault(name, &precheck.ArgError{Param: param, Err: err})
+}
+
 // String names the fault and its trigger, e.g. `Delay("tools/call", 2s).Nth(3)`:
 // what it does on the wire (Optional, which changes only the verdict, is
 // not shown).
@@ -94,7 +103,7 @@ func (f Fault) refine(change func(*fault)) Fault {
 // the nth message of each.
 func (f Fault) Nth(n int) Fault {
 	if n < 1 {
-		return brokenFault(f.String()+fmt.Sprintf(".Nth(%d)", n), fmt.Errorf("Nth(%d): n counts from 1", n))
+		return brokenArg(f.String()+fmt.Sprintf(".Nth(%d)", n), "Nth", fmt.Errorf("Nth(%d): n counts from 1", n))
 	}
 	return f.refine(func(c *fault) { c.nth = n })
 }
@@ -103,7 +112,7 @@ func (f Fault) Nth(n int) Fault {
 // counted from 1 in the order the sessions opened (Session.Number).
 func (f Fault) InSession(n int) Fault {
 	if n < 1 {
-		return brokenFault(f.String()+fmt.Sprintf(".InSession(%d)", n), fmt.Errorf("InSession(%d): sessions count from 1", n))
+		return brokenArg(f.String()+fmt.Sprintf(".InSession(%d)", n), "InSession", fmt.Errorf("InSession(%d): sessions count from 1", n))
 	}
 	return f.refine(func(c *fault) { c.session = n })
 }
@@ -115,7 +124,7 @@ func (f Fault) InSession(n int) Fault {
 // made it act.
 func (f Fault) WithProbability(p float64) Fault {
 	if !(p > 0 && p <= 1) {
-		return brokenFault(f.String()+fmt.Sprintf(".WithProbability(%g)", p), fmt.Errorf("WithProbability(%g): want 0 < p <= 1", p))
+		return brokenArg(f.String()+fmt.Sprintf(".WithProbability(%g)", p), "WithProbability", fmt.Errorf("WithProbability(%g): want 0 < p <= 1", p))
 	}
 	return f.refine(func(c *fault) { c.prob = p })
 }
@@ -253,7 +262,7 @@ func (s *Server) WithFaults(faults ...Fault) *Server {
 		return s
 	}
 	for _, f := range faults {
-		if s.AddFault(f) == nil {
+		if s.addFault("WithFaults", f) == nil {
 			break
 		}
 	}
@@ -266,17 +275,22 @@ func (s *Server) WithFaults(faults ...Fault) *Server {
 // once, naming the call, and AddFault returns nil.
 func (s *Server) AddFault(f Fault) *FaultHandle {
 	s.t.Helper()
-	if f.f == nil {
-		s.t.Fatalf("mcptest: WithFaults: a zero Fault; build faults with the constructors (Hang, Delay, RespondProtocolVersion, …)")
-		return nil
-	}
-	if f.f.err != nil {
-		s.t.Fatalf("mcptest: WithFaults(%s): %v", f, f.f.err)
-		return nil
-	}
-	if f.f.method != "" && !s.knownMethod(f.f.method) {
-		s.t.Fatalf("mcptest: WithFaults(%s): %q is not a method of any protocol version%s, nor one a Handle serves; the fault would never act",
-			f, f.f.method, didYouMean(f.f.method, s.methodNames()))
+	return s.addFault("AddFault", f)
+}
+
+// addFault installs f for call (WithFaults or AddFault), or fails the
+// test naming call and f and saying why, and returns nil.
+func (s *Server) addFault(call string, f Fault) *FaultHandle {
+	s.t.Helper()
+	if err := f.problem(s.handled(), true); err != nil {
+		switch {
+		case f.f == nil:
+			s.t.Fatalf("mcptest: %s: %v", call, err)
+		case f.f.err == nil: // built, so its method is what is wrong
+			s.t.Fatalf("mcptest: %s(%s): the fault would never act: %v", call, f, err)
+		default:
+			s.t.Fatalf("mcptest: %s(%s): %v", call, f, err)
+		}
 		return nil
 	}
 	h := &FaultHandle{srv: s, f: f.f, release: make(chan struct{})}
@@ -756,46 +770,46 @@ func (s *Session) noteWire(m Message, data []byte) {
 	}
 }
 
-// specMethods are the methods of every protocol version, both directions,
-// requests and notifications: a fault naming another one would never act.
-var specMethods = map[string]bool{}
-
-func init() {
-	for _, m := range strings.Fields(`initialize ping server/discover completion/complete logging/setLevel
-		prompts/get prompts/list resources/list resources/templates/list resources/read resources/subscribe
-		resources/unsubscribe tools/call tools/list tasks/get tasks/result tasks/list tasks/cancel
-		subscriptions/listen sampling/createMessage roots/list elicitation/create
-		notifications/cancelled notifications/progress notifications/initialized notifications/roots/list_changed
-		notifications/tasks/status notifications/message notifications/resources/updated
-		notifications/resources/list_changed notifications/tools/list_changed notifications/prompts/list_changed
-		notifications/elicitation/complete notifications/subscriptions/acknowledged`) {
-		specMethods[m] = true
-	}
-}
-
-// knownMethod reports whether a fault may name method: one of the
-// protocol's, or one a Handle serves.
-func (s *Server) knownMethod(method string) bool {
-	if specMethods[method] {
-		return true
-	}
+// handled lists the methods a Handle serves, sorted: a fault may name
+// them beside the protocol's (precheck.Methods).
+func (s *Server) handled() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.handlers[method]
-	return ok
-}
-
-// methodNames lists the methods a fault may name, for did-you-mean.
-func (s *Server) methodNames() []string {
-	names := make([]string, 0, len(specMethods))
-	for m := range specMethods {
-		names = append(names, m)
-	}
-	s.mu.Lock()
+	names := make([]string, 0, len(s.handlers))
 	for m := range s.handlers {
 		names = append(names, m)
 	}
-	s.mu.Unlock()
 	slices.Sort(names)
 	return names
+}
+
+func init() {
+	precheck.Fault = func(f any) error {
+		fl, ok := f.(Fault)
+		if !ok {
+			return fmt.Errorf("precheck.Fault: want an mcptest.Fault, got %T", f)
+		}
+		return fl.problem(nil, false)
+	}
+}
+
+// errZeroFault is the problem of a Fault not made by a constructor.
+var errZeroFault = errors.New("a zero Fault; build faults with the constructors (Hang, Delay, RespondProtocolVersion, …)")
+
+// problem says why f cannot be installed on a server whose Handles serve
+// served (handles: the caller has Handle), or returns nil: a zero Fault,
+// an argument its constructor could not take, a method it would never see.
+// AddFault and WithFaults check it, and, through precheck.Fault, the
+// config package checks a file's faults with it at load.
+func (f Fault) problem(served []string, handles bool) error {
+	if f.f == nil {
+		return errZeroFault
+	}
+	if f.f.err != nil {
+		return f.f.err
+	}
+	if why := precheck.UnknownMethod(f.f.method, served, handles); why != "" {
+		return &precheck.ArgError{Param: "method", Err: errors.New(why)}
+	}
+	return nil
 }

@@ -97,7 +97,7 @@ func del(data []byte, path string) []byte {
 func RespondProtocolVersion(v any) Fault {
 	raw, err := anyJSON(v)
 	if err != nil {
-		return brokenFault(fmt.Sprintf("RespondProtocolVersion(%#v)", v), err)
+		return brokenArg(fmt.Sprintf("RespondProtocolVersion(%#v)", v), "v", err)
 	}
 	return editResult(fmt.Sprintf("RespondProtocolVersion(%s)", raw), "initialize", func(_ *Session, d []byte) []byte {
 		return setRaw(d, "result.protocolVersion", raw)
@@ -194,7 +194,7 @@ func RespondCapabilities(rawJSON string) Fault {
 	name := fmt.Sprintf("RespondCapabilities(%s)", rawJSON)
 	raw, err := toJSON(rawJSON)
 	if err != nil || raw == nil {
-		return brokenFault(name, fmt.Errorf("rawJSON is not JSON text: %v", err))
+		return brokenArg(name, "rawJSON", fmt.Errorf("rawJSON is not JSON text: %v", err))
 	}
 	return capabilityEdit(name, func(d []byte) []byte {
 		return setRaw(d, "result.capabilities", raw)
@@ -222,7 +222,7 @@ func CorruptServerInfo(rawJSON string) Fault {
 	name := fmt.Sprintf("CorruptServerInfo(%s)", rawJSON)
 	raw, err := toJSON(rawJSON)
 	if err != nil || raw == nil {
-		return brokenFault(name, fmt.Errorf("rawJSON is not JSON text: %v", err))
+		return brokenArg(name, "rawJSON", fmt.Errorf("rawJSON is not JSON text: %v", err))
 	}
 	return edit(name, "", func(_ *Session, d []byte) []byte {
 		acted := false
@@ -247,10 +247,10 @@ func CorruptServerInfo(rawJSON string) Fault {
 func SetField(method, path string, value any) Fault {
 	raw, err := anyJSON(value)
 	if err != nil {
-		return brokenFault(fmt.Sprintf("SetField(%q, %q, %#v)", method, path, value), err)
+		return brokenArg(fmt.Sprintf("SetField(%q, %q, %#v)", method, path, value), "value", err)
 	}
 	if path == "" {
-		return brokenFault(fmt.Sprintf("SetField(%q, \"\", %s)", method, raw), fmt.Errorf("an empty path; name the field, e.g. \"result.protocolVersion\""))
+		return brokenArg(fmt.Sprintf("SetField(%q, \"\", %s)", method, raw), "path", fmt.Errorf("an empty path; name the field, e.g. \"result.protocolVersion\""))
 	}
 	return edit(fmt.Sprintf("SetField(%q, %q, %s)", method, path, raw), method, func(_ *Session, d []byte) []byte {
 		return setRaw(d, path, raw)
@@ -271,7 +271,7 @@ func DeleteField(method, path string) Fault {
 func paramsFault(name string, params any) ([]byte, *Fault) {
 	p, err := toJSONObject(params)
 	if err != nil {
-		f := brokenFault(name, fmt.Errorf("params: %v", err))
+		f := brokenArg(name, "params", fmt.Errorf("params: %v", err))
 		return nil, &f
 	}
 	return p, nil
@@ -491,7 +491,7 @@ func JSONRPCVersion(method string, v any) Fault {
 	raw, err := anyJSON(v)
 	name := fmt.Sprintf("JSONRPCVersion(%q, %s)", method, raw)
 	if err != nil {
-		return brokenFault(fmt.Sprintf("JSONRPCVersion(%q, %#v)", method, v), err)
+		return brokenArg(fmt.Sprintf("JSONRPCVersion(%q, %#v)", method, v), "v", err)
 	}
 	return edit(name, method, func(_ *Session, d []byte) []byte {
 		if v == nil {
@@ -654,15 +654,15 @@ func RequestWithID(method, reqMethod string, id, params any) Fault {
 	if id != nil {
 		var err error
 		if raw, err = anyJSON(id); err != nil {
-			return brokenFault(name, err)
+			return brokenArg(name, "id", err)
 		}
 		if r := gjson.ParseBytes(raw); !validID(r) {
-			return brokenFault(name, fmt.Errorf("id %s: a request id is a string or an integer", raw))
+			return brokenArg(name, "id", fmt.Errorf("id %s: a request id is a string or an integer", raw))
 		}
 	}
 	p, err := toJSONObject(params)
 	if err != nil {
-		return brokenFault(name, err)
+		return brokenArg(name, "params", fmt.Errorf("params: %v", err))
 	}
 	return inbound(name, method, func(s *Session, m Message, serve func()) bool {
 		rid := string(raw)

@@ -104,7 +104,7 @@ func ExpireSession() Fault {
 func HTTPStatus(method string, code int, body string) Fault {
 	name := fmt.Sprintf("HTTPStatus(%q, %d, %q)", method, code, body)
 	if code < 400 || code > 599 {
-		return brokenFault(name, fmt.Errorf("status %d is not an HTTP error (400-599)", code))
+		return brokenArg(name, "code", fmt.Errorf("status %d is not an HTTP error (400-599)", code))
 	}
 	return httpRequestFault(name, method, func(h *FaultHandle, c *httpConn, w http.ResponseWriter, r *http.Request, m Message, reqBody []byte) bool {
 		h.hit()
@@ -155,7 +155,7 @@ func SlowHeaders(method string, d time.Duration) Fault {
 func DropStream(method string, n int, resumable bool) Fault {
 	name := fmt.Sprintf("DropStream(%q, %d, %v)", method, n, resumable)
 	if n < 0 {
-		return brokenFault(name, fmt.Errorf("n = %d events: want 0 or more", n))
+		return brokenArg(name, "n", fmt.Errorf("n = %d events: want 0 or more", n))
 	}
 	return httpReplyFault(name, method, func(h *FaultHandle, c *httpConn, st *sseStream) bool {
 		if c.stateless && resumable {

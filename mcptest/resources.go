@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mcpmock/mcpmock/internal/precheck"
 )
 
 // Resource is a resource the mock serves: its definition, as resources/list
@@ -185,6 +187,13 @@ type uriTemplate struct {
 }
 
 var templateVar = regexp.MustCompile(`\{([+#]?)([A-Za-z0-9_.]+)\}`)
+
+func init() {
+	precheck.URITemplate = func(t string) error {
+		_, err := parseURITemplate(t)
+		return err
+	}
+}
 
 func parseURITemplate(t string) (*uriTemplate, error) {
 	if strings.Count(t, "{") != strings.Count(t, "}") {

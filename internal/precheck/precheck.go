@@ -1,0 +1,92 @@
+// Package precheck holds checks mcptest makes of what a Server is given,
+// so that the config package refuses a file at load for the same reasons,
+// with the same words, instead of the server failing when it starts: the
+// methods of the protocol (the one list of them), the check of a fault's
+// method and arguments that AddFault and WithFaults make, and the check of
+// a URI template.
+package precheck
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcpmock/mcpmock/internal/suggest"
+)
+
+// methods are the methods of every protocol version, both directions,
+// requests and notifications: a fault naming another one would never act.
+var methods = strings.Fields(`initialize ping server/discover completion/complete logging/setLevel
+	prompts/get prompts/list resources/list resources/templates/list resources/read resources/subscribe
+	resources/unsubscribe tools/call tools/list tasks/get tasks/result tasks/list tasks/cancel
+	subscriptions/listen sampling/createMessage roots/list elicitation/create
+	notifications/cancelled notifications/progress notifications/initialized notifications/roots/list_changed
+	notifications/tasks/status notifications/message notifications/resources/updated
+	notifications/resources/list_changed notifications/tools/list_changed notifications/prompts/list_changed
+	notifications/elicitation/complete notifications/subscriptions/acknowledged`)
+
+func init() { slices.Sort(methods) }
+
+// Methods returns the methods of every protocol version, sorted.
+func Methods() []string { return slices.Clone(methods) }
+
+// IsMethod reports whether m is a method of some protocol version.
+func IsMethod(m string) bool {
+	_, ok := slices.BinarySearch(methods, m)
+	return ok
+}
+
+// UnknownMethod says why a fault acting on the messages of method would
+// never act, or returns "" when it may act: method is "" (any), a method
+// of the protocol, or one of served. handles says whether the caller has
+// Handle (mcptest: served are the methods its Handles serve); a config
+// file has none, and the message does not offer it. The text is one
+// clause, e.g. `"tools/cal" is no method of any protocol version; did you
+// mean "tools/call"?`.
+func UnknownMethod(method string, served []string, handles bool) string {
+	if method == "" || IsMethod(method) || slices.Contains(served, method) {
+		return ""
+	}
+	msg := strconv.Quote(method) + " is no method of any protocol version"
+	if handles {
+		msg += ", nor one a Handle serves"
+	}
+	if hint := suggest.DidYouMean(method, append(Methods(), served...)); hint != "" {
+		return msg + hint
+	}
+	msg += `; name one of the protocol's methods, e.g. "tools/call"`
+	if handles {
+		msg += ", or serve it with Handle before installing the fault"
+	}
+	return msg
+}
+
+// ArgError is an argument a fault's constructor, or one of its
+// refinements, could not take: the reason installing the fault fails.
+type ArgError struct {
+	// Param names the argument as the constructor's signature does
+	// ("method", "code", "status", …); for a refinement it is the
+	// refinement's name ("Nth", "InSession", "WithProbability").
+	Param string
+	// Err says what is wrong with it and what to give instead.
+	Err error
+}
+
+// Error is Err's text.
+func (e *ArgError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *ArgError) Unwrap() error { return e.Err }
+
+// Fault is the check AddFault makes of a fault that does not depend on
+// the server: its constructor's arguments and its method, a Handle
+// serving none. It takes an mcptest.Fault and returns nil when that fault
+// can be installed, else the first problem (an *ArgError when an argument
+// is at fault). Package mcptest sets it when it is initialised, so it is
+// set in any program that can build a fault.
+var Fault func(fault any) error
+
+// URITemplate is the check a resource template's URI template gets when
+// it is registered (mcptest's WithResourceTemplates): nil when mcptest
+// can match URIs against it. Package mcptest sets it, as it does Fault.
+var URITemplate func(template string) error
