@@ -194,6 +194,9 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 ) *Report {
 	rep := &Report{Server: spec.label, Transport: transport, Violations: []ReportViolation{}, Problems: []string{}}
 	heard := false // the client sent the mock something
+	// Ended until the sessions run: a server that fails to start (the
+	// problems say why) never serves one.
+	rep.Ended = "the server never started"
 	p := mcptest.NewProgramTB("mcpmock", logw)
 	err := p.Run(func(t mcptest.TB) {
 		t.Helper()
