@@ -64,6 +64,7 @@ type Recorder struct {
 	sse          map[string]bool // methods answered with an SSE stream over HTTP
 	total        map[string]int  // requests per method, all sessions: a fault's nth over HTTP
 	resultFields map[string]json.RawMessage
+	answered     int // the client's requests the server answered, every session
 }
 
 // recSession is one session's pending requests, by id.
@@ -234,6 +235,16 @@ func (r *Recorder) Message(session int, fromClient bool, raw []byte) {
 		return
 	}
 	r.message(session, fromClient, v)
+}
+
+// Answered returns how many of the clients' requests the server answered
+// (with a result or a JSON-RPC error) in every session so far. Zero means
+// the recording holds nothing the server said in reply: no recording at
+// all, and a recorder should not save it over a good one.
+func (r *Recorder) Answered() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.answered
 }
 
 // NonJSON records a line the server wrote that is not JSON (a banner, a
@@ -424,6 +435,7 @@ func (r *Recorder) message(session int, fromClient bool, m gjson.Result) {
 			return
 		}
 		delete(s.fromClient, id.Raw)
+		r.answered++
 		if len(s.stray) > 0 {
 			method := req.Get("method").String()
 			text := strings.Join(s.stray, "\n")

@@ -10,7 +10,8 @@
 //	mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
 //	mcpmock list [--faults | --rules | --bugs]
 //	mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
-//	mcpmock record --out FILE [--append] [--redact PATH]... [--grace DURATION] (-- CMD ARGS... | --url URL [--listen ADDR])
+//	mcpmock record --out FILE [--append] [--redact PATH]... [--grace DURATION] -- CMD ARGS...
+//	mcpmock record --out FILE [--append] [--redact PATH]... --url URL [--listen ADDR]
 //
 // serve is one mock server: on stdio, stdout carries only MCP and
 // everything else goes to stderr (or --log). At exit (the client closes
@@ -112,8 +113,8 @@ usage:
               [--startup-timeout DURATION] -- CMD ARGS...
   mcpmock list [--faults | --rules | --bugs]
   mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
-  mcpmock record --out FILE [--append] [--redact PATH]... [--grace DURATION]
-                 (-- CMD ARGS... | --url URL [--listen ADDR])
+  mcpmock record --out FILE [--append] [--redact PATH]... [--grace DURATION] -- CMD ARGS...
+  mcpmock record --out FILE [--append] [--redact PATH]... --url URL [--listen ADDR]
 
 serve   one mock server on stdio (stdout carries only MCP) or, with --http, on
         Streamable HTTP; the verdict at exit to --report (JSON); exit 1 when the

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -17,7 +18,24 @@ import (
 	"github.com/mcpmock/mcpmock/config"
 )
 
-const recordSynopsis = "--out FILE [--append] [--redact PATH]... (-- CMD ARGS... [--grace D] | --url URL [--listen ADDR])"
+// The two forms of record, every flag before "--" (after it, a flag is the
+// server's argument).
+const (
+	recordSynopsisStdio = "--out FILE [--append] [--redact PATH]... [--grace DURATION] -- CMD ARGS..."
+	recordSynopsisHTTP  = "--out FILE [--append] [--redact PATH]... --url URL [--listen ADDR]"
+)
+
+// recordHelp is what record -h says between the synopses and the flags.
+const recordHelp = `The first form is the command a client spawns as its server: it starts CMD
+and relays stdio, then exits with CMD's status. The second is a loopback
+Streamable HTTP proxy to URL (its own URL on stdout) until SIGTERM or SIGINT.
+
+An existing --out FILE is replaced only when the new recording holds at least
+one answer of the server: it is written beside FILE, then renamed over it. A
+session in which the server answered nothing (it exited first, or URL was
+unreachable) leaves FILE as it was and exits non-zero, saying why on stderr.
+--append merges the session into FILE instead of replacing it.
+`
 
 // recordCmd: mcpmock record. Over stdio it is the command a client spawns
 // as its server: it starts the real server (CMD ARGS), relays both
@@ -28,11 +46,15 @@ func recordCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err := recordRun(args, stdin, stdout, stderr)
 	var ex *exitStatus
 	var ue *usageError
+	var rf *recordFailure
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ex):
 		return ex.code
+	case errors.As(err, &rf):
+		fmt.Fprintf(stderr, "mcpmock record: %s\n", rf.msg)
+		return rf.code
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.As(err, &ue):
@@ -49,9 +71,22 @@ type exitStatus struct{ code int }
 
 func (e *exitStatus) Error() string { return fmt.Sprintf("the server exited with status %d", e.code) }
 
+// recordFailure is a session that ends in failure (nothing recorded, or
+// requests that never reached the server): the message, then exit code.
+type recordFailure struct {
+	msg  string
+	code int
+}
+
+func (e *recordFailure) Error() string { return e.msg }
+
 func recordRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("record", recordSynopsis, stderr)
-	out := fs.String("out", "", "write the recording (a config file for serve --config) to `FILE` when the session ends")
+	fs := newFlags("record", recordSynopsisStdio, stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: mcpmock record %s\n       mcpmock record %s\n\n%s\n", recordSynopsisStdio, recordSynopsisHTTP, recordHelp)
+		fs.PrintDefaults()
+	}
+	out := fs.String("out", "", "write the recording (a config file for serve --config) to `FILE` when the session ends, if the server answered anything (an existing FILE is replaced, or with --append merged into)")
 	var redact multi
 	fs.Var(&redact, "redact", "a JSON `PATH` into results (e.g. structuredContent.token, content.#.text) whose values are replaced with \"[REDACTED]\", or into arguments (arguments.apiKey: left out of the recorded case) (repeatable)")
 	url := fs.String("url", "", "record the Streamable HTTP server at `URL`: clients connect to the loopback URL printed on stdout")
@@ -119,7 +154,8 @@ func recordStdio(command []string, out recordOut, grace time.Duration, rec *conf
 	defer signal.Stop(sigs)
 
 	var mu sync.Mutex // orders what the recorder sees with what is relayed
-	clientLines := &lines{emit: func(b []byte) { rec.Message(1, true, b) }}
+	sent := 0         // the client's messages (lines), under mu
+	clientLines := &lines{emit: func(b []byte) { sent++; rec.Message(1, true, b) }}
 	serverLines := &lines{emit: func(b []byte) {
 		if b = bytes.TrimRight(b, "\r"); isJSONish(b) {
 			rec.Message(1, false, b)
@@ -197,16 +233,32 @@ wait:
 	waitErr := cmd.Wait()
 	mu.Lock()
 	partial := bytes.Clone(serverLines.buf)
+	clientSent := sent
 	mu.Unlock()
 	rec.Ended(1, partial)
 	code := 0
+	exited := "the server exited with status 0"
 	var ee *exec.ExitError
 	if errors.As(waitErr, &ee) {
 		code = ee.ExitCode()
+		exited = fmt.Sprintf("the server exited with status %d", code)
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			code = 128 + int(ws.Signal())
+			exited = fmt.Sprintf("the server was killed by signal %d (%v)", ws.Signal(), ws.Signal())
 		}
 		fmt.Fprintf(stderr, "mcpmock record: the server exited: %v\n", waitErr)
+	}
+	if rec.Answered() == 0 {
+		why := exited + " before answering anything"
+		switch {
+		case code != 0 && clientSent == 0:
+			why += " (the client had sent nothing)"
+		case clientSent == 0:
+			why = "the client sent nothing and " + exited + " without answering anything"
+		case code == 0:
+			why = fmt.Sprintf("%s without answering any of the client's %d messages", exited, clientSent)
+		}
+		return nothingRecorded(out, why, max(code, exitVerdict))
 	}
 	if err := writeRecording(rec, out, stderr); err != nil {
 		return err
@@ -215,6 +267,16 @@ wait:
 		return &exitStatus{code}
 	}
 	return nil
+}
+
+// nothingRecorded is the failure of a session in which the server answered
+// nothing: the file at --out is not touched.
+func nothingRecorded(out recordOut, why string, code int) error {
+	fate := "is not written"
+	if _, err := os.Stat(out.path); err == nil {
+		fate = "is left as it was"
+	}
+	return &recordFailure{code: code, msg: fmt.Sprintf("nothing recorded: %s; %s %s (a recording is written only when the server answered at least one request)", why, out.path, fate)}
 }
 
 // isJSONish reports whether a line looks like a JSON message (the
@@ -232,7 +294,8 @@ type recordOut struct {
 
 // writeRecording writes the file (with --append, merged into the one
 // there) and says on stderr what it holds, what this session could not
-// replay and what it dropped.
+// replay and what it dropped. The file is written beside out.path and
+// renamed over it: an existing recording is replaced whole or not at all.
 func writeRecording(rec *config.Recorder, out recordOut, stderr io.Writer) error {
 	c := rec.Config()
 	session := c
@@ -245,7 +308,7 @@ func writeRecording(rec *config.Recorder, out recordOut, stderr io.Writer) error
 		if _, err := os.Stat(out.path); err == nil {
 			old, err := config.Load(out.path)
 			if err != nil {
-				return fmt.Errorf("--append: %s is not a recording to merge into:\n%v", out.path, err)
+				return fmt.Errorf("--append: %s is not a recording to merge into (left as it was; move it away or record to another --out):\n%v", out.path, err)
 			}
 			m := config.NewRecorder()
 			m.Include(old)
@@ -253,8 +316,12 @@ func writeRecording(rec *config.Recorder, out recordOut, stderr io.Writer) error
 			c = m.Config()
 		}
 	}
-	if err := c.Save(out.path); err != nil {
+	b, err := c.JSON()
+	if err != nil {
 		return fmt.Errorf("--out: %v", err)
+	}
+	if err := replaceFile(out.path, b); err != nil {
+		return fmt.Errorf("--out: %v (the recording is lost; %s is left as it was)", err, out.path)
 	}
 	fmt.Fprintf(stderr, "mcpmock record: wrote %s: %d tools, %d resources, %d resource templates, %d prompts, %d completions, %d faults\n",
 		out.path, len(c.Tools), len(c.Resources), len(c.ResourceTemplates), len(c.Prompts), len(c.Completions), len(c.Faults))
@@ -268,4 +335,41 @@ func writeRecording(rec *config.Recorder, out recordOut, stderr io.Writer) error
 		fmt.Fprintf(stderr, "mcpmock record: redacted: %s\n", r)
 	}
 	return nil
+}
+
+// replaceFile writes data to a temporary file in path's directory and
+// renames it over path (through a symbolic link, over the file it names),
+// keeping an existing file's permissions (else 0644). On failure the
+// temporary file is removed and path is untouched.
+func replaceFile(path string, data []byte) (err error) {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
