@@ -86,13 +86,14 @@
 //
 // URL starts a real HTTP server on 127.0.0.1 (once, stopped by Close) and
 // returns the MCP endpoint for a Streamable HTTP client, e.g.
-// &mcp.StreamableClientTransport{Endpoint: srv.URL()}; Handler is the same
-// endpoint to mount yourself. Each MCP session there is a Session like one
-// of Dial, and everything else works unchanged; Message.HTTP records each
-// message's HTTP exchange. Both eras are served as the spec's transport
-// section says (session ids, JSON or SSE replies, the standalone GET
-// stream, Last-Event-ID replay; the stateless era's headers checked
-// against the body), and the legacy HTTP+SSE transport of 2024-11-05 too.
+// &mcp.StreamableClientTransport{Endpoint: srv.URL()}; Server.HTTPHandler is
+// the same endpoint to mount yourself. Each MCP session there is a Session
+// like one of Dial, and everything else works unchanged; Message.HTTP
+// records each message's HTTP exchange. Both eras are served as the
+// spec's transport section says (session ids, JSON or SSE replies, the
+// standalone GET stream, Last-Event-ID replay; the stateless era's headers
+// checked against the body), and the legacy HTTP+SSE transport of
+// 2024-11-05 too.
 // The http/… rules check the client's side of HTTP, and the HTTP faults
 // (ExpireSession, HTTPStatus, DropStream, ReplyAsSSE, …) break the server's.
 //
@@ -101,9 +102,9 @@
 // Server.Journal records every message of every session in wire order,
 // both directions, with its raw bytes; its queries are those of Messages
 // (Requests, Notifications, Responses, ToolCalls, Where, …), which select
-// by what a message is, never by who sent it: narrow with FromClient or
-// FromServer. ResponseTo and RequestOf pair a request with its response.
-// The client checks hold the client to the
+// by what a message is, never by who sent it: narrow with From(FromClient)
+// or From(FromServer). ResponseTo and RequestOf pair a request with its
+// response. The client checks hold the client to the
 // spec (Rules lists them): each broken rule is a Violation with a stable
 // ID, the spec section and the offending message, and fails the test at
 // cleanup unless the test declared it with ExpectViolation. Transcript and
