@@ -1628,3 +1628,80 @@ func TestDocNamesCheckCatches(t *testing.T) {
 		}
 	}
 }
+
+// TestDocHandshakeTimeline: mcptest's package doc draws the handshake as
+// a timeline with the point where each handshake fault acts, and each of
+// those faults' docs says where it acts ("On the timeline: …"), both ways;
+// every fault of faults.go's handshake group is on it, but for SetField
+// and DeleteField, which edit any reply at a path.
+func TestDocHandshakeTimeline(t *testing.T) {
+	a := loadAPI(t)
+	p := a.pkgs["mcptest"]
+	var pkgDoc string
+	docs := map[string]string{} // fault constructor → its doc
+	var group []string          // the constructors of faults.go's handshake group
+	for fn, f := range p.files {
+		if f.Doc != nil {
+			pkgDoc += f.Doc.Text()
+		}
+		inGroup := false
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || !fd.Name.IsExported() || p.names[fd.Name.Name] != (typeRef{"mcptest", "Fault"}) {
+				continue
+			}
+			docs[fd.Name.Name] = fd.Doc.Text()
+			if filepath.Base(fn) != "faults.go" {
+				continue
+			}
+			for _, cg := range f.Comments {
+				if cg.End() < fd.Pos() && strings.HasPrefix(cg.List[0].Text, "// ---- ") {
+					inGroup = strings.HasPrefix(cg.List[0].Text, "// ---- Handshake")
+				}
+			}
+			takesPath := false
+			for _, fl := range fd.Type.Params.List {
+				for _, n := range fl.Names {
+					takesPath = takesPath || n.Name == "path"
+				}
+			}
+			if inGroup && !takesPath {
+				group = append(group, fd.Name.Name)
+			}
+		}
+	}
+	i := strings.Index(pkgDoc, "faults acting there")
+	if i < 0 {
+		t.Fatalf("mcptest's package doc draws no handshake timeline (a code block whose header ends \"faults acting there\")")
+	}
+	var block strings.Builder // the code block: indented lines, and blank ones between
+	for _, l := range strings.Split(pkgDoc[i:], "\n")[1:] {
+		if l != "" && !strings.HasPrefix(l, "\t") && !strings.HasPrefix(l, "    ") {
+			break
+		}
+		block.WriteString(l + "\n")
+	}
+	onTimeline := map[string]bool{}
+	for _, c := range scanChains(block.String()) {
+		if _, ok := docs[c.parts[0]]; ok && len(c.parts) == 1 {
+			onTimeline[c.parts[0]] = true
+		}
+	}
+	if len(onTimeline) < 10 {
+		t.Fatalf("want the handshake faults on the timeline, found %v in:\n%s", onTimeline, block.String())
+	}
+	for name, doc := range docs {
+		says := strings.Contains(strings.Join(strings.Fields(doc), " "), "On the timeline")
+		switch {
+		case onTimeline[name] && !says:
+			t.Errorf("%s is on the package doc's timeline, but its doc does not say where it acts (\"On the timeline: …\")", name)
+		case !onTimeline[name] && says:
+			t.Errorf("%s's doc says where it acts on the timeline, but the package doc's timeline does not show it", name)
+		}
+	}
+	for _, name := range group {
+		if !onTimeline[name] {
+			t.Errorf("%s is a handshake fault (faults.go's handshake group) the package doc's timeline does not show", name)
+		}
+	}
+}

@@ -61,6 +61,34 @@
 // method, went stateless, …), unless it was marked Optional. The journal
 // records exactly what went on the wire.
 //
+// The handshake faults act at fixed points of the handshake, each named
+// for where it acts relative to the initialize result. In wire order (the
+// client's messages on the left, the mock's in the middle), handshake era
+// first, then the stateless era, which has no handshake:
+//
+//	client                        mock                     faults acting there
+//	initialize ------------>                               RejectProtocolVersionHandshake (-32602 instead)
+//	                              before the result:       NotifyBeforeInitializeResult
+//	            <-----------      initialize result        RespondProtocolVersion, RespondCapabilities,
+//	                                                       OmitCapability, DeclareUnservedCapability,
+//	                                                       OmitServerInfo, CorruptServerInfo (edit it)
+//	                              right after the result:  NotifyAfterInitializeResult,
+//	                                                       RequestAfterInitializeResult
+//	notifications/initialized ->                           none: the handshake is over
+//	tools/list, tools/call… ->                             every other fault, as on any request
+//
+//	server/discover ------->                               RejectProtocolVersionStateless (-32022 instead)
+//	            <-----------      discover result          RespondSupportedVersions, RespondCapabilities,
+//	                                                       OmitCapability, DeclareUnservedCapability
+//	each stateless request ->                              RejectProtocolVersionStateless (-32022 instead)
+//	            <-----------      each result's _meta      OmitServerInfo, CorruptServerInfo
+//
+// A scenario may name the same point from the client's side: the scenario
+// notify-before-initialized (the tour's lesson talking-before-initialized)
+// is NotifyAfterInitializeResult, after the initialize result and before
+// the client's notifications/initialized; NotifyBeforeInitializeResult is
+// an earlier point, before the client has the server's capabilities.
+//
 // # JSON values
 //
 // One rule for every parameter that takes JSON. A parameter that takes any
