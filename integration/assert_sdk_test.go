@@ -133,9 +133,9 @@ func TestUnscriptedCallsWithRealClients(t *testing.T) {
 	}
 }
 
-// TestNotifyStatelessWithRealClient: Notify says in the log that a
+// TestBroadcastStatelessWithRealClient: Broadcast says in the log that a
 // stateless go-sdk client without a listen stream got nothing.
-func TestNotifyStatelessWithRealClient(t *testing.T) {
+func TestBroadcastStatelessWithRealClient(t *testing.T) {
 	var log bytes.Buffer
 	p := mcptest.NewProgramTB("notify", &log)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

@@ -439,7 +439,7 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 
 // ---- RejectProtocolVersionHandshake ----
 
-func TestFaultRejectProtocolVersion(t *testing.T) {
+func TestFaultRejectProtocolVersionHandshake(t *testing.T) {
 	checkJournal := func(t *testing.T, srv *mcptest.Server, tap *wireTap) {
 		t.Helper()
 		// Neither client retries with a version from data.supported (here
@@ -491,7 +491,7 @@ func TestFaultRejectProtocolVersion(t *testing.T) {
 
 // ---- RejectProtocolVersionStateless ----
 
-func TestFaultRejectProtocolVersionModern(t *testing.T) {
+func TestFaultRejectProtocolVersionStateless(t *testing.T) {
 	cases := []struct {
 		name       string
 		versions   []string
@@ -657,11 +657,11 @@ func TestFaultDeclareUnservedCapability(t *testing.T) {
 	})
 }
 
-// TestFaultCapabilitiesAs: capabilities `true`. Both clients fail to decode
+// TestFaultRespondCapabilities: capabilities `true`. Both clients fail to decode
 // the initialize result. In the stateless era the discover result is
 // malformed first: both treat the probe as failed, fall back to
 // initialize, whose result is just as malformed, and fail.
-func TestFaultCapabilitiesAs(t *testing.T) {
+func TestFaultRespondCapabilities(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFaults(mcptest.RespondCapabilities(`true`))
@@ -895,10 +895,10 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 	})
 }
 
-// TestFaultNotifyBeforeInitialized: a log message and a tools/list_changed
+// TestFaultNotifyAfterInitializeResult: a log message and a tools/list_changed
 // right after the initialize result, before the client can have sent
 // notifications/initialized. Both clients deliver both to the application.
-func TestFaultNotifyBeforeInitialized(t *testing.T) {
+func TestFaultNotifyAfterInitializeResult(t *testing.T) {
 	newServer := func(t *testing.T) *mcptest.Server {
 		return legacy(mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(
 			mcptest.NotifyAfterInitializeResult("notifications/message", map[string]any{"level": "info", "data": "early"}),
@@ -945,10 +945,10 @@ func TestFaultNotifyBeforeInitialized(t *testing.T) {
 	})
 }
 
-// TestFaultRequestBeforeInitialized: roots/list right after the initialize
+// TestFaultRequestAfterInitializeResult: roots/list right after the initialize
 // result. Both clients answer it; the reply is journaled with the method
 // it answers, and the mock's request ids go on from there.
-func TestFaultRequestBeforeInitialized(t *testing.T) {
+func TestFaultRequestAfterInitializeResult(t *testing.T) {
 	check := func(t *testing.T, srv *mcptest.Server, tap *wireTap, root string) {
 		t.Helper()
 		srv.AssertHandshakeCompleted(t)
@@ -1142,10 +1142,10 @@ func TestFaultHangCloseUnblocks(t *testing.T) {
 	}
 }
 
-// TestFaultErrorReplyDiscover: server/discover fails with -32000 "boom".
+// TestFaultReplaceWithJSONRPCErrorDiscover: server/discover fails with -32000 "boom".
 // Both clients take any error that is not -32022 for a legacy server and
 // fall back to initialize, in both eras.
-func TestFaultErrorReplyDiscover(t *testing.T) {
+func TestFaultReplaceWithJSONRPCErrorDiscover(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFaults(mcptest.ReplaceWithJSONRPCError("server/discover", -32000, "boom", nil))

@@ -387,10 +387,10 @@ func TestWireFaultJSONRPCVersion(t *testing.T) {
 	}
 }
 
-// TestWireFaultErrorReply: the JSON-RPC error reaches go-sdk intact, as a
+// TestWireFaultReplaceWithJSONRPCError: the JSON-RPC error reaches go-sdk intact, as a
 // *jsonrpc.Error with code, message and data; mark3labs keeps only the
 // message of a code it does not know.
-func TestWireFaultErrorReply(t *testing.T) {
+func TestWireFaultReplaceWithJSONRPCError(t *testing.T) {
 	fault := func() mcptest.Fault {
 		return mcptest.ReplaceWithJSONRPCError("tools/call", -32000, "backend down", map[string]any{"retry": true})
 	}

@@ -383,17 +383,17 @@ func BenchmarkAssertionFailFast(b *testing.B) {
 	}
 }
 
-// TestNotifyStatelessReports: Notify says in the log when a stateless
+// TestBroadcastStatelessReports: Broadcast says in the log when a stateless
 // session cannot get what it sends.
-func TestNotifyStatelessReports(t *testing.T) {
+func TestBroadcastStatelessReports(t *testing.T) {
 	fake, srv := giftFake(t)
 	c := dialRaw(t, srv)
 	c.discover(t, "1")
 	if n := srv.Broadcast("notifications/tools/list_changed", nil); n != 0 {
-		t.Errorf("Notify: want 0 sent to a stateless session with no listen stream, got %d", n)
+		t.Errorf("Broadcast: want 0 sent to a stateless session with no listen stream, got %d", n)
 	}
 	if n := srv.Broadcast("notifications/message", `{"level":"info","data":"hi"}`); n != 0 {
-		t.Errorf("Notify: want 0 sent to a stateless session, got %d", n)
+		t.Errorf("Broadcast: want 0 sent to a stateless session, got %d", n)
 	}
 	logs := fake.logged()
 	for _, want := range []string{

@@ -61,6 +61,34 @@
 // method, went stateless, …), unless it was marked Optional. The journal
 // records exactly what went on the wire.
 //
+// The handshake faults act at fixed points of the handshake, each named
+// for where it acts relative to the initialize result. In wire order (the
+// client's messages on the left, the mock's in the middle), handshake era
+// first, then the stateless era, which has no handshake:
+//
+//	client                        mock                     faults acting there
+//	initialize ------------>                               RejectProtocolVersionHandshake (-32602 instead)
+//	                              before the result:       NotifyBeforeInitializeResult
+//	            <-----------      initialize result        RespondProtocolVersion, RespondCapabilities,
+//	                                                       OmitCapability, DeclareUnservedCapability,
+//	                                                       OmitServerInfo, CorruptServerInfo (edit it)
+//	                              right after the result:  NotifyAfterInitializeResult,
+//	                                                       RequestAfterInitializeResult
+//	notifications/initialized ->                           none: the handshake is over
+//	tools/list, tools/call… ->                             every other fault, as on any request
+//
+//	server/discover ------->                               RejectProtocolVersionStateless (-32022 instead)
+//	            <-----------      discover result          RespondSupportedVersions, RespondCapabilities,
+//	                                                       OmitCapability, DeclareUnservedCapability
+//	each stateless request ->                              RejectProtocolVersionStateless (-32022 instead)
+//	            <-----------      each result's _meta      OmitServerInfo, CorruptServerInfo
+//
+// A scenario may name the same point from the client's side: the scenario
+// notify-before-initialized (the tour's lesson talking-before-initialized)
+// is NotifyAfterInitializeResult, after the initialize result and before
+// the client's notifications/initialized; NotifyBeforeInitializeResult is
+// an earlier point, before the client has the server's capabilities.
+//
 // # JSON values
 //
 // One rule for every parameter that takes JSON. A parameter that takes any
@@ -86,13 +114,14 @@
 //
 // URL starts a real HTTP server on 127.0.0.1 (once, stopped by Close) and
 // returns the MCP endpoint for a Streamable HTTP client, e.g.
-// &mcp.StreamableClientTransport{Endpoint: srv.URL()}; Handler is the same
-// endpoint to mount yourself. Each MCP session there is a Session like one
-// of Dial, and everything else works unchanged; Message.HTTP records each
-// message's HTTP exchange. Both eras are served as the spec's transport
-// section says (session ids, JSON or SSE replies, the standalone GET
-// stream, Last-Event-ID replay; the stateless era's headers checked
-// against the body), and the legacy HTTP+SSE transport of 2024-11-05 too.
+// &mcp.StreamableClientTransport{Endpoint: srv.URL()}; Server.HTTPHandler is
+// the same endpoint to mount yourself. Each MCP session there is a Session
+// like one of Dial, and everything else works unchanged; Message.HTTP
+// records each message's HTTP exchange. Both eras are served as the
+// spec's transport section says (session ids, JSON or SSE replies, the
+// standalone GET stream, Last-Event-ID replay; the stateless era's headers
+// checked against the body), and the legacy HTTP+SSE transport of
+// 2024-11-05 too.
 // The http/… rules check the client's side of HTTP, and the HTTP faults
 // (ExpireSession, HTTPStatus, DropStream, ReplyAsSSE, …) break the server's.
 //
@@ -101,9 +130,9 @@
 // Server.Journal records every message of every session in wire order,
 // both directions, with its raw bytes; its queries are those of Messages
 // (Requests, Notifications, Responses, ToolCalls, Where, …), which select
-// by what a message is, never by who sent it: narrow with FromClient or
-// FromServer. ResponseTo and RequestOf pair a request with its response.
-// The client checks hold the client to the
+// by what a message is, never by who sent it: narrow with From(FromClient)
+// or From(FromServer). ResponseTo and RequestOf pair a request with its
+// response. The client checks hold the client to the
 // spec (Rules lists them): each broken rule is a Violation with a stable
 // ID, the spec section and the offending message, and fails the test at
 // cleanup unless the test declared it with ExpectViolation. Transcript and

@@ -87,13 +87,19 @@ func del(data []byte, path string) []byte {
 }
 
 // ---- Handshake and capabilities ----
+//
+// Where each of these acts on the handshake's timeline (the initialize
+// request, the result, notifications/initialized; server/discover in the
+// stateless era) is drawn in the package doc (Faults), and each
+// constructor's doc says it in a sentence starting "On the timeline".
 
 // RespondProtocolVersion answers initialize with protocolVersion set to v,
 // any JSON value by the package's JSON rule (an unknown, older or newer
 // version string, "", a number, a json.RawMessage…).
 // Reproduces: a server that ignores the client's version, or one the
 // client does not know — a correct client disconnects (the official Go
-// SDK fails Connect with "unsupported protocol version").
+// SDK fails Connect with "unsupported protocol version"). On the timeline:
+// it edits the initialize result.
 func RespondProtocolVersion(v any) Fault {
 	raw, err := anyJSON(v)
 	if err != nil {
@@ -106,7 +112,8 @@ func RespondProtocolVersion(v any) Fault {
 
 // RespondSupportedVersions answers server/discover with supportedVersions
 // set to versions. Reproduces: a modern server whose versions the client
-// does not share — the client must fall back, or give up cleanly.
+// does not share — the client must fall back, or give up cleanly. On the
+// timeline: it edits the server/discover result (the stateless era).
 func RespondSupportedVersions(versions ...string) Fault {
 	return editResult(fmt.Sprintf("RespondSupportedVersions(%s)", quoteAll(versions)), "server/discover", func(_ *Session, d []byte) []byte {
 		if versions == nil {
@@ -119,7 +126,9 @@ func RespondSupportedVersions(versions ...string) Fault {
 // RejectProtocolVersionHandshake answers initialize with the error the 2025 spec
 // shows for a version the server does not support: -32602 "Unsupported
 // protocol version", data {supported, requested}. Reproduces: a server
-// that will not speak the client's version at all.
+// that will not speak the client's version at all. On the timeline: it
+// answers the client's initialize in place of the initialize result, so
+// no fault of the result (nor NotifyAfterInitializeResult) acts.
 func RejectProtocolVersionHandshake() Fault {
 	return inbound("RejectProtocolVersionHandshake()", "initialize", func(s *Session, m Message, _ func()) bool {
 		data := jsonValue(map[string]any{"supported": s.srv.legacy, "requested": m.Get("params.protocolVersion").Value()})
@@ -132,7 +141,9 @@ func RejectProtocolVersionHandshake() Fault {
 // stateless-era request with -32022 "Unsupported protocol version", data
 // {supported: versions, requested}. Reproduces: a modern server on a
 // version the client does not ask for — the client should retry once
-// with a listed version, or fall back when none is modern.
+// with a listed version, or fall back when none is modern. On the
+// timeline: it answers server/discover and each stateless request in
+// place of its result; the handshake era is left alone.
 func RejectProtocolVersionStateless(versions ...string) Fault {
 	return inbound(fmt.Sprintf("RejectProtocolVersionStateless(%s)", quoteAll(versions)), "", func(s *Session, m Message, _ func()) bool {
 		if !m.modern {
@@ -161,7 +172,8 @@ func capabilityEdit(name string, change func(d []byte) []byte) Fault {
 // completions) out of the initialize and server/discover results although
 // the server serves it. Reproduces the classic "the app shows no tools":
 // a correct client never calls tools/list then; the official Go SDK and
-// mark3labs call it anyway.
+// mark3labs call it anyway. On the timeline: it edits the initialize
+// result and the server/discover result.
 func OmitCapability(name string) Fault {
 	return capabilityEdit(fmt.Sprintf("OmitCapability(%q)", name), func(d []byte) []byte {
 		return del(d, "result.capabilities."+gjson.Escape(name))
@@ -171,7 +183,9 @@ func OmitCapability(name string) Fault {
 // DeclareUnservedCapability declares a capability the server does not
 // serve: it is in the initialize and server/discover results, and every
 // method behind it is answered -32601. Reproduces: capabilities that lie —
-// the client lists, gets an error, and must cope.
+// the client lists, gets an error, and must cope. On the timeline: it
+// edits the initialize result and the server/discover result, then
+// answers the capability's methods after the handshake.
 func DeclareUnservedCapability(name string) Fault {
 	f := capabilityEdit(fmt.Sprintf("DeclareUnservedCapability(%q)", name), func(d []byte) []byte {
 		return setRaw(d, "result.capabilities."+gjson.Escape(name), []byte("{}"))
@@ -189,7 +203,8 @@ func DeclareUnservedCapability(name string) Fault {
 // RespondCapabilities replaces the whole capabilities value of the initialize
 // and server/discover results with raw JSON, e.g. `true` or `[]`.
 // Reproduces: a malformed initialize result the client must reject
-// instead of crashing.
+// instead of crashing. On the timeline: it edits the initialize result and
+// the server/discover result.
 func RespondCapabilities(rawJSON string) Fault {
 	name := fmt.Sprintf("RespondCapabilities(%s)", rawJSON)
 	raw, err := toJSON(rawJSON)
@@ -204,6 +219,8 @@ func RespondCapabilities(rawJSON string) Fault {
 // OmitServerInfo drops serverInfo from the initialize result and from the
 // _meta of stateless-era results. Reproduces: a server that forgets to
 // say who it is; clients that print or log the server name must not crash.
+// On the timeline: it edits the initialize result, and each stateless
+// result's _meta.
 func OmitServerInfo() Fault {
 	return edit("OmitServerInfo()", "", func(_ *Session, d []byte) []byte {
 		if !gjson.GetBytes(d, "result.serverInfo").Exists() && !gjson.GetBytes(d, "result."+metaPath(MetaServerInfo)).Exists() {
@@ -217,7 +234,8 @@ func OmitServerInfo() Fault {
 // CorruptServerInfo replaces serverInfo (in the initialize result, and in
 // the _meta of stateless-era results) with raw JSON, e.g. `"x"` or
 // `{"name":42}`. Reproduces: a malformed serverInfo the client must reject
-// or tolerate without crashing.
+// or tolerate without crashing. On the timeline: it edits the initialize
+// result, and each stateless result's _meta.
 func CorruptServerInfo(rawJSON string) Fault {
 	name := fmt.Sprintf("CorruptServerInfo(%s)", rawJSON)
 	raw, err := toJSON(rawJSON)
@@ -280,7 +298,10 @@ func paramsFault(name string, params any) ([]byte, *Fault) {
 // NotifyBeforeInitializeResult sends a notification (e.g.
 // notifications/message or notifications/tools/list_changed) before the
 // initialize result. Reproduces: a server that talks before the handshake;
-// a correct client ignores it or copes, and does not deadlock.
+// a correct client ignores it or copes, and does not deadlock. On the
+// timeline: after the client's initialize and before the initialize
+// result, so the client meets it before it has the server's capabilities
+// (the earliest point; NotifyAfterInitializeResult is the next one).
 func NotifyBeforeInitializeResult(method string, params any) Fault {
 	name := fmt.Sprintf("NotifyBeforeInitializeResult(%q)", method)
 	p, broken := paramsFault(name, params)
@@ -295,7 +316,9 @@ func NotifyBeforeInitializeResult(method string, params any) Fault {
 // NotifyAfterInitializeResult sends a notification right after the initialize
 // result, before the client can have sent notifications/initialized.
 // Reproduces: logging or list_changed that arrives while the client is
-// still in its handshake.
+// still in its handshake. On the timeline: right after the initialize
+// result and before the client's notifications/initialized — the point
+// the scenario notify-before-initialized names from the client's side.
 func NotifyAfterInitializeResult(method string, params any) Fault {
 	name := fmt.Sprintf("NotifyAfterInitializeResult(%q)", method)
 	p, broken := paramsFault(name, params)
@@ -310,7 +333,9 @@ func NotifyAfterInitializeResult(method string, params any) Fault {
 // RequestAfterInitializeResult sends a server-to-client request (e.g.
 // roots/list) right after the initialize result, before
 // notifications/initialized. Reproduces: a server that asks for roots
-// during the handshake; the client's answer is journaled.
+// during the handshake; the client's answer is journaled. On the
+// timeline: the same point as NotifyAfterInitializeResult, right after
+// the initialize result and before the client's notifications/initialized.
 func RequestAfterInitializeResult(method string, params any) Fault {
 	name := fmt.Sprintf("RequestAfterInitializeResult(%q)", method)
 	p, broken := paramsFault(name, params)

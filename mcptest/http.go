@@ -69,7 +69,7 @@ func (s *Server) HTTPHandler() http.Handler {
 }
 
 // URL starts, on its first call, a real HTTP server on a random port of
-// 127.0.0.1 serving Handler, and returns the MCP endpoint's URL, e.g.
+// 127.0.0.1 serving HTTPHandler, and returns the MCP endpoint's URL, e.g.
 // "http://127.0.0.1:38241/mcp": give it to a Streamable HTTP client, e.g.
 // &mcp.StreamableClientTransport{Endpoint: srv.URL()} (official Go SDK) or
 // transport.NewStreamableHTTP(srv.URL()) (mark3labs/mcp-go). Close stops it.

@@ -16,11 +16,10 @@ import (
 // collection, safe for concurrent use while sessions run.
 //
 // Its queries (Requests, Notifications, Responses, ToolCalls, Where,
-// Session, Invalid, After, Filter, FromClient, FromServer, ResponseTo,
-// RequestOf) are those of Messages,
-// with the same direction rule, and read the journal in place: j.X(…) is
-// j.All().X(…) without copying the journal first, and allocates only for
-// what it returns. All returns a copy.
+// InSession, Invalid, After, Filter, From, ResponseTo, RequestOf) are
+// those of Messages, with the same direction rule, and read the journal
+// in place: j.X(…) is j.All().X(…) without copying the journal first, and
+// allocates only for what it returns. All returns a copy.
 type Journal struct {
 	mu       sync.Mutex
 	msgs     []Message  // in wire order; what a view covers is never written again (see amend)
@@ -365,7 +364,7 @@ var lifecycleMethod = map[string]bool{"initialize": true, "server/discover": tru
 
 // WithJournalLimit makes the journal keep at most the first n bytes of
 // each message's raw text, for long sessions with large payloads: a
-// message's metadata (Seq, Session, Direction, Time, Kind, Method, ID,
+// message's metadata (Seq, SessionNumber, Direction, Time, Kind, Method, ID,
 // ErrorCode, Problem, and the tool a tools/call names) is always kept
 // whole, and Message.Truncated says how much of Raw was left out; so are
 // initialize and server/discover and their replies. What reads the raw
@@ -505,7 +504,7 @@ func (j *Journal) RequestOf(resp Message) (Message, bool) {
 //
 // One direction rule for every query: a query selects by what a message
 // is — its kind, its method, its session, its content — never by who sent
-// it. Narrow to one side with FromClient or FromServer first:
+// it. Narrow to one side with From(FromClient) or From(FromServer) first:
 //
 //	j.Requests("ping")                 // pings either way
 //	j.From(FromClient).Requests("ping")    // the pings the client sent

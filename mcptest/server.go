@@ -445,7 +445,7 @@ type Announce bool
 
 const (
 	// ListChanged sends the catalog's notifications/…/list_changed to every
-	// session that may receive it (as Notify does).
+	// session that may receive it (as Broadcast does).
 	ListChanged Announce = true
 	// Quietly tells no client: the clients keep what they listed before,
 	// which is how a server makes a cached schema stale.
@@ -453,8 +453,8 @@ const (
 )
 
 // SetTools replaces the tool set while clients are connected; with
-// ListChanged it sends notifications/tools/list_changed (see Notify for who
-// receives it), with Quietly it tells no client.
+// ListChanged it sends notifications/tools/list_changed (see Broadcast for
+// who receives it), with Quietly it tells no client.
 func (s *Server) SetTools(a Announce, tools ...*Tool) {
 	s.t.Helper()
 	setCatalog(s, "SetTools", &s.tools, tools, (*Tool).entry, a, "notifications/tools/list_changed")

@@ -55,17 +55,17 @@ func Auth() []Scenario {
 		authLegacy("auth/2025-03-26-oauth-endpoint-fallback", false),
 		authResourceMismatch(),
 		authIssAccepted("auth/iss-supported", "advertises the iss parameter and sends the right one", nil),
-		authIssAccepted("auth/iss-not-advertised", "does not advertise the iss parameter and sends none",
+		authIssAccepted("auth/iss-not-advertised", "does not advertise the iss parameter and sends none (fault AuthorizationIss)",
 			func(a *mcptest.Authorization) {
 				a.WithMetadataField("authorization_response_iss_parameter_supported", false)
 			}, mcptest.AuthorizationIss("")),
-		authIssRejected("auth/iss-supported-missing", "advertises the iss parameter but leaves it out of the authorization response", nil, mcptest.AuthorizationIss("")),
-		authIssRejected("auth/iss-wrong-issuer", "sends an iss naming another authorization server", nil, mcptest.AuthorizationIss("https://attacker.example")),
-		authIssRejected("auth/iss-unexpected", "does not advertise the iss parameter, yet sends one naming another authorization server",
+		authIssRejected("auth/iss-supported-missing", "advertises the iss parameter but leaves it out of the authorization response (fault AuthorizationIss)", nil, mcptest.AuthorizationIss("")),
+		authIssRejected("auth/iss-wrong-issuer", "sends an iss naming another authorization server (fault AuthorizationIss)", nil, mcptest.AuthorizationIss("https://attacker.example")),
+		authIssRejected("auth/iss-unexpected", "does not advertise the iss parameter, yet sends one naming another authorization server (fault AuthorizationIss)",
 			func(a *mcptest.Authorization) {
 				a.WithMetadataField("authorization_response_iss_parameter_supported", false)
 			}, mcptest.AuthorizationIss("https://attacker.example")),
-		authIssRejected("auth/iss-normalized", "sends its issuer with a trailing slash the issuer lacks (a normalized variant)", nil, mcptest.IssTrailingSlash()),
+		authIssRejected("auth/iss-normalized", "sends its issuer with a trailing slash the issuer lacks, a normalized variant (fault IssTrailingSlash)", nil, mcptest.IssTrailingSlash()),
 		authMetadataIssuerMismatch(),
 		authOfflineAccess(),
 		authOfflineAccessNotSupported(),
@@ -75,10 +75,10 @@ func Auth() []Scenario {
 		authNoPKCESupport(),
 		authStateMismatch(),
 		authTokenLost("auth/token-expired", mcptest.ExpireToken().Nth(2),
-			"The access token expires on the server before the client thinks it does: its second MCP request with it gets 401 invalid_token (the refresh token still works). "+
+			"The access token expires on the server before the client thinks it does: its second MCP request with it gets 401 invalid_token, while the refresh token still works (fault ExpireToken). "+
 				"It catches clients that give up, or loop, instead of refreshing (or authorizing again) and retrying once.", false),
 		authTokenLost("auth/token-revoked", mcptest.RevokeToken().Nth(2),
-			"The user withdraws the grant: the client's second MCP request with its token gets 401 invalid_token, and its refresh token is revoked too (invalid_grant). "+
+			"The user withdraws the grant: the client's second MCP request with its token gets 401 invalid_token, and its refresh token is revoked too, invalid_grant (fault RevokeToken). "+
 				"It catches clients that give up, or retry the refresh in a loop, instead of authorizing again from the start.", true),
 		authHardChallenge(),
 		authNoPRM(),
@@ -290,7 +290,7 @@ func authMetadata(name, arrangement string, arrange func(a *mcptest.Authorizatio
 func authScopeFromChallenge() Scenario {
 	return Scenario{
 		Name: "auth/scope-from-www-authenticate",
-		Mistake: "The 401 challenge names the scope mcp:basic, while scopes_supported lists mcp:basic and mcp:admin. " +
+		Mistake: "The 401 challenge names the scope mcp:basic, while scopes_supported lists mcp:basic and mcp:admin (fault WWWAuthenticate). " +
 			"It catches clients that ignore the challenge's scope, the first source the spec's scope selection names.",
 		Spec: authSpec("scope-selection-strategy"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -375,7 +375,7 @@ var steppedUp = metThen("no request of the client was refused 403 insufficient_s
 func authScopeStepUp() Scenario {
 	return Scenario{
 		Name: "auth/scope-step-up",
-		Mistake: "The challenge asks for mcp:basic; calling a tool then needs mcp:write, and the call is refused 403 insufficient_scope, scope=\"mcp:write\". " +
+		Mistake: "The challenge asks for mcp:basic; calling a tool then needs mcp:write, and the call is refused 403 insufficient_scope, scope=\"mcp:write\" (fault InsufficientScope). " +
 			"It catches clients that give up on the 403, or authorize again for the new scope alone (losing what they had), instead of stepping up.",
 		Spec: authSpec("scope-challenge-handling"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -501,7 +501,7 @@ func authLegacy(name string, metadata bool) Scenario {
 func authResourceMismatch() Scenario {
 	return Scenario{
 		Name: "auth/resource-mismatch",
-		Mistake: "The Protected Resource Metadata names another resource (https://other.example/mcp) than the server it was fetched for. " +
+		Mistake: "The Protected Resource Metadata names another resource (https://other.example/mcp) than the server it was fetched for (fault PRMResource). " +
 			"It catches clients that use metadata of another resource (RFC 9728 §3.3: the client MUST NOT), and send their user to authorize for it.",
 		Spec: "https://www.rfc-editor.org/rfc/rfc9728#section-3.3",
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -594,7 +594,7 @@ func authIssRejected(name, what string, arrange func(a *mcptest.Authorization), 
 func authMetadataIssuerMismatch() Scenario {
 	return Scenario{
 		Name: "auth/metadata-issuer-mismatch",
-		Mistake: "The authorization server's metadata names another issuer (https://attacker.example) than the one the client built its URL from. " +
+		Mistake: "The authorization server's metadata names another issuer (https://attacker.example) than the one the client built its URL from (fault MetadataIssuer). " +
 			"It catches clients that use the endpoints of such a document (RFC 8414 §3.3: the issuer MUST be identical, else the metadata MUST NOT be used).",
 		Spec: "https://www.rfc-editor.org/rfc/rfc8414#section-3.3",
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -612,7 +612,7 @@ func authMetadataIssuerMismatch() Scenario {
 func authNoPKCESupport() Scenario {
 	return Scenario{
 		Name: "auth/no-pkce-support",
-		Mistake: "The authorization server's metadata has no code_challenge_methods_supported: nothing says it supports PKCE. " +
+		Mistake: "The authorization server's metadata has no code_challenge_methods_supported: nothing says it supports PKCE (fault NoPKCEMethods). " +
 			"It catches clients that go on without the protection the spec makes mandatory (they MUST refuse to proceed).",
 		Spec:   authSpec("authorization-code-protection"),
 		Server: func(base *mcptest.Server) *mcptest.Server { return authServer(base, nil, mcptest.NoPKCEMethods()) },
@@ -654,7 +654,7 @@ func usedNoEndpoint(why string) func(o Outcome) error {
 func authStateMismatch() Scenario {
 	return Scenario{
 		Name: "auth/state-mismatch",
-		Mistake: "The authorization response comes back with another state than the client sent: a forged or mixed-up response (CSRF). " +
+		Mistake: "The authorization response comes back with another state than the client sent: a forged or mixed-up response, the CSRF case (fault WrongState). " +
 			"It catches clients that do not check state and redeem the code.",
 		Spec:   "https://www.rfc-editor.org/rfc/rfc6749#section-10.12",
 		Server: func(base *mcptest.Server) *mcptest.Server { return authServer(base, nil, mcptest.WrongState()) },
@@ -738,7 +738,7 @@ func authTokenLost(name string, fault mcptest.Fault, mistake string, revoked boo
 func authHardChallenge() Scenario {
 	return Scenario{
 		Name: "auth/hard-www-authenticate",
-		Mistake: `The 401 carries two challenges in one WWW-Authenticate header, Basic first, then Bearer with a quoted comma in its error_description and resource_metadata last; the metadata is only where the challenge says. ` +
+		Mistake: `The 401 carries two challenges in one WWW-Authenticate header, Basic first, then Bearer with a quoted comma in its error_description and resource_metadata last; the metadata is only where the challenge says (fault WWWAuthenticate). ` +
 			"It catches clients whose header parser reads the first challenge only, or splits on every comma, and never finds the metadata.",
 		Spec: "https://www.rfc-editor.org/rfc/rfc9110#section-11.6.1",
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -960,7 +960,7 @@ func authOfflineAccessNotSupported() Scenario {
 func authServerMigration() Scenario {
 	return Scenario{
 		Name: "auth/authorization-server-migration",
-		Mistake: "The resource moves to another authorization server: once the client's grant is revoked (its second MCP request gets 401), the Protected Resource Metadata names the second of two authorization servers first. " +
+		Mistake: "The resource moves to another authorization server: once the client's grant is revoked (its second MCP request gets 401), the Protected Resource Metadata names the second of two authorization servers first (faults RevokeToken, SwitchAuthorizationServer). " +
 			"It catches clients that keep using the old server, or present the old server's client credentials to the new one.",
 		Spec: authSpec("authorization-server-location"),
 		Server: func(base *mcptest.Server) *mcptest.Server {

@@ -185,7 +185,7 @@ func giftgenStateless() Scenario {
 func initializeResultMalformed() Scenario {
 	return Scenario{
 		Name: "initialize-result-malformed",
-		Mistake: "The initialize result is malformed: its capabilities are the JSON value true instead of an object. " +
+		Mistake: "The initialize result is malformed: its capabilities are the JSON value true instead of an object (fault RespondCapabilities). " +
 			"It catches clients that accept any result (and then guess what the server can do) or that crash decoding it.",
 		Spec: spec(latestHandshake, "basic/lifecycle#initialization"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -203,7 +203,7 @@ func initializeResultMalformed() Scenario {
 func protocolVersionUnknown() Scenario {
 	return Scenario{
 		Name: "protocol-version-unknown",
-		Mistake: "The server ignores the protocolVersion the client asked for and answers initialize with " + bogusVersion + ", a version that never existed. " +
+		Mistake: "The server ignores the protocolVersion the client asked for and answers initialize with " + bogusVersion + ", a version that never existed (fault RespondProtocolVersion). " +
 			"It catches clients that do not check the negotiated version and go on talking a protocol the server may not speak.",
 		Spec: spec(latestHandshake, "basic/lifecycle#version-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -221,7 +221,7 @@ func protocolVersionUnknown() Scenario {
 func toolsCapabilityMissing() Scenario {
 	return Scenario{
 		Name: "tools-capability-missing",
-		Mistake: "The server forgets to declare the tools capability (in the initialize and server/discover results) although it serves tools. " +
+		Mistake: "The server forgets to declare the tools capability (in the initialize and server/discover results) although it serves tools (fault OmitCapability). " +
 			"It catches clients that call tools/list without checking the capability: the classic \"the app shows no tools\", seen from the client's side.",
 		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -273,7 +273,7 @@ func undeclaredMethods() Scenario {
 func notifyBeforeInitialized() Scenario {
 	return Scenario{
 		Name: "notify-before-initialized",
-		Mistake: "The server talks before the handshake is over: right after its initialize result, before the client can have sent notifications/initialized, it sends notifications/tools/list_changed. " +
+		Mistake: "The server talks before the handshake is over: right after its initialize result, before the client can have sent notifications/initialized, it sends notifications/tools/list_changed (fault NotifyAfterInitializeResult). " +
 			"It catches clients that treat an early notification as fatal, or deadlock on it.",
 		Spec: spec(latestHandshake, "basic/lifecycle#initialization"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -291,7 +291,7 @@ func notifyBeforeInitialized() Scenario {
 func toolsSchemaChangedQuietly() Scenario {
 	return Scenario{
 		Name: "tools-schema-changed-quietly",
-		Mistake: "The server changes a tool's input schema while the client is connected and sends no notifications/tools/list_changed: the client's first tools/call, made with the arguments the listed schema allowed, is rejected with -32602. " +
+		Mistake: "The server changes a tool's input schema while the client is connected and sends no notifications/tools/list_changed: the client's first tools/call, made with the arguments the listed schema allowed, is rejected with -32602 (fault ReplaceWithJSONRPCError). " +
 			"It catches clients that trust a stale tool list forever and repeat the rejected call instead of refreshing it.",
 		Spec: spec(latestHandshake, "server/tools#list-changed-notification"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -351,7 +351,7 @@ func rejectedCall(o Outcome) (mcptest.Message, bool) {
 func capabilitiesLie() Scenario {
 	return Scenario{
 		Name: "capabilities-lie",
-		Mistake: "The server's capabilities lie: it declares tools but nothing is behind them, so tools/list (and every tools method) is answered -32601 (method not found). " +
+		Mistake: "The server's capabilities lie: it declares tools but nothing is behind them, so tools/list (and every tools method) is answered -32601, method not found (fault DeclareUnservedCapability). " +
 			"It catches clients that crash on the error, retry it in a loop, or call a tool they could not list.",
 		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -389,7 +389,7 @@ const listChangedWindow = 2 * time.Second
 func toolsListChanged() Scenario {
 	return Scenario{
 		Name: "tools-list-changed",
-		Mistake: "The server makes no mistake: right after answering the first tools/list, it sends notifications/tools/list_changed, as it must when its tools change (it declared tools.listChanged). " +
+		Mistake: "The server makes no mistake: right after answering the first tools/list, it sends notifications/tools/list_changed, as it must when its tools change, having declared tools.listChanged (fault ListChangedAfter). " +
 			"It catches clients that ignore the notification and keep using a tool list the server said is out of date.",
 		Spec: spec(latestHandshake, "server/tools#list-changed-notification"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -452,7 +452,7 @@ func negotiateOlderVersion() Scenario {
 func negotiateUnknownVersion() Scenario {
 	return Scenario{
 		Name: "negotiate-unknown-version",
-		Mistake: "The server's stateless side speaks only " + unknownVersion + ", a version the client cannot know: server/discover and every request with per-request _meta get -32022 listing only that version. Its handshake side still works. " +
+		Mistake: "The server's stateless side speaks only " + unknownVersion + ", a version the client cannot know: server/discover and every request with per-request _meta get -32022 listing only that version (fault RejectProtocolVersionStateless). Its handshake side still works. " +
 			"It catches clients that ignore -32022 and go on in their own version, or retry with a version the server did not list.",
 		Spec: spec(latestStateless, "basic/versioning#version-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -500,7 +500,7 @@ func unsupported(o Outcome) int {
 func discoverNeverAnswered() Scenario {
 	return Scenario{
 		Name: "discover-never-answered",
-		Mistake: "A legacy server that never answers server/discover (older servers ignore methods they do not know instead of answering -32601). " +
+		Mistake: "A legacy server that never answers server/discover, as older servers ignore methods they do not know instead of answering -32601 (fault Hang). " +
 			"It catches probing clients that wait for the probe forever instead of timing out and falling back to initialize, as the stdio transport says.",
 		Spec: spec(latestStateless, "basic/transports/stdio#protocol-version-detection"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -591,7 +591,7 @@ func modernOnly() Scenario {
 func stdoutBanner() Scenario {
 	return Scenario{
 		Name: "stdout-banner",
-		Mistake: "The server prints a banner line that is not JSON, naming itself (GiftGen's: \"gift-genius-backend 0.2.0 listening on stdio\"), on stdout before its first message. " +
+		Mistake: "The server prints a banner line that is not JSON, naming itself (GiftGen's: \"gift-genius-backend 0.2.0 listening on stdio\"), on stdout before its first message (fault Banner). " +
 			"It catches clients that drop the connection on one bad line instead of skipping it.",
 		Spec: spec(latestHandshake, "basic/transports#stdio"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -610,7 +610,7 @@ func stdoutBanner() Scenario {
 func wrongIDType() Scenario {
 	return Scenario{
 		Name: "wrong-id-type",
-		Mistake: "The server answers tools/call with the right id in the wrong type (the string \"3\" for the integer 3, or the reverse), which JSON-RPC does not treat as the same id. " +
+		Mistake: "The server answers tools/call with the right id in the wrong type (the string \"3\" for the integer 3, or the reverse), which JSON-RPC does not treat as the same id (fault FlipIDType). " +
 			"It catches clients that take the stray reply for theirs, and clients that hang forever waiting for a reply that will never match.",
 		Spec: spec(latestHandshake, "basic#responses"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -634,7 +634,7 @@ func wrongIDType() Scenario {
 func disconnectMidCall() Scenario {
 	return Scenario{
 		Name: "disconnect-mid-call",
-		Mistake: "The server closes the connection when tools/call arrives, without answering: a crash in the middle of a call. " +
+		Mistake: "The server closes the connection when tools/call arrives, without answering: a crash in the middle of a call (fault CloseBefore). " +
 			"It catches clients whose pending call never notices the closed connection and waits for a reply until its own timeout, or forever.",
 		Spec: spec(latestHandshake, "basic/lifecycle#shutdown"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -661,7 +661,7 @@ func disconnectMidCall() Scenario {
 func slowToolTimeout() Scenario {
 	return Scenario{
 		Name: "slow-tool-timeout",
-		Mistake: "The server takes an hour to answer tools/call, far longer than the client is willing to wait. " +
+		Mistake: "The server takes an hour to answer tools/call, far longer than the client is willing to wait (fault Delay). " +
 			"It catches clients that give up without telling the server (no notifications/cancelled), leaving it to work for nothing, and clients that never give up.",
 		Spec: spec(latestHandshake, "basic/utilities/cancellation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -841,7 +841,7 @@ const maxPages = 10
 func loopingCursor() Scenario {
 	return Scenario{
 		Name: "looping-cursor",
-		Mistake: "The server's paginated lists loop: every page of tools/list and resources/list has a nextCursor pointing back at the first page. " +
+		Mistake: "The server's paginated lists loop: every page of tools/list and resources/list has a nextCursor pointing back at the first page (fault LoopingCursor). " +
 			"It catches clients that follow nextCursor blindly and page forever (auto-paging iterators included).",
 		Spec: spec(latestHandshake, "server/utilities/pagination"),
 		Server: func(base *mcptest.Server) *mcptest.Server {

@@ -27,7 +27,7 @@ var unknownCapabilityKeys = []struct {
 func capabilitiesUnknownKeys() Scenario {
 	return Scenario{
 		Name: "capabilities-unknown-keys",
-		Mistake: "The server makes no mistake: beside what it serves, it declares capabilities the client cannot know: \"wishlists\", a feature of some future version of the spec, and a vendor's \"io.example/giftWrapping\". " +
+		Mistake: "The server makes no mistake: beside what it serves, it declares capabilities the client cannot know: \"wishlists\", a feature of some future version of the spec, and a vendor's \"io.example/giftWrapping\" (fault SetField). " +
 			"This is how MCP grows (new features arrive as new keys, and old clients ignore them); it catches clients that reject, or crash on, a key they do not know.",
 		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -51,7 +51,7 @@ func capabilitiesUnknownKeys() Scenario {
 func capabilitiesDifferByEra() Scenario {
 	return Scenario{
 		Name: "capabilities-differ-by-era",
-		Mistake: "The server's two doors disagree: initialize declares tools, but server/discover, generated from another configuration, leaves them out. " +
+		Mistake: "The server's two doors disagree: initialize declares tools, but server/discover, generated from another configuration, leaves them out (fault DeleteField). " +
 			"It catches clients that do not take the capabilities of the era they speak: a stateless client that calls tools/list anyway, or one that mixes the two answers.",
 		Spec: spec(latestStateless, "server/discover"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -81,7 +81,7 @@ func capabilitiesDifferByEra() Scenario {
 func capabilitiesPerSession() Scenario {
 	return Scenario{
 		Name: "capabilities-per-session",
-		Mistake: "The server generates its capabilities per session: the first session declares tools, but when the client reconnects, the second session's initialize and server/discover results leave them out. " +
+		Mistake: "The server generates its capabilities per session: the first session declares tools, but when the client reconnects, the second session's initialize and server/discover results leave them out (fault OmitCapability). " +
 			"It catches clients that keep the capabilities of an earlier session (a cache across reconnects) instead of reading each session's own.",
 		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {

@@ -57,7 +57,7 @@
 //
 // # Running
 //
-// The ConnectFunc gets an Endpoint: Dial opens a session (one per call, so
+// The ConnectFunc gets an Endpoint: Open opens a session (one per call, so
 // a client may reconnect), URL is the same server over Streamable HTTP: a
 // ConnectFunc that connects to URL plays the whole catalog over HTTP, the
 // scenarios of HTTP included (they are not applicable to a client that

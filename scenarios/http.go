@@ -12,7 +12,7 @@ import (
 // HTTP error page in place of one reply, a reply stream cut before the
 // reply, and a server of the old HTTP+SSE transport only. They are the
 // last four of All. Each is not applicable to a client that never asked
-// for Endpoint.URL (a stdio client, which connects with Dial), and judged
+// for Endpoint.URL (a stdio client, which connects with Endpoint.Open), and judged
 // for every client that did.
 func HTTP() []Scenario {
 	return []Scenario{httpSessionExpired(), httpErrorPage(), httpStreamDropped(), httpLegacyOnly()}
@@ -42,7 +42,7 @@ func httpStatus(o Outcome, code int) mcptest.Messages {
 func httpSessionExpired() Scenario {
 	return Scenario{
 		Name: "http-session-expired",
-		Mistake: "The server forgets the session at the second request of the session (after initialize): that request and every later one with its Mcp-Session-Id get 404 Not Found, as after a restart. " +
+		Mistake: "The server forgets the session at the second request of the session (after initialize): that request and every later one with its Mcp-Session-Id get 404 Not Found, as after a restart (fault ExpireSession). " +
 			"It catches clients that give up, or keep sending the dead session id, instead of starting a new session as the spec says they MUST.",
 		Spec: spec(latestHandshake, "basic/transports#session-management"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -79,7 +79,7 @@ func httpSessionExpired() Scenario {
 func httpErrorPage() Scenario {
 	return Scenario{
 		Name: "http-error-page",
-		Mistake: "A gateway in front of the server answers the first tools/call with 503 Service Unavailable and an HTML page instead of a JSON-RPC reply; the session itself is fine. " +
+		Mistake: "A gateway in front of the server answers the first tools/call with 503 Service Unavailable and an HTML page instead of a JSON-RPC reply; the session itself is fine (fault HTTPStatus). " +
 			"It catches clients that swallow the error or that take the session for dead and leave without ending it.",
 		Spec: spec(latestHandshake, "basic/transports#sending-messages-to-the-server"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
@@ -114,7 +114,7 @@ func httpErrorPage() Scenario {
 func httpStreamDropped() Scenario {
 	return Scenario{
 		Name: "http-stream-dropped",
-		Mistake: "The server answers tools/call with an SSE stream that a proxy cuts right after it opened, before the reply; the events carry ids, so the stream can be resumed. " +
+		Mistake: "The server answers tools/call with an SSE stream that a proxy cuts right after it opened, before the reply; the events carry ids, so the stream can be resumed (fault DropStream). " +
 			"It catches clients that lose the call instead of reconnecting with GET and Last-Event-ID, which makes the server replay the reply.",
 		Spec: spec(latestHandshake, "basic/transports#resumability-and-redelivery"),
 		Server: func(base *mcptest.Server) *mcptest.Server {

@@ -129,7 +129,7 @@ func KnownDeviation(name, why string) Option {
 // WithServer makes every scenario start from the server newServer builds
 // instead of GiftGen: the app's own healthy server, with its tools,
 // resources and prompts, as the app's tests script it (unstarted: do not
-// Dial it). Each scenario applies its mistake to a fresh one, and its
+// call its Server.Dial or Server.URL). Each scenario applies its mistake to a fresh one, and its
 // checks are about whatever the client calls. newServer is called once per
 // play, with the play's test.
 func WithServer(newServer func(t mcptest.TB) *mcptest.Server) Option {

@@ -22,7 +22,7 @@ const DefaultDeadline = 2 * time.Second
 const grace = 3 * time.Second
 
 // MaxSessions is how many sessions a client may open through one
-// Endpoint in one play; Dial fails after that, so that a client that
+// Endpoint in one play; Open fails after that, so that a client that
 // reconnects in a loop ends.
 const MaxSessions = 16
 
@@ -31,7 +31,7 @@ const MaxSessions = 16
 var ErrStillRunning = errors.New("scenarios: the connect function had not returned after its deadline, nor after its connections were closed")
 
 // ConnectFunc drives the client under test as the application does in
-// production: it reaches the scenario's server through ep (Dial for the
+// production: it reaches the scenario's server through ep (Open for the
 // stdio framing, URL for Streamable HTTP), connects in whichever era the
 // client chooses, does the app's
 // usual work (list the tools, call one, read a resource…), and returns.
@@ -43,7 +43,7 @@ var ErrStillRunning = errors.New("scenarios: the connect function had not return
 type ConnectFunc func(ctx context.Context, ep *Endpoint) error
 
 // OneSession is the ConnectFunc of a client that uses one session: it
-// dials ep once and hands the connection to f.
+// opens one session with ep.Open and hands the connection to f.
 func OneSession(f func(ctx context.Context, conn net.Conn) error) ConnectFunc {
 	return func(ctx context.Context, ep *Endpoint) error {
 		conn, err := ep.Open()
@@ -55,8 +55,8 @@ func OneSession(f func(ctx context.Context, conn net.Conn) error) ConnectFunc {
 }
 
 // Endpoint is where the client under test reaches a scenario's server
-// during one play, over either transport: Dial opens a new stdio-framed
-// session each time (a client that reconnects dials again); URL is the
+// during one play, over either transport: Open opens a new stdio-framed
+// session each time (a client that reconnects opens another); URL is the
 // Streamable HTTP address. Play closes every connection it handed out, and
 // the server, when the play ends.
 type Endpoint struct {
@@ -68,11 +68,11 @@ type Endpoint struct {
 	conns   []net.Conn
 	usedURL bool // URL was called during the play
 	// clientClosed is when the client closed the connection of a session
-	// of Dial (by session number) while the play was on.
+	// of Open (by session number) while the play was on.
 	clientClosed map[int]time.Time
 }
 
-// trackedConn is the client's end of a session of Dial: it notes when the
+// trackedConn is the client's end of a session of Open: it notes when the
 // client closes it, so that a verdict can say the client ended its own
 // session (see closedEarly).
 type trackedConn struct {
@@ -124,7 +124,7 @@ func (e *Endpoint) ClientContext() map[string]string { return e.context }
 // "http://127.0.0.1:38241/mcp", for clients on the HTTP transport
 // (&mcp.StreamableClientTransport{Endpoint: ep.URL()}); the HTTP server
 // starts on the first call and stops with the play. Each MCP session the
-// client opens there is a session of the play, like one of Dial. It
+// client opens there is a session of the play, like one of Open. It
 // returns "" once the play is over.
 func (e *Endpoint) URL() string {
 	e.mu.Lock()
@@ -136,7 +136,7 @@ func (e *Endpoint) URL() string {
 	return e.srv.URL()
 }
 
-// close ends the play: no more Dial, and every connection handed out is
+// close ends the play: no more Open, and every connection handed out is
 // closed (the client reads end of file).
 func (e *Endpoint) close() {
 	e.mu.Lock()
@@ -249,7 +249,7 @@ type Outcome struct {
 	Elapsed time.Duration
 	// Deadline is how long it was allowed to run before its context ended.
 	Deadline time.Duration
-	// Sessions is how many sessions the client opened (Dial or URL).
+	// Sessions is how many sessions the client opened (Open or URL).
 	Sessions int
 	// OverHTTP reports that the client asked for Endpoint.URL during the
 	// play: it uses the Streamable HTTP transport (the HTTP scenarios do
@@ -267,7 +267,7 @@ type Outcome struct {
 	// decision point judges.
 	Faults []*mcptest.FaultHandle
 
-	// clientClosed is when the client closed its end of a session of Dial
+	// clientClosed is when the client closed its end of a session of Open
 	// (by session number) before Play closed it.
 	clientClosed map[int]time.Time
 }
@@ -437,7 +437,7 @@ func (s Scenario) judge(o Outcome) (Status, string) {
 	return Pass, ""
 }
 
-// drain waits (up to grace) until every session of Dial has read what
+// drain waits (up to grace) until every session of Open has read what
 // the client wrote before closing its end: Server.Close would drop
 // messages still in the pipe, such as a last notifications/cancelled.
 // HTTP sessions have nothing in flight: each message is journaled before

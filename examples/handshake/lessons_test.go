@@ -134,9 +134,9 @@ func Example_mistake2() {
 	// ## protocol-version-unknown
 	//
 	// The server: The server ignores the protocolVersion the client asked for and
-	// answers initialize with 1999-01-01, a version that never existed. It catches
-	// clients that do not check the negotiated version and go on talking a protocol
-	// the server may not speak.
+	// answers initialize with 1999-01-01, a version that never existed (fault
+	// RespondProtocolVersion). It catches clients that do not check the negotiated
+	// version and go on talking a protocol the server may not speak.
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
 	//
 	// Transcript (→ client to server, ← server to client):
@@ -199,9 +199,9 @@ func Example_mistake3() {
 	// ## tools-capability-missing
 	//
 	// The server: The server forgets to declare the tools capability (in the
-	// initialize and server/discover results) although it serves tools. It catches
-	// clients that call tools/list without checking the capability: the classic "the
-	// app shows no tools", seen from the client's side.
+	// initialize and server/discover results) although it serves tools (fault
+	// OmitCapability). It catches clients that call tools/list without checking the
+	// capability: the classic "the app shows no tools", seen from the client's side.
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
 	//
 	// Transcript (→ client to server, ← server to client):
@@ -370,8 +370,8 @@ func Example_mistake5() {
 	//
 	// The server: The server talks before the handshake is over: right after its
 	// initialize result, before the client can have sent notifications/initialized, it
-	// sends notifications/tools/list_changed. It catches clients that treat an early
-	// notification as fatal, or deadlock on it.
+	// sends notifications/tools/list_changed (fault NotifyAfterInitializeResult). It
+	// catches clients that treat an early notification as fatal, or deadlock on it.
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization
 	//
 	// Transcript (→ client to server, ← server to client):
@@ -451,8 +451,8 @@ func Example_mistake6() {
 	// The server: The server changes a tool's input schema while the client is
 	// connected and sends no notifications/tools/list_changed: the client's first
 	// tools/call, made with the arguments the listed schema allowed, is rejected with
-	// -32602. It catches clients that trust a stale tool list forever and repeat the
-	// rejected call instead of refreshing it.
+	// -32602 (fault ReplaceWithJSONRPCError). It catches clients that trust a stale
+	// tool list forever and repeat the rejected call instead of refreshing it.
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification
 	//
 	// Transcript (→ client to server, ← server to client):
@@ -499,8 +499,9 @@ func Example_mistake6() {
 	//
 	// The server: The server makes no mistake: right after answering the first
 	// tools/list, it sends notifications/tools/list_changed, as it must when its tools
-	// change (it declared tools.listChanged). It catches clients that ignore the
-	// notification and keep using a tool list the server said is out of date.
+	// change, having declared tools.listChanged (fault ListChangedAfter). It catches
+	// clients that ignore the notification and keep using a tool list the server said
+	// is out of date.
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification
 	//
 	// Transcript (→ client to server, ← server to client):
@@ -582,10 +583,10 @@ func Example_mistake7() {
 	// ## capabilities-differ-by-era
 	//
 	// The server: The server's two doors disagree: initialize declares tools, but
-	// server/discover, generated from another configuration, leaves them out. It
-	// catches clients that do not take the capabilities of the era they speak: a
-	// stateless client that calls tools/list anyway, or one that mixes the two
-	// answers.
+	// server/discover, generated from another configuration, leaves them out (fault
+	// DeleteField). It catches clients that do not take the capabilities of the era
+	// they speak: a stateless client that calls tools/list anyway, or one that mixes
+	// the two answers.
 	// Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/discover
 	//
 	// Transcript (→ client to server, ← server to client):
@@ -640,9 +641,9 @@ func Example_mistake7() {
 	//
 	// The server: The server generates its capabilities per session: the first session
 	// declares tools, but when the client reconnects, the second session's initialize
-	// and server/discover results leave them out. It catches clients that keep the
-	// capabilities of an earlier session (a cache across reconnects) instead of
-	// reading each session's own.
+	// and server/discover results leave them out (fault OmitCapability). It catches
+	// clients that keep the capabilities of an earlier session (a cache across
+	// reconnects) instead of reading each session's own.
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
 	//
 	// Transcript (→ client to server, ← server to client):
@@ -716,9 +717,9 @@ func Example_mistake7() {
 	//
 	// The server: The server makes no mistake: beside what it serves, it declares
 	// capabilities the client cannot know: "wishlists", a feature of some future
-	// version of the spec, and a vendor's "io.example/giftWrapping". This is how MCP
-	// grows (new features arrive as new keys, and old clients ignore them); it catches
-	// clients that reject, or crash on, a key they do not know.
+	// version of the spec, and a vendor's "io.example/giftWrapping" (fault SetField).
+	// This is how MCP grows (new features arrive as new keys, and old clients ignore
+	// them); it catches clients that reject, or crash on, a key they do not know.
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
 	//
 	// Transcript (→ client to server, ← server to client):
@@ -761,9 +762,9 @@ func Example_mistake7() {
 	// ## capabilities-lie
 	//
 	// The server: The server's capabilities lie: it declares tools but nothing is
-	// behind them, so tools/list (and every tools method) is answered -32601 (method
-	// not found). It catches clients that crash on the error, retry it in a loop, or
-	// call a tool they could not list.
+	// behind them, so tools/list (and every tools method) is answered -32601, method
+	// not found (fault DeclareUnservedCapability). It catches clients that crash on
+	// the error, retry it in a loop, or call a tool they could not list.
 	// Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
 	//
 	// Transcript (→ client to server, ← server to client):

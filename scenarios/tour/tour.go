@@ -44,7 +44,7 @@ type Client struct {
 	// v1.8.0".
 	Name string
 	// Run drives the client as an application does (connect through
-	// ep.Dial, list the tools, call suggest_gifts with {"age":25}, close;
+	// ep.Open, list the tools, call suggest_gifts with {"age":25}, close;
 	// reconnect if the scenario is about that), for the scenario s, and
 	// tells each step it took with say, in plain words. It must return when
 	// ctx is done. OneSession adapts a function that uses one connection.
@@ -109,7 +109,7 @@ func (v Verdict) Failed() bool {
 }
 
 // OneSessionRun adapts the Run of a client that uses one connection: it
-// dials the endpoint once and hands the connection to run.
+// opens one session with Endpoint.Open and hands the connection to run.
 func OneSessionRun(run func(ctx context.Context, conn net.Conn, s scenarios.Scenario, say func(format string, args ...any)) error) func(context.Context, *scenarios.Endpoint, scenarios.Scenario, func(string, ...any)) error {
 	return func(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenario, say func(string, ...any)) error {
 		conn, err := ep.Open()
