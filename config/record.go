@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -469,7 +470,7 @@ func (r *Recorder) serverNotification(method string) {
 
 // isModern reports whether a request is of the stateless era.
 func isModern(req gjson.Result) bool {
-	return req.Get("params._meta").Get(gjson.Escape("io.modelcontextprotocol/protocolVersion")).Exists()
+	return req.Get("params._meta").Get(gjson.Escape(spec.MetaProtocolVersion)).Exists()
 }
 
 // reply turns a response into a Reply: a whole result (without what the
@@ -497,7 +498,7 @@ func stripModern(res []byte) []byte {
 	if gjson.GetBytes(res, "resultType").String() == "complete" {
 		res, _ = sjson.DeleteBytes(res, "resultType")
 	}
-	for _, k := range []string{"ttlMs", "cacheScope", "_meta." + gjson.Escape("io.modelcontextprotocol/serverInfo")} {
+	for _, k := range []string{"ttlMs", "cacheScope", "_meta." + gjson.Escape(spec.MetaServerInfo)} {
 		res, _ = sjson.DeleteBytes(res, k)
 	}
 	if m := gjson.GetBytes(res, "_meta"); m.IsObject() && len(m.Map()) == 0 {
@@ -527,7 +528,7 @@ func (r *Recorder) response(s *recSession, req, resp gjson.Result) {
 	case "server/discover":
 		info := result.Get("serverInfo")
 		if !info.Exists() {
-			info = result.Get("_meta").Get(gjson.Escape("io.modelcontextprotocol/serverInfo"))
+			info = result.Get("_meta").Get(gjson.Escape(spec.MetaServerInfo))
 		}
 		r.identity(info, result.Get("instructions"), result.Get("capabilities"))
 		result.Get("supportedVersions").ForEach(func(_, v gjson.Result) bool {
@@ -606,13 +607,11 @@ func (r *Recorder) identity(info, instructions, caps gjson.Result) {
 	}
 }
 
-var knownVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
-
 func (r *Recorder) version(v string) {
 	if v == "" {
 		return
 	}
-	if !slices.Contains(knownVersions, v) {
+	if !spec.Known(v) {
 		if !slices.Contains(r.unknownVer, v) {
 			r.unknownVer = append(r.unknownVer, v)
 			r.note("the server spoke protocol version %q, which the mock does not know: not recorded", v)
@@ -722,7 +721,7 @@ func (r *Recorder) Config() *Config {
 	if c.Server.Version == "" {
 		c.Server.Version = "0"
 	}
-	for _, v := range knownVersions {
+	for _, v := range spec.Versions() {
 		if r.versions[v] {
 			c.ProtocolVersions = append(c.ProtocolVersions, v)
 		}

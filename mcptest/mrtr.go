@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 )
 
@@ -30,13 +31,8 @@ func (r InputRequest) Method() string { return r.method }
 
 // capability is the client capability the request needs.
 func (r InputRequest) capability() string {
-	switch r.method {
-	case "elicitation/create":
-		return "elicitation"
-	case "sampling/createMessage":
-		return "sampling"
-	case "roots/list":
-		return "roots"
+	if m, _ := spec.Lookup(r.method); m.Needs.Of == spec.Client {
+		return m.Needs.Path
 	}
 	return ""
 }
