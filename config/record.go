@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpmock/mcpmock/internal/spec"
+	"github.com/mcpmock/mcpmock/internal/uritemplate"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -913,53 +914,21 @@ func sameReply(a, b Reply) bool {
 	return bytes.Equal(x, y)
 }
 
+// matchTemplate finds the first listed template uri is an expansion of,
+// as the mock replaying the recording will (internal/uritemplate), and
+// returns it with uri's variables. A template the server listed that is
+// not RFC 6570 matches nothing.
 func (r *Recorder) matchTemplate(uri string) (string, map[string]string, bool) {
 	for _, t := range r.templates.order {
-		if vars, ok := matchURITemplate(t, uri); ok {
+		tpl, err := uritemplate.Parse(t)
+		if err != nil {
+			continue
+		}
+		if vars, ok := tpl.Match(uri); ok {
 			return t, vars, true
 		}
 	}
 	return "", nil, false
-}
-
-// matchURITemplate matches uri against an RFC 6570 template of {name}
-// (no "/") and {+name} (any text) expressions, as the mock does.
-func matchURITemplate(tpl, uri string) (map[string]string, bool) {
-	vars := map[string]string{}
-	var match func(t, u string) bool
-	match = func(t, u string) bool {
-		i := strings.IndexByte(t, '{')
-		if i < 0 {
-			return t == u
-		}
-		if !strings.HasPrefix(u, t[:i]) {
-			return false
-		}
-		u = u[i:]
-		j := strings.IndexByte(t[i:], '}')
-		if j < 0 {
-			return false
-		}
-		expr := t[i+1 : i+j]
-		rest := t[i+j+1:]
-		reserved := strings.HasPrefix(expr, "+")
-		name := strings.TrimPrefix(expr, "+")
-		for k := len(u); k >= 0; k-- {
-			val := u[:k]
-			if !reserved && strings.ContainsAny(val, "/?#") {
-				continue
-			}
-			if match(rest, u[k:]) {
-				vars[name] = val
-				return true
-			}
-		}
-		return false
-	}
-	if !match(tpl, uri) {
-		return nil, false
-	}
-	return vars, true
 }
 
 // The definitions a list returns, turned into entries: the fields the

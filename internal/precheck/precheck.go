@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/mcpmock/mcpmock/internal/suggest"
+	"github.com/mcpmock/mcpmock/internal/uritemplate"
 )
 
 // Methods returns the methods of every protocol version, both directions,
@@ -73,6 +74,7 @@ func (e *ArgError) Unwrap() error { return e.Err }
 var Fault func(fault any) error
 
 // URITemplate is the check a resource template's URI template gets when
-// it is registered (mcptest's WithResourceTemplates): nil when mcptest
-// can match URIs against it. Package mcptest sets it, as it does Fault.
-var URITemplate func(template string) error
+// it is registered (mcptest's WithResourceTemplates): nil when it is an
+// RFC 6570 template the mock can match URIs against, else why not. It is
+// the one URI template implementation's own (internal/uritemplate).
+func URITemplate(template string) error { return uritemplate.Validate(template) }
