@@ -294,11 +294,11 @@ func (s *Session) askHandshake(ctx context.Context, m Message, inputs []InputReq
 	got := map[string]json.RawMessage{}
 	var asked []InputRequest
 	for _, in := range inputs {
-		if in.method == "elicitation/create" && version < v20250618 {
+		if sent, _ := spec.Lookup(in.method); in.method == "elicitation/create" && !sent.FromServer.Has(version) {
 			// render.go: a version without elicitation is not asked; the
 			// handler sees the input declined
 			got[in.key] = json.RawMessage(`{"action":"decline"}`)
-			s.noteDowngrades([]string{fmt.Sprintf("%s asks for elicitation %q (protocol %s), not sent: the handler sees it declined", m.Method, in.key, v20250618)})
+			s.noteDowngrades([]string{fmt.Sprintf("%s asks for elicitation %q (protocol %s), not sent: the handler sees it declined", m.Method, in.key, sent.FromServer.List()[0])})
 			continue
 		}
 		asked = append(asked, in)
