@@ -11,6 +11,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
+	"github.com/mcpmock/mcpmock/internal/uritemplate"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -469,7 +471,7 @@ func (r *Recorder) serverNotification(method string) {
 
 // isModern reports whether a request is of the stateless era.
 func isModern(req gjson.Result) bool {
-	return req.Get("params._meta").Get(gjson.Escape("io.modelcontextprotocol/protocolVersion")).Exists()
+	return req.Get("params._meta").Get(gjson.Escape(spec.MetaProtocolVersion)).Exists()
 }
 
 // reply turns a response into a Reply: a whole result (without what the
@@ -497,7 +499,7 @@ func stripModern(res []byte) []byte {
 	if gjson.GetBytes(res, "resultType").String() == "complete" {
 		res, _ = sjson.DeleteBytes(res, "resultType")
 	}
-	for _, k := range []string{"ttlMs", "cacheScope", "_meta." + gjson.Escape("io.modelcontextprotocol/serverInfo")} {
+	for _, k := range []string{"ttlMs", "cacheScope", "_meta." + gjson.Escape(spec.MetaServerInfo)} {
 		res, _ = sjson.DeleteBytes(res, k)
 	}
 	if m := gjson.GetBytes(res, "_meta"); m.IsObject() && len(m.Map()) == 0 {
@@ -527,7 +529,7 @@ func (r *Recorder) response(s *recSession, req, resp gjson.Result) {
 	case "server/discover":
 		info := result.Get("serverInfo")
 		if !info.Exists() {
-			info = result.Get("_meta").Get(gjson.Escape("io.modelcontextprotocol/serverInfo"))
+			info = result.Get("_meta").Get(gjson.Escape(spec.MetaServerInfo))
 		}
 		r.identity(info, result.Get("instructions"), result.Get("capabilities"))
 		result.Get("supportedVersions").ForEach(func(_, v gjson.Result) bool {
@@ -606,13 +608,11 @@ func (r *Recorder) identity(info, instructions, caps gjson.Result) {
 	}
 }
 
-var knownVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
-
 func (r *Recorder) version(v string) {
 	if v == "" {
 		return
 	}
-	if !slices.Contains(knownVersions, v) {
+	if !spec.Known(v) {
 		if !slices.Contains(r.unknownVer, v) {
 			r.unknownVer = append(r.unknownVer, v)
 			r.note("the server spoke protocol version %q, which the mock does not know: not recorded", v)
@@ -722,7 +722,7 @@ func (r *Recorder) Config() *Config {
 	if c.Server.Version == "" {
 		c.Server.Version = "0"
 	}
-	for _, v := range knownVersions {
+	for _, v := range spec.Versions() {
 		if r.versions[v] {
 			c.ProtocolVersions = append(c.ProtocolVersions, v)
 		}
@@ -914,53 +914,21 @@ func sameReply(a, b Reply) bool {
 	return bytes.Equal(x, y)
 }
 
+// matchTemplate finds the first listed template uri is an expansion of,
+// as the mock replaying the recording will (internal/uritemplate), and
+// returns it with uri's variables. A template the server listed that is
+// not RFC 6570 matches nothing.
 func (r *Recorder) matchTemplate(uri string) (string, map[string]string, bool) {
 	for _, t := range r.templates.order {
-		if vars, ok := matchURITemplate(t, uri); ok {
+		tpl, err := uritemplate.Parse(t)
+		if err != nil {
+			continue
+		}
+		if vars, ok := tpl.Match(uri); ok {
 			return t, vars, true
 		}
 	}
 	return "", nil, false
-}
-
-// matchURITemplate matches uri against an RFC 6570 template of {name}
-// (no "/") and {+name} (any text) expressions, as the mock does.
-func matchURITemplate(tpl, uri string) (map[string]string, bool) {
-	vars := map[string]string{}
-	var match func(t, u string) bool
-	match = func(t, u string) bool {
-		i := strings.IndexByte(t, '{')
-		if i < 0 {
-			return t == u
-		}
-		if !strings.HasPrefix(u, t[:i]) {
-			return false
-		}
-		u = u[i:]
-		j := strings.IndexByte(t[i:], '}')
-		if j < 0 {
-			return false
-		}
-		expr := t[i+1 : i+j]
-		rest := t[i+j+1:]
-		reserved := strings.HasPrefix(expr, "+")
-		name := strings.TrimPrefix(expr, "+")
-		for k := len(u); k >= 0; k-- {
-			val := u[:k]
-			if !reserved && strings.ContainsAny(val, "/?#") {
-				continue
-			}
-			if match(rest, u[k:]) {
-				vars[name] = val
-				return true
-			}
-		}
-		return false
-	}
-	if !match(tpl, uri) {
-		return nil, false
-	}
-	return vars, true
 }
 
 // The definitions a list returns, turned into entries: the fields the

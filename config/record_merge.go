@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpmock/mcpmock/internal/uritemplate"
 )
 
 // timesRE reads the count renderNotes gives a repeated note.
@@ -86,8 +88,17 @@ func (r *Recorder) Include(c *Config) {
 		def := tpl
 		def.Text, def.Cases, def.Replies, def.Fields = nil, nil, nil, nil
 		r.templates.define(tpl.URITemplate, definition(def, tpl.Fields))
+		parsed, perr := uritemplate.Parse(tpl.URITemplate)
 		for _, cs := range tpl.Cases {
-			uri := expandURITemplate(tpl.URITemplate, cs.Vars)
+			err := perr
+			uri := ""
+			if err == nil {
+				uri, err = parsed.Expand(cs.Vars)
+			}
+			if err != nil {
+				r.note("resource template %q: its case for %v (from the file merged into) is dropped: %v", tpl.URITemplate, cs.Vars, err)
+				continue
+			}
 			for _, rep := range cs.Replies {
 				r.resources.record(uri, "", nil, rep)
 			}
@@ -174,24 +185,4 @@ func definition(v any, fields json.RawMessage) json.RawMessage {
 		return f
 	}
 	return compact(append(append(b[:len(b)-1:len(b)-1], ','), f[1:]...))
-}
-
-// expandURITemplate fills a template's {name} and {+name} expressions.
-func expandURITemplate(tpl string, vars map[string]string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(tpl, '{')
-		if i < 0 {
-			b.WriteString(tpl)
-			return b.String()
-		}
-		j := strings.IndexByte(tpl[i:], '}')
-		if j < 0 {
-			b.WriteString(tpl)
-			return b.String()
-		}
-		b.WriteString(tpl[:i])
-		b.WriteString(vars[strings.TrimPrefix(tpl[i+1:i+j], "+")])
-		tpl = tpl[i+j+1:]
-	}
 }

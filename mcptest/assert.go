@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 )
 
@@ -693,26 +694,13 @@ func countClient(msgs Messages, method string) int {
 	return n
 }
 
-// clientMethods are the requests and notifications a client may send to a
-// server in some protocol version the mock speaks.
-var clientMethods = []string{
-	"completion/complete", "initialize", "logging/setLevel", "ping",
-	"prompts/get", "prompts/list",
-	"resources/list", "resources/read", "resources/subscribe", "resources/templates/list", "resources/unsubscribe",
-	"server/discover", "subscriptions/listen",
-	"tasks/cancel", "tasks/get", "tasks/list", "tasks/result",
-	"tools/call", "tools/list",
-	"notifications/cancelled", "notifications/initialized", "notifications/progress",
-	"notifications/roots/list_changed", "notifications/tasks/status",
-}
-
 // unknownMethod says why a client will not send method: it is no method
 // of MCP, no Handle serves it, and it is close to one that is (a typo).
 // "" otherwise: a name far from every known one may be an extension a
 // client does send, and is waited for.
 func (s *Server) unknownMethod(method string) string {
 	s.mu.Lock()
-	known := slices.Clone(clientMethods)
+	known := spec.Names(spec.ClientSends) // the requests and notifications a client sends in some version
 	for m := range s.handlers {
 		known = append(known, m)
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpmock/mcpmock/internal/spec"
 )
 
 // Rule IDs of the client checks of the authorization flow (HTTP only,
@@ -80,17 +82,17 @@ func (a *authState) flowVersion() (v string, settled bool) {
 	for i := len(sessions) - 1; i >= 0; i-- {
 		switch sessions[i].Era() {
 		case EraHandshake:
-			if pv := sessions[i].ProtocolVersion(); slices.Contains(allVersions, pv) {
+			if pv := sessions[i].ProtocolVersion(); spec.Known(pv) {
 				return pv, true
 			}
 		case EraStateless:
-			return statelessVersions[0], true
+			return spec.Stateless.Latest(), true
 		}
 	}
 	a.mu.Lock()
 	v = a.version
 	a.mu.Unlock()
-	if !slices.Contains(allVersions, v) {
+	if !spec.Known(v) {
 		v = v20251125
 	}
 	return v, false
@@ -138,7 +140,7 @@ func (a *authState) settle(final bool) {
 	var out []Violation
 	for _, p := range pending {
 		v := p.version
-		if !slices.Contains(allVersions, v) {
+		if !spec.Known(v) {
 			if !settled && !final {
 				a.pending = append(a.pending, p) // not yet
 				continue

@@ -6,13 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 )
-
-// batchVersions are the protocol versions that have JSON-RPC batches:
-// 2024-11-05 and 2025-03-26 say an implementation MUST accept them;
-// 2025-06-18 removed them.
-var batchVersions = []string{"2024-11-05", "2025-03-26"}
 
 // batch is a client's batch whose responses the mock is gathering: it
 // answers with one batch of responses once every request in it has been
@@ -39,7 +35,7 @@ func (s *Session) takesBatch(elems gjson.Result) bool {
 		return false
 	}
 	if version != "" {
-		return slices.Contains(batchVersions, version)
+		return spec.Batches.Has(version)
 	}
 	takes := false
 	elems.ForEach(func(_, e gjson.Result) bool {
@@ -47,7 +43,7 @@ func (s *Session) takesBatch(elems gjson.Result) bool {
 			return true
 		}
 		pv := e.Get("params.protocolVersion").String()
-		takes = slices.Contains(batchVersions, pv) && slices.Contains(s.srv.legacy, pv)
+		takes = spec.Batches.Has(pv) && slices.Contains(s.srv.legacy, pv)
 		return false
 	})
 	return takes
@@ -60,9 +56,9 @@ func (s *Session) noBatch(empty bool) string {
 	}
 	version := s.ProtocolVersion()
 	if version == "" {
-		return "a JSON-RPC batch before initialize agreed on a protocol version that has batches (" + strings.Join(batchVersions, ", ") + ")"
+		return "a JSON-RPC batch before initialize agreed on a protocol version that has batches (" + spec.Batches.String() + ")"
 	}
-	return "a JSON-RPC batch, which protocol " + version + " does not have (only " + strings.Join(batchVersions, " and ") + " do)"
+	return "a JSON-RPC batch, which protocol " + version + " does not have (only " + strings.Join(spec.Batches.List(), " and ") + " do)"
 }
 
 // receiveBatch handles a batch the session accepts: the batch frame is

@@ -24,7 +24,7 @@ func decorateBySjson(srv *Server, method string, result []byte) []byte {
 	}
 	set("resultType", "complete")
 	set(metaPath(MetaServerInfo), srv.info)
-	if r.Get("resultType").String() != "input_required" && cacheable[method] {
+	if r.Get("resultType").String() != "input_required" && cacheable(method) {
 		set("ttlMs", srv.ttlMs)
 		set("cacheScope", srv.cacheScope)
 	}

@@ -301,7 +301,10 @@ func (s *Session) readResource(m Message, d decoded) {
 	var vars map[string]string
 	if !found {
 		for _, t := range s.srv.templates.items {
-			if v, ok := t.tmpl.match(uri); ok {
+			if t.tmpl == nil {
+				continue // it did not parse: the test failed at WithResourceTemplates
+			}
+			if v, ok := t.tmpl.Match(uri); ok {
 				e, vars, found = t, v, true
 				break
 			}

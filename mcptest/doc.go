@@ -193,5 +193,7 @@
 // JSON-RPC batches are accepted in 2024-11-05 and 2025-03-26 sessions.
 // What a session receives is rendered for its
 // negotiated version, with a line in the test log for each downgrade.
-// URI templates support {name} and {+name} only.
+// Resource templates are RFC 6570 URI templates of every level; a {name}
+// variable matches what simple expansion writes (letters, digits, -._~ and
+// percent-encoded characters), so a value with ":" or "@" needs {+name}.
 package mcptest

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -191,7 +192,7 @@ func DeclareUnservedCapability(name string) Fault {
 		return setRaw(d, "result.capabilities."+gjson.Escape(name), []byte("{}"))
 	})
 	f.f.inbound = func(_ *FaultHandle, s *Session, m Message, _ func()) bool {
-		if c, ok := methodCapability[m.Method]; !ok || strings.Split(c, ".")[0] != name {
+		if c, ok := spec.ServerCapability(m.Method, ""); !ok || strings.Split(c, ".")[0] != name {
 			return false
 		}
 		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: "+m.Method, nil)
@@ -764,9 +765,10 @@ func AsScripted(method string) Fault {
 
 // ---- Tools and lists ----
 
-// listField is the array a list method returns.
-var listField = map[string]string{
-	"tools/list": "tools", "prompts/list": "prompts", "resources/list": "resources", "resources/templates/list": "resourceTemplates",
+// listField is the array a list method returns (spec: Method.ListField).
+func listField(method string) string {
+	m, _ := spec.Lookup(method)
+	return m.ListField
 }
 
 // LoopingCursor makes every page of the list method (tools/list,
@@ -779,7 +781,7 @@ func LoopingCursor(method string) Fault {
 		if !gjson.GetBytes(d, "result").IsObject() {
 			return d
 		}
-		return setRaw(d, "result.nextCursor", jsonValue(encodeCursor(listField[method], 0)))
+		return setRaw(d, "result.nextCursor", jsonValue(encodeCursor(listField(method), 0)))
 	})
 }
 
@@ -788,7 +790,7 @@ func LoopingCursor(method string) Fault {
 // page is empty — a client must keep paging, not stop at the empty page.
 func EmptyPageWithCursor(method string) Fault {
 	f := edit(fmt.Sprintf("EmptyPageWithCursor(%q)", method), method, func(_ *Session, d []byte) []byte {
-		field := listField[method]
+		field := listField(method)
 		if !gjson.GetBytes(d, "result."+field).IsArray() {
 			return d
 		}

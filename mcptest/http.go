@@ -13,16 +13,17 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 )
 
 // The HTTP headers of the Streamable HTTP transport.
 const (
-	HeaderSessionID       = "Mcp-Session-Id"
-	HeaderProtocolVersion = "Mcp-Protocol-Version"
-	HeaderMethod          = "Mcp-Method"
-	HeaderName            = "Mcp-Name"
-	HeaderLastEventID     = "Last-Event-ID"
+	HeaderSessionID       = spec.HeaderSessionID
+	HeaderProtocolVersion = spec.HeaderProtocolVersion
+	HeaderMethod          = spec.HeaderMethod
+	HeaderName            = spec.HeaderName
+	HeaderLastEventID     = spec.HeaderLastEventID
 )
 
 // CodeHeaderMismatch is the stateless-era error (2026-07-28) for a request

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 )
 
@@ -103,8 +104,12 @@ func (p *peeked) isBatchWithoutRequests() bool {
 
 var pathSubscriptionID = metaPath(MetaSubscriptionID)
 
-// namedMethods are the methods whose Mcp-Name header names what they act on.
-var namedMethods = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true}
+// namedMethod reports whether method's Mcp-Name header names what it acts
+// on (spec: Method.NameParam).
+func namedMethod(method string) bool {
+	m, _ := spec.Lookup(method)
+	return m.NameParam != ""
+}
 
 // post serves a POST: one JSON-RPC message from the client.
 func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange) {
@@ -436,7 +441,7 @@ func (f *httpFront) checkVersionHeader(w http.ResponseWriter, r *http.Request, c
 	negotiated := sess.ProtocolVersion()
 	switch {
 	case pv == "":
-		if negotiated >= "2025-06-18" {
+		if spec.ProtocolVersionHeader.Has(negotiated) {
 			c.noteHeaderless(body, x)
 		}
 	case !slices.Contains(f.srv.legacy, pv):
@@ -469,9 +474,9 @@ func (f *httpFront) checkStatelessHeaders(w http.ResponseWriter, r *http.Request
 		problem = "no Mcp-Method header"
 	case x.MCPMethod != method:
 		problem = fmt.Sprintf("Mcp-Method header %q, but the body's method is %q", x.MCPMethod, method)
-	case namedMethods[method] && x.MCPName == "":
+	case namedMethod(method) && x.MCPName == "":
 		problem = "no Mcp-Name header for " + method
-	case namedMethods[method] && x.MCPName != p.name().String():
+	case namedMethod(method) && x.MCPName != p.name().String():
 		problem = fmt.Sprintf("Mcp-Name header %q, but the body names %q", x.MCPName, p.name().String())
 	}
 	if problem == "" {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -37,39 +38,18 @@ func (s *Session) checkLifecycle(m Message) {
 	}
 }
 
-// methodCapability maps a client method to the server capability it needs,
-// as a gjson path into the declared capabilities.
-var methodCapability = map[string]string{
-	"tools/list":               "tools",
-	"tools/call":               "tools",
-	"resources/list":           "resources",
-	"resources/templates/list": "resources",
-	"resources/read":           "resources",
-	"resources/subscribe":      "resources.subscribe",
-	"resources/unsubscribe":    "resources.subscribe",
-	"prompts/list":             "prompts",
-	"prompts/get":              "prompts",
-	"logging/setLevel":         "logging",
-	"completion/complete":      "completions",
-}
-
 // checkCapability records a call of a method whose capability the server
-// did not declare to this session.
+// did not declare to this session (the capability each method needs, in
+// each version, is the protocol table's: internal/spec).
 func (s *Session) checkCapability(m Message) {
-	path, ok := methodCapability[m.Method]
-	if !ok {
-		return
-	}
 	s.mu.Lock()
-	caps, declared := s.caps, s.version != ""
+	caps, version := s.caps, s.version
 	s.mu.Unlock()
-	if !declared {
+	if version == "" {
 		return // before initialize: RuleInitializeFirst says it
 	}
-	if path == "completions" && s.ProtocolVersion() < "2025-03-26" {
-		return // 2024-11-05 has completion/complete but no completions capability
-	}
-	if !declaredIn(caps, path) {
+	path, ok := spec.ServerCapability(m.Method, version) // none for completion/complete in 2024-11-05
+	if ok && !declaredIn(caps, path) {
 		s.violate(RuleUndeclaredMethod, m, s.undeclared(m, path))
 	}
 }
@@ -109,8 +89,8 @@ func (s *Session) initialize(m Message, d decoded) {
 	}
 	version := s.srv.negotiate(pv.Str)
 	caps := s.srv.capabilities()
-	if version < "2025-03-26" && gjson.GetBytes(caps, "completions").Exists() {
-		caps, _ = sjson.DeleteBytes(caps, "completions") // completions came with 2025-03-26
+	if _, needed := spec.ServerCapability("completion/complete", version); !needed && gjson.GetBytes(caps, "completions").Exists() {
+		caps, _ = sjson.DeleteBytes(caps, "completions") // the capability came with 2025-03-26
 	}
 	res := map[string]any{
 		"protocolVersion": version,

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 )
 
@@ -30,13 +31,8 @@ func (r InputRequest) Method() string { return r.method }
 
 // capability is the client capability the request needs.
 func (r InputRequest) capability() string {
-	switch r.method {
-	case "elicitation/create":
-		return "elicitation"
-	case "sampling/createMessage":
-		return "sampling"
-	case "roots/list":
-		return "roots"
+	if m, _ := spec.Lookup(r.method); m.Needs.Of == spec.Client {
+		return m.Needs.Path
 	}
 	return ""
 }
@@ -298,11 +294,11 @@ func (s *Session) askHandshake(ctx context.Context, m Message, inputs []InputReq
 	got := map[string]json.RawMessage{}
 	var asked []InputRequest
 	for _, in := range inputs {
-		if in.method == "elicitation/create" && version < v20250618 {
+		if sent, _ := spec.Lookup(in.method); in.method == "elicitation/create" && !sent.FromServer.Has(version) {
 			// render.go: a version without elicitation is not asked; the
 			// handler sees the input declined
 			got[in.key] = json.RawMessage(`{"action":"decline"}`)
-			s.noteDowngrades([]string{fmt.Sprintf("%s asks for elicitation %q (protocol %s), not sent: the handler sees it declined", m.Method, in.key, v20250618)})
+			s.noteDowngrades([]string{fmt.Sprintf("%s asks for elicitation %q (protocol %s), not sent: the handler sees it declined", m.Method, in.key, sent.FromServer.List()[0])})
 			continue
 		}
 		asked = append(asked, in)

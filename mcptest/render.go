@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -34,9 +35,9 @@ import (
 // Stateless-era sessions and 2025-11-25, the newest handshake version,
 // get what the script holds.
 const (
-	v20250326 = "2025-03-26"
-	v20250618 = "2025-06-18"
-	v20251125 = "2025-11-25"
+	v20250326 = spec.V20250326
+	v20250618 = spec.V20250618
+	v20251125 = spec.V20251125
 )
 
 // fieldsSince says, for each kind of object, when its optional fields came.

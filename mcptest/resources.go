@@ -2,11 +2,9 @@ package mcptest
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
-	"strings"
 
-	"github.com/mcpmock/mcpmock/internal/precheck"
+	"github.com/mcpmock/mcpmock/internal/uritemplate"
 )
 
 // Resource is a resource the mock serves: its definition, as resources/list
@@ -104,8 +102,12 @@ type ResourceTemplate struct {
 	script             script
 }
 
-// NewResourceTemplate starts the definition of a resource template. The
-// template may use {name} (one path segment) and {+name} (any text) variables.
+// NewResourceTemplate starts the definition of a resource template: an
+// RFC 6570 URI template of any level ({name}, {+path}, {/segments*},
+// {?query,page}, …). A read's URI matches it when it is an expansion of
+// it; its variables, decoded, are Request.Vars (a variable that took
+// several values, as {/path*} does, is them joined with the separator
+// the URI put between them: "a/b/c").
 func NewResourceTemplate(uriTemplate, name string) *ResourceTemplate {
 	r := &ResourceTemplate{template: uriTemplate}
 	r.def.setValue("uriTemplate", uriTemplate, "NewResourceTemplate")
@@ -172,73 +174,10 @@ func (r *ResourceTemplate) String() string { return fmt.Sprintf("NewResourceTemp
 
 func (r *ResourceTemplate) entry() entry {
 	e := newEntry(r.template, &r.def, &r.script)
-	t, err := parseURITemplate(r.template)
+	t, err := uritemplate.Parse(r.template)
 	if err != nil {
 		e.problems = append(e.problems, r.String()+": "+err.Error())
 	}
 	e.tmpl = t
 	return e
-}
-
-// uriTemplate matches URIs against a simple RFC 6570 template.
-type uriTemplate struct {
-	re    *regexp.Regexp
-	names []string
-}
-
-var templateVar = regexp.MustCompile(`\{([+#]?)([A-Za-z0-9_.]+)\}`)
-
-func init() {
-	precheck.URITemplate = func(t string) error {
-		_, err := parseURITemplate(t)
-		return err
-	}
-}
-
-func parseURITemplate(t string) (*uriTemplate, error) {
-	if strings.Count(t, "{") != strings.Count(t, "}") {
-		return nil, fmt.Errorf("unbalanced braces in URI template %q", t)
-	}
-	var b strings.Builder
-	b.WriteString("^")
-	ut := &uriTemplate{}
-	last := 0
-	for _, m := range templateVar.FindAllStringSubmatchIndex(t, -1) {
-		b.WriteString(regexp.QuoteMeta(t[last:m[0]]))
-		op, name := t[m[2]:m[3]], t[m[4]:m[5]]
-		if op == "" {
-			b.WriteString(`([^/?#]+)`)
-		} else {
-			b.WriteString(`(.+)`)
-		}
-		ut.names = append(ut.names, name)
-		last = m[1]
-	}
-	rest := t[last:]
-	if strings.ContainsAny(rest, "{}") {
-		return nil, fmt.Errorf("URI template %q uses an expression mcptest does not support (only {name} and {+name})", t)
-	}
-	b.WriteString(regexp.QuoteMeta(rest))
-	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
-	if err != nil {
-		return nil, err
-	}
-	ut.re = re
-	return ut, nil
-}
-
-func (t *uriTemplate) match(uri string) (map[string]string, bool) {
-	if t == nil {
-		return nil, false
-	}
-	m := t.re.FindStringSubmatch(uri)
-	if m == nil {
-		return nil, false
-	}
-	vars := make(map[string]string, len(t.names))
-	for i, n := range t.names {
-		vars[n] = m[i+1]
-	}
-	return vars, true
 }

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/mcpmock/mcpmock/internal/spec"
 )
 
 // Rule is one client check of the mock: what the spec asks of a client,
@@ -56,15 +58,15 @@ const (
 	TransportHTTP  = "http"
 )
 
-// Version sets of the rule table.
+// Version sets of the rule table, read from the protocol's (internal/spec).
 var (
-	vAll       = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
-	vHandshake = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
-	vStateless = []string{"2026-07-28"}
-	vEarly     = []string{"2024-11-05", "2025-03-26"} // "Both parties SHOULD" where later versions say MUST
-	vStreamHS  = []string{"2025-03-26", "2025-06-18", "2025-11-25"}
-	vStreamAll = []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
-	vElicit    = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
+	vAll       = spec.All.List()
+	vHandshake = spec.Handshake.List()
+	vStateless = spec.Stateless.List()
+	vEarly     = spec.Of(spec.V20241105, spec.V20250326).List() // "Both parties SHOULD" where later versions say MUST
+	vStreamHS  = (spec.Since(spec.V20250326) & spec.Handshake).List()
+	vStreamAll = spec.Since(spec.V20250326).List()
+	vElicit    = spec.Since(spec.V20250618).List()
 )
 
 // mcpSpec returns the address of a page (and anchor) of a version of the spec.
@@ -76,8 +78,8 @@ func mcpSpec(version, page string) string {
 // newest of each era.
 const (
 	jsonrpcSpec   = "https://www.jsonrpc.org/specification"
-	specLatestHS  = "2025-11-25"
-	specStateless = "2026-07-28"
+	specLatestHS  = spec.V20251125
+	specStateless = spec.V20260728
 )
 
 // ruleTable is every client check, one row each. To add a rule: declare

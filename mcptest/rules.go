@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tidwall/gjson"
 )
@@ -238,7 +239,7 @@ func (s *Session) violate(rule RuleID, m Message, detail string) {
 	// A session that negotiated a version of its own era is bound by that
 	// version's spec only (a version of the other era, which a faulty
 	// answer can force on a handshake, binds nothing more).
-	if pv := s.ProtocolVersion(); slices.Contains(vAll, pv) && isStateless(pv) == statelessEra && !slices.Contains(r.Versions, pv) {
+	if pv := s.ProtocolVersion(); spec.Known(pv) && isStateless(pv) == statelessEra && !slices.Contains(r.Versions, pv) {
 		return // e.g. initialize in a batch of 2024-11-05, whose spec does not forbid it
 	}
 	spec := r.versionFor(s.ProtocolVersion(), statelessEra)
@@ -419,7 +420,7 @@ func (s *Session) checkRequestFields(m Message, d decoded) {
 	// A client may go on with an older or newer version it supports; none
 	// supports, in a handshake, a version that does not exist or belongs
 	// to the stateless era. The rule's row has it reported once a session.
-	if era == EraHandshake && asked != told && !slices.Contains(handshakeVersions, told) {
+	if era == EraHandshake && asked != told && !spec.Handshake.Has(told) {
 		s.violate(RuleUnofferedVersion, m, fmt.Sprintf("the client asked for %q, was answered %q, which no handshake has, and went on; a client that does not support the version should disconnect", asked, told))
 	}
 }
@@ -518,7 +519,7 @@ func (s *Session) checkElicitation(m Message, resp gjson.Result, params json.Raw
 		s.violate(RuleElicitationContent, m, "the accepted content does not satisfy the requestedSchema: "+why)
 		return
 	}
-	if v := s.ProtocolVersion(); !m.modern && v != "" && v < "2025-11-25" {
+	if v := s.ProtocolVersion(); !m.modern && v != "" && v < spec.V20251125 {
 		return // defaults came with 2025-11-25 (SEP-1034)
 	}
 	var missing []string

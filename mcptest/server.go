@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpmock/mcpmock/internal/spec"
 )
 
 // Server is a scripted MCP server living inside a test. Configure it with
@@ -85,29 +87,23 @@ type TB interface {
 	Failed() bool
 }
 
-var (
-	handshakeVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
-	statelessVersions = []string{"2026-07-28"}
-	allVersions       = append(slices.Clone(handshakeVersions), statelessVersions...)
-)
-
 // HandshakeVersions returns the protocol versions of the handshake era
 // (initialize, then notifications/initialized) that the mock speaks, oldest
 // first. It returns a new slice each time: changing it changes nothing else.
-func HandshakeVersions() []string { return slices.Clone(handshakeVersions) }
+func HandshakeVersions() []string { return spec.Handshake.List() }
 
 // StatelessVersions returns the protocol versions of the stateless era
 // (server/discover, per-request _meta) that the mock speaks, in a new slice.
-func StatelessVersions() []string { return slices.Clone(statelessVersions) }
+func StatelessVersions() []string { return spec.Stateless.List() }
 
 // AllVersions returns every protocol version the mock speaks, oldest first,
 // in a new slice. A new Server supports all of them: it answers
 // server/discover as a modern server, and an initialize selects the
 // handshake era for that session.
-func AllVersions() []string { return slices.Clone(allVersions) }
+func AllVersions() []string { return spec.Versions() }
 
 // isStateless reports whether version belongs to the stateless era.
-func isStateless(version string) bool { return version >= statelessVersions[0] }
+func isStateless(version string) bool { return spec.IsStateless(version) }
 
 // DefaultWaitTimeout is how long WaitFor and the waiting assertions wait
 // unless WithWaitTimeout says otherwise.
@@ -163,7 +159,7 @@ func NewServer(t TB) *Server {
 		ctx:         ctx,
 		cancel:      cancel,
 		info:        map[string]string{"name": "mcptest", "version": "0.0.0"},
-		versions:    slices.Clone(allVersions),
+		versions:    spec.Versions(),
 		cacheScope:  "public",
 		waitTimeout: DefaultWaitTimeout,
 		closeGrace:  DefaultCloseGrace,
@@ -247,8 +243,8 @@ func (s *Server) WithProtocolVersions(versions ...string) *Server {
 			return fmt.Errorf("no versions given")
 		}
 		for _, v := range versions {
-			if !slices.Contains(allVersions, v) {
-				return fmt.Errorf("unknown protocol version %q; mcptest speaks %s", v, strings.Join(allVersions, ", "))
+			if !spec.Known(v) {
+				return fmt.Errorf("unknown protocol version %q; mcptest speaks %s", v, spec.All)
 			}
 		}
 		s.versions = slices.Clone(versions)
@@ -611,7 +607,7 @@ func (s *Server) Broadcast(method string, params any) int {
 			}
 		case sess.Era() == EraStateless && !sess.Closed():
 			k := 0
-			if listChangedKind[method] != "" {
+			if listChangedKind(method) != "" {
 				k = sess.notifyListeners(method, params, "")
 			}
 			n += k
@@ -622,8 +618,8 @@ func (s *Server) Broadcast(method string, params any) int {
 	}
 	if len(missed) > 0 {
 		why := "only a list_changed notification reaches a stateless session, on a subscriptions/listen stream that asked for it"
-		if listChangedKind[method] != "" {
-			why = "a stateless session gets it only on a subscriptions/listen stream that asked for " + listChangedKind[method] + ", and none of these has one"
+		if k := listChangedKind(method); k != "" {
+			why = "a stateless session gets it only on a subscriptions/listen stream that asked for " + k + ", and none of these has one"
 		}
 		stateless := "stateless session"
 		if len(missed) > 1 {

@@ -13,11 +13,13 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 )
 
@@ -722,8 +724,9 @@ func (s *Session) notification(m Message, d decoded, prior phase) {
 		s.violate(RuleInvalidParams, m, "params is "+d.params.Type.String()+", want an object")
 		return
 	}
-	if m.Method != "notifications/cancelled" && s.Era() == EraStateless {
-		s.violate(RuleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28; the only client notification is notifications/cancelled")
+	if mm, _ := spec.Lookup(m.Method); mm.FromClient&spec.Stateless == 0 && s.Era() == EraStateless {
+		sent := spec.Names(func(n spec.Method) bool { return n.Notification && n.FromClient&spec.Stateless != 0 })
+		s.violate(RuleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28, whose client notifications are "+strings.Join(sent, ", "))
 		return
 	}
 	switch m.Method {

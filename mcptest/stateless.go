@@ -7,18 +7,19 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
 
 // The _meta keys of the stateless era.
 const (
-	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
-	MetaLogLevel           = "io.modelcontextprotocol/logLevel"
-	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
-	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
+	MetaProtocolVersion    = spec.MetaProtocolVersion
+	MetaClientCapabilities = spec.MetaClientCapabilities
+	MetaClientInfo         = spec.MetaClientInfo
+	MetaLogLevel           = spec.MetaLogLevel
+	MetaServerInfo         = spec.MetaServerInfo
+	MetaSubscriptionID     = spec.MetaSubscriptionID
 )
 
 // Error codes of the stateless era.
@@ -69,16 +70,18 @@ func (d *decoded) meta(key string) gjson.Result {
 	return out
 }
 
-// removedInStateless are the methods 2026-07-28 no longer has.
-var removedInStateless = map[string]bool{
-	"ping": true, "logging/setLevel": true, "resources/subscribe": true, "resources/unsubscribe": true,
-	"notifications/initialized": true, "notifications/roots/list_changed": true, "notifications/progress": true,
+// removedInStateless reports whether method is one a client sends in the
+// handshake era and 2026-07-28 no longer has (initialize aside: a
+// modern-only server answers it as the spec says, below).
+func removedInStateless(method string) bool {
+	m, ok := spec.Lookup(method)
+	return ok && method != "initialize" && spec.RemovedInStateless(m)
 }
 
-// cacheable are the results that carry ttlMs and cacheScope.
-var cacheable = map[string]bool{
-	"tools/list": true, "prompts/list": true, "resources/list": true, "resources/templates/list": true,
-	"resources/read": true, "server/discover": true,
+// cacheable reports whether method's result carries ttlMs and cacheScope.
+func cacheable(method string) bool {
+	m, _ := spec.Lookup(method)
+	return m.Cached
 }
 
 // modernRoute reports whether a request is served by the stateless era:
@@ -106,7 +109,7 @@ func (s *Session) modernRoute(d decoded) bool {
 func (s *Session) statelessRequest(m Message, d decoded) {
 	m.modern = true
 	srv := s.srv
-	if removedInStateless[m.Method] {
+	if removedInStateless(m.Method) {
 		s.violate(RuleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28")
 		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: "+m.Method+" is not part of protocol 2026-07-28", nil)
 		return
@@ -152,7 +155,7 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		return
 	}
 	s.noteModernRequest(m, d, pv.Str, caps)
-	if path, ok := methodCapability[m.Method]; ok {
+	if path, ok := spec.ServerCapability(m.Method, pv.Str); ok {
 		real := srv.capabilities()
 		s.mu.Lock()
 		told := s.wireCaps
@@ -314,7 +317,7 @@ func (s *Session) decorate(method string, result []byte) (_ []byte, add []byte, 
 	if !meta.Exists() { // input_required results too: every result carries it
 		member("_meta", d.meta)
 	}
-	if cacheable[method] && !inputRequired {
+	if cacheable(method) && !inputRequired {
 		if !hasTTL {
 			member("ttlMs", d.ttlMs)
 		}
@@ -345,8 +348,8 @@ func (s *Session) listen(m Message, d decoded) {
 	caps := s.srv.capabilities()
 	agreed := map[string]any{}
 	sub := &listener{id: m.ID, uris: map[string]bool{}}
-	for key, capPath := range map[string]string{"toolsListChanged": "tools.listChanged", "promptsListChanged": "prompts.listChanged", "resourcesListChanged": "resources.listChanged"} {
-		if f.Get(key).Bool() && declared(caps, capPath) {
+	for _, n := range spec.Methods(func(m spec.Method) bool { return m.ListenKey != "" }) {
+		if key := n.ListenKey; f.Get(key).Bool() && declared(caps, n.Needs.Path) {
 			agreed[key] = true
 			sub.kinds = append(sub.kinds, key)
 		}
@@ -375,11 +378,11 @@ type listener struct {
 	uris  map[string]bool
 }
 
-// listChangedKind maps a list_changed notification to its filter key.
-var listChangedKind = map[string]string{
-	"notifications/tools/list_changed":     "toolsListChanged",
-	"notifications/prompts/list_changed":   "promptsListChanged",
-	"notifications/resources/list_changed": "resourcesListChanged",
+// listChangedKind is the subscriptions/listen filter key that asks for a
+// list_changed notification ("" for another method).
+func listChangedKind(method string) string {
+	m, _ := spec.Lookup(method)
+	return m.ListenKey
 }
 
 // notifyListeners sends a notification on every listen stream of the
@@ -389,7 +392,7 @@ func (s *Session) notifyListeners(method string, params any, uri string) int {
 	s.mu.Lock()
 	var ids []string
 	for _, l := range s.listeners {
-		if (uri != "" && l.uris[uri]) || (uri == "" && slices.Contains(l.kinds, listChangedKind[method])) {
+		if (uri != "" && l.uris[uri]) || (uri == "" && slices.Contains(l.kinds, listChangedKind(method))) {
 			ids = append(ids, l.id)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/mcpmock/mcpmock/internal/uritemplate"
 )
 
 // Tool is a tool the mock serves: its definition, as tools/list shows it,
@@ -185,9 +187,9 @@ type entry struct {
 	key      string // tool or prompt name, resource URI or template
 	def      json.RawMessage
 	script   *script
-	problems []string     // what was wrong with the builder
-	tmpl     *uriTemplate // resource templates only
-	required []string     // prompts only: required argument names
+	problems []string              // what was wrong with the builder
+	tmpl     *uritemplate.Template // resource templates only
+	required []string              // prompts only: required argument names
 }
 
 func (t *Tool) entry() entry {

@@ -1,7 +1,7 @@
 // Package precheck holds checks mcptest makes of what a Server is given,
 // so that the config package refuses a file at load for the same reasons,
 // with the same words, instead of the server failing when it starts: the
-// methods of the protocol (the one list of them), the check of a fault's
+// methods of the protocol (read from internal/spec), the check of a fault's
 // method and arguments that AddFault and WithFaults make, and the check of
 // a URI template.
 package precheck
@@ -9,32 +9,19 @@ package precheck
 import (
 	"slices"
 	"strconv"
-	"strings"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/mcpmock/mcpmock/internal/suggest"
+	"github.com/mcpmock/mcpmock/internal/uritemplate"
 )
 
-// methods are the methods of every protocol version, both directions,
-// requests and notifications: a fault naming another one would never act.
-var methods = strings.Fields(`initialize ping server/discover completion/complete logging/setLevel
-	prompts/get prompts/list resources/list resources/templates/list resources/read resources/subscribe
-	resources/unsubscribe tools/call tools/list tasks/get tasks/result tasks/list tasks/cancel
-	subscriptions/listen sampling/createMessage roots/list elicitation/create
-	notifications/cancelled notifications/progress notifications/initialized notifications/roots/list_changed
-	notifications/tasks/status notifications/message notifications/resources/updated
-	notifications/resources/list_changed notifications/tools/list_changed notifications/prompts/list_changed
-	notifications/elicitation/complete notifications/subscriptions/acknowledged`)
-
-func init() { slices.Sort(methods) }
-
-// Methods returns the methods of every protocol version, sorted.
-func Methods() []string { return slices.Clone(methods) }
+// Methods returns the methods of every protocol version, both directions,
+// requests and notifications, sorted (the protocol table's: internal/spec):
+// a fault naming another one would never act.
+func Methods() []string { return spec.Names(nil) }
 
 // IsMethod reports whether m is a method of some protocol version.
-func IsMethod(m string) bool {
-	_, ok := slices.BinarySearch(methods, m)
-	return ok
-}
+func IsMethod(m string) bool { return spec.IsMethod(m) }
 
 // UnknownMethod says why a fault acting on the messages of method would
 // never act, or returns "" when it may act: method is "" (any), a method
@@ -87,6 +74,7 @@ func (e *ArgError) Unwrap() error { return e.Err }
 var Fault func(fault any) error
 
 // URITemplate is the check a resource template's URI template gets when
-// it is registered (mcptest's WithResourceTemplates): nil when mcptest
-// can match URIs against it. Package mcptest sets it, as it does Fault.
-var URITemplate func(template string) error
+// it is registered (mcptest's WithResourceTemplates): nil when it is an
+// RFC 6570 template the mock can match URIs against, else why not. It is
+// the one URI template implementation's own (internal/uritemplate).
+func URITemplate(template string) error { return uritemplate.Validate(template) }
