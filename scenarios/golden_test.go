@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpmock/mcpmock/internal/golden"
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/scenarios"
 )
 
-// goldenConnect is the golden client (internal/golden) as a scenario's
+// goldenConnect is the golden client (internal/mcpclient) as a scenario's
 // client: it probes with server/discover (giving up on the probe after
 // half the deadline), exercises everything the server declared, and ends
 // the session. Over HTTP it starts a new session when the server answers
@@ -24,19 +24,19 @@ func goldenConnect(overHTTP bool) scenarios.ConnectFunc { return goldenPinned(ov
 // goldenPinned is goldenConnect with Options.Version pinned ("" probes).
 func goldenPinned(overHTTP bool, version string) scenarios.ConnectFunc {
 	return func(ctx context.Context, ep *scenarios.Endpoint) error {
-		probe := golden.Options{Version: version}
+		probe := mcpclient.Options{Version: version}
 		if d, ok := ctx.Deadline(); ok {
 			probe.ProbeTimeout = timeUntil(d) / 2
 		}
-		dial := func(opt golden.Options) (*golden.Client, error) {
+		dial := func(opt mcpclient.Options) (*mcpclient.Client, error) {
 			if overHTTP {
-				return golden.HTTP(ep.URL(), opt), nil
+				return mcpclient.HTTP(ep.URL(), opt), nil
 			}
 			conn, err := ep.Open()
 			if err != nil {
 				return nil, err
 			}
-			return golden.Pipe(conn, opt), nil
+			return mcpclient.Pipe(conn, opt), nil
 		}
 		for attempt := 0; ; attempt++ {
 			c, err := dial(probe)
@@ -46,14 +46,14 @@ func goldenPinned(overHTTP bool, version string) scenarios.ConnectFunc {
 			err = c.Connect(ctx)
 			if overHTTP && httpStatusOf(err) != 0 && attempt == 0 {
 				c.Close()
-				c = golden.LegacySSE(ep.URL(), golden.Options{})
+				c = mcpclient.LegacySSE(ep.URL(), mcpclient.Options{})
 				err = c.Connect(ctx)
 			}
 			if err == nil {
 				_, err = c.Exercise(ctx)
 			}
 			c.Close()
-			if errors.Is(err, golden.ErrSessionExpired) && attempt == 0 {
+			if errors.Is(err, mcpclient.ErrSessionExpired) && attempt == 0 {
 				continue // a new session, with initialize
 			}
 			return err
@@ -64,7 +64,7 @@ func goldenPinned(overHTTP bool, version string) scenarios.ConnectFunc {
 // httpStatusOf returns the HTTP status that failed the initialize POST
 // when it is one the spec says means an old HTTP+SSE server: 400, 404, 405.
 func httpStatusOf(err error) int {
-	var te *golden.TransportError
+	var te *mcpclient.TransportError
 	if !errors.As(err, &te) || te.Method != "initialize" {
 		return 0
 	}
@@ -110,13 +110,13 @@ func timeUntil(d time.Time) time.Duration { return time.Until(d) }
 // run goldenPlays at a time: one after another they took longer than the
 // package's share of go test's timeout under -count=3 -cpu 1,2,4.
 func TestGoldenScenariosPinned(t *testing.T) {
-	versions := append(slices.Clone(golden.HandshakeVersions), golden.StatelessVersion)
+	versions := append(slices.Clone(mcpclient.HandshakeVersions), mcpclient.StatelessVersion)
 	run, wait := goldenRunner(t)
 	defer wait()
 	for _, sc := range scenarios.All() { // the HTTP+SSE transport of 2024-11-05
 		run("legacy-sse/2024-11-05/"+sc.Name, func(t *testing.T) {
 			o := sc.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error {
-				c := golden.LegacySSE(ep.URL(), golden.Options{})
+				c := mcpclient.LegacySSE(ep.URL(), mcpclient.Options{})
 				defer c.Close()
 				if err := c.Connect(ctx); err != nil {
 					return err

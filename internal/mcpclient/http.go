@@ -1,4 +1,4 @@
-package golden
+package mcpclient
 
 import (
 	"bufio"
@@ -27,7 +27,7 @@ const (
 
 // ErrSessionExpired is the error of a call the server answered 404 for
 // the session: it ended, and the client must initialize a new one.
-var ErrSessionExpired = errors.New("golden: the server ended the session (404); initialize a new one")
+var ErrSessionExpired = errors.New("mcpclient: the server ended the session (404); initialize a new one")
 
 // HTTP returns a client of the Streamable HTTP transport at url (such as
 // mcptest's Server.URL). Call Connect, then use it; Close ends the
@@ -157,7 +157,7 @@ func (h *httpTransport) openLegacy() error {
 	}
 	if resp.StatusCode != http.StatusOK || !isSSE(resp) {
 		drain(resp)
-		return fmt.Errorf("golden: GET %s for the HTTP+SSE stream: status %d", h.url, resp.StatusCode)
+		return fmt.Errorf("mcpclient: GET %s for the HTTP+SSE stream: status %d", h.url, resp.StatusCode)
 	}
 	got := make(chan string, 1)
 	h.wg.Add(1)
@@ -173,7 +173,7 @@ func (h *httpTransport) openLegacy() error {
 		}
 		ref, err := url.Parse(ep)
 		if err != nil {
-			return fmt.Errorf("golden: endpoint event %q: %w", ep, err)
+			return fmt.Errorf("mcpclient: endpoint event %q: %w", ep, err)
 		}
 		h.mu.Lock()
 		h.endpoint = base.ResolveReference(ref).String()
@@ -282,7 +282,7 @@ func (h *httpTransport) post(frame []byte, hn hint) error {
 		return nil
 	}
 	if resp.StatusCode >= 300 {
-		return fmt.Errorf("golden: POST: HTTP %d: %s", resp.StatusCode, shorten(string(body)))
+		return fmt.Errorf("mcpclient: POST: HTTP %d: %s", resp.StatusCode, shorten(string(body)))
 	}
 	return nil
 }

@@ -1,5 +1,6 @@
-// Package golden is mcpmock's golden client: a raw MCP client written from
-// the specification alone, with no SDK and nothing of mcptest, that does
+// Package mcpclient is mcpmock's client kit, the one MCP client of the
+// module's tests, tour and command. Its zero value is the golden client: a
+// raw MCP client written from the specification alone, with no SDK and nothing of mcptest, that does
 // everything by the book on every transport (newline-delimited JSON over a
 // connection, Streamable HTTP, the HTTP+SSE transport of 2024-11-05) and in
 // every protocol version (the handshake era 2024-11-05 … 2025-11-25 and
@@ -27,7 +28,7 @@
 //     replies, the GET stream, resumption with Last-Event-ID, and DELETE at
 //     the end; in the stateless era Mcp-Protocol-Version, Mcp-Method and
 //     Mcp-Name on every request and no session.
-package golden
+package mcpclient
 
 import (
 	"context"
@@ -82,7 +83,7 @@ func (e *JSONRPCError) Error() string {
 }
 
 // ErrClosed is returned by calls after the connection ended.
-var ErrClosed = errors.New("golden: the connection ended")
+var ErrClosed = errors.New("mcpclient: the connection ended")
 
 // transport carries frames. send delivers one frame (a message or a
 // batch); whatever the server sends arrives on frames.
@@ -173,9 +174,9 @@ func (c *Client) WaitNotification(ctx context.Context, method string) (gjson.Res
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return gjson.Result{}, fmt.Errorf("golden: no %s before the context ended: %w", method, ctx.Err())
+			return gjson.Result{}, fmt.Errorf("mcpclient: no %s before the context ended: %w", method, ctx.Err())
 		case <-c.loopDone:
-			return gjson.Result{}, fmt.Errorf("golden: no %s: %w", method, ErrClosed)
+			return gjson.Result{}, fmt.Errorf("mcpclient: no %s: %w", method, ErrClosed)
 		}
 	}
 }
@@ -392,10 +393,10 @@ func (c *Client) call(ctx context.Context, method, params, extraMeta string) (gj
 		case !rt.Exists() || rt.String() == "complete":
 			return res, nil
 		case rt.String() != "input_required":
-			return res, fmt.Errorf("golden: %s: resultType %s is not one the spec defines", method, rt.Raw)
+			return res, fmt.Errorf("mcpclient: %s: resultType %s is not one the spec defines", method, rt.Raw)
 		}
 		if round == 8 {
-			return res, fmt.Errorf("golden: %s: still input_required after %d rounds", method, round+1)
+			return res, fmt.Errorf("mcpclient: %s: still input_required after %d rounds", method, round+1)
 		}
 		var parts []string
 		res.Get("inputRequests").ForEach(func(k, v gjson.Result) bool {
@@ -448,12 +449,12 @@ func (c *Client) request(ctx context.Context, method, params, extraMeta string) 
 	h := hint{method: method, id: id, request: true, name: nameOf(method, gjson.Parse(p))}
 	if err := c.write(ctx, frame, h); err != nil {
 		c.forget(id)
-		return gjson.Result{}, fmt.Errorf("golden: %s: %w", method, err)
+		return gjson.Result{}, fmt.Errorf("mcpclient: %s: %w", method, err)
 	}
 	select {
 	case rp, ok := <-ch:
 		if !ok {
-			return gjson.Result{}, fmt.Errorf("golden: %s: %w", method, ErrClosed)
+			return gjson.Result{}, fmt.Errorf("mcpclient: %s: %w", method, ErrClosed)
 		}
 		if rp.err != nil {
 			return gjson.Result{}, rp.err
@@ -472,7 +473,7 @@ func (c *Client) request(ctx context.Context, method, params, extraMeta string) 
 		if method != "initialize" { // initialize is never cancelled
 			_ = c.Notify(context.Background(), "notifications/cancelled", `{"requestId":`+id+`,"reason":"the client gave up"}`)
 		}
-		return gjson.Result{}, fmt.Errorf("golden: %s: gave up: %w", method, ctx.Err())
+		return gjson.Result{}, fmt.Errorf("mcpclient: %s: gave up: %w", method, ctx.Err())
 	}
 }
 
@@ -501,7 +502,7 @@ type BatchCall struct{ Method, Params string }
 func (c *Client) Batch(ctx context.Context, calls ...BatchCall) ([]gjson.Result, error) {
 	v := c.Version()
 	if v != "2024-11-05" && v != "2025-03-26" {
-		return nil, fmt.Errorf("golden: protocol %s has no batches", v)
+		return nil, fmt.Errorf("mcpclient: protocol %s has no batches", v)
 	}
 	var frames, ids []string
 	chans := make([]chan reply, len(calls))
@@ -570,7 +571,7 @@ func (c *Client) Connect(ctx context.Context) error {
 		case v == StatelessVersion && err != nil:
 			return err
 		case v == StatelessVersion:
-			return fmt.Errorf("golden: server/discover offers %s, not %s", res.Get("supportedVersions").Raw, StatelessVersion)
+			return fmt.Errorf("mcpclient: server/discover offers %s, not %s", res.Get("supportedVersions").Raw, StatelessVersion)
 		case ctx.Err() != nil:
 			return err
 		case errors.As(err, &re) && re.Code == -32022:
@@ -591,11 +592,11 @@ func (c *Client) handshake(ctx context.Context, v string) error {
 	got := res.Get("protocolVersion")
 	if got.Type != gjson.String || !slices.Contains(HandshakeVersions, got.Str) {
 		_ = c.t.close()
-		return fmt.Errorf("golden: the server answered protocol version %s, which this client does not speak; it disconnected", got.Raw)
+		return fmt.Errorf("mcpclient: the server answered protocol version %s, which this client does not speak; it disconnected", got.Raw)
 	}
 	if caps := res.Get("capabilities"); !caps.IsObject() {
 		_ = c.t.close()
-		return fmt.Errorf("golden: malformed initialize result: capabilities is %s; it disconnected", caps.Raw)
+		return fmt.Errorf("mcpclient: malformed initialize result: capabilities is %s; it disconnected", caps.Raw)
 	}
 	c.mu.Lock()
 	c.version, c.caps, c.info = got.Str, res.Get("capabilities"), res.Get("serverInfo")
@@ -678,9 +679,9 @@ type TransportError struct {
 
 func (e *TransportError) Error() string {
 	if e.Status != 0 {
-		return fmt.Sprintf("golden: %s: HTTP %d: %v", e.Method, e.Status, e.Err)
+		return fmt.Sprintf("mcpclient: %s: HTTP %d: %v", e.Method, e.Status, e.Err)
 	}
-	return fmt.Sprintf("golden: %s: %v", e.Method, e.Err)
+	return fmt.Sprintf("mcpclient: %s: %v", e.Method, e.Err)
 }
 
 func (e *TransportError) Unwrap() error { return e.Err }
