@@ -340,13 +340,22 @@ func (c *Client) clientInfo() string {
 	if name == "" {
 		name = Name
 	}
-	return `{"name":` + strconv.Quote(name) + `,"version":"` + Version + `"}`
+	return clientInfoOf(name)
 }
 
 // meta is the stateless era's per-request _meta members.
-func (c *Client) meta() string {
+func (c *Client) meta() string { return statelessMeta(clientCaps(StatelessVersion), c.clientInfo()) }
+
+// statelessMeta is the per-request _meta members of the stateless era:
+// the version, the client's capabilities and its clientInfo (JSON texts).
+func statelessMeta(caps, info string) string {
 	return `"io.modelcontextprotocol/protocolVersion":"` + StatelessVersion + `","io.modelcontextprotocol/clientCapabilities":` +
-		clientCaps(StatelessVersion) + `,"io.modelcontextprotocol/clientInfo":` + c.clientInfo()
+		caps + `,"io.modelcontextprotocol/clientInfo":` + info
+}
+
+// clientInfoOf is the clientInfo object of a client named name.
+func clientInfoOf(name string) string {
+	return `{"name":` + strconv.Quote(name) + `,"version":"` + Version + `"}`
 }
 
 // withMeta adds a _meta object with members to params (a JSON object text or "").
