@@ -2,7 +2,7 @@ package scenarios_test
 
 import (
 	"context"
-	"errors"
+	"io"
 	"slices"
 	"sync"
 	"testing"
@@ -24,55 +24,19 @@ func goldenConnect(overHTTP bool) scenarios.ConnectFunc { return goldenPinned(ov
 // goldenPinned is goldenConnect with Options.Version pinned ("" probes).
 func goldenPinned(overHTTP bool, version string) scenarios.ConnectFunc {
 	return func(ctx context.Context, ep *scenarios.Endpoint) error {
-		probe := mcpclient.Options{Version: version}
+		opt := mcpclient.Options{Version: version}
 		if d, ok := ctx.Deadline(); ok {
-			probe.ProbeTimeout = timeUntil(d) / 2
+			opt.ProbeTimeout = timeUntil(d) / 2
 		}
-		dial := func(opt mcpclient.Options) (*mcpclient.Client, error) {
-			if overHTTP {
-				return mcpclient.HTTP(ep.URL(), opt), nil
-			}
-			conn, err := ep.Open()
-			if err != nil {
-				return nil, err
-			}
-			return mcpclient.Pipe(conn, opt), nil
+		d := mcpclient.Dialer{Open: func() (io.ReadWriteCloser, error) { return ep.Open() }}
+		if overHTTP {
+			d.URL = ep.URL()
 		}
-		for attempt := 0; ; attempt++ {
-			c, err := dial(probe)
-			if err != nil {
-				return err
-			}
-			err = c.Connect(ctx)
-			if overHTTP && httpStatusOf(err) != 0 && attempt == 0 {
-				c.Close()
-				c = mcpclient.LegacySSE(ep.URL(), mcpclient.Options{})
-				err = c.Connect(ctx)
-			}
-			if err == nil {
-				_, err = c.Exercise(ctx)
-			}
-			c.Close()
-			if errors.Is(err, mcpclient.ErrSessionExpired) && attempt == 0 {
-				continue // a new session, with initialize
-			}
+		return mcpclient.Run(ctx, d, opt, func(ctx context.Context, c *mcpclient.Client) error {
+			_, err := c.Exercise(ctx)
 			return err
-		}
+		})
 	}
-}
-
-// httpStatusOf returns the HTTP status that failed the initialize POST
-// when it is one the spec says means an old HTTP+SSE server: 400, 404, 405.
-func httpStatusOf(err error) int {
-	var te *mcpclient.TransportError
-	if !errors.As(err, &te) || te.Method != "initialize" {
-		return 0
-	}
-	switch te.Status {
-	case 400, 404, 405:
-		return te.Status
-	}
-	return 0
 }
 
 // TestGoldenScenarios plays every scenario with the golden client, over

@@ -68,6 +68,22 @@ type Options struct {
 	ProbeTimeout time.Duration
 	// Name is the clientInfo name; "" is Name.
 	Name string
+	// Capabilities is the capabilities object the client declares (JSON
+	// text); "" declares roots, sampling and elicitation as its version
+	// has them. It answers the server's requests of the capabilities it
+	// declared, and ping; any other with -32601.
+	Capabilities string
+	// Auth, on an HTTP transport, authorizes the session: every request
+	// carries its token, and a 401 or a 403 insufficient_scope runs its
+	// flow and sends the request again.
+	Auth *OAuth
+	// Say, when set, is told in plain words what the client did that a
+	// reader of its session would not guess: a line it skipped, a reply it
+	// ignored, a call it gave up on, a request it refused, the end of its
+	// session.
+	Say func(format string, args ...any)
+	// Bugs are the mistakes it makes on purpose; none by default.
+	Bugs Bugs
 }
 
 // JSONRPCError is a JSON-RPC error the server answered a request with.
@@ -92,6 +108,9 @@ type transport interface {
 	frames() <-chan []byte
 	// closed is closed when no more frames can arrive.
 	closed() <-chan struct{}
+	// err is why no more frames arrive: nil at the end of the stream, a
+	// read error, or a read loop's bug (Bugs).
+	err() error
 	close() error
 }
 
@@ -102,24 +121,29 @@ type hint struct {
 	request      bool
 }
 
-// Client is one golden client session.
+// Client is one session of the kit's client: with the zero Options, the
+// golden client.
 type Client struct {
 	opt Options
 	t   transport
 
-	mu        sync.Mutex
-	nextID    int
-	pending   map[string]chan reply
-	listeners map[string]chan gjson.Result
-	version   string
-	stateless bool
-	caps      gjson.Result // the server's capabilities
-	info      gjson.Result
-	sent      []string
-	notes     []gjson.Result
-	answered  []string // methods of the server's requests it answered
-	changed   map[string]bool
-	noteCh    chan struct{}
+	mu          sync.Mutex
+	nextID      int
+	pending     map[string]chan reply
+	listeners   map[string]chan gjson.Result
+	version     string
+	stateless   bool
+	srvCaps     gjson.Result // the server's capabilities
+	info        gjson.Result
+	sent        []string
+	notes       []gjson.Result
+	answered    []string // methods of the server's requests it answered
+	changed     map[string]bool
+	noteCh      chan struct{}
+	arrivals    int           // the server's messages that were not responses
+	arrived     chan struct{} // closed (and renewed) when one arrives
+	lastArrival gjson.Result
+	cause       error // why the loop ended, when it ended itself (a bug)
 
 	loopDone chan struct{}
 	stop     chan struct{}
@@ -128,7 +152,7 @@ type Client struct {
 
 func newClient(t transport, opt Options) *Client {
 	c := &Client{opt: opt, t: t, pending: map[string]chan reply{}, listeners: map[string]chan gjson.Result{},
-		changed: map[string]bool{}, noteCh: make(chan struct{}), loopDone: make(chan struct{}), stop: make(chan struct{})}
+		changed: map[string]bool{}, noteCh: make(chan struct{}), arrived: make(chan struct{}), loopDone: make(chan struct{}), stop: make(chan struct{})}
 	go c.loop()
 	return c
 }
@@ -140,7 +164,7 @@ func (c *Client) Version() string { c.mu.Lock(); defer c.mu.Unlock(); return c.v
 func (c *Client) Stateless() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.stateless }
 
 // Capabilities returns the server's capabilities, as it declared them.
-func (c *Client) Capabilities() gjson.Result { c.mu.Lock(); defer c.mu.Unlock(); return c.caps }
+func (c *Client) Capabilities() gjson.Result { c.mu.Lock(); defer c.mu.Unlock(); return c.srvCaps }
 
 // Sent returns every frame the client sent, in order.
 func (c *Client) Sent() []string { c.mu.Lock(); defer c.mu.Unlock(); return slices.Clone(c.sent) }
@@ -194,6 +218,9 @@ func (c *Client) Close() error {
 func (c *Client) loop() {
 	defer close(c.loopDone)
 	defer func() {
+		if c.opt.Bugs.HangOnEOF {
+			return // its calls wait for their deadline
+		}
 		c.mu.Lock()
 		for id, ch := range c.pending {
 			close(ch)
@@ -204,12 +231,16 @@ func (c *Client) loop() {
 	for {
 		select {
 		case f := <-c.t.frames():
-			c.dispatchFrame(f)
+			if !c.dispatchFrame(f) {
+				return
+			}
 		case <-c.t.closed():
 			for { // what arrived before the end
 				select {
 				case f := <-c.t.frames():
-					c.dispatchFrame(f)
+					if !c.dispatchFrame(f) {
+						return
+					}
 				default:
 					return
 				}
@@ -220,33 +251,79 @@ func (c *Client) loop() {
 	}
 }
 
-func (c *Client) dispatchFrame(f []byte) {
-	if !gjson.ValidBytes(f) {
-		return // not JSON (a banner, a cut frame): not a message of ours
+// ended is the error of a call whose connection ended: ErrClosed, with
+// why. A read loop that panicked (Bugs.PanicLine) panics the call.
+func (c *Client) ended(method string) error {
+	c.mu.Lock()
+	cause := c.cause
+	c.mu.Unlock()
+	if cause == nil {
+		cause = c.t.err()
 	}
-	m := gjson.ParseBytes(f)
-	if m.IsArray() {
-		for _, e := range m.Array() {
-			c.dispatch(e)
-		}
-		return
+	var p panicked
+	if errors.As(cause, &p) {
+		panic(string(p))
 	}
-	c.dispatch(m)
+	if cause == nil {
+		return fmt.Errorf("mcpclient: %s: %w", method, ErrClosed)
+	}
+	return fmt.Errorf("mcpclient: %s: %w: %w", method, ErrClosed, cause)
 }
 
-func (c *Client) dispatch(m gjson.Result) {
+// panicked is a read loop's panic (Bugs.PanicLine), raised again in the
+// call waiting for a reply, where a test can recover it.
+type panicked string
+
+func (p panicked) Error() string { return string(p) }
+
+// dispatchFrame handles one frame of the server; false ends the loop.
+func (c *Client) dispatchFrame(f []byte) bool {
+	if !gjson.ValidBytes(f) {
+		c.say("skipped a line that is not JSON: %.40q", f)
+		return true // not JSON (a banner, a cut frame): not a message of ours
+	}
+	m := gjson.ParseBytes(f)
+	ms := []gjson.Result{m}
+	if m.IsArray() {
+		ms = m.Array()
+	}
+	for _, e := range ms {
+		if err := c.dispatch(e); err != nil {
+			c.mu.Lock()
+			c.cause = err
+			c.mu.Unlock()
+			return false
+		}
+	}
+	return true
+}
+
+// dispatch handles one message of the server; an error ends the loop.
+func (c *Client) dispatch(m gjson.Result) error {
 	if !m.IsObject() {
-		return
+		return nil
 	}
 	method, id := m.Get("method"), m.Get("id")
+	if method.Exists() {
+		c.mu.Lock()
+		c.arrivals++
+		c.lastArrival = m
+		close(c.arrived)
+		c.arrived = make(chan struct{})
+		c.mu.Unlock()
+	}
 	switch {
+	case c.opt.Bugs.RouteByID && id.Exists() && c.deliver(id.Raw, m):
 	case method.Type == gjson.String && id.Exists():
-		c.answer(m)
+		return c.answer(m)
 	case method.Type == gjson.String:
 		c.mu.Lock()
 		c.notes = append(c.notes, m)
-		if strings.HasSuffix(method.Str, "/list_changed") {
+		if strings.HasSuffix(method.Str, "/list_changed") && !c.opt.Bugs.IgnoreListChanged {
 			c.changed[method.Str] = true
+			if method.Str == "notifications/tools/list_changed" {
+				c.say("got notifications/tools/list_changed: the tool list is out of date")
+			}
 		}
 		close(c.noteCh)
 		c.noteCh = make(chan struct{})
@@ -262,35 +339,87 @@ func (c *Client) dispatch(m gjson.Result) {
 			}
 		}
 	case id.Exists():
-		c.mu.Lock()
-		ch := c.pending[id.Raw]
-		delete(c.pending, id.Raw)
-		c.mu.Unlock()
-		if ch != nil {
-			ch <- reply{m: m}
+		switch {
+		case c.deliver(id.Raw, m):
+		case c.opt.Bugs.LooseIDs && c.deliver(strings.Trim(id.Raw, `"`), m):
+		default:
+			c.say("ignored a reply with id %s, which is not that of a pending request", id.Raw)
 		}
 	}
+	return nil
 }
 
-// answer answers a request of the server.
-func (c *Client) answer(m gjson.Result) {
-	method := m.Get("method").String()
-	result, ok := answerFor(method, m.Get("params"))
+// deliver hands m to the pending call with the id key, and reports
+// whether one took it.
+func (c *Client) deliver(key string, m gjson.Result) bool {
+	c.mu.Lock()
+	ch, ok := c.pending[key]
+	delete(c.pending, key)
+	n := c.arrivals
+	c.mu.Unlock()
+	if ok {
+		ch <- reply{m: m, arrivals: n}
+	}
+	return ok
+}
+
+// answer answers a request of the server: ping, and the requests of the
+// capabilities it declared; any other with -32601.
+func (c *Client) answer(m gjson.Result) error {
+	method, id := m.Get("method").String(), m.Get("id")
+	b := c.opt.Bugs
+	rid := id.Raw
+	switch {
+	case b.IntRequestIDs && id.Type != gjson.Number:
+		return fmt.Errorf("json: cannot unmarshal string into Go struct field of type int64 (request id %s)", id.Raw)
+	case b.FloatRequestIDs:
+		rid = strconv.FormatFloat(id.Float(), 'f', -1, 64)
+	}
+	if b.IgnoreServerRequests {
+		return nil
+	}
+	result, ok := "", false
+	switch {
+	case method == "ping":
+		result, ok = `{}`, !b.NoPing
+	case gjson.Get(c.declared(c.versionOrAsked()), capabilityOf(method)).Exists():
+		result, ok = c.answerFor(method, m.Get("params"))
+	}
 	var frame string
 	if ok {
-		frame = `{"jsonrpc":"2.0","id":` + m.Get("id").Raw + `,"result":` + result + `}`
+		frame = `{"jsonrpc":"2.0","id":` + rid + `,"result":` + result + `}`
 	} else {
-		frame = `{"jsonrpc":"2.0","id":` + m.Get("id").Raw + `,"error":{"code":-32601,"message":"Method not found: ` + method + `"}}`
+		frame = `{"jsonrpc":"2.0","id":` + rid + `,"error":{"code":-32601,"message":"Method not found: ` + method + `"}}`
+		c.say("answered the server's %s with -32601: it declared no capability for it", method)
 	}
 	c.mu.Lock()
 	c.answered = append(c.answered, method)
 	c.mu.Unlock()
 	_ = c.write(context.Background(), frame, hint{})
+	return nil
+}
+
+// versionOrAsked is the version in use, or before the handshake's end
+// the one it asks for.
+func (c *Client) versionOrAsked() string {
+	if v := c.Version(); v != "" {
+		return v
+	}
+	if c.opt.Version != "" {
+		return c.opt.Version
+	}
+	return HandshakeVersions[len(HandshakeVersions)-1]
+}
+
+// capabilityOf is the client capability a request of the server needs.
+func capabilityOf(method string) string {
+	capability, _, _ := strings.Cut(method, "/")
+	return capability // roots/list, sampling/createMessage, elicitation/create
 }
 
 // answerFor is the client's answer to a request of the server (a
 // handshake-era request or a stateless-era input request).
-func answerFor(method string, params gjson.Result) (string, bool) {
+func (c *Client) answerFor(method string, params gjson.Result) (string, bool) {
 	switch method {
 	case "ping":
 		return `{}`, true
@@ -301,6 +430,9 @@ func answerFor(method string, params gjson.Result) (string, bool) {
 	case "elicitation/create":
 		if params.Get("mode").String() == "url" {
 			return `{"action":"decline"}`, true // it declared form elicitation only
+		}
+		if c.opt.Bugs.EmptyElicitation {
+			return `{"action":"accept","content":{}}`, true
 		}
 		return `{"action":"accept","content":` + Fill(params.Get("requestedSchema")) + `}`, true
 	}
@@ -323,7 +455,21 @@ func (c *Client) Notify(ctx context.Context, method, params string) error {
 	return c.write(ctx, frame+"}", hint{method: method})
 }
 
-// clientCaps are the capabilities the client declares for a version.
+func (c *Client) say(format string, args ...any) {
+	if c.opt.Say != nil {
+		c.opt.Say(format, args...)
+	}
+}
+
+// declared is the capabilities object the client declares in version.
+func (c *Client) declared(version string) string {
+	if c.opt.Capabilities != "" {
+		return c.opt.Capabilities
+	}
+	return clientCaps(version)
+}
+
+// clientCaps are the capabilities the kit declares by default for a version.
 func clientCaps(version string) string {
 	switch {
 	case version == StatelessVersion:
@@ -344,7 +490,7 @@ func (c *Client) clientInfo() string {
 }
 
 // meta is the stateless era's per-request _meta members.
-func (c *Client) meta() string { return statelessMeta(clientCaps(StatelessVersion), c.clientInfo()) }
+func (c *Client) meta() string { return statelessMeta(c.declared(StatelessVersion), c.clientInfo()) }
 
 // statelessMeta is the per-request _meta members of the stateless era:
 // the version, the client's capabilities and its clientInfo (JSON texts).
@@ -371,211 +517,31 @@ func withMeta(params, members string) string {
 	return "{" + m + "," + strings.TrimPrefix(p, "{")
 }
 
-// Call sends a request and waits for its reply. params is a JSON object
-// text or "" (none). In the stateless era it adds the _meta and carries an
-// input_required result through its retries. When ctx ends first, the
-// client gives up and sends notifications/cancelled for it.
-func (c *Client) Call(ctx context.Context, method, params string) (gjson.Result, error) {
-	return c.call(ctx, method, params, "")
-}
-
-// CallWithProgress is Call with a progressToken in params._meta.
-func (c *Client) CallWithProgress(ctx context.Context, method, params, token string) (gjson.Result, error) {
-	return c.call(ctx, method, params, `"progressToken":`+strconv.Quote(token))
-}
-
-func (c *Client) call(ctx context.Context, method, params, extraMeta string) (gjson.Result, error) {
-	var responses, state string
-	for round := 0; ; round++ {
-		p := params
-		if responses != "" {
-			p = setMember(p, "inputResponses", responses)
-			if state != "" {
-				p = setMember(p, "requestState", state)
-			}
-		}
-		res, err := c.request(ctx, method, p, extraMeta)
-		if err != nil || !c.Stateless() {
-			return res, err
-		}
-		switch rt := res.Get("resultType"); {
-		case !rt.Exists() || rt.String() == "complete":
-			return res, nil
-		case rt.String() != "input_required":
-			return res, fmt.Errorf("mcpclient: %s: resultType %s is not one the spec defines", method, rt.Raw)
-		}
-		if round == 8 {
-			return res, fmt.Errorf("mcpclient: %s: still input_required after %d rounds", method, round+1)
-		}
-		var parts []string
-		res.Get("inputRequests").ForEach(func(k, v gjson.Result) bool {
-			ans, ok := answerFor(v.Get("method").String(), v.Get("params"))
-			if !ok {
-				ans = `{}`
-			}
-			parts = append(parts, k.Raw+":"+ans)
-			return true
-		})
-		responses = "{" + strings.Join(parts, ",") + "}"
-		state = ""
-		if rs := res.Get("requestState"); rs.Exists() {
-			state = rs.Raw // echoed unchanged
-		}
-	}
-}
-
-// setMember sets the member name of a JSON object text to the JSON text v.
-func setMember(obj, name, v string) string {
-	p := strings.TrimSpace(obj)
-	if p == "" || p == "{}" {
-		return "{" + strconv.Quote(name) + ":" + v + "}"
-	}
-	return "{" + strconv.Quote(name) + ":" + v + "," + strings.TrimPrefix(p, "{")
-}
-
-// request sends one request with a new id and waits for its reply.
-func (c *Client) request(ctx context.Context, method, params, extraMeta string) (gjson.Result, error) {
-	c.mu.Lock()
-	c.nextID++
-	id := strconv.Itoa(c.nextID)
-	stateless := c.stateless || method == "server/discover"
-	ch := make(chan reply, 1)
-	c.pending[id] = ch
-	c.mu.Unlock()
-	m := extraMeta
-	if stateless {
-		m = c.meta()
-		if extraMeta != "" {
-			m += "," + extraMeta
-		}
-	}
-	p := withMeta(params, m)
-	frame := `{"jsonrpc":"2.0","id":` + id + `,"method":` + strconv.Quote(method)
-	if p != "" {
-		frame += `,"params":` + p
-	}
-	frame += "}"
-	h := hint{method: method, id: id, request: true, name: nameOf(method, gjson.Parse(p))}
-	if err := c.write(ctx, frame, h); err != nil {
-		c.forget(id)
-		return gjson.Result{}, fmt.Errorf("mcpclient: %s: %w", method, err)
-	}
-	select {
-	case rp, ok := <-ch:
-		if !ok {
-			return gjson.Result{}, fmt.Errorf("mcpclient: %s: %w", method, ErrClosed)
-		}
-		if rp.err != nil {
-			return gjson.Result{}, rp.err
-		}
-		r := rp.m
-		if e := r.Get("error"); e.Exists() {
-			re := &JSONRPCError{Method: method, Code: e.Get("code").Int(), Message: e.Get("message").String()}
-			if d := e.Get("data"); d.Exists() {
-				re.Data = d.Raw
-			}
-			return r, re
-		}
-		return r.Get("result"), nil
-	case <-ctx.Done():
-		c.forget(id)
-		if method != "initialize" { // initialize is never cancelled
-			_ = c.Notify(context.Background(), "notifications/cancelled", `{"requestId":`+id+`,"reason":"the client gave up"}`)
-		}
-		return gjson.Result{}, fmt.Errorf("mcpclient: %s: gave up: %w", method, ctx.Err())
-	}
-}
-
-func (c *Client) forget(id string) {
-	c.mu.Lock()
-	delete(c.pending, id)
-	c.mu.Unlock()
-}
-
-// nameOf is the Mcp-Name of a request: the tool or prompt name, the resource URI.
-func nameOf(method string, params gjson.Result) string {
-	switch method {
-	case "tools/call", "prompts/get":
-		return params.Get("name").String()
-	case "resources/read":
-		return params.Get("uri").String()
-	}
-	return ""
-}
-
-// BatchCall is one request of a batch.
-type BatchCall struct{ Method, Params string }
-
-// Batch sends requests in one JSON-RPC batch (2024-11-05 and 2025-03-26
-// only) and returns their results in order.
-func (c *Client) Batch(ctx context.Context, calls ...BatchCall) ([]gjson.Result, error) {
-	v := c.Version()
-	if v != "2024-11-05" && v != "2025-03-26" {
-		return nil, fmt.Errorf("mcpclient: protocol %s has no batches", v)
-	}
-	var frames, ids []string
-	chans := make([]chan reply, len(calls))
-	c.mu.Lock()
-	for i, call := range calls {
-		c.nextID++
-		id := strconv.Itoa(c.nextID)
-		ids = append(ids, id)
-		chans[i] = make(chan reply, 1)
-		c.pending[id] = chans[i]
-		f := `{"jsonrpc":"2.0","id":` + id + `,"method":` + strconv.Quote(call.Method)
-		if call.Params != "" {
-			f += `,"params":` + call.Params
-		}
-		frames = append(frames, f+"}")
-	}
-	c.mu.Unlock()
-	if err := c.write(ctx, "["+strings.Join(frames, ",")+"]", hint{request: true, method: "batch"}); err != nil {
-		return nil, err
-	}
-	out := make([]gjson.Result, len(calls))
-	for i, ch := range chans {
-		select {
-		case rp, ok := <-ch:
-			if !ok {
-				return out, ErrClosed
-			}
-			if rp.err != nil {
-				return out, rp.err
-			}
-			r := rp.m
-			if e := r.Get("error"); e.Exists() {
-				return out, &JSONRPCError{Method: calls[i].Method, Code: e.Get("code").Int(), Message: e.Get("message").String()}
-			}
-			out[i] = r.Get("result")
-		case <-ctx.Done():
-			for _, id := range ids[i:] {
-				c.forget(id)
-				_ = c.Notify(context.Background(), "notifications/cancelled", `{"requestId":`+id+`,"reason":"the client gave up"}`)
-			}
-			return out, ctx.Err()
-		}
-	}
-	return out, nil
-}
-
 // Connect opens the session: the handshake, or server/discover for the
 // stateless era, as Options say.
 func (c *Client) Connect(ctx context.Context) error {
+	b := c.opt.Bugs
 	v := c.opt.Version
 	if v == "" || v == StatelessVersion {
 		pctx, cancel := ctx, context.CancelFunc(func() {})
 		if v == "" && c.opt.ProbeTimeout > 0 {
 			pctx, cancel = context.WithTimeout(ctx, c.opt.ProbeTimeout)
 		}
-		res, err := c.request(pctx, "server/discover", "", "")
+		res, err := c.request(pctx, "server/discover", "", "", "")
 		cancel()
 		var re *JSONRPCError
 		switch {
 		case err == nil && slices.Contains(strs(res.Get("supportedVersions")), StatelessVersion):
 			c.mu.Lock()
-			c.stateless, c.version, c.caps = true, StatelessVersion, res.Get("capabilities")
+			c.stateless, c.version = true, StatelessVersion
 			c.info = res.Get(`_meta.io\.modelcontextprotocol/serverInfo`)
 			c.mu.Unlock()
+			if err := c.setCapabilities(res.Get("capabilities")); err != nil {
+				return err
+			}
+			if b.InitAfterDiscover {
+				return c.handshake(ctx, HandshakeVersions[len(HandshakeVersions)-1])
+			}
 			return nil
 		case v == StatelessVersion && err != nil:
 			return err
@@ -583,6 +549,11 @@ func (c *Client) Connect(ctx context.Context) error {
 			return fmt.Errorf("mcpclient: server/discover offers %s, not %s", res.Get("supportedVersions").Raw, StatelessVersion)
 		case ctx.Err() != nil:
 			return err
+		case errors.As(err, &re) && re.Code == -32022 && b.Ignore32022:
+			c.mu.Lock()
+			c.stateless, c.version = true, StatelessVersion
+			c.mu.Unlock()
+			return c.setCapabilities(gjson.Parse(`{"tools":{}}`))
 		case errors.As(err, &re) && re.Code == -32022:
 			// A modern server that does not speak our stateless version:
 			// the handshake, if it has one of ours.
@@ -592,35 +563,113 @@ func (c *Client) Connect(ctx context.Context) error {
 	return c.handshake(ctx, v)
 }
 
+// knownCapabilities are the server capabilities the kit knows.
+var knownCapabilities = []string{"tools", "resources", "prompts", "logging", "completions", "experimental", "tasks", "extensions"}
+
+// setCapabilities takes the server's capabilities.
+func (c *Client) setCapabilities(caps gjson.Result) error {
+	b := c.opt.Bugs
+	if b.StaleCapabilities != "" {
+		caps = gjson.Parse(b.StaleCapabilities)
+	}
+	var err error
+	if b.RejectUnknownCapabilities {
+		caps.ForEach(func(k, _ gjson.Result) bool {
+			if !slices.Contains(knownCapabilities, k.String()) {
+				err = fmt.Errorf("unknown server capability %q", k.String())
+			}
+			return err == nil
+		})
+	}
+	c.mu.Lock()
+	c.srvCaps = caps
+	c.mu.Unlock()
+	return err
+}
+
+// strictPeek is how long a client with Bugs.StrictHandshake watches for a
+// message of the server before it sends notifications/initialized.
+const strictPeek = 50 * time.Millisecond
+
 func (c *Client) handshake(ctx context.Context, v string) error {
-	params := `{"protocolVersion":"` + v + `","capabilities":` + clientCaps(v) + `,"clientInfo":` + c.clientInfo() + `}`
-	res, err := c.request(ctx, "initialize", params, "")
+	b := c.opt.Bugs
+	params := `{"protocolVersion":"` + v + `","capabilities":` + c.declared(v) + `,"clientInfo":` + c.clientInfo() + `}`
+	if b.OmitProtocolVersion {
+		params = `{"capabilities":` + c.declared(v) + `,"clientInfo":` + c.clientInfo() + `}`
+	}
+	res, arrivals, err := c.requestArrivals(ctx, "initialize", params, "", "")
 	if err != nil {
 		return err
 	}
 	got := res.Get("protocolVersion")
-	if got.Type != gjson.String || !slices.Contains(HandshakeVersions, got.Str) {
-		_ = c.t.close()
-		return fmt.Errorf("mcpclient: the server answered protocol version %s, which this client does not speak; it disconnected", got.Raw)
-	}
-	if caps := res.Get("capabilities"); !caps.IsObject() {
-		_ = c.t.close()
-		return fmt.Errorf("mcpclient: malformed initialize result: capabilities is %s; it disconnected", caps.Raw)
+	if !b.AcceptAnyResult {
+		speaks := HandshakeVersions
+		if b.OnlyVersions != nil {
+			speaks = b.OnlyVersions
+		}
+		if got.Type != gjson.String || !slices.Contains(speaks, got.Str) {
+			_ = c.t.close()
+			c.say("refused the initialize result: protocolVersion %s is not a version it speaks", got.Raw)
+			return fmt.Errorf("mcpclient: unsupported protocol version %s: the server answered a version this client does not speak; it disconnected", got.Raw)
+		}
+		if caps := res.Get("capabilities"); !caps.IsObject() {
+			_ = c.t.close()
+			c.say("refused the initialize result: capabilities is %s, not an object", caps.Raw)
+			return fmt.Errorf("mcpclient: malformed initialize result: capabilities is %s; it disconnected", caps.Raw)
+		}
 	}
 	c.mu.Lock()
-	c.version, c.caps, c.info = got.Str, res.Get("capabilities"), res.Get("serverInfo")
+	c.version, c.info = got.String(), res.Get("serverInfo")
 	c.mu.Unlock()
-	h, isHTTP := c.t.(*httpTransport)
-	if isHTTP { // every HTTP request after the initialize result carries the version
-		h.negotiated(got.Str)
-	}
-	if err := c.Notify(ctx, "notifications/initialized", ""); err != nil {
+	if err := c.setCapabilities(res.Get("capabilities")); err != nil {
 		return err
 	}
+	if b.StrictHandshake {
+		if err := c.peek(arrivals); err != nil {
+			return err
+		}
+	}
+	h, isHTTP := c.t.(*httpTransport)
+	if isHTTP { // every HTTP request after the initialize result carries the version
+		h.negotiated(got.String())
+	}
+	switch {
+	case b.SkipInitialized:
+	case b.InitializedWithID:
+		if err := c.write(ctx, `{"jsonrpc":"2.0","id":1000,"method":"notifications/initialized"}`, hint{method: "notifications/initialized", id: "1000"}); err != nil {
+			return err
+		}
+	default:
+		if err := c.Notify(ctx, "notifications/initialized", ""); err != nil {
+			return err
+		}
+	}
+	c.say("initialized in %s", got.String())
 	if isHTTP {
 		h.openGET()
 	}
 	return nil
+}
+
+// peek fails the handshake when a message of the server arrived after the
+// initialize result (of which arrivals had come), or arrives within
+// strictPeek (Bugs.StrictHandshake).
+func (c *Client) peek(arrivals int) error {
+	c.mu.Lock()
+	n, ch := c.arrivals, c.arrived
+	c.mu.Unlock()
+	if n == arrivals {
+		t := time.NewTimer(strictPeek)
+		defer t.Stop()
+		select {
+		case <-ch:
+		case <-t.C:
+			return nil
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return fmt.Errorf("unexpected message before notifications/initialized: %s", c.lastArrival.Raw)
 }
 
 func strs(r gjson.Result) []string {
@@ -632,32 +681,13 @@ func strs(r gjson.Result) []string {
 }
 
 // Has reports whether the server declared the capability at path (e.g.
-// "tools", "resources.subscribe").
+// "tools", "resources.subscribe"); with Bugs.IgnoreCapabilities, always.
 func (c *Client) Has(path string) bool {
+	if c.opt.Bugs.IgnoreCapabilities {
+		return true
+	}
 	v := c.Capabilities().Get(path)
 	return v.Exists() && v.Type != gjson.Null && v.Type != gjson.False
-}
-
-// ListAll lists every page of a list method (tools/list, prompts/list,
-// resources/list, resources/templates/list) and returns the items under
-// key. It stops at a cursor it has seen before: the server's pages loop.
-func (c *Client) ListAll(ctx context.Context, method, key string) ([]gjson.Result, error) {
-	var items []gjson.Result
-	seen := map[string]bool{}
-	params := ""
-	for {
-		res, err := c.Call(ctx, method, params)
-		if err != nil {
-			return items, err
-		}
-		items = append(items, res.Get(key).Array()...)
-		next := res.Get("nextCursor")
-		if !next.Exists() || next.Type == gjson.Null || seen[next.Raw] {
-			return items, nil
-		}
-		seen[next.Raw] = true
-		params = `{"cursor":` + next.Raw + `}`
-	}
 }
 
 // Changed reports whether the server said the list of method's kind
@@ -675,6 +705,9 @@ func (c *Client) Changed(notification string) bool {
 type reply struct {
 	m   gjson.Result
 	err error
+	// arrivals counts the server's messages that were not responses when
+	// it came.
+	arrivals int
 }
 
 // TransportError is a request the transport failed: an HTTP status where
@@ -711,18 +744,4 @@ func (c *Client) isPending(id string) bool {
 	defer c.mu.Unlock()
 	_, ok := c.pending[id]
 	return ok
-}
-
-// Raw sends frame as it is, on the session's transport and with its
-// headers: the one wrong frame of a test in an otherwise correct session.
-// A reply to it arrives like any other and, matching no call of the
-// client, is dropped; read it in the server's journal.
-func (c *Client) Raw(ctx context.Context, frame string) error {
-	m := gjson.Parse(frame)
-	h := hint{method: m.Get("method").String()}
-	if m.Get("method").Exists() && m.Get("id").Exists() {
-		h.request, h.id = true, m.Get("id").Raw
-		h.name = nameOf(h.method, m.Get("params"))
-	}
-	return c.write(ctx, frame, h)
 }
