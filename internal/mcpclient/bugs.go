@@ -37,6 +37,7 @@ type Bugs struct {
 
 	// The stateless era.
 
+	NoProbeTimeout    bool // waits for server/discover's answer until its deadline, whatever Options.ProbeTimeout says (discover-never-answered)
 	NoMeta            bool // sends its requests after server/discover without the per-request _meta (giftgen-stateless)
 	Ignore32022       bool // goes stateless after a -32022 that offered none of its versions (negotiate-unknown-version)
 	InitAfterDiscover bool // sends initialize although server/discover succeeded (modern-only)

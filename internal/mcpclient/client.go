@@ -524,7 +524,7 @@ func (c *Client) Connect(ctx context.Context) error {
 	v := c.opt.Version
 	if v == "" || v == StatelessVersion {
 		pctx, cancel := ctx, context.CancelFunc(func() {})
-		if v == "" && c.opt.ProbeTimeout > 0 {
+		if v == "" && c.opt.ProbeTimeout > 0 && !b.NoProbeTimeout {
 			pctx, cancel = context.WithTimeout(ctx, c.opt.ProbeTimeout)
 		}
 		res, err := c.request(pctx, "server/discover", "", "", "")
