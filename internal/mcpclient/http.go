@@ -286,8 +286,10 @@ func (h *httpTransport) post(frame []byte, hn hint) error {
 			return nil
 		}
 	}
-	if hn.request && !h.bugs.HangOnStatus { // a client that hangs waits for its deadline
-		h.fail(hn, resp.StatusCode, fmt.Errorf("%s", shorten(string(body))))
+	if hn.request {
+		if !h.bugs.HangOnStatus { // a client that hangs waits for its deadline
+			h.fail(hn, resp.StatusCode, fmt.Errorf("%s", shorten(string(body))))
+		}
 		return nil
 	}
 	if resp.StatusCode >= 300 {

@@ -254,11 +254,12 @@ func (d Dialer) dial(opt Options) (*Client, error) {
 // it).
 func Run(ctx context.Context, d Dialer, opt Options, work func(context.Context, *Client) error) error {
 	b := opt.Bugs
-	for attempt := 0; ; attempt++ {
+	session := func(attempt int) error {
 		c, err := d.dial(opt)
 		if err != nil {
 			return err
 		}
+		defer func() { _ = c.Close() }()
 		err = c.Connect(ctx)
 		if d.URL != "" && attempt == 0 && oldServer(err) && !b.NoFallback {
 			_ = c.Close()
@@ -267,10 +268,13 @@ func Run(ctx context.Context, d Dialer, opt Options, work func(context.Context, 
 			c = LegacySSE(d.URL, legacy)
 			err = c.Connect(ctx)
 		}
-		if err == nil {
-			err = work(ctx, c)
+		if err != nil {
+			return err
 		}
-		_ = c.Close()
+		return work(ctx, c)
+	}
+	for attempt := 0; ; attempt++ {
+		err := session(attempt)
 		if errors.Is(err, ErrSessionExpired) && attempt == 0 {
 			switch {
 			case b.HangOn404:
