@@ -43,11 +43,12 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// The protocol versions the golden client speaks, oldest first.
-var (
-	HandshakeVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
-	StatelessVersion  = "2026-07-28"
-)
+// HandshakeVersions are the protocol versions of the handshake era the
+// client speaks, oldest first.
+var HandshakeVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+
+// StatelessVersion is the protocol version of the stateless era it speaks.
+const StatelessVersion = "2026-07-28"
 
 // Name and Version are the clientInfo the golden client sends.
 const (

@@ -51,6 +51,12 @@ func (w *Wire) Send(frame string) error {
 	return err
 }
 
+// Write writes b as it is, framed or not: a cut frame, two frames at once.
+func (w *Wire) Write(b string) error {
+	_, err := io.WriteString(w.conn, b)
+	return err
+}
+
 // Recv reads the next line, without its newline, waiting until deadline
 // (zero: no limit). On an error it returns what it read of the line.
 func (w *Wire) Recv(deadline time.Time) (string, error) {
