@@ -59,16 +59,8 @@ func connectOAuth(t *testing.T, version string, bend func(o *oauthRaw)) scenario
 			id = "1"
 		}
 		defer func() {
-			if o.w.SessionID == "" {
-				return
-			}
-			// a client that is done, or gives up, ends its session
-			req, _ := http.NewRequestWithContext(ctx, http.MethodDelete, ep.URL(), nil)
-			req.Header.Set("Authorization", "Bearer "+o.Token)
-			req.Header.Set(mcptest.HeaderSessionID, o.w.SessionID)
-			req.Header.Set(mcptest.HeaderProtocolVersion, o.Version)
-			if resp, derr := o.HTTP.Do(req); derr == nil {
-				resp.Body.Close()
+			if o.w.SessionID != "" { // a client that is done, or gives up, ends its session
+				_ = o.w.Delete(ctx)
 			}
 		}()
 		status, body := o.call(id, "tools/call", `{"name":"suggest_gifts","arguments":{"age":8}}`)
