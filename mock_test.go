@@ -1,5 +1,5 @@
 // Package mcpmock_test is mcpmock's promises, end to end, in one file: a
-// raw client written from the MCP spec (internal/golden, no SDK) talks to
+// raw client written from the MCP spec (internal/mcpclient, no SDK) talks to
 // the mock over both transports (the stdio framing of Server.Dial and
 // Streamable HTTP at Server.URL) and in both eras (the 2025-11-25
 // handshake and the stateless 2026-07-28). Each test states one promise:
@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpmock/mcpmock/internal/golden"
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"go.uber.org/goleak"
 )
@@ -31,10 +31,14 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // transports are the two ways a client reaches the mock.
 var transports = []struct {
 	name string
-	dial func(srv *mcptest.Server, opt golden.Options) *golden.Client
+	dial func(srv *mcptest.Server, opt mcpclient.Options) *mcpclient.Client
 }{
-	{"pipe", func(srv *mcptest.Server, opt golden.Options) *golden.Client { return golden.Pipe(srv.Dial(), opt) }},
-	{"http", func(srv *mcptest.Server, opt golden.Options) *golden.Client { return golden.HTTP(srv.URL(), opt) }},
+	{"pipe", func(srv *mcptest.Server, opt mcpclient.Options) *mcpclient.Client {
+		return mcpclient.Pipe(srv.Dial(), opt)
+	}},
+	{"http", func(srv *mcptest.Server, opt mcpclient.Options) *mcpclient.Client {
+		return mcpclient.HTTP(srv.URL(), opt)
+	}},
 }
 
 // eras are the protocol versions the tests speak: the newest handshake,
@@ -44,17 +48,17 @@ var eras = []struct {
 	era     mcptest.Era
 }{
 	{"2025-11-25", mcptest.EraHandshake},
-	{golden.StatelessVersion, mcptest.EraStateless},
+	{mcpclient.StatelessVersion, mcptest.EraStateless},
 }
 
 // each runs f for every transport and era, each a subtest with its own
 // server and a connected golden client.
-func each(t *testing.T, server func(t *testing.T) *mcptest.Server, f func(t *testing.T, srv *mcptest.Server, c *golden.Client, era mcptest.Era)) {
+func each(t *testing.T, server func(t *testing.T) *mcptest.Server, f func(t *testing.T, srv *mcptest.Server, c *mcpclient.Client, era mcptest.Era)) {
 	for _, tr := range transports {
 		for _, e := range eras {
 			t.Run(tr.name+"/"+e.version, func(t *testing.T) {
 				srv := server(t)
-				c := tr.dial(srv, golden.Options{Version: e.version})
+				c := tr.dial(srv, mcpclient.Options{Version: e.version})
 				defer c.Close()
 				if err := c.Connect(ctx(t)); err != nil {
 					t.Fatalf("Connect: %v\n%s", err, srv.Transcript())
@@ -86,7 +90,7 @@ func weatherServer(t *testing.T) *mcptest.Server {
 // TestServes: a client connects and gets what the test scripted, and the
 // assertions about what it did pass.
 func TestServes(t *testing.T) {
-	each(t, weatherServer, func(t *testing.T, srv *mcptest.Server, c *golden.Client, era mcptest.Era) {
+	each(t, weatherServer, func(t *testing.T, srv *mcptest.Server, c *mcpclient.Client, era mcptest.Era) {
 		tools, err := c.ListAll(ctx(t), "tools/list", "tools")
 		if err != nil || len(tools) != 1 || tools[0].Get("name").String() != "forecast" {
 			t.Fatalf("tools/list: want the forecast tool, got %v, %v", tools, err)
@@ -116,7 +120,7 @@ func TestServes(t *testing.T) {
 // TestJournalInWireOrder: the journal holds every frame the client sent,
 // byte for byte and in order, each reply after its request.
 func TestJournalInWireOrder(t *testing.T) {
-	each(t, weatherServer, func(t *testing.T, srv *mcptest.Server, c *golden.Client, _ mcptest.Era) {
+	each(t, weatherServer, func(t *testing.T, srv *mcptest.Server, c *mcpclient.Client, _ mcptest.Era) {
 		if _, err := c.Exercise(ctx(t)); err != nil {
 			t.Fatalf("Exercise: %v", err)
 		}
@@ -153,9 +157,9 @@ func TestFaultActs(t *testing.T) {
 		fault = srv.AddFault(mcptest.ReplaceWithJSONRPCError("tools/call", -32603, "the weather service is down", nil))
 		return srv
 	}
-	each(t, withFault, func(t *testing.T, srv *mcptest.Server, c *golden.Client, _ mcptest.Era) {
+	each(t, withFault, func(t *testing.T, srv *mcptest.Server, c *mcpclient.Client, _ mcptest.Era) {
 		_, err := c.Call(ctx(t), "tools/call", `{"name":"forecast","arguments":{"city":"Oslo"}}`)
-		var re *golden.JSONRPCError
+		var re *mcpclient.JSONRPCError
 		if !errors.As(err, &re) || re.Code != -32603 || re.Message != "the weather service is down" {
 			t.Fatalf("tools/call: want the fault's error -32603, got %v", err)
 		}
@@ -176,12 +180,12 @@ func TestFaultActs(t *testing.T) {
 // JSON-RPC error the spec asks for, recorded as a violation of the rule
 // it breaks, and the session goes on.
 func TestWrongFrame(t *testing.T) {
-	each(t, weatherServer, func(t *testing.T, srv *mcptest.Server, c *golden.Client, era mcptest.Era) {
+	each(t, weatherServer, func(t *testing.T, srv *mcptest.Server, c *mcpclient.Client, era mcptest.Era) {
 		// params must be an object; a list is no params the spec knows.
 		rule, frame := mcptest.RuleInvalidParams, `{"jsonrpc":"2.0","id":900,"method":"tools/list","params":[1]}`
 		if era == mcptest.EraStateless {
 			// the stateless era's tools/list, with its _meta and a cursor the server never issued
-			rule, frame = mcptest.RuleInvalidCursor, `{"jsonrpc":"2.0","id":900,"method":"tools/list","params":{"cursor":"made-up","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{},"sampling":{},"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"`+golden.Name+`","version":"`+golden.Version+`"}}}}`
+			rule, frame = mcptest.RuleInvalidCursor, `{"jsonrpc":"2.0","id":900,"method":"tools/list","params":{"cursor":"made-up","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{},"sampling":{},"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"`+mcpclient.Name+`","version":"`+mcpclient.Version+`"}}}}`
 		}
 		srv.ExpectViolation(rule)
 		if err := c.Raw(ctx(t), frame); err != nil {
@@ -217,7 +221,7 @@ func TestCloseLeavesNoGoroutine(t *testing.T) {
 						<-ctx.Done()
 						return mcptest.NoReply()
 					}))
-					c := tr.dial(srv, golden.Options{Version: e.version})
+					c := tr.dial(srv, mcpclient.Options{Version: e.version})
 					defer c.Close()
 					if err := c.Connect(ctx(t)); err != nil {
 						t.Fatal(err)

@@ -8,18 +8,15 @@ package integration_test
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/base64"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
-	"github.com/tidwall/gjson"
 )
 
 // benchAuthClient is benchHTTPClient with a bearer token on every request.
@@ -76,36 +73,17 @@ func (c *benchAuthClient) call() error {
 	return nil
 }
 
-// benchToken gets a token the way a pre-registered public client does:
-// a headless authorization with PKCE, then the token request.
+// benchToken gets a token the way a pre-registered public client does,
+// with the kit's OAuth client: discovery, a headless authorization with
+// PKCE, then the token request.
 func benchToken(tb testing.TB, mcpURL string) string {
-	base := strings.TrimSuffix(mcpURL, "/mcp")
-	verifier := "bench-verifier-0123456789-0123456789-0123456789"
-	sum := sha256.Sum256([]byte(verifier))
-	v := url.Values{"response_type": {"code"}, "client_id": {"bench"}, "redirect_uri": {"http://127.0.0.1:1/cb"},
-		"code_challenge": {base64.RawURLEncoding.EncodeToString(sum[:])}, "code_challenge_method": {"S256"},
-		"resource": {mcpURL}, "state": {"s"}}
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	c := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := c.Get(base + "/as/authorize?" + v.Encode())
-	if err != nil {
-		tb.Fatal(err)
+	o := &mcpclient.OAuth{MCPURL: mcpURL, Version: "2025-11-25", ClientID: "bench", AuthMethod: "none"}
+	defer o.CloseIdleConnections()
+	ok, err := o.Authorize(context.Background(), mcpclient.Challenge{})
+	if err != nil || !ok {
+		tb.Fatalf("no token: %v (the authorization server said %q)", err, o.AuthorizeError)
 	}
-	resp.Body.Close()
-	loc, _ := url.Parse(resp.Header.Get("Location"))
-	resp, err = c.PostForm(base+"/as/token", url.Values{"grant_type": {"authorization_code"}, "code": {loc.Query().Get("code")},
-		"code_verifier": {verifier}, "client_id": {"bench"}, "resource": {mcpURL}, "redirect_uri": {"http://127.0.0.1:1/cb"}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	tok := gjson.GetBytes(b, "access_token").String()
-	if tok == "" {
-		tb.Fatalf("no token: %s", b)
-	}
-	return tok
+	return o.Token
 }
 
 // newBenchAuthClient initializes a session on a mock, with a token when

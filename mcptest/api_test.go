@@ -271,7 +271,7 @@ func TestServe(t *testing.T) {
 	client, server := net.Pipe()
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(context.Background(), server) }()
-	c := &rawClient{t: t, conn: client, r: bufio.NewReader(client), timeout: rawReadTimeout}
+	c := newRawClient(t, client)
 	c.handshake(t, "2025-06-18")
 	if got := c.result(t, "2", "tools/call", `{"name":"echo","arguments":{}}`).Get("content.0.text").String(); got != "hi" {
 		t.Errorf("want the scripted tool answered over Serve, got %q", got)
@@ -288,7 +288,7 @@ func TestServe(t *testing.T) {
 	client2, server2 := net.Pipe()
 	defer client2.Close()
 	go func() { done <- srv.Serve(ctx, server2) }()
-	c2 := &rawClient{t: t, conn: client2, r: bufio.NewReader(client2), timeout: rawReadTimeout}
+	c2 := newRawClient(t, client2)
 	c2.ping(t, "1")
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {

@@ -96,9 +96,6 @@ func TestAuthFaults(t *testing.T) {
 			srv := authServer(t, mcptest.NewAuthorization())
 			h := srv.AddFault(c.fault)
 			o := newOAuthRaw(t, srv, "2026-07-28")
-			if c.name == "WWWAuthenticate" {
-				o.challenge = nil
-			}
 			if c.status == 200 {
 				o.connect()
 			}

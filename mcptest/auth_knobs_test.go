@@ -61,7 +61,7 @@ func TestAuthKnobs(t *testing.T) {
 			t.Fatalf("PRM: %s", prm.Raw)
 		}
 		o := newOAuthRaw(t, srv, "2025-11-25")
-		o.token = directToken(t, srv, named).Get("access_token").String()
+		o.Token = directToken(t, srv, named).Get("access_token").String()
 		o.connect()
 		if v := srv.AuthViolations(); len(v) > 0 {
 			t.Fatalf("violations: %v", v)

@@ -25,23 +25,23 @@ type authRuleCase struct {
 func strp(s string) *string { return &s }
 
 var authRuleCases = []authRuleCase{
-	{name: "no code_challenge", knob: func(o *oauthRaw) { o.noPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
-	{name: "no code_challenge, 2025-03-26", version: "2025-03-26", knob: func(o *oauthRaw) { o.noPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
-	{name: "no resource, 2025-03-26 (no such rule)", version: "2025-03-26", knob: func(o *oauthRaw) { o.noResource = true; o.noTokenResource = true }},
-	{name: "plain code_challenge", knob: func(o *oauthRaw) { o.plainPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
-	{name: "wrong code_verifier", knob: func(o *oauthRaw) { o.wrongVerifier = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
+	{name: "no code_challenge", knob: func(o *oauthRaw) { o.Bugs.NoPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
+	{name: "no code_challenge, 2025-03-26", version: "2025-03-26", knob: func(o *oauthRaw) { o.Bugs.NoPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
+	{name: "no resource, 2025-03-26 (no such rule)", version: "2025-03-26", knob: func(o *oauthRaw) { o.Bugs.NoResource = true; o.Bugs.NoTokenResource = true }},
+	{name: "plain code_challenge", knob: func(o *oauthRaw) { o.Bugs.PlainPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
+	{name: "wrong code_verifier", knob: func(o *oauthRaw) { o.Bugs.WrongVerifier = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
 	{name: "goes on without code_challenge_methods_supported", faults: []mcptest.Fault{mcptest.NoPKCEMethods()},
-		knob: func(o *oauthRaw) { o.ignoreNoPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCEMetadata}},
+		knob: func(o *oauthRaw) { o.Bugs.IgnoreNoPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCEMetadata}},
 	{name: "refuses without code_challenge_methods_supported", faults: []mcptest.Fault{mcptest.NoPKCEMethods()}, run: refusedRun},
-	{name: "no resource in the authorization request", knob: func(o *oauthRaw) { o.noResource = true }, rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
-	{name: "no resource in the token request", knob: func(o *oauthRaw) { o.noTokenResource = true }, rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
-	{name: "resource differs between the requests", knob: func(o *oauthRaw) { o.tokenResource = strings.TrimSuffix(o.mcpURL, "/mcp") }, rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
-	{name: "resource of another server", knob: func(o *oauthRaw) { o.resource = "http://127.0.0.1:1/other" },
+	{name: "no resource in the authorization request", knob: func(o *oauthRaw) { o.Bugs.NoResource = true }, rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
+	{name: "no resource in the token request", knob: func(o *oauthRaw) { o.Bugs.NoTokenResource = true }, rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
+	{name: "resource differs between the requests", knob: func(o *oauthRaw) { o.Bugs.TokenResource = strings.TrimSuffix(o.MCPURL, "/mcp") }, rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
+	{name: "resource of another server", knob: func(o *oauthRaw) { o.Bugs.Resource = "http://127.0.0.1:1/other" },
 		rules: []mcptest.RuleID{mcptest.RuleAuthResource, mcptest.RuleAuthTokenAudience}, run: refusedRun},
-	{name: "origin as resource", knob: func(o *oauthRaw) { o.resource = strings.TrimSuffix(o.mcpURL, "/mcp") }},
+	{name: "origin as resource", knob: func(o *oauthRaw) { o.Bugs.Resource = strings.TrimSuffix(o.MCPURL, "/mcp") }},
 	{name: "token in the query string", rules: []mcptest.RuleID{mcptest.RuleAuthTokenHeader}, run: func(t *testing.T, o *oauthRaw) {
 		o.connect()
-		o.tokenInQuery = true
+		o.Bugs.TokenInQuery = true
 		if status, _, _ := o.send("2", "tools/list", ""); status != http.StatusUnauthorized {
 			t.Fatalf("token in the query: %d, want 401", status)
 		}
@@ -49,39 +49,39 @@ var authRuleCases = []authRuleCase{
 	{name: "no token on a later request", rules: []mcptest.RuleID{mcptest.RuleAuthTokenEveryRequest}, run: tokenlessRun},
 	{name: "no token on a later stateless request", version: "2026-07-28", rules: []mcptest.RuleID{mcptest.RuleAuthTokenEveryRequest}, run: tokenlessRun},
 	{name: "a token never issued", rules: []mcptest.RuleID{mcptest.RuleAuthTokenAudience}, run: func(t *testing.T, o *oauthRaw) {
-		o.token = "forged"
+		o.Token = "forged"
 		if status, _, _ := o.send("1", "tools/list", ""); status != http.StatusUnauthorized {
 			t.Fatalf("a forged token: %d, want 401", status)
 		}
 	}},
-	{name: "no state", knob: func(o *oauthRaw) { o.noState = true }, rules: []mcptest.RuleID{mcptest.RuleAuthState}},
-	{name: "a forged state sent on", faults: []mcptest.Fault{mcptest.WrongState()}, knob: func(o *oauthRaw) { o.ignoreState = true }, rules: []mcptest.RuleID{mcptest.RuleAuthState}},
-	{name: "root PRM before the challenge's", knob: func(o *oauthRaw) { o.rootPRMFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
+	{name: "no state", knob: func(o *oauthRaw) { o.Bugs.NoState = true }, rules: []mcptest.RuleID{mcptest.RuleAuthState}},
+	{name: "a forged state sent on", faults: []mcptest.Fault{mcptest.WrongState()}, knob: func(o *oauthRaw) { o.Bugs.IgnoreState = true }, rules: []mcptest.RuleID{mcptest.RuleAuthState}},
+	{name: "root PRM before the challenge's", knob: func(o *oauthRaw) { o.Bugs.RootPRMFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
 	{name: "root PRM before the path-inserted one", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)
 	},
-		knob: func(o *oauthRaw) { o.rootPRMFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
+		knob: func(o *oauthRaw) { o.Bugs.RootPRMFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
 	{name: "PRM at a URL of its own", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithPRMURL("/meta/prm") }},
 	{name: "well-known PRM order", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)
 	}},
 	{name: "OpenID before OAuth metadata", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithMetadataAt(mcptest.OAuthInserted, mcptest.OpenIDInserted)
-	}, knob: func(o *oauthRaw) { o.openIDFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
+	}, knob: func(o *oauthRaw) { o.Bugs.OpenIDFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
 	{name: "OpenID appended only", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithMetadataAt(mcptest.OpenIDAppended)
 	}},
 	{name: "scope not the challenge's", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithScopes("mcp:read") },
-		knob: func(o *oauthRaw) { o.scope = strp("other") }, rules: []mcptest.RuleID{mcptest.RuleAuthScopeSelection}},
+		knob: func(o *oauthRaw) { o.Bugs.Scope = strp("other") }, rules: []mcptest.RuleID{mcptest.RuleAuthScopeSelection}},
 	{name: "scope not scopes_supported", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithScopes("mcp:read").WithoutChallengeScope()
 	},
-		knob: func(o *oauthRaw) { o.scope = strp("") }, rules: []mcptest.RuleID{mcptest.RuleAuthScopeSelection}},
+		knob: func(o *oauthRaw) { o.Bugs.Scope = strp("") }, rules: []mcptest.RuleID{mcptest.RuleAuthScopeSelection}},
 	{name: "scopes_supported without a challenge scope", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithScopes("a", "b").WithoutChallengeScope()
 	}},
 	{name: "step-ups unbounded", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithToolScopes("echo", "mcp:admin") },
-		knob: func(o *oauthRaw) { o.scope, o.stepUps = strp("mcp:read"), 5 }, rules: []mcptest.RuleID{mcptest.RuleAuthStepUpBounded, mcptest.RuleAuthScopeSelection}, run: func(t *testing.T, o *oauthRaw) {
+		knob: func(o *oauthRaw) { o.Bugs.Scope, o.Bugs.StepUps = strp("mcp:read"), 5 }, rules: []mcptest.RuleID{mcptest.RuleAuthStepUpBounded, mcptest.RuleAuthScopeSelection}, run: func(t *testing.T, o *oauthRaw) {
 			o.connect()
 			if status, _ := o.call("2", "tools/call", `{"name":"echo","arguments":{}}`); status != http.StatusForbidden {
 				t.Fatalf("echo with the wrong scope: %d, want 403", status)
@@ -89,29 +89,29 @@ var authRuleCases = []authRuleCase{
 		}},
 	{name: "step-up drops granted scopes", version: "2026-07-28", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithScopes("mcp:read").WithToolScopes("delete", "mcp:admin")
-	}, knob: func(o *oauthRaw) { o.noUnion = true }, rules: []mcptest.RuleID{mcptest.RuleAuthStepUpUnion}, run: deleteRun},
+	}, knob: func(o *oauthRaw) { o.Bugs.NoUnion = true }, rules: []mcptest.RuleID{mcptest.RuleAuthStepUpUnion}, run: deleteRun},
 	{name: "step-up drops granted scopes, 2025-11-25 (no such rule)", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithScopes("mcp:read").WithToolScopes("delete", "mcp:admin")
-	}, knob: func(o *oauthRaw) { o.noUnion = true }, run: deleteRun},
+	}, knob: func(o *oauthRaw) { o.Bugs.NoUnion = true }, run: deleteRun},
 	{name: "wrong iss sent on", version: "2026-07-28", faults: []mcptest.Fault{mcptest.AuthorizationIss("http://evil.example/as")},
-		knob: func(o *oauthRaw) { o.ignoreIss = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIss}},
+		knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIss}},
 	{name: "missing iss sent on", version: "2026-07-28", faults: []mcptest.Fault{mcptest.AuthorizationIss("")},
-		knob: func(o *oauthRaw) { o.ignoreIss = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIss}},
+		knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIss}},
 	{name: "iss with a trailing slash sent on", version: "2026-07-28", faults: []mcptest.Fault{mcptest.IssTrailingSlash()},
-		knob: func(o *oauthRaw) { o.ignoreIss = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIss}},
+		knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIss}},
 	{name: "wrong iss refused", version: "2026-07-28", faults: []mcptest.Fault{mcptest.IssTrailingSlash()}, run: refusedRun},
-	{name: "wrong iss sent on, 2025-11-25 (no such rule)", faults: []mcptest.Fault{mcptest.IssTrailingSlash()}, knob: func(o *oauthRaw) { o.ignoreIss = true }},
+	{name: "wrong iss sent on, 2025-11-25 (no such rule)", faults: []mcptest.Fault{mcptest.IssTrailingSlash()}, knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }},
 	{name: "metadata of another issuer used", version: "2026-07-28", faults: []mcptest.Fault{mcptest.MetadataIssuer("http://evil.example")},
-		knob: func(o *oauthRaw) { o.ignoreIssuer = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIssuer}},
+		knob: func(o *oauthRaw) { o.Bugs.IgnoreIssuer = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIssuer}},
 	{name: "metadata of another issuer refused", version: "2026-07-28", faults: []mcptest.Fault{mcptest.MetadataIssuer("http://evil.example")}, run: refusedRun},
-	{name: "registration without application_type", version: "2026-07-28", knob: func(o *oauthRaw) { o.noAppType = true }, rules: []mcptest.RuleID{mcptest.RuleAuthApplicationType}},
-	{name: "registration without application_type, 2025-11-25 (no such rule)", knob: func(o *oauthRaw) { o.noAppType = true }},
+	{name: "registration without application_type", version: "2026-07-28", knob: func(o *oauthRaw) { o.Bugs.NoAppType = true }, rules: []mcptest.RuleID{mcptest.RuleAuthApplicationType}},
+	{name: "registration without application_type, 2025-11-25 (no such rule)", knob: func(o *oauthRaw) { o.Bugs.NoAppType = true }},
 	{name: "credentials of another authorization server", version: "2026-07-28",
 		auth:  func() *mcptest.Authorization { return mcptest.NewAuthorization().WithAuthorizationServers(2) },
 		rules: []mcptest.RuleID{mcptest.RuleAuthCredentialsPerServer}, run: func(t *testing.T, o *oauthRaw) {
 			o.connect() // registered with /as
-			v := url.Values{"response_type": {"code"}, "client_id": {o.clientID}, "redirect_uri": {"http://127.0.0.1:1/callback"}}
-			resp, err := o.c.Get(strings.TrimSuffix(o.mcpURL, "/mcp") + "/as2/authorize?" + v.Encode())
+			v := url.Values{"response_type": {"code"}, "client_id": {o.ClientID}, "redirect_uri": {"http://127.0.0.1:1/callback"}}
+			resp, err := o.HTTP.Get(strings.TrimSuffix(o.MCPURL, "/mcp") + "/as2/authorize?" + v.Encode())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,8 +120,8 @@ var authRuleCases = []authRuleCase{
 				t.Fatalf("another server's client id at /as2: %d, want 400", resp.StatusCode)
 			}
 		}},
-	{name: "client_secret_post", knob: func(o *oauthRaw) { o.clientAuth = "client_secret_post" }},
-	{name: "client_secret_basic", knob: func(o *oauthRaw) { o.clientAuth = "client_secret_basic" }},
+	{name: "client_secret_post", knob: func(o *oauthRaw) { o.ClientAuth = "client_secret_post" }},
+	{name: "client_secret_basic", knob: func(o *oauthRaw) { o.ClientAuth = "client_secret_basic" }},
 }
 
 // refusedRun: the client never gets through.
@@ -132,7 +132,7 @@ func refusedRun(t *testing.T, o *oauthRaw) {
 		}
 		return
 	}
-	if status, _ := o.call("1", "initialize", `{"protocolVersion":"`+o.version+`","capabilities":{},"clientInfo":{"name":"oauthraw","version":"1"}}`); status == http.StatusOK {
+	if status, _ := o.call("1", "initialize", `{"protocolVersion":"`+o.Version+`","capabilities":{},"clientInfo":{"name":"oauthraw","version":"1"}}`); status == http.StatusOK {
 		t.Fatalf("initialize passed")
 	}
 }
@@ -143,7 +143,7 @@ func tokenlessRun(t *testing.T, o *oauthRaw) {
 	if status, body := o.call("2", "tools/call", `{"name":"echo","arguments":{}}`); status != http.StatusOK {
 		t.Fatalf("tools/call: %d %s", status, body)
 	}
-	o.token = ""
+	o.Token = ""
 	if status, _, _ := o.send("3", "tools/list", ""); status != http.StatusUnauthorized {
 		t.Fatalf("without a token: %d, want 401", status)
 	}

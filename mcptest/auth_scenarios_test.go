@@ -36,10 +36,10 @@ func (connectTB) Fatalf(format string, args ...any) {
 func connectOAuth(t *testing.T, version string, bend func(o *oauthRaw)) scenarios.ConnectFunc {
 	return func(ctx context.Context, ep *scenarios.Endpoint) (err error) {
 		o := newOAuthRawAt(connectTB{t}, ep.URL(), version)
-		o.cimdURL = scenarios.CIMDClientID
+		o.CIMDURL = scenarios.CIMDClientID
 		if c := ep.ClientContext(); c["client_id"] != "" { // pre-registered
-			o.clientID, o.secret, o.authMethod = c["client_id"], c["client_secret"], "client_secret_basic"
-			o.clientCredentials = c["grant_type"] == "client_credentials"
+			o.ClientID, o.ClientSecret, o.AuthMethod = c["client_id"], c["client_secret"], "client_secret_basic"
+			o.ClientCredentials = c["grant_type"] == "client_credentials"
 		}
 		if bend != nil {
 			bend(o)
@@ -59,16 +59,8 @@ func connectOAuth(t *testing.T, version string, bend func(o *oauthRaw)) scenario
 			id = "1"
 		}
 		defer func() {
-			if o.sessionID == "" {
-				return
-			}
-			// a client that is done, or gives up, ends its session
-			req, _ := http.NewRequestWithContext(ctx, http.MethodDelete, ep.URL(), nil)
-			req.Header.Set("Authorization", "Bearer "+o.token)
-			req.Header.Set(mcptest.HeaderSessionID, o.sessionID)
-			req.Header.Set(mcptest.HeaderProtocolVersion, o.version)
-			if resp, derr := o.c.Do(req); derr == nil {
-				resp.Body.Close()
+			if o.w.SessionID != "" { // a client that is done, or gives up, ends its session
+				_ = o.w.Delete(ctx)
 			}
 		}()
 		status, body := o.call(id, "tools/call", `{"name":"suggest_gifts","arguments":{"age":8}}`)
@@ -86,41 +78,41 @@ func TestAuthScenarios(t *testing.T) {
 		version string            // the clients' protocol version (default hs)
 		wrong   func(o *oauthRaw) // the bug the scenario catches
 	}{
-		{name: "auth/metadata-default", wrong: func(o *oauthRaw) { o.rootPRMFirst = true }},
-		{name: "auth/metadata-var1", wrong: func(o *oauthRaw) { o.oneMetadataForm = true }},
-		{name: "auth/metadata-var2", wrong: func(o *oauthRaw) { o.noRootPRM = true }},
-		{name: "auth/metadata-var3", wrong: func(o *oauthRaw) { o.ignoreChallengePRM = true }},
-		{name: "auth/basic-cimd", wrong: func(o *oauthRaw) { o.cimdURL = "" }},
-		{name: "auth/scope-from-www-authenticate", wrong: func(o *oauthRaw) { o.scope = strp("mcp:basic mcp:admin") }},
-		{name: "auth/scope-from-scopes-supported", wrong: func(o *oauthRaw) { o.scope = strp("") }},
-		{name: "auth/scope-omitted-when-undefined", wrong: func(o *oauthRaw) { o.scope = strp("openid") }},
-		{name: "auth/scope-step-up", wrong: func(o *oauthRaw) { o.noUnion = true }},
-		{name: "auth/scope-retry-limit", wrong: func(o *oauthRaw) { o.stepUps = 5 }},
-		{name: "auth/token-endpoint-auth-basic", wrong: func(o *oauthRaw) { o.forceAuth = "client_secret_post" }},
-		{name: "auth/token-endpoint-auth-post", wrong: func(o *oauthRaw) { o.forceAuth = "client_secret_basic" }},
-		{name: "auth/token-endpoint-auth-none", wrong: func(o *oauthRaw) { o.forceAuth = "client_secret_basic" }},
-		{name: "auth/pre-registration", wrong: func(o *oauthRaw) { o.clientID, o.secret, o.authMethod = "", "", "" }},
-		{name: "auth/2025-03-26-oauth-metadata-backcompat", version: "2025-03-26", wrong: func(o *oauthRaw) { o.noLegacyFallback = true }},
-		{name: "auth/2025-03-26-oauth-endpoint-fallback", version: "2025-03-26", wrong: func(o *oauthRaw) { o.noLegacyFallback = true }},
-		{name: "auth/resource-mismatch", wrong: func(o *oauthRaw) { o.ignorePRMResource = true }},
-		{name: "auth/iss-supported", version: sl, wrong: func(o *oauthRaw) { o.issSlash = true }},
-		{name: "auth/iss-not-advertised", version: sl, wrong: func(o *oauthRaw) { o.requireIss = true }},
-		{name: "auth/iss-supported-missing", version: sl, wrong: func(o *oauthRaw) { o.ignoreIss = true }},
-		{name: "auth/iss-wrong-issuer", version: sl, wrong: func(o *oauthRaw) { o.ignoreIss = true }},
-		{name: "auth/iss-unexpected", version: sl, wrong: func(o *oauthRaw) { o.ignoreIss = true }},
-		{name: "auth/iss-normalized", version: sl, wrong: func(o *oauthRaw) { o.ignoreIss = true }},
-		{name: "auth/metadata-issuer-mismatch", wrong: func(o *oauthRaw) { o.ignoreIssuer = true }},
-		{name: "auth/offline-access-scope", wrong: func(o *oauthRaw) { o.noRefreshGrant = true }},
-		{name: "auth/offline-access-not-supported", wrong: func(o *oauthRaw) { o.addOffline = true }},
-		{name: "auth/authorization-server-migration", wrong: func(o *oauthRaw) { o.keepClient = true }},
-		{name: "auth/client-credentials-basic", wrong: func(o *oauthRaw) { o.forceAuth, o.authMethod = "client_secret_post", "client_secret_post" }},
-		{name: "auth/no-pkce-support", wrong: func(o *oauthRaw) { o.ignoreNoPKCE = true }},
-		{name: "auth/state-mismatch", wrong: func(o *oauthRaw) { o.ignoreState = true }},
-		{name: "auth/token-expired", wrong: func(o *oauthRaw) { o.noReauth = true }},
-		{name: "auth/token-revoked", wrong: func(o *oauthRaw) { o.noReauth = true }},
-		{name: "auth/hard-www-authenticate", wrong: func(o *oauthRaw) { o.ignoreChallengePRM = true }},
-		{name: "auth/no-prm", wrong: func(o *oauthRaw) { o.loopOn401 = true }},
-		{name: "auth/several-authorization-servers", wrong: func(o *oauthRaw) { o.mixServers = true }},
+		{name: "auth/metadata-default", wrong: func(o *oauthRaw) { o.Bugs.RootPRMFirst = true }},
+		{name: "auth/metadata-var1", wrong: func(o *oauthRaw) { o.Bugs.OneMetadataForm = true }},
+		{name: "auth/metadata-var2", wrong: func(o *oauthRaw) { o.Bugs.NoRootPRM = true }},
+		{name: "auth/metadata-var3", wrong: func(o *oauthRaw) { o.Bugs.IgnoreChallengePRM = true }},
+		{name: "auth/basic-cimd", wrong: func(o *oauthRaw) { o.CIMDURL = "" }},
+		{name: "auth/scope-from-www-authenticate", wrong: func(o *oauthRaw) { o.Bugs.Scope = strp("mcp:basic mcp:admin") }},
+		{name: "auth/scope-from-scopes-supported", wrong: func(o *oauthRaw) { o.Bugs.Scope = strp("") }},
+		{name: "auth/scope-omitted-when-undefined", wrong: func(o *oauthRaw) { o.Bugs.Scope = strp("openid") }},
+		{name: "auth/scope-step-up", wrong: func(o *oauthRaw) { o.Bugs.NoUnion = true }},
+		{name: "auth/scope-retry-limit", wrong: func(o *oauthRaw) { o.Bugs.StepUps = 5 }},
+		{name: "auth/token-endpoint-auth-basic", wrong: func(o *oauthRaw) { o.Bugs.ForceAuth = "client_secret_post" }},
+		{name: "auth/token-endpoint-auth-post", wrong: func(o *oauthRaw) { o.Bugs.ForceAuth = "client_secret_basic" }},
+		{name: "auth/token-endpoint-auth-none", wrong: func(o *oauthRaw) { o.Bugs.ForceAuth = "client_secret_basic" }},
+		{name: "auth/pre-registration", wrong: func(o *oauthRaw) { o.ClientID, o.ClientSecret, o.AuthMethod = "", "", "" }},
+		{name: "auth/2025-03-26-oauth-metadata-backcompat", version: "2025-03-26", wrong: func(o *oauthRaw) { o.Bugs.NoLegacyFallback = true }},
+		{name: "auth/2025-03-26-oauth-endpoint-fallback", version: "2025-03-26", wrong: func(o *oauthRaw) { o.Bugs.NoLegacyFallback = true }},
+		{name: "auth/resource-mismatch", wrong: func(o *oauthRaw) { o.Bugs.IgnorePRMResource = true }},
+		{name: "auth/iss-supported", version: sl, wrong: func(o *oauthRaw) { o.Bugs.IssSlash = true }},
+		{name: "auth/iss-not-advertised", version: sl, wrong: func(o *oauthRaw) { o.Bugs.RequireIss = true }},
+		{name: "auth/iss-supported-missing", version: sl, wrong: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }},
+		{name: "auth/iss-wrong-issuer", version: sl, wrong: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }},
+		{name: "auth/iss-unexpected", version: sl, wrong: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }},
+		{name: "auth/iss-normalized", version: sl, wrong: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }},
+		{name: "auth/metadata-issuer-mismatch", wrong: func(o *oauthRaw) { o.Bugs.IgnoreIssuer = true }},
+		{name: "auth/offline-access-scope", wrong: func(o *oauthRaw) { o.Bugs.NoRefreshGrant = true }},
+		{name: "auth/offline-access-not-supported", wrong: func(o *oauthRaw) { o.Bugs.AddOffline = true }},
+		{name: "auth/authorization-server-migration", wrong: func(o *oauthRaw) { o.Bugs.KeepClient = true }},
+		{name: "auth/client-credentials-basic", wrong: func(o *oauthRaw) { o.Bugs.ForceAuth, o.AuthMethod = "client_secret_post", "client_secret_post" }},
+		{name: "auth/no-pkce-support", wrong: func(o *oauthRaw) { o.Bugs.IgnoreNoPKCE = true }},
+		{name: "auth/state-mismatch", wrong: func(o *oauthRaw) { o.Bugs.IgnoreState = true }},
+		{name: "auth/token-expired", wrong: func(o *oauthRaw) { o.Bugs.NoReauth = true }},
+		{name: "auth/token-revoked", wrong: func(o *oauthRaw) { o.Bugs.NoReauth = true }},
+		{name: "auth/hard-www-authenticate", wrong: func(o *oauthRaw) { o.Bugs.IgnoreChallengePRM = true }},
+		{name: "auth/no-prm", wrong: func(o *oauthRaw) { o.Bugs.LoopOn401 = true }},
+		{name: "auth/several-authorization-servers", wrong: func(o *oauthRaw) { o.Bugs.MixServers = true }},
 	}
 	var names []string
 	for _, s := range scenarios.Auth() {
@@ -196,7 +188,7 @@ func TestAuthScenarios(t *testing.T) {
 	})
 	t.Run("client-credentials does not apply to an authorization-code client", func(t *testing.T) {
 		sc, _ := scenarios.Lookup("auth/client-credentials-basic")
-		r := sc.Evaluate(sc.Play(t, connectOAuth(t, hs, func(o *oauthRaw) { o.clientCredentials = false })))
+		r := sc.Evaluate(sc.Play(t, connectOAuth(t, hs, func(o *oauthRaw) { o.ClientCredentials = false })))
 		assert.Equal(t, scenarios.NotApplicable, r.Status, "%s", r)
 	})
 	t.Run("a stdio client is not applicable", func(t *testing.T) {
@@ -220,7 +212,7 @@ func TestAuthScenarios(t *testing.T) {
 	})
 	t.Run("the iss scenarios do not apply to a handshake-era client", func(t *testing.T) {
 		sc, _ := scenarios.Lookup("auth/iss-wrong-issuer")
-		r := sc.Evaluate(sc.Play(t, connectOAuth(t, hs, func(o *oauthRaw) { o.ignoreIss = true })))
+		r := sc.Evaluate(sc.Play(t, connectOAuth(t, hs, func(o *oauthRaw) { o.Bugs.IgnoreIss = true })))
 		assert.Equal(t, scenarios.NotApplicable, r.Status, "%s", r)
 		assert.Contains(t, r.Observed, "requirement of 2026-07-28")
 	})

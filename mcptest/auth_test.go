@@ -44,14 +44,14 @@ func TestAuthCorrectClient(t *testing.T) {
 			if status != http.StatusOK || !strings.Contains(body, `"hi"`) {
 				t.Fatalf("tools/call: %d %s", status, body)
 			}
-			old := o.refresh
+			old := o.RefreshToken
 			if !o.refreshToken() {
 				t.Fatalf("refresh failed")
 			}
 			if status, body := o.call("3", "tools/call", `{"name":"echo","arguments":{}}`); status != http.StatusOK {
 				t.Fatalf("tools/call after refresh: %d %s", status, body)
 			}
-			o.refresh = old
+			o.RefreshToken = old
 			if o.refreshToken() {
 				t.Fatalf("a refresh token was accepted twice: it must rotate")
 			}
@@ -158,15 +158,15 @@ func TestAuthBadInput(t *testing.T) {
 		status int
 		err    string
 	}{
-		{"no grant_type", func() (int, gjson.Result) { return form(url.Values{"client_id": {o.clientID}}) }, 400, "invalid_request"},
+		{"no grant_type", func() (int, gjson.Result) { return form(url.Values{"client_id": {o.ClientID}}) }, 400, "invalid_request"},
 		{"unknown grant", func() (int, gjson.Result) {
-			return form(url.Values{"client_id": {o.clientID}, "grant_type": {"password"}})
+			return form(url.Values{"client_id": {o.ClientID}, "grant_type": {"password"}})
 		}, 400, "unsupported_grant_type"},
 		{"unknown client", func() (int, gjson.Result) {
 			return form(url.Values{"client_id": {"nobody"}, "grant_type": {"authorization_code"}, "code": {"x"}})
 		}, 401, "invalid_client"},
 		{"unknown code", func() (int, gjson.Result) {
-			return form(url.Values{"client_id": {o.clientID}, "grant_type": {"authorization_code"}, "code": {"x"}})
+			return form(url.Values{"client_id": {o.ClientID}, "grant_type": {"authorization_code"}, "code": {"x"}})
 		}, 400, "invalid_grant"},
 		{"register without redirect_uris", func() (int, gjson.Result) {
 			resp, err := http.Post(base+"/as/register", "application/json", strings.NewReader(`{"client_name":"x"}`))
@@ -203,15 +203,15 @@ func TestAuthBadInput(t *testing.T) {
 			return resp.StatusCode, gjson.ParseBytes(b)
 		}, 400, "invalid_request"},
 		{"a reused code", func() (int, gjson.Result) {
-			v := url.Values{"response_type": {"code"}, "client_id": {o.clientID}, "redirect_uri": {"http://127.0.0.1:1/callback"},
+			v := url.Values{"response_type": {"code"}, "client_id": {o.ClientID}, "redirect_uri": {"http://127.0.0.1:1/callback"},
 				"code_challenge": {"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"}, "code_challenge_method": {"S256"}, "resource": {srv.URL()}, "state": {"s"}}
-			resp, err := o.c.Get(base + "/as/authorize?" + v.Encode())
+			resp, err := o.HTTP.Get(base + "/as/authorize?" + v.Encode())
 			if err != nil {
 				t.Fatal(err)
 			}
 			resp.Body.Close()
 			loc, _ := url.Parse(resp.Header.Get("Location"))
-			tv := url.Values{"grant_type": {"authorization_code"}, "code": {loc.Query().Get("code")}, "client_id": {o.clientID},
+			tv := url.Values{"grant_type": {"authorization_code"}, "code": {loc.Query().Get("code")}, "client_id": {o.ClientID},
 				"code_verifier": {"dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"}, "resource": {srv.URL()}}
 			if status, _ := form(tv); status != http.StatusOK {
 				t.Fatalf("the code's first use: %d", status)
@@ -223,7 +223,7 @@ func TestAuthBadInput(t *testing.T) {
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Accept", both)
 			req.SetBasicAuth("u", "p")
-			resp, err := o.c.Do(req)
+			resp, err := o.HTTP.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -262,12 +262,12 @@ func TestAuthAdvertised(t *testing.T) {
 		WithMetadataField("registration_endpoint", nil).
 		WithMetadataField("authorization_response_iss_parameter_supported", false))
 	o := newOAuthRaw(t, srv, "2025-11-25")
-	o.clientID, o.authMethod = "app", "none"
+	o.ClientID, o.AuthMethod = "app", "none"
 	o.connect()
-	if o.refresh != "" {
+	if o.RefreshToken != "" {
 		t.Fatalf("a refresh token without the refresh_token grant")
 	}
-	o.refresh = "x"
+	o.RefreshToken = "x"
 	if o.refreshToken() {
 		t.Fatal("a refresh passed")
 	}

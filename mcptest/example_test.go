@@ -1,13 +1,12 @@
 package mcptest_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"net"
 	"strings"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/tidwall/gjson"
 )
@@ -36,27 +35,21 @@ func (t *exampleT) finish() {
 	}
 }
 
-// exampleClient is a tiny hand-written MCP client, just enough for these
-// examples: it writes one JSON-RPC message per line to a connection of the
-// mock and reads the mock's lines back. In your tests the client under
-// test (your app, over an SDK or not) takes its place.
-type exampleClient struct {
-	conn net.Conn
-	r    *bufio.Reader
-}
+// exampleClient is just enough of an MCP client for these examples: the
+// module's client kit's Wire, which writes one JSON-RPC message per line
+// to a connection of the mock and reads the mock's lines back. In your
+// tests the client under test (your app, over an SDK or not) takes its
+// place.
+type exampleClient struct{ w *mcpclient.Wire }
 
-func dial(srv *mcptest.Server) *exampleClient {
-	conn := srv.Dial()
-	return &exampleClient{conn: conn, r: bufio.NewReader(conn)}
-}
+func dial(srv *mcptest.Server) *exampleClient { return &exampleClient{mcpclient.NewWire(srv.Dial())} }
 
 // send writes one message; the newline frames it.
-func (c *exampleClient) send(line string) { fmt.Fprintln(c.conn, line) }
+func (c *exampleClient) send(line string) { _ = c.w.Send(line) }
 
 // recv reads the next message the mock sent; it gives up after 5 seconds.
 func (c *exampleClient) recv() gjson.Result {
-	_ = c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	line, err := c.r.ReadString('\n')
+	line, err := c.w.Recv(time.Now().Add(5 * time.Second))
 	if err != nil {
 		panic(fmt.Sprintf("no reply from the mock: %v", err))
 	}
@@ -77,7 +70,7 @@ func (c *exampleClient) handshake(version string) {
 	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
 }
 
-func (c *exampleClient) close() { _ = c.conn.Close() }
+func (c *exampleClient) close() { _ = c.w.Close() }
 
 func ExampleNewServer() {
 	t := &exampleT{}

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpmock/mcpmock/internal/golden"
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"go.uber.org/goleak"
 )
@@ -713,11 +713,11 @@ func writeHTTPSeeds(t *testing.T) {
 			srv := goldenServer(t)
 			rec := &httpRecorder{h: srv.HTTPHandler(), seen: seen}
 			ts := httptest.NewServer(rec)
-			dial := func(_ *mcptest.Server, opt golden.Options) *golden.Client {
+			dial := func(_ *mcptest.Server, opt mcpclient.Options) *mcpclient.Client {
 				if tr.name == "legacy-sse" {
-					return golden.LegacySSE(ts.URL+"/mcp", opt)
+					return mcpclient.LegacySSE(ts.URL+"/mcp", opt)
 				}
-				return golden.HTTP(ts.URL+"/mcp", opt)
+				return mcpclient.HTTP(ts.URL+"/mcp", opt)
 			}
 			goldenSession(t, srv, goldenTransport{name: tr.name, dial: dial, versions: tr.versions}, v, true)
 			srv.Close()

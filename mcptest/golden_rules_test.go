@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpmock/mcpmock/internal/golden"
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
 )
 
@@ -49,7 +49,7 @@ func wrongClients() map[mcptest.RuleID][]string {
 // transport, the versions it exists in. A run where a rule applies and
 // stays silent is a run where a correct client was not blamed by it.
 func goldenRuleApplies(r mcptest.RuleID, transport, version string) bool {
-	stateless := version == golden.StatelessVersion
+	stateless := version == mcpclient.StatelessVersion
 	id := string(r)
 	switch {
 	case r == mcptest.RuleHTTPStatelessHeaders:
@@ -89,8 +89,8 @@ func TestGoldenRuleCoverage(t *testing.T) {
 			}
 			for _, v := range tr.versions {
 				version, era := v, "handshake"
-				if v == "" || v == golden.StatelessVersion {
-					version, era = golden.StatelessVersion, "stateless"
+				if v == "" || v == mcpclient.StatelessVersion {
+					version, era = mcpclient.StatelessVersion, "stateless"
 				}
 				for _, r := range ruleIDs() {
 					if goldenRuleApplies(r, tr.name, version) {

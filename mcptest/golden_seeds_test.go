@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpmock/mcpmock/internal/golden"
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 )
 
 // goldenSeedsEnv, set to 1, makes TestGoldenFuzzSeeds write the fuzzers'
@@ -16,7 +16,7 @@ const goldenSeedsEnv = "MCPMOCK_UPDATE_GOLDEN_SEEDS"
 
 // goldenSeedVersions are the sessions whose frames seed the fuzzers: a
 // version with batches, the newest handshake, and the stateless era.
-var goldenSeedVersions = []string{"2025-03-26", "2025-11-25", golden.StatelessVersion}
+var goldenSeedVersions = []string{"2025-03-26", "2025-11-25", mcpclient.StatelessVersion}
 
 // TestGoldenFuzzSeeds keeps the golden client's frames (both eras) in the
 // seed corpus of FuzzSession, FuzzFrames, FuzzDecode and FuzzScanFrame

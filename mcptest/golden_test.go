@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpmock/mcpmock/internal/golden"
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/tidwall/gjson"
 )
 
-// The golden client (internal/golden) is a raw client written from the
+// The golden client (internal/mcpclient) is a raw client written from the
 // spec: these tests prove that no rule of the mock blames it, on every
 // transport, in every era and version it speaks, against a server with
 // every feature on.
@@ -21,18 +21,24 @@ import (
 // goldenTransport is one way the golden client reaches a server.
 type goldenTransport struct {
 	name string
-	dial func(srv *mcptest.Server, opt golden.Options) *golden.Client
+	dial func(srv *mcptest.Server, opt mcpclient.Options) *mcpclient.Client
 	// versions are the Options.Version values the transport is run with
 	// ("" probes with server/discover).
 	versions []string
 }
 
 var goldenTransports = []goldenTransport{
-	{name: "pipe", dial: func(srv *mcptest.Server, opt golden.Options) *golden.Client { return golden.Pipe(srv.Dial(), opt) },
-		versions: append(slices.Clone(golden.HandshakeVersions), golden.StatelessVersion, "")},
-	{name: "http", dial: func(srv *mcptest.Server, opt golden.Options) *golden.Client { return golden.HTTP(srv.URL(), opt) },
-		versions: append(slices.Clone(golden.HandshakeVersions), golden.StatelessVersion, "")},
-	{name: "legacy-sse", dial: func(srv *mcptest.Server, opt golden.Options) *golden.Client { return golden.LegacySSE(srv.URL(), opt) },
+	{name: "pipe", dial: func(srv *mcptest.Server, opt mcpclient.Options) *mcpclient.Client {
+		return mcpclient.Pipe(srv.Dial(), opt)
+	},
+		versions: append(slices.Clone(mcpclient.HandshakeVersions), mcpclient.StatelessVersion, "")},
+	{name: "http", dial: func(srv *mcptest.Server, opt mcpclient.Options) *mcpclient.Client {
+		return mcpclient.HTTP(srv.URL(), opt)
+	},
+		versions: append(slices.Clone(mcpclient.HandshakeVersions), mcpclient.StatelessVersion, "")},
+	{name: "legacy-sse", dial: func(srv *mcptest.Server, opt mcpclient.Options) *mcpclient.Client {
+		return mcpclient.LegacySSE(srv.URL(), opt)
+	},
 		versions: []string{"2024-11-05"}},
 }
 
@@ -75,11 +81,11 @@ const goldenWait = 10 * time.Second
 
 // goldenSession runs the golden client's whole session against srv and
 // returns what it saw; the caller checks the server's verdict.
-func goldenSession(t *testing.T, srv *mcptest.Server, tr goldenTransport, version string, push bool) *golden.Client {
+func goldenSession(t *testing.T, srv *mcptest.Server, tr goldenTransport, version string, push bool) *mcpclient.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), goldenWait)
 	defer cancel()
-	c := tr.dial(srv, golden.Options{Version: version})
+	c := tr.dial(srv, mcpclient.Options{Version: version})
 	defer c.Close()
 	if err := c.Connect(ctx); err != nil {
 		t.Fatalf("Connect: %v\n%s", err, srv.Transcript())
@@ -128,7 +134,7 @@ func goldenSession(t *testing.T, srv *mcptest.Server, tr goldenTransport, versio
 
 // handshakeExtras has the server ask the client everything a server may
 // ask, and checks the answers.
-func handshakeExtras(ctx context.Context, t *testing.T, srv *mcptest.Server, c *golden.Client) {
+func handshakeExtras(ctx context.Context, t *testing.T, srv *mcptest.Server, c *mcpclient.Client) {
 	t.Helper()
 	sess := readySession(t, srv)
 	asks := []struct{ method, params, check string }{
@@ -167,7 +173,7 @@ func handshakeExtras(ctx context.Context, t *testing.T, srv *mcptest.Server, c *
 
 // statelessExtras opens a subscriptions/listen stream, has the server
 // notify on it, and ends it.
-func statelessExtras(ctx context.Context, t *testing.T, srv *mcptest.Server, c *golden.Client) {
+func statelessExtras(ctx context.Context, t *testing.T, srv *mcptest.Server, c *mcpclient.Client) {
 	t.Helper()
 	l, err := c.Listen(ctx, `{"toolsListChanged":true,"resourceSubscriptions":["file:///notes.txt"]}`)
 	if err != nil {
@@ -193,7 +199,7 @@ func statelessExtras(ctx context.Context, t *testing.T, srv *mcptest.Server, c *
 // cancelSlowCall calls the slow tool (the extras installed it), which
 // never answers, and gives up on it once the server has it: the client
 // sends notifications/cancelled.
-func cancelSlowCall(ctx context.Context, t *testing.T, srv *mcptest.Server, c *golden.Client) {
+func cancelSlowCall(ctx context.Context, t *testing.T, srv *mcptest.Server, c *mcpclient.Client) {
 	t.Helper()
 	callCtx, giveUp := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -303,7 +309,7 @@ func TestGoldenClient(t *testing.T) {
 					c := goldenSession(t, srv, tr, v, !vr.noPush)
 					want := v
 					if v == "" {
-						want = golden.StatelessVersion
+						want = mcpclient.StatelessVersion
 					}
 					if c.Version() != want {
 						t.Errorf("negotiated %q, want %q", c.Version(), want)
@@ -364,7 +370,7 @@ func TestGoldenNoGetStreamServerRequest(t *testing.T) {
 	srv := goldenServer(t).WithoutStandaloneSSE()
 	ctx, cancel := context.WithTimeout(context.Background(), goldenWait)
 	defer cancel()
-	c := golden.HTTP(srv.URL(), golden.Options{Version: "2025-11-25"})
+	c := mcpclient.HTTP(srv.URL(), mcpclient.Options{Version: "2025-11-25"})
 	defer c.Close()
 	if err := c.Connect(ctx); err != nil {
 		t.Fatal(err)
@@ -401,7 +407,7 @@ func TestGoldenNoGetStreamServerRequest(t *testing.T) {
 // golden client pinned to any handshake version in the scenario modern-only
 // over HTTP (TestGoldenScenariosPinned).
 func TestGoldenInitializeToModernOnlyHTTP(t *testing.T) {
-	srv := goldenServer(t).WithProtocolVersions(golden.StatelessVersion)
+	srv := goldenServer(t).WithProtocolVersions(mcpclient.StatelessVersion)
 	h := newHTTPRaw(t, srv)
 	status, _, body := h.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
 	if gjson.Get(body, "result").Exists() {
@@ -428,7 +434,7 @@ func TestGoldenClientsSideBySide(t *testing.T) {
 		}
 	}
 	one := func(r run, name string) error {
-		c := r.tr.dial(srv, golden.Options{Version: r.v, Name: name})
+		c := r.tr.dial(srv, mcpclient.Options{Version: r.v, Name: name})
 		defer c.Close()
 		if err := c.Connect(ctx); err != nil {
 			return fmt.Errorf("%s %s: Connect: %w", r.tr.name, r.v, err)
@@ -487,7 +493,7 @@ func TestGoldenStatelessHTTPSameAppTwice(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), goldenWait)
 	defer cancel()
 	for range 2 {
-		c := golden.HTTP(srv.URL(), golden.Options{Version: golden.StatelessVersion})
+		c := mcpclient.HTTP(srv.URL(), mcpclient.Options{Version: mcpclient.StatelessVersion})
 		if err := c.Connect(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -512,7 +518,7 @@ func TestGoldenStatelessHTTPSameAppListenTwice(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), goldenWait)
 	defer cancel()
 	for range 2 {
-		c := golden.HTTP(srv.URL(), golden.Options{Version: golden.StatelessVersion})
+		c := mcpclient.HTTP(srv.URL(), mcpclient.Options{Version: mcpclient.StatelessVersion})
 		if err := c.Connect(ctx); err != nil {
 			t.Fatal(err)
 		}

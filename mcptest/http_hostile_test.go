@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpmock/mcpmock/internal/golden"
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/tidwall/gjson"
 	"go.uber.org/goleak"
@@ -65,7 +65,7 @@ var hostileFronts = []hostileFront{
 func healthyCalls(t *testing.T, url string, n int) {
 	t.Helper()
 	ctx := context.Background()
-	c := golden.HTTP(url, golden.Options{Version: "2025-11-25"})
+	c := mcpclient.HTTP(url, mcpclient.Options{Version: "2025-11-25"})
 	defer c.Close()
 	if err := c.Connect(ctx); err != nil {
 		t.Fatalf("the healthy client's Connect: %v", err)

@@ -1,10 +1,8 @@
 package mcptest_test
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"strconv"
@@ -12,17 +10,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/tidwall/gjson"
 )
 
-// rawClient is a hand-written MCP client: it writes exactly the lines a test
-// gives it over one connection of a Server and reads the mock's replies one
-// line at a time. It exists to send what no SDK would send.
+// rawClient is the kit's Wire (internal/mcpclient) with the test's Fatalf:
+// it writes exactly the lines a test gives it over one connection of a
+// Server and reads the mock's replies one line at a time, to send what no
+// SDK would send.
 type rawClient struct {
 	t       testing.TB
-	conn    net.Conn
-	r       *bufio.Reader
+	w       *mcpclient.Wire
 	timeout time.Duration // how long recv waits; rawReadTimeout unless a test changes it
 }
 
@@ -39,13 +38,18 @@ func dialRaw(t testing.TB, srv *mcptest.Server) *rawClient {
 		t.Fatalf("rawClient: Dial returned a nil net.Conn")
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	return &rawClient{t: t, conn: conn, r: bufio.NewReader(conn), timeout: rawReadTimeout}
+	return newRawClient(t, conn)
+}
+
+// newRawClient is a rawClient on conn.
+func newRawClient(t testing.TB, conn net.Conn) *rawClient {
+	return &rawClient{t: t, w: mcpclient.NewWire(conn), timeout: rawReadTimeout}
 }
 
 // send writes line followed by the newline that frames it.
 func (c *rawClient) send(line string) {
 	c.t.Helper()
-	if _, err := io.WriteString(c.conn, line+"\n"); err != nil {
+	if err := c.w.Send(line); err != nil {
 		c.t.Fatalf("rawClient: want to write %q, got error %v", line, err)
 	}
 }
@@ -54,17 +58,14 @@ func (c *rawClient) send(line string) {
 // the test when none arrives within c.timeout.
 func (c *rawClient) recv(t testing.TB) string {
 	t.Helper()
-	if err := c.conn.SetReadDeadline(time.Now().Add(c.timeout)); err != nil {
-		t.Fatalf("rawClient: SetReadDeadline: %v", err)
-	}
-	line, err := c.r.ReadString('\n')
+	line, err := c.w.Recv(time.Now().Add(c.timeout))
 	if err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			t.Fatalf("rawClient: want a line from the mock within %v, got none (partial line %q)", c.timeout, line)
 		}
 		t.Fatalf("rawClient: want a line from the mock, got error %v (partial line %q)", err, line)
 	}
-	return strings.TrimSuffix(line, "\n")
+	return line
 }
 
 // recvJSON reads the next line and checks it is a JSON-RPC 2.0 object.
@@ -166,7 +167,7 @@ func (c *rawClient) handshake(t testing.TB, version string) gjson.Result {
 }
 
 // statelessVersion is the protocol version of the stateless era.
-const statelessVersion = "2026-07-28"
+const statelessVersion = mcpclient.StatelessVersion
 
 // rawMeta is the per-request _meta a correct stateless-era client sends.
 const rawMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
@@ -194,20 +195,10 @@ func (c *rawClient) discover(t testing.TB, id string) gjson.Result {
 }
 
 // close closes the client's end; the mock reads EOF and ends the session.
-func (c *rawClient) close() { _ = c.conn.Close() }
+func (c *rawClient) close() { _ = c.w.Close() }
 
 // rawRequest renders a request line; id and params are JSON texts.
-func rawRequest(id, method, params string) string {
-	if params == "" {
-		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%s}`, id, strconv.Quote(method))
-	}
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%s,"params":%s}`, id, strconv.Quote(method), params)
-}
+func rawRequest(id, method, params string) string { return mcpclient.Request(id, method, params) }
 
 // rawNotification renders a notification line; params is a JSON text.
-func rawNotification(method, params string) string {
-	if params == "" {
-		return fmt.Sprintf(`{"jsonrpc":"2.0","method":%s}`, strconv.Quote(method))
-	}
-	return fmt.Sprintf(`{"jsonrpc":"2.0","method":%s,"params":%s}`, strconv.Quote(method), params)
-}
+func rawNotification(method, params string) string { return mcpclient.Notification(method, params) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"strconv"
@@ -924,7 +923,7 @@ func TestCloseCutsAFrame(t *testing.T) {
 	c := dialRaw(t, srv)
 	// One write: a whole ping, then the start of a second request; the
 	// mock reads both at once, answers the ping, and waits for the rest.
-	if _, err := io.WriteString(c.conn, rawRequest("1", "ping", "")+"\n"+`{"jsonrpc":"2.0","id":2,"method":"tools/li`); err != nil {
+	if err := c.w.Write(rawRequest("1", "ping", "") + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/li`); err != nil {
 		t.Fatal(err)
 	}
 	c.recvJSON(t)

@@ -2,17 +2,17 @@ package scenarios_test
 
 import (
 	"context"
-	"errors"
+	"io"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/mcpmock/mcpmock/internal/golden"
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/scenarios"
 )
 
-// goldenConnect is the golden client (internal/golden) as a scenario's
+// goldenConnect is the golden client (internal/mcpclient) as a scenario's
 // client: it probes with server/discover (giving up on the probe after
 // half the deadline), exercises everything the server declared, and ends
 // the session. Over HTTP it starts a new session when the server answers
@@ -24,55 +24,19 @@ func goldenConnect(overHTTP bool) scenarios.ConnectFunc { return goldenPinned(ov
 // goldenPinned is goldenConnect with Options.Version pinned ("" probes).
 func goldenPinned(overHTTP bool, version string) scenarios.ConnectFunc {
 	return func(ctx context.Context, ep *scenarios.Endpoint) error {
-		probe := golden.Options{Version: version}
+		opt := mcpclient.Options{Version: version}
 		if d, ok := ctx.Deadline(); ok {
-			probe.ProbeTimeout = timeUntil(d) / 2
+			opt.ProbeTimeout = timeUntil(d) / 2
 		}
-		dial := func(opt golden.Options) (*golden.Client, error) {
-			if overHTTP {
-				return golden.HTTP(ep.URL(), opt), nil
-			}
-			conn, err := ep.Open()
-			if err != nil {
-				return nil, err
-			}
-			return golden.Pipe(conn, opt), nil
+		d := mcpclient.Dialer{Open: func() (io.ReadWriteCloser, error) { return ep.Open() }}
+		if overHTTP {
+			d.URL = ep.URL()
 		}
-		for attempt := 0; ; attempt++ {
-			c, err := dial(probe)
-			if err != nil {
-				return err
-			}
-			err = c.Connect(ctx)
-			if overHTTP && httpStatusOf(err) != 0 && attempt == 0 {
-				c.Close()
-				c = golden.LegacySSE(ep.URL(), golden.Options{})
-				err = c.Connect(ctx)
-			}
-			if err == nil {
-				_, err = c.Exercise(ctx)
-			}
-			c.Close()
-			if errors.Is(err, golden.ErrSessionExpired) && attempt == 0 {
-				continue // a new session, with initialize
-			}
+		return mcpclient.Run(ctx, d, opt, func(ctx context.Context, c *mcpclient.Client) error {
+			_, err := c.Exercise(ctx)
 			return err
-		}
+		})
 	}
-}
-
-// httpStatusOf returns the HTTP status that failed the initialize POST
-// when it is one the spec says means an old HTTP+SSE server: 400, 404, 405.
-func httpStatusOf(err error) int {
-	var te *golden.TransportError
-	if !errors.As(err, &te) || te.Method != "initialize" {
-		return 0
-	}
-	switch te.Status {
-	case 400, 404, 405:
-		return te.Status
-	}
-	return 0
 }
 
 // TestGoldenScenarios plays every scenario with the golden client, over
@@ -110,13 +74,13 @@ func timeUntil(d time.Time) time.Duration { return time.Until(d) }
 // run goldenPlays at a time: one after another they took longer than the
 // package's share of go test's timeout under -count=3 -cpu 1,2,4.
 func TestGoldenScenariosPinned(t *testing.T) {
-	versions := append(slices.Clone(golden.HandshakeVersions), golden.StatelessVersion)
+	versions := append(slices.Clone(mcpclient.HandshakeVersions), mcpclient.StatelessVersion)
 	run, wait := goldenRunner(t)
 	defer wait()
 	for _, sc := range scenarios.All() { // the HTTP+SSE transport of 2024-11-05
 		run("legacy-sse/2024-11-05/"+sc.Name, func(t *testing.T) {
 			o := sc.Play(t, func(ctx context.Context, ep *scenarios.Endpoint) error {
-				c := golden.LegacySSE(ep.URL(), golden.Options{})
+				c := mcpclient.LegacySSE(ep.URL(), mcpclient.Options{})
 				defer c.Close()
 				if err := c.Connect(ctx); err != nil {
 					return err

@@ -15,7 +15,7 @@ func TestHelperProbe(t *testing.T) {
 	if os.Getenv("SCENARIOS_HELPER_PROBE") == "" {
 		t.Skip("run by TestAttributedToCaller")
 	}
-	scenarios.Run(t, connectWith(bugs{looseIDs: true}), scenarios.Only("wrong-id-type")) // the line the failure names
+	scenarios.Run(t, connectWith(bugs{LooseIDs: true}), scenarios.Only("wrong-id-type")) // the line the failure names
 }
 
 // TestAttributedToCaller: a failing scenario's failure and its transcript

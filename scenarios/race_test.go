@@ -48,7 +48,7 @@ func TestClosedBeforeReaction(t *testing.T) {
 			t.Fatalf("play %d: want not-reached naming the close, got %s: %s", play, r.Status, r.Observed)
 		}
 	}
-	if r := s.Evaluate(s.Play(t, connectWith(bugs{ignoreListChanged: true}))); r.Status != scenarios.Fail {
+	if r := s.Evaluate(s.Play(t, connectWith(bugs{IgnoreListChanged: true}))); r.Status != scenarios.Fail {
 		t.Errorf("a client that worked on after the notification without re-listing: want fail, got %s: %s", r.Status, r.Observed)
 	}
 }
@@ -58,7 +58,7 @@ func TestClosedBeforeReaction(t *testing.T) {
 // the failure names the close and when it came after the call.
 func TestClosedBeforeCancel(t *testing.T) {
 	s, _ := scenarios.Lookup("slow-tool-timeout")
-	r := s.Evaluate(s.Play(t, connectWith(bugs{noCancel: true})))
+	r := s.Evaluate(s.Play(t, connectWith(bugs{NoCancel: true})))
 	want := regexp.MustCompile(`no notifications/cancelled for tools/call id \d+ \(the client closed session 1, [0-9.]+(µs|ms|s) after tools/call id \d+, without sending anything after it: a notifications/cancelled sent from a goroutine of the client's own races that close\)`)
 	if r.Status != scenarios.Fail || !want.MatchString(r.Observed) {
 		t.Errorf("want fail naming the close, got %s: %s", r.Status, r.Observed)

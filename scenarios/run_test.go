@@ -98,7 +98,7 @@ var notApplicable = func() map[string]bool {
 // deviation, what the client did and the transcript.
 func TestRunKnownDeviation(t *testing.T) {
 	const why = "lists whatever the server has, declared or not"
-	rep := scenarios.Run(t, connectWith(bugs{ignoreCaps: true}),
+	rep := scenarios.Run(t, connectWith(bugs{IgnoreCapabilities: true}),
 		scenarios.Only("giftgen-stateless", "tools-capability-missing", "undeclared-methods"),
 		scenarios.KnownDeviation("tools-capability-missing", why),
 		scenarios.KnownDeviation("undeclared-methods", why))
@@ -132,7 +132,7 @@ func TestRunKnownDeviation(t *testing.T) {
 func TestEvaluate(t *testing.T) {
 	s, _ := scenarios.Lookup("tools-capability-missing")
 	good := s.Play(t, correct)
-	bad := s.Play(t, connectWith(bugs{ignoreCaps: true}))
+	bad := s.Play(t, connectWith(bugs{IgnoreCapabilities: true}))
 	dev := scenarios.KnownDeviation(s.Name, "calls tools/list anyway")
 
 	if r := s.Evaluate(good); r.Status != scenarios.Pass || r.Why != "" {

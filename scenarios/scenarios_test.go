@@ -16,45 +16,45 @@ func TestMain(m *testing.M) {
 // buggy is, per scenario, a client with exactly the bug the scenario
 // catches, and what the check's message must say about it.
 var buggy = map[string]struct {
-	bug bugs
+	bug kind
 	// correct, if set, is the kind of correct client the scenario applies
 	// to (e.g. one that reconnects); the zero value is the default one.
-	correct bugs
+	correct *kind
 	mention []string
 	// deadline, if set, shortens the scenario's deadline: the buggy client
 	// waits for it.
 	deadline time.Duration
 	// http, if set, makes the clients HTTP raw clients: the correct one and
 	// the one with this bug (bug and correct are then unused).
-	http *httpBugs
+	http *bugs
 }{
-	"giftgen-handshake":            {bug: bugs{skipInitialized: true}, mention: []string{"did not send notifications/initialized"}},
-	"giftgen-stateless":            {bug: bugs{noMeta: true}, mention: []string{"requests without the per-request protocol version", "tools/list id 2"}},
-	"initialize-result-malformed":  {bug: bugs{acceptAnyResult: true}, mention: []string{"after the initialize result the client sent notifications/initialized", "connect returned nil"}},
-	"protocol-version-unknown":     {bug: bugs{acceptAnyResult: true}, mention: []string{"after the initialize result the client sent notifications/initialized, tools/list"}},
-	"tools-capability-missing":     {bug: bugs{ignoreCaps: true}, mention: []string{"the client sent tools/list", "declared no tools capability"}},
-	"undeclared-methods":           {bug: bugs{ignoreCaps: true}, mention: []string{"resources/list called", "resources capability", "prompts/list called"}},
-	"notify-before-initialized":    {bug: bugs{strictHandshake: true}, mention: []string{"did not send notifications/initialized", "unexpected message before notifications/initialized"}},
-	"tools-schema-changed-quietly": {bug: bugs{retryStale: true}, mention: []string{`called suggest_gifts again with the same arguments {"age":25}`, "without listing the tools first"}},
-	"capabilities-lie":             {bug: bugs{callDespiteListError: true}, mention: []string{"called tools", "although tools/list failed"}},
-	"capabilities-differ-by-era":   {bug: bugs{ignoreCaps: true}, mention: []string{"the client sent tools/list", "server/discover declared no tools capability (only prompts, resources)"}},
-	"capabilities-per-session":     {correct: bugs{reconnect: true}, bug: bugs{reconnect: true, cacheCaps: true}, mention: []string{"in the second session the client sent tools/list, tools/call although that session declared no tools capability (only prompts, resources)"}},
-	"capabilities-unknown-keys":    {bug: bugs{rejectUnknownCaps: true}, mention: []string{`unknown server capability \"wishlists\"`, "no request beyond the lifecycle"}},
-	"tools-list-changed":           {bug: bugs{ignoreListChanged: true}, mention: []string{"after notifications/tools/list_changed the client sent", "but no tools/list"}},
-	"negotiate-older-version":      {bug: bugs{exactVersion: true}, mention: []string{"did not send notifications/initialized", `unsupported protocol version \"2025-03-26\"`}},
-	"negotiate-unknown-version":    {bug: bugs{ignore32022: true}, mention: []string{"after -32022 listed only 2099-01-01 the client sent tools/list id 2 in 2026-07-28"}},
-	"discover-never-answered":      {bug: bugs{noProbeTimeout: true}, mention: []string{"no handshake", "context deadline exceeded", "server/discover"}, deadline: time.Second},
-	"modern-only":                  {bug: bugs{initAfterDiscover: true}, mention: []string{"initialize sent to a modern-only server after server/discover succeeded"}},
-	"stdout-banner":                {bug: bugs{strictLines: true}, mention: []string{"invalid JSON from the server", "no request beyond the lifecycle"}},
-	"wrong-id-type":                {bug: bugs{looseIDs: true}, mention: []string{"connect returned nil", "mistyped id"}},
-	"disconnect-mid-call":          {bug: bugs{waitOnEOF: true}, mention: []string{"waited for its timeout", "context deadline exceeded"}, deadline: time.Second},
-	"slow-tool-timeout":            {bug: bugs{noCancel: true}, mention: []string{"no notifications/cancelled for tools/call id"}},
-	"elicitation-round-trip":       {bug: bugs{reuseRetryID: true}, mention: []string{"the retry broke", "mrtr/new-id"}},
-	"looping-cursor":               {bug: bugs{followCursorsBlindly: true}, mention: []string{"following the looping cursor"}, deadline: 500 * time.Millisecond},
-	"http-session-expired":         {http: &httpBugs{giveUpOn404: true}, mention: []string{"did not initialize a new session", "session expired (404 Not Found)"}},
-	"http-error-page":              {http: &httpBugs{swallowHTTP: true}, mention: []string{"connect returned nil although its only tools/call was answered 503"}},
-	"http-stream-dropped":          {http: &httpBugs{noResume: true}, mention: []string{"never resumed the cut stream", "the reply stream ended before the reply"}},
-	"http-legacy-sse-only":         {http: &httpBugs{noFallback: true}, mention: []string{"never opened the HTTP+SSE transport", "HTTP 405"}},
+	"giftgen-handshake":            {bug: kind{bugs: bugs{SkipInitialized: true}}, mention: []string{"did not send notifications/initialized"}},
+	"giftgen-stateless":            {bug: kind{bugs: bugs{NoMeta: true}}, mention: []string{"requests without the per-request protocol version", "tools/list id 2"}},
+	"initialize-result-malformed":  {bug: kind{bugs: bugs{AcceptAnyResult: true}}, mention: []string{"after the initialize result the client sent notifications/initialized", "connect returned nil"}},
+	"protocol-version-unknown":     {bug: kind{bugs: bugs{AcceptAnyResult: true}}, mention: []string{"after the initialize result the client sent notifications/initialized, tools/list"}},
+	"tools-capability-missing":     {bug: kind{bugs: bugs{IgnoreCapabilities: true}}, mention: []string{"the client sent tools/list", "declared no tools capability"}},
+	"undeclared-methods":           {bug: kind{bugs: bugs{IgnoreCapabilities: true}}, mention: []string{"resources/list called", "resources capability", "prompts/list called"}},
+	"notify-before-initialized":    {bug: kind{bugs: bugs{StrictHandshake: true}}, mention: []string{"did not send notifications/initialized", "unexpected message before notifications/initialized"}},
+	"tools-schema-changed-quietly": {bug: kind{bugs: bugs{RetryStale: true}}, mention: []string{`called suggest_gifts again with the same arguments {"age":25}`, "without listing the tools first"}},
+	"capabilities-lie":             {bug: kind{bugs: bugs{CallDespiteListError: true}}, mention: []string{"called tools", "although tools/list failed"}},
+	"capabilities-differ-by-era":   {bug: kind{bugs: bugs{IgnoreCapabilities: true}}, mention: []string{"the client sent tools/list", "server/discover declared no tools capability (only prompts, resources)"}},
+	"capabilities-per-session":     {correct: &kind{reconnect: true}, bug: kind{reconnect: true, cacheCaps: true}, mention: []string{"in the second session the client sent tools/list, tools/call although that session declared no tools capability (only prompts, resources)"}},
+	"capabilities-unknown-keys":    {bug: kind{bugs: bugs{RejectUnknownCapabilities: true}}, mention: []string{`unknown server capability \"wishlists\"`, "no request beyond the lifecycle"}},
+	"tools-list-changed":           {bug: kind{bugs: bugs{IgnoreListChanged: true}}, mention: []string{"after notifications/tools/list_changed the client sent", "but no tools/list"}},
+	"negotiate-older-version":      {bug: kind{bugs: bugs{OnlyVersions: []string{"2025-11-25"}}}, mention: []string{"did not send notifications/initialized", `unsupported protocol version \"2025-03-26\"`}},
+	"negotiate-unknown-version":    {bug: kind{bugs: bugs{Ignore32022: true}}, mention: []string{"after -32022 listed only 2099-01-01 the client sent tools/list id 2 in 2026-07-28"}},
+	"discover-never-answered":      {bug: kind{bugs: bugs{NoProbeTimeout: true}}, mention: []string{"no handshake", "context deadline exceeded", "server/discover"}, deadline: time.Second},
+	"modern-only":                  {bug: kind{bugs: bugs{InitAfterDiscover: true}}, mention: []string{"initialize sent to a modern-only server after server/discover succeeded"}},
+	"stdout-banner":                {bug: kind{bugs: bugs{NonJSONFatal: true}}, mention: []string{"invalid JSON from the server", "no request beyond the lifecycle"}},
+	"wrong-id-type":                {bug: kind{bugs: bugs{LooseIDs: true}}, mention: []string{"connect returned nil", "mistyped id"}},
+	"disconnect-mid-call":          {bug: kind{bugs: bugs{HangOnEOF: true}}, mention: []string{"waited for its timeout", "context deadline exceeded"}, deadline: time.Second},
+	"slow-tool-timeout":            {bug: kind{bugs: bugs{NoCancel: true}}, mention: []string{"no notifications/cancelled for tools/call id"}},
+	"elicitation-round-trip":       {bug: kind{bugs: bugs{ReuseRetryID: true}}, mention: []string{"the retry broke", "mrtr/new-id"}},
+	"looping-cursor":               {bug: kind{bugs: bugs{FollowCursorLoop: true}}, mention: []string{"following the looping cursor"}, deadline: 500 * time.Millisecond},
+	"http-session-expired":         {http: &bugs{GiveUpOn404: true}, mention: []string{"did not initialize a new session", "session expired (404 Not Found)"}},
+	"http-error-page":              {http: &bugs{SwallowHTTPErrors: true}, mention: []string{"connect returned nil although its only tools/call was answered 503"}},
+	"http-stream-dropped":          {http: &bugs{NoResume: true}, mention: []string{"never resumed the cut stream", "the reply stream ended before the reply"}},
+	"http-legacy-sse-only":         {http: &bugs{NoFallback: true}, mention: []string{"never opened the HTTP+SSE transport", "HTTP 405"}},
 }
 
 // TestCatalogBothWays plays every scenario with the correct raw client,
@@ -89,8 +89,8 @@ func TestCatalogBothWays(t *testing.T) {
 				switch {
 				case b.http != nil:
 					cc = correctHTTP
-				case b.correct != (bugs{}):
-					cc = connectWith(b.correct)
+				case b.correct != nil:
+					cc = connectAs(*b.correct)
 				}
 				o := s.Play(t, cc)
 				if err := s.Check(o); err != nil {
@@ -103,7 +103,7 @@ func TestCatalogBothWays(t *testing.T) {
 				if b.deadline > 0 {
 					s.Deadline = b.deadline
 				}
-				bc := connectWith(b.bug)
+				bc := connectAs(b.bug)
 				if b.http != nil {
 					bc = connectHTTP(*b.http)
 				}

@@ -108,7 +108,7 @@ func TestURLClientSendsNothing(t *testing.T) {
 	for _, s := range scenarios.HTTP() {
 		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
-			if r := s.Evaluate(s.Play(t, connectHTTP(httpBugs{neverConnect: true}))); r.Status != scenarios.NotReached {
+			if r := s.Evaluate(s.Play(t, func(_ context.Context, ep *scenarios.Endpoint) error { _ = ep.URL(); return nil })); r.Status != scenarios.NotReached {
 				t.Errorf("want not-reached, got %s: %s", r.Status, r.Observed)
 			}
 		})
@@ -138,7 +138,7 @@ func TestWaitingClientPassesNothing(t *testing.T) {
 // (initialize first, never a probe) passes every scenario but those about
 // the stateless side, which do not apply to it.
 func TestHandshakeOnlyClient(t *testing.T) {
-	rep := scenarios.Run(t, connectWith(bugs{handshakeOnly: true}))
+	rep := scenarios.Run(t, connectAs(kind{handshakeOnly: true}))
 	got := map[string]scenarios.Result{}
 	for _, r := range rep.Results {
 		got[r.Scenario] = r
@@ -162,7 +162,7 @@ func TestHandshakeOnlyClient(t *testing.T) {
 // never meets the looping cursor: not reached, not pass.
 func TestOnePageClient(t *testing.T) {
 	s, _ := scenarios.Lookup("looping-cursor")
-	r := s.Evaluate(s.Play(t, connectWith(bugs{onePage: true})))
+	r := s.Evaluate(s.Play(t, connectWith(bugs{OnePage: true})))
 	if r.Status != scenarios.NotReached || !strings.Contains(r.Observed, "never asked for a second page") {
 		t.Errorf("want not-reached saying the client never asked for a second page, got %+v", r)
 	}
@@ -194,9 +194,9 @@ func TestWithServer(t *testing.T) {
 			bug     bugs
 			mention string
 		}{
-			"tools-schema-changed-quietly": {bugs{retryStale: true}, `called get_forecast again with the same arguments {"city":"Paris"}`},
-			"tools-capability-missing":     {bugs{ignoreCaps: true}, "the client sent tools/list"},
-			"elicitation-round-trip":       {bugs{reuseRetryID: true}, "mrtr/new-id"},
+			"tools-schema-changed-quietly": {bugs{RetryStale: true}, `called get_forecast again with the same arguments {"city":"Paris"}`},
+			"tools-capability-missing":     {bugs{IgnoreCapabilities: true}, "the client sent tools/list"},
+			"elicitation-round-trip":       {bugs{ReuseRetryID: true}, "mrtr/new-id"},
 		} {
 			s, _ := scenarios.Lookup(name)
 			o := s.Play(t, connectWith(b.bug), scenarios.WithServer(forecast))
@@ -301,7 +301,7 @@ func (r *recordingTB) finish() {
 // passing one neither.
 func TestJudge(t *testing.T) {
 	tb := &recordingTB{}
-	rep := scenarios.Judge(tb, connectWith(bugs{handshakeOnly: true, onePage: true}),
+	rep := scenarios.Judge(tb, connectAs(kind{handshakeOnly: true, bugs: bugs{OnePage: true}}),
 		scenarios.Only("giftgen-handshake", "discover-never-answered", "looping-cursor"))
 	tb.finish()
 	want := map[string]scenarios.Status{"giftgen-handshake": scenarios.Pass, "discover-never-answered": scenarios.NotApplicable, "looping-cursor": scenarios.NotReached}
@@ -355,7 +355,7 @@ func TestJudgeProgramTB(t *testing.T) {
 	var rep *scenarios.Report
 	p := mcptest.NewProgramTB("conformance", &log)
 	err := p.Run(func(tb mcptest.TB) {
-		rep = scenarios.Judge(tb, connectWith(bugs{handshakeOnly: true}), scenarios.Only("giftgen-handshake", "discover-never-answered"))
+		rep = scenarios.Judge(tb, connectAs(kind{handshakeOnly: true}), scenarios.Only("giftgen-handshake", "discover-never-answered"))
 	})
 	if err != nil || rep.Status("giftgen-handshake") != scenarios.Pass || rep.Status("discover-never-answered") != scenarios.NotApplicable {
 		t.Errorf("a passing run: want a nil verdict, pass and not-applicable, got %v, %+v\n%s", err, rep.Results, log.String())

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 )
 
 // fakeClient is a client program for mcpmock run's tests: the test binary
@@ -58,19 +60,16 @@ func fakeClient(mode string) int {
 		fmt.Fprintf(os.Stderr, "fake client: cannot start the server: %v\n", err)
 		return 1
 	}
-	c := newRefClient(out, in, func(format string, args ...any) {
+	opt := refOptions(func(format string, args ...any) {
 		fmt.Fprintf(os.Stderr, "fake client: "+format+"\n", args...)
 	})
-	c.byNumber = mode == "by-number"
-	c.trustsNoCapabilities = mode == "no-capability-check"
+	opt.Bugs.LooseIDs = mode == "by-number"
+	opt.Bugs.IgnoreCapabilities = mode == "no-capability-check"
+	c := mcpclient.Stdio(out, in, opt)
 	ctx, cancel := context.WithTimeout(context.Background(), callDeadline(time.Duration(deadline)*time.Millisecond))
-	err := c.work(ctx)
+	err := refWork(ctx, c)
 	cancel()
-	_ = in.Close()
-	go func() {
-		for range c.lines { // let the server's last messages go
-		}
-	}()
+	_ = c.Close() // closes the server's stdin: it exits
 	_ = cmd.Wait()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "fake client: %v\n", err)
@@ -92,9 +91,8 @@ func oauthProbe() int {
 		return 1
 	}
 	resp.Body.Close()
-	_, rm, ok := strings.Cut(resp.Header.Get("WWW-Authenticate"), `resource_metadata="`)
-	rm, _, _ = strings.Cut(rm, `"`)
-	if resp.StatusCode != http.StatusUnauthorized || !ok {
+	rm := mcpclient.ParseChallenge(resp.Header.Get("WWW-Authenticate")).Param("resource_metadata")
+	if resp.StatusCode != http.StatusUnauthorized || rm == "" {
 		say("initialize: %s, WWW-Authenticate %q", resp.Status, resp.Header.Get("WWW-Authenticate"))
 		return 1
 	}

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/stretchr/testify/assert"
@@ -885,8 +886,8 @@ func serveHTTPAuth(t *testing.T, extra ...string) {
 	res, _ := postMCP(t, url, initialize, nil)
 	require.Equal(t, http.StatusUnauthorized, res.StatusCode)
 	rm := strings.Replace(url, "/mcp", "/.well-known/oauth-protected-resource/mcp", 1) // the path-inserted URL
-	if _, named, ok := strings.Cut(res.Header.Get("WWW-Authenticate"), `resource_metadata="`); ok {
-		rm, _, _ = strings.Cut(named, `"`)
+	if named := mcpclient.ParseChallenge(res.Header.Get("WWW-Authenticate")).Param("resource_metadata"); named != "" {
+		rm = named
 	} else {
 		rm = strings.TrimSuffix(url, "/mcp") + "/.well-known/oauth-protected-resource" // var2: the root one only
 	}

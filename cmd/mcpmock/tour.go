@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"io"
 	"slices"
 	"strings"
@@ -144,17 +145,11 @@ func refTourRun(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenari
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	c := newRefClient(conn, conn, say)
-	defer func() {
-		go func() {
-			for range c.lines { // until Play closes the session
-			}
-		}()
-	}()
+	c := mcpclient.Pipe(conn, refOptions(say))
+	defer c.Close()
 	wctx, cancel := context.WithTimeout(ctx, callDeadline(scenarioDeadline(s)))
 	defer cancel()
-	return c.work(wctx)
+	return refWork(wctx, c)
 }
 
 // wrapText breaks a paragraph into lines of at most 80 columns.

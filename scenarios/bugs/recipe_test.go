@@ -48,7 +48,7 @@ func TestReport123(t *testing.T) {
 func TestReport123Caught(t *testing.T) {
 	bug, _ := bugs.Lookup("mcp-go-588") // the same recipe, in the catalog
 	s := bug.Scenario()
-	if r := s.Evaluate(s.Play(t, raw{maxLine: 64 << 10}.connect())); r.Status != scenarios.Fail {
+	if r := s.Evaluate(s.Play(t, raw{bugs: knobs{MaxLine: 64 << 10}}.connect())); r.Status != scenarios.Fail {
 		t.Fatalf("the buggy client is not caught: %s", r)
 	}
 }

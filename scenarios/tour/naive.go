@@ -1,7 +1,6 @@
 package tour
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -10,13 +9,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/tidwall/gjson"
 )
 
-// The naive clients of the client-side lessons: hand-written JSON-RPC over
-// the connection, one line a message, each making its lesson's mistake on
+// The naive clients of the client-side lessons: JSON-RPC written by hand,
+// line by line, on the kit's Wire, each making its lesson's mistake on
 // purpose. They are the clients a student writes before reading the spec.
 
 // naiveInfo is the clientInfo the naive clients send.
@@ -69,13 +69,14 @@ var undeclaredMethodsClient = Client{
 	}),
 }
 
-// naive is the JSON-RPC of the naive clients: write a line, read lines
-// until the response with the request's id, skipping anything else.
+// naive is the JSON-RPC of the naive clients, on the kit's Wire: write a
+// line, read lines until the response with the request's id, skipping
+// anything else.
 type naive struct {
-	conn net.Conn
-	r    *bufio.Reader
-	say  func(string, ...any)
-	err  error // the first read or write error; after it nothing more is sent
+	w        *mcpclient.Wire
+	deadline time.Time
+	say      func(string, ...any)
+	err      error // the first read or write error; after it nothing more is sent
 }
 
 func newNaive(ctx context.Context, conn net.Conn, say func(string, ...any)) *naive {
@@ -83,8 +84,7 @@ func newNaive(ctx context.Context, conn net.Conn, say func(string, ...any)) *nai
 	if !ok {
 		d = time.Now().Add(scenarios.DefaultDeadline)
 	}
-	_ = conn.SetDeadline(d)
-	return &naive{conn: conn, r: bufio.NewReader(conn), say: say}
+	return &naive{w: mcpclient.NewWire(conn), deadline: d, say: say}
 }
 
 // call sends a request and waits for its response, saying what it sent
@@ -98,26 +98,19 @@ func (n *naive) call(how, line string, id int) gjson.Result {
 	if how != "" {
 		what += " " + how
 	}
-	if _, err := fmt.Fprintln(n.conn, line); err != nil {
+	if err := n.w.Send(line); err != nil {
 		n.err = err
 		n.say("%s, and the write failed: %v", what, err)
 		return gjson.Result{}
 	}
-	want := strconv.Itoa(id)
-	for {
-		l, err := n.r.ReadString('\n')
-		if err != nil {
-			n.err = err
-			n.say("%s, and got no answer: %v", what, err)
-			return gjson.Result{}
-		}
-		m := gjson.Parse(l)
-		if m.Get("id").Raw != want || m.Get("method").Exists() {
-			continue
-		}
-		n.say("%s: %s", what, answer(method, m))
-		return m
+	m, err := n.w.Await(n.deadline, strconv.Itoa(id))
+	if err != nil {
+		n.err = err
+		n.say("%s, and got no answer: %v", what, err)
+		return gjson.Result{}
 	}
+	n.say("%s: %s", what, answer(method, m))
+	return m
 }
 
 // notify sends a notification.
@@ -125,7 +118,7 @@ func (n *naive) notify(line string) {
 	if n.err != nil {
 		return
 	}
-	if _, err := fmt.Fprintln(n.conn, line); err != nil {
+	if err := n.w.Send(line); err != nil {
 		n.err = err
 	}
 	n.say("it sent %s", gjson.Get(line, "method").String())
@@ -150,7 +143,7 @@ func (n *naive) fail(why string) error {
 }
 
 func (n *naive) close() {
-	_ = n.conn.Close()
+	_ = n.w.Close()
 	n.say("it closed the connection")
 }
 

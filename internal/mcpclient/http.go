@@ -1,4 +1,4 @@
-package golden
+package mcpclient
 
 import (
 	"bufio"
@@ -27,7 +27,7 @@ const (
 
 // ErrSessionExpired is the error of a call the server answered 404 for
 // the session: it ended, and the client must initialize a new one.
-var ErrSessionExpired = errors.New("golden: the server ended the session (404); initialize a new one")
+var ErrSessionExpired = errors.New("mcpclient: session expired (404 Not Found): the server ended the session; initialize a new one")
 
 // HTTP returns a client of the Streamable HTTP transport at url (such as
 // mcptest's Server.URL). Call Connect, then use it; Close ends the
@@ -50,7 +50,14 @@ func LegacySSE(url string, opt Options) *Client {
 func newHTTP(u string, opt Options, legacy bool) *Client {
 	ctx, cancel := context.WithCancel(context.Background())
 	tr := &http.Transport{}
-	h := &httpTransport{url: u, legacy: legacy, hc: &http.Client{Transport: tr}, tr: tr, in: make(chan []byte), done: make(chan struct{}), ctx: ctx, cancel: cancel}
+	var rt http.RoundTripper = tr
+	if opt.Auth != nil {
+		if opt.Auth.HTTP == nil {
+			opt.Auth.HTTP = &http.Client{Transport: tr, CheckRedirect: noRedirect}
+		}
+		rt = opt.Auth.Transport(tr)
+	}
+	h := &httpTransport{url: u, legacy: legacy, bugs: opt.Bugs, hc: &http.Client{Transport: rt}, tr: tr, in: make(chan []byte), done: make(chan struct{}), ctx: ctx, cancel: cancel}
 	c := newClient(h, opt)
 	h.c = c
 	return c
@@ -59,6 +66,7 @@ func newHTTP(u string, opt Options, legacy bool) *Client {
 type httpTransport struct {
 	url    string
 	legacy bool
+	bugs   Bugs
 	hc     *http.Client
 	tr     *http.Transport
 	c      *Client
@@ -78,6 +86,7 @@ type httpTransport struct {
 
 func (h *httpTransport) frames() <-chan []byte   { return h.in }
 func (h *httpTransport) closed() <-chan struct{} { return h.done }
+func (h *httpTransport) err() error              { return nil }
 
 // negotiated records the version the handshake settled on, for the
 // Mcp-Protocol-Version header of every later request.
@@ -138,7 +147,7 @@ func (h *httpTransport) newRequest(method string, body []byte) (*http.Request, e
 	if sid != "" {
 		req.Header.Set(headerSessionID, sid)
 	}
-	if version != "" {
+	if version != "" && !h.bugs.NoVersionHeader {
 		req.Header.Set(headerProtocolVersion, version)
 	}
 	return req, nil
@@ -157,7 +166,7 @@ func (h *httpTransport) openLegacy() error {
 	}
 	if resp.StatusCode != http.StatusOK || !isSSE(resp) {
 		drain(resp)
-		return fmt.Errorf("golden: GET %s for the HTTP+SSE stream: status %d", h.url, resp.StatusCode)
+		return fmt.Errorf("mcpclient: GET %s for the HTTP+SSE stream: status %d", h.url, resp.StatusCode)
 	}
 	got := make(chan string, 1)
 	h.wg.Add(1)
@@ -173,7 +182,7 @@ func (h *httpTransport) openLegacy() error {
 		}
 		ref, err := url.Parse(ep)
 		if err != nil {
-			return fmt.Errorf("golden: endpoint event %q: %w", ep, err)
+			return fmt.Errorf("mcpclient: endpoint event %q: %w", ep, err)
 		}
 		h.mu.Lock()
 		h.endpoint = base.ResolveReference(ref).String()
@@ -259,7 +268,7 @@ func (h *httpTransport) post(frame []byte, hn hint) error {
 		go func() {
 			defer h.wg.Done()
 			last, answered := h.readSSE(resp.Body, nil, hn.id)
-			if !answered {
+			if !answered && !h.bugs.HangOnCut { // a client that hangs waits for its deadline
 				h.resume(hn, last)
 			}
 		}()
@@ -278,11 +287,13 @@ func (h *httpTransport) post(frame []byte, hn hint) error {
 		}
 	}
 	if hn.request {
-		h.fail(hn, resp.StatusCode, fmt.Errorf("%s", shorten(string(body))))
+		if !h.bugs.HangOnStatus { // a client that hangs waits for its deadline
+			h.fail(hn, resp.StatusCode, fmt.Errorf("%s", shorten(string(body))))
+		}
 		return nil
 	}
 	if resp.StatusCode >= 300 {
-		return fmt.Errorf("golden: POST: HTTP %d: %s", resp.StatusCode, shorten(string(body)))
+		return fmt.Errorf("mcpclient: POST: HTTP %d: %s", resp.StatusCode, shorten(string(body)))
 	}
 	return nil
 }
@@ -294,8 +305,12 @@ func (h *httpTransport) resume(hn hint, last string) {
 		if !hn.request || hn.id == "" || !h.c.isPending(hn.id) || h.ctx.Err() != nil {
 			return
 		}
-		if last == "" || h.c.Stateless() {
-			h.fail(hn, 0, errors.New("the SSE stream ended without the response, and without an event id to resume from"))
+		switch {
+		case h.bugs.NoResume:
+			h.fail(hn, 0, errors.New("the reply stream ended before the reply, and the client does not resume it"))
+			return
+		case last == "" || h.c.Stateless():
+			h.fail(hn, 0, errors.New("the reply stream ended before the reply, without an event id to resume from"))
 			return
 		}
 		req, err := h.newRequest(http.MethodGet, nil)
@@ -394,6 +409,7 @@ func (h *httpTransport) close() error {
 				var resp *http.Response
 				if resp, err = h.hc.Do(req); err == nil {
 					drain(resp)
+					h.c.say("ended its session (DELETE)")
 				}
 			}
 		}

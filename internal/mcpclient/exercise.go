@@ -1,4 +1,4 @@
-package golden
+package mcpclient
 
 import (
 	"context"
@@ -195,7 +195,7 @@ type Listener struct {
 // (a JSON object text) and waits for its acknowledgement.
 func (c *Client) Listen(ctx context.Context, filter string) (*Listener, error) {
 	if !c.Stateless() {
-		return nil, errors.New("golden: subscriptions/listen is of the stateless era")
+		return nil, errors.New("mcpclient: subscriptions/listen is of the stateless era")
 	}
 	c.mu.Lock()
 	c.nextID++
@@ -226,7 +226,7 @@ func (c *Client) Listen(ctx context.Context, filter string) (*Listener, error) {
 			if e := r.Get("error"); e.Exists() {
 				return nil, &JSONRPCError{Method: "subscriptions/listen", Code: e.Get("code").Int(), Message: e.Get("message").String()}
 			}
-			return nil, fmt.Errorf("golden: subscriptions/listen answered before it was acknowledged: %s", r.Raw)
+			return nil, fmt.Errorf("mcpclient: subscriptions/listen answered before it was acknowledged: %s", r.Raw)
 		case <-ctx.Done():
 			_ = l.Stop(context.Background())
 			return nil, ctx.Err()
