@@ -24,7 +24,7 @@ package integration_test
 //     name of the package or of a library package it imports, or a member
 //     of one of their types (a package doc names Server's methods bare);
 //     in the README, of any of the library's packages;
-//   - but a bare name that the README Changelog lists as a member a type
+//   - but a bare name that testdata/gone-names.txt lists as a member a type
 //     of the package lost, and that still names something else (Handler,
 //     once Server.Handler, now a type; Notify, once Server.Notify, now
 //     Session.Notify only; Dial, once Endpoint.Dial), is the removed one
@@ -46,7 +46,7 @@ package integration_test
 // or another package's written without its qualifier.
 //
 // TestDocOldNamesGone holds the repository's test names and Go comments
-// to the Changelog's old names that are gone, and TestDocNamesCheckCatches
+// to the old names of testdata/gone-names.txt, and TestDocNamesCheckCatches
 // shows each check finding the stale names of issue 28.
 
 import (
@@ -147,7 +147,7 @@ type libAPI struct {
 	pkgs  map[string]*libPkg
 	paths map[string]string // import path → package name
 	vars  map[string][]typeRef
-	// removed are the members the README's Changelog says a type lost,
+	// removed are the members gone-names.txt says a type lost,
 	// by member name, for the names that still mean something else.
 	removed map[string][]typeRef
 	// tests are the names of the repository's test functions.
@@ -223,7 +223,7 @@ func loadAPI(t *testing.T) *libAPI {
 		}
 	}
 	a.loadVars(t)
-	a.loadRemoved(readFile(t, "../README.md"))
+	a.loadRemoved(readFile(t, goneNamesFile))
 	a.loadTests(t)
 	return a
 }
@@ -257,40 +257,43 @@ func (a *libAPI) loadTests(t *testing.T) {
 	}
 }
 
-// loadRemoved reads the README Changelog's tables (Renamed, Merged…): each
-// Type.Member of a row's first column (the old name) that the type no
-// longer has, while the member's name still names something else of the
-// library (a type, a constant, another type's method), is a removed
-// member, by member name.
-func (a *libAPI) loadRemoved(readme string) {
-	i := strings.Index(readme, "\n## Changelog")
-	if i < 0 {
-		return
-	}
-	section := readme[i+1:]
-	if j := strings.Index(section[3:], "\n## "); j >= 0 {
-		section = section[:j+3]
-	}
-	for _, l := range strings.Split(section, "\n") {
-		cells := strings.Split(l, "|")
-		if !strings.HasPrefix(l, "|") || len(cells) < 3 {
+// goneNamesFile lists the names the library had and no longer has (see
+// its header).
+const goneNamesFile = "testdata/gone-names.txt"
+
+// oldNames returns the old names of a gone-names list (goneNamesFile):
+// each line's text before " => ", comments and blank lines left out.
+func oldNames(list string) []string {
+	var out []string
+	for _, l := range strings.Split(list, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		spans, _ := codeSpans(cells[1])
-		for _, sp := range spans {
-			for _, c := range scanChains(stripQuoted(sp)) {
-				n := len(c.parts)
-				if n < 2 || !ast.IsExported(c.parts[n-1]) || !ast.IsExported(c.parts[n-2]) {
+		old, _, _ := strings.Cut(l, " => ")
+		out = append(out, strings.TrimSpace(old))
+	}
+	return out
+}
+
+// loadRemoved reads the gone-names list (goneNamesFile): each Type.Member
+// of an old name that the type no longer has, while the member's name
+// still names something else of the library (a type, a constant, another
+// type's method), is a removed member, by member name.
+func (a *libAPI) loadRemoved(list string) {
+	for _, sp := range oldNames(list) {
+		for _, c := range scanChains(stripQuoted(sp)) {
+			n := len(c.parts)
+			if n < 2 || !ast.IsExported(c.parts[n-1]) || !ast.IsExported(c.parts[n-2]) {
+				continue
+			}
+			member, typ := c.parts[n-1], c.parts[n-2]
+			for _, r := range a.lookupType(docContext{}, typ) {
+				if _, ok, _ := a.member(r, member); ok || !a.words[member] {
 					continue
 				}
-				member, typ := c.parts[n-1], c.parts[n-2]
-				for _, r := range a.lookupType(docContext{}, typ) {
-					if _, ok, _ := a.member(r, member); ok || !a.words[member] {
-						continue
-					}
-					if !slices.Contains(a.removed[member], r) {
-						a.removed[member] = append(a.removed[member], r)
-					}
+				if !slices.Contains(a.removed[member], r) {
+					a.removed[member] = append(a.removed[member], r)
 				}
 			}
 		}
@@ -994,13 +997,13 @@ func (a *libAPI) checkBare(ctx docContext, c chain, backticked bool) string {
 	if kind == bareContext || c.noun || slices.Contains(ctx.self, p0) {
 		return ""
 	}
-	// A member the Changelog says a type of these packages lost, under a
+	// A member gone-names.txt says a type of these packages lost, under a
 	// name that still means something else here (Server.Handler, now the
 	// type Handler; Server.Notify, now Session.Notify only): written
 	// alone it reads as the removed one.
 	for _, r := range a.removed[p0] {
 		if r.pkg == pn || ctx.pkg != nil && r.pkg == ctx.pkg.name {
-			return fmt.Sprintf("%s: %s.%s is gone (README Changelog) and %s alone now names something else; write the one meant (Type.%s, pkg.%s, or the type with an article)", c, r.name, p0, p0, p0, p0)
+			return fmt.Sprintf("%s: %s.%s is gone (%s) and %s alone now names something else; write the one meant (Type.%s, pkg.%s, or the type with an article)", c, r.name, p0, goneNamesFile, p0, p0, p0)
 		}
 	}
 	return ""
@@ -1410,7 +1413,7 @@ func TestDocCommentNamesExist(t *testing.T) {
 		t.Errorf("%s (fix the comment, or add the word to notAPI with the reason if it is not the library's)", p)
 	}
 	if n < 500 || len(a.removed) == 0 {
-		t.Fatalf("want the doc comments of the library's exported declarations (found %d) and the Changelog's removed members (found %v)", n, a.removed)
+		t.Fatalf("want the doc comments of the library's exported declarations (found %d) and the removed members of %s (found %v)", n, goneNamesFile, a.removed)
 	}
 }
 
@@ -1427,30 +1430,19 @@ func TestReadmeNamesExist(t *testing.T) {
 	}
 }
 
-// goneNames are the old names of the README Changelog's tables (a row's
-// first column) that are no exported name of the library any more (the
-// old fault names among them).
-func (a *libAPI) goneNames(readme string) []string {
-	i := strings.Index(readme, "\n## Changelog")
-	if i < 0 {
-		return nil
-	}
+// goneNames are the old names of the gone-names list (goneNamesFile)
+// that are no exported name of the library any more (the old fault names
+// among them).
+func (a *libAPI) goneNames(list string) []string {
 	var out []string
-	for _, l := range strings.Split(readme[i:], "\n") {
-		cells := strings.Split(l, "|")
-		if !strings.HasPrefix(l, "|") || len(cells) < 3 {
-			continue
-		}
-		spans, _ := codeSpans(cells[1])
-		for _, sp := range spans {
-			for _, c := range scanChains(stripQuoted(sp)) {
-				if _, lib := a.pkgs[c.parts[0]]; !ast.IsExported(c.parts[0]) && !lib {
-					continue // net.Conn: another package's
-				}
-				n := c.parts[len(c.parts)-1]
-				if ast.IsExported(n) && !a.words[n] && !notAPI[n] && !slices.Contains(out, n) {
-					out = append(out, n)
-				}
+	for _, sp := range oldNames(list) {
+		for _, c := range scanChains(stripQuoted(sp)) {
+			if _, lib := a.pkgs[c.parts[0]]; !ast.IsExported(c.parts[0]) && !lib {
+				continue // net.Conn: another package's
+			}
+			n := c.parts[len(c.parts)-1]
+			if ast.IsExported(n) && !a.words[n] && !notAPI[n] && !slices.Contains(out, n) {
+				out = append(out, n)
 			}
 		}
 	}
@@ -1496,14 +1488,14 @@ func (a *libAPI) oldNameIn(text string, gone []string) string {
 }
 
 // TestDocOldNamesGone: no test, benchmark, fuzz test or example of the
-// repository is named for, and no Go comment mentions, an old name the
-// README Changelog lists as gone (a test of ReplaceWithJSONRPCError kept
-// the fault's old name).
+// repository is named for, and no Go comment mentions, an old name
+// testdata/gone-names.txt lists as gone (a test of ReplaceWithJSONRPCError
+// kept the fault's old name).
 func TestDocOldNamesGone(t *testing.T) {
 	a := loadAPI(t)
-	gone := a.goneNames(readFile(t, "../README.md"))
+	gone := a.goneNames(readFile(t, goneNamesFile))
 	if len(gone) < 5 {
-		t.Fatalf("want the old names of the README Changelog's tables, found %v", gone)
+		t.Fatalf("want the old names of %s, found %v", goneNamesFile, gone)
 	}
 	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -1524,13 +1516,13 @@ func TestDocOldNamesGone(t *testing.T) {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && testFunc.MatchString(fd.Name.Name) {
 				if g := a.oldNameIn(fd.Name.Name, gone); g != "" {
-					t.Errorf("%s:%d: %s is named for %s, which the README Changelog says is gone: rename it for the current name", name, fset.Position(fd.Pos()).Line, fd.Name.Name, g)
+					t.Errorf("%s:%d: %s is named for %s, which %s lists as gone: rename it for the current name", name, fset.Position(fd.Pos()).Line, fd.Name.Name, g, goneNamesFile)
 				}
 			}
 		}
 		for _, cg := range f.Comments {
 			if g := a.oldNameIn(cg.Text(), gone); g != "" {
-				t.Errorf("%s:%d: a comment mentions %s, which the README Changelog says is gone: name the current API", name, fset.Position(cg.Pos()).Line, g)
+				t.Errorf("%s:%d: a comment mentions %s, which %s lists as gone: name the current API", name, fset.Position(cg.Pos()).Line, g, goneNamesFile)
 			}
 		}
 		return nil
@@ -1614,7 +1606,7 @@ func TestDocNamesCheckCatches(t *testing.T) {
 		t.Errorf("README: want %d problems, got %d: %q", len(want), len(got), got)
 	}
 
-	gone := a.goneNames(readFile(t, "../README.md"))
+	gone := a.goneNames(readFile(t, goneNamesFile))
 	for name, want := range map[string]string{
 		"TestFaultErrorReplyDiscover":              "ErrorReply",
 		"TestFaultCapabilitiesAs":                  "CapabilitiesAs",
