@@ -4,9 +4,9 @@ package integration_test
 // doc comment of every exported declaration of the library's packages
 // (mcptest, scenarios, scenarios/tour, scenarios/bugs, config), each
 // package doc and the command's, and TestReadmeNamesExist the code spans
-// of the README's prose (its Changelog left out: it names removed API on
-// purpose); each resolves the API names they mention against the library
-// as it is, read with go/parser:
+// of the prose of README.md and of every page of docs/; each resolves the
+// API names they mention against the library as it is, read with
+// go/parser:
 //
 //   - pkg.Name and pkg.Name.Member for the library's packages; a name of
 //     another package (mcp.ClientSession, http.Handler: a package a file
@@ -23,19 +23,19 @@ package integration_test
 //     struct, a constructor's result, a constant's type), a package-level
 //     name of the package or of a library package it imports, or a member
 //     of one of their types (a package doc names Server's methods bare);
-//     in the README, of any of the library's packages;
+//     in the README and docs/, of any of the library's packages;
 //   - but a bare name that testdata/gone-names.txt lists as a member a type
 //     of the package lost, and that still names something else (Handler,
 //     once Server.Handler, now a type; Notify, once Server.Notify, now
 //     Session.Notify only; Dial, once Endpoint.Dial), is the removed one
 //     unless it is the documented type's member or written as a noun ("a
 //     Handler", "*Session", "Session methods");
-//   - a test, benchmark or example the README names (TestX, BenchmarkX*)
-//     exists in the repository.
+//   - a test, benchmark or example the README or docs/ name (TestX,
+//     BenchmarkX*) exists in the repository.
 //
 // Which words are API mentions: a dotted name or a call (X.Y, X(…)); a
 // CamelCase word (two humps: FromClient, WithFaults); a code span of the
-// README that is one name; a Changelog-removed name (above); and a
+// README or docs/ that is one name; a removed name (above); and a
 // capitalised word in the middle of a sentence that is the name of
 // something in the library (Notify, Dial, Open). At the start of a
 // sentence (or after a colon), in a title ("Client ID Metadata Document",
@@ -834,7 +834,7 @@ type docContext struct {
 	pkg   *libPkg
 	types []typeRef
 	imps  map[string]string
-	where string // the comment's file:line (name), or the README's line
+	where string // the comment's file:line (name), or the Markdown page's line
 	// file, line and name are a comment's, to say the line of a mention
 	file, name string
 	line       int
@@ -900,7 +900,8 @@ func (a *libAPI) lookupType(ctx docContext, name string) []typeRef {
 }
 
 // scope is the library packages a comment of ctx sees: its package and
-// the library packages it imports; the whole library for the README.
+// the library packages it imports; the whole library for the README and
+// docs/.
 func (a *libAPI) scope(ctx docContext) []string {
 	var pkgs []string
 	if ctx.pkg == nil {
@@ -1258,22 +1259,18 @@ func (a *libAPI) exportedDocs(p *libPkg) []docComment {
 	return out
 }
 
-// readmeProse returns the README's text outside its fenced blocks and
-// outside the Changelog (which names removed API on purpose), blank where
-// it left text out so that offsets still count lines.
+// readmeProse returns a Markdown page's text outside its fenced blocks,
+// blank where it left text out so that offsets still count lines.
 func readmeProse(text string) string {
 	var b strings.Builder
-	in, changelog := false, false
+	in := false
 	for _, l := range strings.Split(text, "\n") {
-		if strings.HasPrefix(l, "## ") {
-			changelog = strings.TrimSpace(l) == "## Changelog"
-		}
 		if strings.HasPrefix(strings.TrimSpace(l), "```") {
 			in = !in
 			b.WriteString("\n")
 			continue
 		}
-		if in || changelog {
+		if in {
 			b.WriteString("\n")
 			continue
 		}
@@ -1339,17 +1336,18 @@ var commands = map[string]bool{"go": true, "mcpmock": true, "git": true, "cd": t
 // testFunc is the name of a test, benchmark, fuzz test or example.
 var testFunc = regexp.MustCompile(`^(?:Test|Benchmark|Fuzz|Example)(?:[A-Z_]\w*)?$`)
 
-// readmeProblems checks the names of the README's code spans; it returns
-// the problems and how many spans named API (a floor for the test: a
-// scan that finds nothing checks nothing).
-func (a *libAPI) readmeProblems(text string) ([]string, int) {
+// readmeProblems checks the names of the code spans of a Markdown page
+// (the README, a page of docs/), named name; it returns the problems and
+// how many spans named API (a floor for the test: a scan that finds
+// nothing checks nothing).
+func (a *libAPI) readmeProblems(name, text string) ([]string, int) {
 	prose := readmeProse(text)
 	var problems []string
 	named := 0
 	spans, at := codeSpans(prose)
 	for k, sp := range spans {
 		line := strings.Count(prose[:at[k]], "\n") + 1
-		ctx := docContext{where: fmt.Sprintf("README.md:%d", line)}
+		ctx := docContext{where: fmt.Sprintf("%s:%d", name, line)}
 		s := stripQuoted(strings.TrimSpace(sp))
 		if commands[firstWord(s)] && strings.Contains(s, " ") {
 			continue // a command line: go test -run Record ./integration
@@ -1417,16 +1415,20 @@ func TestDocCommentNamesExist(t *testing.T) {
 	}
 }
 
-// TestReadmeNamesExist: every API name the README's prose names in
-// backticks exists in the library's packages.
+// TestReadmeNamesExist: every API name the prose of the README and of
+// every page of docs/ names in backticks exists in the library's packages.
 func TestReadmeNamesExist(t *testing.T) {
 	a := loadAPI(t)
-	problems, named := a.readmeProblems(readFile(t, "../README.md"))
-	for _, p := range problems {
-		t.Errorf("%s (fix the README, or add the word to notAPI with the reason if it is not the library's)", p)
+	named := 0
+	for _, page := range markdownPages(t) {
+		problems, n := a.readmeProblems(page, readFile(t, "../"+page))
+		for _, p := range problems {
+			t.Errorf("%s (fix the page, or add the word to notAPI with the reason if it is not the library's)", p)
+		}
+		named += n
 	}
 	if named < 200 {
-		t.Fatalf("want the README's API names, found %d spans that name any", named)
+		t.Fatalf("want the API names of the README and docs/, found %d spans that name any", named)
 	}
 }
 
@@ -1594,8 +1596,8 @@ func TestDocNamesCheckCatches(t *testing.T) {
 	readme := "Use `Session.Notify`, `srv.Broadcast(m, nil)`, `Broadcast`, a `Handler`, `http.Handler`, `mcp.ClientSession`,\n" +
 		"`srv.Journal().InSession(2).Transcript()`, `.ReturnsText(\"a\")`, `Hang(m)`, `TestDocNamesCheckCatches`, `TestDoc*`.\n" +
 		"Not `Notify`, `Server.Notify`, `srv.Notify(m, nil)`, `mcptest.NoSuchThing`, `WithNoSuchOption`, `TestNoSuchTest`.\n" +
-		"```go\nsrv.Nope()\n```\n\n## Changelog\n\n| `Server.Notify` | `Server.Broadcast` |\n"
-	got, _ := a.readmeProblems(readme)
+		"```go\nsrv.Nope()\n```\n"
+	got, _ := a.readmeProblems("README.md", readme)
 	want := []string{"Notify: Server.Notify is gone", "Server.Notify: mcptest.Server has no member Notify", "srv.Notify(m, nil): mcptest.Server has no member Notify", "package mcptest has no NoSuchThing", "WithNoSuchOption: no package", "TestNoSuchTest: no test"}
 	for _, w := range want {
 		if !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, w) }) {
