@@ -4,7 +4,7 @@ package integration_test
 // OAuth clients, headless: go-sdk v1.8.0's AuthorizationCodeHandler in
 // each era, and mark3labs v1.2.1's OAuth transport (PKCE on, as its docs
 // ask of an app) run the way an app runs it. Each SDK's status on every
-// scenario is asserted, with the reason for each non-pass; the README
+// scenario is asserted, with the reason for each non-pass; docs/sdk-results.md
 // tables them.
 
 import (

@@ -499,7 +499,7 @@ func benchDecodeResponse(t *testing.T, line []byte) benchResponse {
 //
 // Each benchmark below runs the case beside its floor in the same run:
 // the 1-tool catalog, the empty journal, the session without a waiter,
-// the raw server answering the same bytes. The README gives the ratios.
+// the raw server answering the same bytes. docs/benchmarks.md gives the ratios.
 //
 //	go test -run '^$' -bench 'Scale' -benchmem -count 6 ./integration
 

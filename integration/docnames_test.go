@@ -4,9 +4,9 @@ package integration_test
 // doc comment of every exported declaration of the library's packages
 // (mcptest, scenarios, scenarios/tour, scenarios/bugs, config), each
 // package doc and the command's, and TestReadmeNamesExist the code spans
-// of the README's prose (its Changelog left out: it names removed API on
-// purpose); each resolves the API names they mention against the library
-// as it is, read with go/parser:
+// of the prose of README.md and of every page of docs/; each resolves the
+// API names they mention against the library as it is, read with
+// go/parser:
 //
 //   - pkg.Name and pkg.Name.Member for the library's packages; a name of
 //     another package (mcp.ClientSession, http.Handler: a package a file
@@ -23,19 +23,19 @@ package integration_test
 //     struct, a constructor's result, a constant's type), a package-level
 //     name of the package or of a library package it imports, or a member
 //     of one of their types (a package doc names Server's methods bare);
-//     in the README, of any of the library's packages;
-//   - but a bare name that the README Changelog lists as a member a type
+//     in the README and docs/, of any of the library's packages;
+//   - but a bare name that testdata/gone-names.txt lists as a member a type
 //     of the package lost, and that still names something else (Handler,
 //     once Server.Handler, now a type; Notify, once Server.Notify, now
 //     Session.Notify only; Dial, once Endpoint.Dial), is the removed one
 //     unless it is the documented type's member or written as a noun ("a
 //     Handler", "*Session", "Session methods");
-//   - a test, benchmark or example the README names (TestX, BenchmarkX*)
-//     exists in the repository.
+//   - a test, benchmark or example the README or docs/ name (TestX,
+//     BenchmarkX*) exists in the repository.
 //
 // Which words are API mentions: a dotted name or a call (X.Y, X(…)); a
 // CamelCase word (two humps: FromClient, WithFaults); a code span of the
-// README that is one name; a Changelog-removed name (above); and a
+// README or docs/ that is one name; a removed name (above); and a
 // capitalised word in the middle of a sentence that is the name of
 // something in the library (Notify, Dial, Open). At the start of a
 // sentence (or after a colon), in a title ("Client ID Metadata Document",
@@ -46,7 +46,7 @@ package integration_test
 // or another package's written without its qualifier.
 //
 // TestDocOldNamesGone holds the repository's test names and Go comments
-// to the Changelog's old names that are gone, and TestDocNamesCheckCatches
+// to the old names of testdata/gone-names.txt, and TestDocNamesCheckCatches
 // shows each check finding the stale names of issue 28.
 
 import (
@@ -147,7 +147,7 @@ type libAPI struct {
 	pkgs  map[string]*libPkg
 	paths map[string]string // import path → package name
 	vars  map[string][]typeRef
-	// removed are the members the README's Changelog says a type lost,
+	// removed are the members gone-names.txt says a type lost,
 	// by member name, for the names that still mean something else.
 	removed map[string][]typeRef
 	// tests are the names of the repository's test functions.
@@ -223,7 +223,7 @@ func loadAPI(t *testing.T) *libAPI {
 		}
 	}
 	a.loadVars(t)
-	a.loadRemoved(readFile(t, "../README.md"))
+	a.loadRemoved(readFile(t, goneNamesFile))
 	a.loadTests(t)
 	return a
 }
@@ -257,40 +257,43 @@ func (a *libAPI) loadTests(t *testing.T) {
 	}
 }
 
-// loadRemoved reads the README Changelog's tables (Renamed, Merged…): each
-// Type.Member of a row's first column (the old name) that the type no
-// longer has, while the member's name still names something else of the
-// library (a type, a constant, another type's method), is a removed
-// member, by member name.
-func (a *libAPI) loadRemoved(readme string) {
-	i := strings.Index(readme, "\n## Changelog")
-	if i < 0 {
-		return
-	}
-	section := readme[i+1:]
-	if j := strings.Index(section[3:], "\n## "); j >= 0 {
-		section = section[:j+3]
-	}
-	for _, l := range strings.Split(section, "\n") {
-		cells := strings.Split(l, "|")
-		if !strings.HasPrefix(l, "|") || len(cells) < 3 {
+// goneNamesFile lists the names the library had and no longer has (see
+// its header).
+const goneNamesFile = "testdata/gone-names.txt"
+
+// oldNames returns the old names of a gone-names list (goneNamesFile):
+// each line's text before " => ", comments and blank lines left out.
+func oldNames(list string) []string {
+	var out []string
+	for _, l := range strings.Split(list, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		spans, _ := codeSpans(cells[1])
-		for _, sp := range spans {
-			for _, c := range scanChains(stripQuoted(sp)) {
-				n := len(c.parts)
-				if n < 2 || !ast.IsExported(c.parts[n-1]) || !ast.IsExported(c.parts[n-2]) {
+		old, _, _ := strings.Cut(l, " => ")
+		out = append(out, strings.TrimSpace(old))
+	}
+	return out
+}
+
+// loadRemoved reads the gone-names list (goneNamesFile): each Type.Member
+// of an old name that the type no longer has, while the member's name
+// still names something else of the library (a type, a constant, another
+// type's method), is a removed member, by member name.
+func (a *libAPI) loadRemoved(list string) {
+	for _, sp := range oldNames(list) {
+		for _, c := range scanChains(stripQuoted(sp)) {
+			n := len(c.parts)
+			if n < 2 || !ast.IsExported(c.parts[n-1]) || !ast.IsExported(c.parts[n-2]) {
+				continue
+			}
+			member, typ := c.parts[n-1], c.parts[n-2]
+			for _, r := range a.lookupType(docContext{}, typ) {
+				if _, ok, _ := a.member(r, member); ok || !a.words[member] {
 					continue
 				}
-				member, typ := c.parts[n-1], c.parts[n-2]
-				for _, r := range a.lookupType(docContext{}, typ) {
-					if _, ok, _ := a.member(r, member); ok || !a.words[member] {
-						continue
-					}
-					if !slices.Contains(a.removed[member], r) {
-						a.removed[member] = append(a.removed[member], r)
-					}
+				if !slices.Contains(a.removed[member], r) {
+					a.removed[member] = append(a.removed[member], r)
 				}
 			}
 		}
@@ -831,7 +834,7 @@ type docContext struct {
 	pkg   *libPkg
 	types []typeRef
 	imps  map[string]string
-	where string // the comment's file:line (name), or the README's line
+	where string // the comment's file:line (name), or the Markdown page's line
 	// file, line and name are a comment's, to say the line of a mention
 	file, name string
 	line       int
@@ -897,7 +900,8 @@ func (a *libAPI) lookupType(ctx docContext, name string) []typeRef {
 }
 
 // scope is the library packages a comment of ctx sees: its package and
-// the library packages it imports; the whole library for the README.
+// the library packages it imports; the whole library for the README and
+// docs/.
 func (a *libAPI) scope(ctx docContext) []string {
 	var pkgs []string
 	if ctx.pkg == nil {
@@ -994,13 +998,13 @@ func (a *libAPI) checkBare(ctx docContext, c chain, backticked bool) string {
 	if kind == bareContext || c.noun || slices.Contains(ctx.self, p0) {
 		return ""
 	}
-	// A member the Changelog says a type of these packages lost, under a
+	// A member gone-names.txt says a type of these packages lost, under a
 	// name that still means something else here (Server.Handler, now the
 	// type Handler; Server.Notify, now Session.Notify only): written
 	// alone it reads as the removed one.
 	for _, r := range a.removed[p0] {
 		if r.pkg == pn || ctx.pkg != nil && r.pkg == ctx.pkg.name {
-			return fmt.Sprintf("%s: %s.%s is gone (README Changelog) and %s alone now names something else; write the one meant (Type.%s, pkg.%s, or the type with an article)", c, r.name, p0, p0, p0, p0)
+			return fmt.Sprintf("%s: %s.%s is gone (%s) and %s alone now names something else; write the one meant (Type.%s, pkg.%s, or the type with an article)", c, r.name, p0, goneNamesFile, p0, p0, p0)
 		}
 	}
 	return ""
@@ -1255,22 +1259,18 @@ func (a *libAPI) exportedDocs(p *libPkg) []docComment {
 	return out
 }
 
-// readmeProse returns the README's text outside its fenced blocks and
-// outside the Changelog (which names removed API on purpose), blank where
-// it left text out so that offsets still count lines.
+// readmeProse returns a Markdown page's text outside its fenced blocks,
+// blank where it left text out so that offsets still count lines.
 func readmeProse(text string) string {
 	var b strings.Builder
-	in, changelog := false, false
+	in := false
 	for _, l := range strings.Split(text, "\n") {
-		if strings.HasPrefix(l, "## ") {
-			changelog = strings.TrimSpace(l) == "## Changelog"
-		}
 		if strings.HasPrefix(strings.TrimSpace(l), "```") {
 			in = !in
 			b.WriteString("\n")
 			continue
 		}
-		if in || changelog {
+		if in {
 			b.WriteString("\n")
 			continue
 		}
@@ -1336,17 +1336,18 @@ var commands = map[string]bool{"go": true, "mcpmock": true, "git": true, "cd": t
 // testFunc is the name of a test, benchmark, fuzz test or example.
 var testFunc = regexp.MustCompile(`^(?:Test|Benchmark|Fuzz|Example)(?:[A-Z_]\w*)?$`)
 
-// readmeProblems checks the names of the README's code spans; it returns
-// the problems and how many spans named API (a floor for the test: a
-// scan that finds nothing checks nothing).
-func (a *libAPI) readmeProblems(text string) ([]string, int) {
+// readmeProblems checks the names of the code spans of a Markdown page
+// (the README, a page of docs/), named name; it returns the problems and
+// how many spans named API (a floor for the test: a scan that finds
+// nothing checks nothing).
+func (a *libAPI) readmeProblems(name, text string) ([]string, int) {
 	prose := readmeProse(text)
 	var problems []string
 	named := 0
 	spans, at := codeSpans(prose)
 	for k, sp := range spans {
 		line := strings.Count(prose[:at[k]], "\n") + 1
-		ctx := docContext{where: fmt.Sprintf("README.md:%d", line)}
+		ctx := docContext{where: fmt.Sprintf("%s:%d", name, line)}
 		s := stripQuoted(strings.TrimSpace(sp))
 		if commands[firstWord(s)] && strings.Contains(s, " ") {
 			continue // a command line: go test -run Record ./integration
@@ -1410,47 +1411,40 @@ func TestDocCommentNamesExist(t *testing.T) {
 		t.Errorf("%s (fix the comment, or add the word to notAPI with the reason if it is not the library's)", p)
 	}
 	if n < 500 || len(a.removed) == 0 {
-		t.Fatalf("want the doc comments of the library's exported declarations (found %d) and the Changelog's removed members (found %v)", n, a.removed)
+		t.Fatalf("want the doc comments of the library's exported declarations (found %d) and the removed members of %s (found %v)", n, goneNamesFile, a.removed)
 	}
 }
 
-// TestReadmeNamesExist: every API name the README's prose names in
-// backticks exists in the library's packages.
+// TestReadmeNamesExist: every API name the prose of the README and of
+// every page of docs/ names in backticks exists in the library's packages.
 func TestReadmeNamesExist(t *testing.T) {
 	a := loadAPI(t)
-	problems, named := a.readmeProblems(readFile(t, "../README.md"))
-	for _, p := range problems {
-		t.Errorf("%s (fix the README, or add the word to notAPI with the reason if it is not the library's)", p)
+	named := 0
+	for _, page := range markdownPages(t) {
+		problems, n := a.readmeProblems(page, readFile(t, "../"+page))
+		for _, p := range problems {
+			t.Errorf("%s (fix the page, or add the word to notAPI with the reason if it is not the library's)", p)
+		}
+		named += n
 	}
 	if named < 200 {
-		t.Fatalf("want the README's API names, found %d spans that name any", named)
+		t.Fatalf("want the API names of the README and docs/, found %d spans that name any", named)
 	}
 }
 
-// goneNames are the old names of the README Changelog's tables (a row's
-// first column) that are no exported name of the library any more (the
-// old fault names among them).
-func (a *libAPI) goneNames(readme string) []string {
-	i := strings.Index(readme, "\n## Changelog")
-	if i < 0 {
-		return nil
-	}
+// goneNames are the old names of the gone-names list (goneNamesFile)
+// that are no exported name of the library any more (the old fault names
+// among them).
+func (a *libAPI) goneNames(list string) []string {
 	var out []string
-	for _, l := range strings.Split(readme[i:], "\n") {
-		cells := strings.Split(l, "|")
-		if !strings.HasPrefix(l, "|") || len(cells) < 3 {
-			continue
-		}
-		spans, _ := codeSpans(cells[1])
-		for _, sp := range spans {
-			for _, c := range scanChains(stripQuoted(sp)) {
-				if _, lib := a.pkgs[c.parts[0]]; !ast.IsExported(c.parts[0]) && !lib {
-					continue // net.Conn: another package's
-				}
-				n := c.parts[len(c.parts)-1]
-				if ast.IsExported(n) && !a.words[n] && !notAPI[n] && !slices.Contains(out, n) {
-					out = append(out, n)
-				}
+	for _, sp := range oldNames(list) {
+		for _, c := range scanChains(stripQuoted(sp)) {
+			if _, lib := a.pkgs[c.parts[0]]; !ast.IsExported(c.parts[0]) && !lib {
+				continue // net.Conn: another package's
+			}
+			n := c.parts[len(c.parts)-1]
+			if ast.IsExported(n) && !a.words[n] && !notAPI[n] && !slices.Contains(out, n) {
+				out = append(out, n)
 			}
 		}
 	}
@@ -1496,14 +1490,14 @@ func (a *libAPI) oldNameIn(text string, gone []string) string {
 }
 
 // TestDocOldNamesGone: no test, benchmark, fuzz test or example of the
-// repository is named for, and no Go comment mentions, an old name the
-// README Changelog lists as gone (a test of ReplaceWithJSONRPCError kept
-// the fault's old name).
+// repository is named for, and no Go comment mentions, an old name
+// testdata/gone-names.txt lists as gone (a test of ReplaceWithJSONRPCError
+// kept the fault's old name).
 func TestDocOldNamesGone(t *testing.T) {
 	a := loadAPI(t)
-	gone := a.goneNames(readFile(t, "../README.md"))
+	gone := a.goneNames(readFile(t, goneNamesFile))
 	if len(gone) < 5 {
-		t.Fatalf("want the old names of the README Changelog's tables, found %v", gone)
+		t.Fatalf("want the old names of %s, found %v", goneNamesFile, gone)
 	}
 	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -1524,13 +1518,13 @@ func TestDocOldNamesGone(t *testing.T) {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && testFunc.MatchString(fd.Name.Name) {
 				if g := a.oldNameIn(fd.Name.Name, gone); g != "" {
-					t.Errorf("%s:%d: %s is named for %s, which the README Changelog says is gone: rename it for the current name", name, fset.Position(fd.Pos()).Line, fd.Name.Name, g)
+					t.Errorf("%s:%d: %s is named for %s, which %s lists as gone: rename it for the current name", name, fset.Position(fd.Pos()).Line, fd.Name.Name, g, goneNamesFile)
 				}
 			}
 		}
 		for _, cg := range f.Comments {
 			if g := a.oldNameIn(cg.Text(), gone); g != "" {
-				t.Errorf("%s:%d: a comment mentions %s, which the README Changelog says is gone: name the current API", name, fset.Position(cg.Pos()).Line, g)
+				t.Errorf("%s:%d: a comment mentions %s, which %s lists as gone: name the current API", name, fset.Position(cg.Pos()).Line, g, goneNamesFile)
 			}
 		}
 		return nil
@@ -1602,8 +1596,8 @@ func TestDocNamesCheckCatches(t *testing.T) {
 	readme := "Use `Session.Notify`, `srv.Broadcast(m, nil)`, `Broadcast`, a `Handler`, `http.Handler`, `mcp.ClientSession`,\n" +
 		"`srv.Journal().InSession(2).Transcript()`, `.ReturnsText(\"a\")`, `Hang(m)`, `TestDocNamesCheckCatches`, `TestDoc*`.\n" +
 		"Not `Notify`, `Server.Notify`, `srv.Notify(m, nil)`, `mcptest.NoSuchThing`, `WithNoSuchOption`, `TestNoSuchTest`.\n" +
-		"```go\nsrv.Nope()\n```\n\n## Changelog\n\n| `Server.Notify` | `Server.Broadcast` |\n"
-	got, _ := a.readmeProblems(readme)
+		"```go\nsrv.Nope()\n```\n"
+	got, _ := a.readmeProblems("README.md", readme)
 	want := []string{"Notify: Server.Notify is gone", "Server.Notify: mcptest.Server has no member Notify", "srv.Notify(m, nil): mcptest.Server has no member Notify", "package mcptest has no NoSuchThing", "WithNoSuchOption: no package", "TestNoSuchTest: no test"}
 	for _, w := range want {
 		if !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, w) }) {
@@ -1614,7 +1608,7 @@ func TestDocNamesCheckCatches(t *testing.T) {
 		t.Errorf("README: want %d problems, got %d: %q", len(want), len(got), got)
 	}
 
-	gone := a.goneNames(readFile(t, "../README.md"))
+	gone := a.goneNames(readFile(t, goneNamesFile))
 	for name, want := range map[string]string{
 		"TestFaultErrorReplyDiscover":              "ErrorReply",
 		"TestFaultCapabilitiesAs":                  "CapabilitiesAs",

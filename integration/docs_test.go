@@ -1,7 +1,8 @@
 package integration_test
 
 // The docs compile. TestDocBlocksCompile extracts every ```go block of
-// README.md and every code block of the package docs named in docSources,
+// README.md and of every page of docs/ (markdownPages), and every code
+// block of the package docs named in docSources,
 // wraps each with only the glue declared below, writes them all into ONE
 // temporary module (a package per block) that reaches the library through
 // a replace to this repository and the SDKs through the module cache, and
@@ -28,8 +29,11 @@ package integration_test
 //     mark3labs package instead of the official SDK's.
 //   - In a package doc, a block that starts with `{` (JSON), with a
 //     command (`go `, `mcpmock `) or with a table's header (isTableHeader)
-//     is not Go and is not compiled; in the README only ```go blocks are
-//     compiled.
+//     is not Go and is not compiled; in the README and docs/ only ```go
+//     blocks are compiled.
+//
+// TestReadmeLength keeps the README a front page: at most readmeMaxLines
+// lines, the rest in docs/.
 //
 // Nothing here names the library's exported API: after a rename only the
 // docs change.
@@ -193,10 +197,35 @@ func packageDocBlocks(name, text string) []docBlock {
 	return out
 }
 
+// minDocsPages is how many pages docs/ holds at least: one per subject.
+const minDocsPages = 12
+
+// markdownPages returns the README and every page of docs/ (docs/*.md),
+// as paths from the repository's root, the README first.
+func markdownPages(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob("../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) < minDocsPages {
+		t.Fatalf("want the pages of docs/ (at least %d), found %d: %v", minDocsPages, len(pages), pages)
+	}
+	sort.Strings(pages)
+	out := []string{"README.md"}
+	for _, p := range pages {
+		out = append(out, strings.TrimPrefix(filepath.ToSlash(p), "../"))
+	}
+	return out
+}
+
 // allDocBlocks returns every block the check compiles.
 func allDocBlocks(t *testing.T) []docBlock {
 	t.Helper()
-	blocks := readmeGoBlocks("README.md", readFile(t, "../README.md"))
+	var blocks []docBlock
+	for _, page := range markdownPages(t) {
+		blocks = append(blocks, readmeGoBlocks(page, readFile(t, "../"+page))...)
+	}
 	for _, f := range docSources {
 		bs := packageDocBlocks(strings.TrimPrefix(f, "../"), readFile(t, f))
 		blocks = append(blocks, bs...)
@@ -358,15 +387,15 @@ func blameBlocks(out string, byPkg map[string]docBlock) string {
 	return sb.String()
 }
 
-// TestDocBlocksCompile: every Go block of the README and of the package
-// docs compiles and passes go vet.
+// TestDocBlocksCompile: every Go block of the README, of the pages of
+// docs/ and of the package docs compiles and passes go vet.
 func TestDocBlocksCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the docs' code blocks with the go command")
 	}
 	blocks := allDocBlocks(t)
 	if len(blocks) < 10 {
-		t.Fatalf("want the README's and the package docs' Go blocks, found %d", len(blocks))
+		t.Fatalf("want the Go blocks of the README, docs/ and the package docs, found %d", len(blocks))
 	}
 	dir := t.TempDir()
 	byPkg := writeDocModule(t, dir, blocks)
@@ -404,4 +433,26 @@ func TestDocBlocksCompileFailsOnABrokenBlock(t *testing.T) {
 	if strings.Contains(msg, "fine.md") {
 		t.Errorf("the block that compiles is blamed:\n%s", msg)
 	}
+}
+
+// readmeMaxLines is how long the README may be: what the project is, the
+// setup, the quickstart, one example per subject and the links into
+// docs/; everything else has its page there.
+const readmeMaxLines = 300
+
+// TestReadmeLength: README.md is at most readmeMaxLines lines.
+func TestReadmeLength(t *testing.T) {
+	if n := lineCount(readFile(t, "../README.md")); n > readmeMaxLines {
+		t.Errorf("README.md has %d lines, more than %d: move the detail to its page in docs/ and link to it", n, readmeMaxLines)
+	}
+}
+
+// lineCount is the number of lines of a text (wc -l, and one more for a
+// last line without its newline).
+func lineCount(text string) int {
+	n := strings.Count(text, "\n")
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		n++
+	}
+	return n
 }

@@ -41,8 +41,8 @@ const (
 // under the default one, and quick to journal.
 const fuzzHTTPMaxBody = 64 << 10
 
-// fuzzHTTPStatuses are the statuses the README documents for the MCP
-// endpoint (Testing an HTTP client) and its authorization server.
+// fuzzHTTPStatuses are the statuses docs/http.md and docs/authorization.md
+// document for the MCP endpoint and its authorization server.
 var fuzzHTTPStatuses = map[int]bool{
 	200: true, 202: true, 400: true, 401: true, 403: true, 404: true, 405: true,
 	406: true, 413: true, 415: true,
@@ -405,7 +405,7 @@ func fuzzHTTPCheckResponse(t *testing.T, w *fuzzWriter, mode byte, req *http.Req
 		t.Fatalf("WriteHeader called %d times (%v): %s", len(w.statuses), w.statuses, what())
 	}
 	if !fuzzHTTPStatuses[w.status] && !(fuzzHTTPIsAuth(mode, req) && fuzzHTTPAuthStatuses[w.status]) {
-		t.Fatalf("status %d is not one the README documents: %s\n%s", w.status, what(), w.body.String())
+		t.Fatalf("status %d is not one docs/http.md or docs/authorization.md documents: %s\n%s", w.status, what(), w.body.String())
 	}
 	for k, vs := range w.header {
 		for _, v := range vs {

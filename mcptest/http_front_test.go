@@ -104,7 +104,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 
 // TestHTTPMalformedWithoutSession: a body that is no JSON-RPC message,
 // POSTed without Mcp-Session-Id, gets the error a session gives it (a
-// parse error is -32700 with id null, as the README promises) and the
+// parse error is -32700 with id null, as docs/http.md promises) and the
 // client is charged only with what it is charged with over stdio, not
 // with http/session-id. (Before: 400 -32600 "Mcp-Session-Id header
 // required" and an http/session-id violation.) A batch of messages still

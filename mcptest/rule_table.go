@@ -92,8 +92,8 @@ const (
 // reply. Everything else follows from the row: Rules, LookupRule,
 // ExpectViolation's did-you-mean, violate's severity, era and transport
 // gating and once per session, Violation.URL, `mcpmock list --rules`, and
-// the README's rule list (go test ./mcptest -run TestREADMERules -update
-// rewrites it). TestRuleTable checks every row; TestEveryRuleHasACase
+// the rule list of docs/rules.md (go test ./mcptest -run TestRulesDoc
+// -update rewrites it). TestRuleTable checks every row; TestEveryRuleHasACase
 // wants a client that breaks the rule.
 var ruleTable = []Rule{
 	{ID: RuleParseError, Spec: mcpSpec(specLatestHS, "basic/index#messages"), Keyword: "MUST", Versions: vAll, Transport: TransportAny,

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var updateREADME = flag.Bool("update", false, "rewrite README.md's rule list from the rule table")
+var updateRulesDoc = flag.Bool("update", false, "rewrite docs/rules.md from the rule table")
 
 // TestRuleTable checks every row of the rule table: an address, a keyword
 // and a summary; a severity that agrees with the keyword (a MUST is an
@@ -112,41 +112,46 @@ func TestUnknownRuleHint(t *testing.T) {
 	}
 }
 
-// The markers of the README's rule list, which TestREADMERules keeps equal
-// to the rule table.
-const (
-	readmeRulesBegin = "<!-- rules:begin: generated from mcptest/rule_table.go by go test ./mcptest -run TestREADMERules -update -->"
-	readmeRulesEnd   = "<!-- rules:end -->"
-)
+// rulesDocPath is the page of the docs that lists the rules, generated
+// from the rule table by TestRulesDoc.
+const rulesDocPath = "../docs/rules.md"
 
-// TestREADMERules fails when the README's rule list is not the rule table;
-// with -update it rewrites it.
-func TestREADMERules(t *testing.T) {
-	const path = "../README.md"
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(b)
-	i, j := strings.Index(text, readmeRulesBegin), strings.Index(text, readmeRulesEnd)
-	if i < 0 || j < i {
-		t.Fatalf("README.md: want the rule list between %q and %q", readmeRulesBegin, readmeRulesEnd)
-	}
-	i += len(readmeRulesBegin)
-	want := "\n" + rulesMarkdown()
-	if text[i:j] == want {
+// rulesDocHeader is the page's text above the table.
+const rulesDocHeader = `<!-- Generated from mcptest/rule_table.go by ` + "`go test ./mcptest -run TestRulesDoc -update`" + `; do not edit. -->
+
+# Rules
+
+Every rule the mock holds a client to ([client checks](mcptest.md#client-checks)), each
+the sentence of the spec it enforces, linked with its keyword: a MUST fails the test, a
+SHOULD is a warning, reported and never failing (and so is a MUST that binds the server,
+or that the mock forgives as lenient servers do). A rule's ID is what
+` + "`srv.ExpectViolation(rule)`" + ` takes; ` + "`mcptest.Rules()`" + ` and ` + "`mcpmock list --rules`" + ` give the
+same table. The ` + "`auth/…`" + ` rules are explained in [authorization](authorization.md#client-rules).
+
+`
+
+// TestRulesDoc fails when docs/rules.md is not the rule table; with
+// -update it rewrites the page.
+func TestRulesDoc(t *testing.T) {
+	want := rulesDocHeader + rulesMarkdown()
+	b, err := os.ReadFile(rulesDocPath)
+	if err == nil && string(b) == want {
 		return
 	}
-	if *updateREADME {
-		if err := os.WriteFile(path, []byte(text[:i]+want+text[j:]), 0o644); err != nil {
+	if *updateRulesDoc {
+		if err := os.WriteFile(rulesDocPath, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README.md's rule list differs from the rule table; run go test ./mcptest -run TestREADMERules -update\ngot:\n%s\nwant:\n%s", text[i:j], want)
+	if err != nil {
+		t.Fatalf("want the rule list %s: %v; run go test ./mcptest -run TestRulesDoc -update", rulesDocPath, err)
+	}
+	t.Errorf("docs/rules.md differs from the rule table; run go test ./mcptest -run TestRulesDoc -update\ngot:\n%s\nwant:\n%s", b, want)
 }
 
-// rulesMarkdown is the README's rule list: the rule table as a Markdown table.
+// rulesMarkdown is the rule list of docs/rules.md: the rule table as a
+// Markdown table.
 func rulesMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| rule | spec | the client… | versions | transport | reply |\n|---|---|---|---|---|---|\n")

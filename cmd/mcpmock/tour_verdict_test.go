@@ -131,17 +131,17 @@ func TestTourAuthNaiveNeverPass(t *testing.T) {
 	assert.NotContains(t, f, "Playing: ", "lessons 1 and 4 play no client of the user's")
 }
 
-// TestTourREADMETable: the README's teaching table says, in the column of
-// the built-in reference client, the verdicts mcpmock tour prints for each
-// mistake, scenario by scenario (examples/handshake holds the official Go
-// SDK's column to its own output).
-func TestTourREADMETable(t *testing.T) {
+// TestTourTeachingDocTable: the teaching table of docs/teaching.md says,
+// in the column of the built-in reference client, the verdicts mcpmock
+// tour prints for each mistake, scenario by scenario (examples/handshake
+// holds the official Go SDK's column to its own output).
+func TestTourTeachingDocTable(t *testing.T) {
 	t.Parallel()
 	out, stderr, code := runMcpmock(t, nil, "tour", "1", "2", "3", "4", "5", "6", "7")
 	require.Equal(t, exitOK, code, "stderr:\n%s", stderr)
 	got := verdictsByLesson(out, `The built-in reference client \(cmd/mcpmock\)|A naive hand-written client that [a-z/ ]+`)
-	want := readmeTeachingColumn(t, "../../README.md", "the built-in reference client")
-	assert.Equal(t, want, got, "the README's teaching table (want) and mcpmock tour (got)")
+	want := teachingColumn(t, "../../docs/teaching.md", "the built-in reference client")
+	assert.Equal(t, want, got, "the teaching table of docs/teaching.md (want) and mcpmock tour (got)")
 }
 
 // verdictsByLesson returns the verdicts each lesson of a tour's output
@@ -163,14 +163,15 @@ func verdictsByLesson(out, client string) map[int][]string {
 	return got
 }
 
-// readmeTeachingColumn reads the verdicts of the README's teaching table
-// in the column whose heading starts with column: each row's cell up to
-// its first colon, e.g. "pass, not-applicable, pass, pass".
-func readmeTeachingColumn(t *testing.T, path, column string) map[int][]string {
+// teachingColumn reads the verdicts of the teaching table (the section
+// "The seven classic mistakes" of the page at path) in the column whose
+// heading starts with column: each row's cell up to its first colon, e.g.
+// "pass, not-applicable, pass, pass".
+func teachingColumn(t *testing.T, path, column string) map[int][]string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
-	_, sec, ok := strings.Cut(string(b), "\n## Teaching: the seven classic mistakes\n")
+	_, sec, ok := strings.Cut(string(b), "\n## The seven classic mistakes\n")
 	require.True(t, ok, "no teaching section in %s", path)
 	sec, _, _ = strings.Cut(sec, "\n## ")
 	col := -1

@@ -200,7 +200,7 @@ func conformance(t *testing.T, name string, connect scenarios.ConnectFunc, devia
 		return slices.Index(order, a.Scenario) - slices.Index(order, b.Scenario)
 	})
 	writeConformance(t, name, rep)
-	checkReadmeTotals(t, name, rep)
+	checkDocTotals(t, name, rep)
 }
 
 // playRacy plays the scenario in a subtest named after it until the client

@@ -1,8 +1,8 @@
 package bugs_test
 
-// The README's recipe "turn a bug report into a failing test", as tests:
-// the code blocks of the README's section are these functions' bodies (the raw
-// client stands for the user's client).
+// The recipe "turn a bug report into a failing test" of docs/bugs.md, as
+// tests: the code blocks of that section are these functions' bodies (the
+// raw client stands for the user's client).
 
 import (
 	"os"
@@ -66,23 +66,23 @@ func TestReport123Plain(t *testing.T) {
 	srv.AssertToolCalled(t, "search", nil) // it read the 70 KB list and went on
 }
 
-// TestReadmeRecipe: every Go block of the README's bug section is the
-// body of a test of this file, so the recipe compiles and runs.
-func TestReadmeRecipe(t *testing.T) {
-	readmeText, err := os.ReadFile(readme(t))
+// TestBugsDocRecipe: every Go block of the recipe section of docs/bugs.md
+// is the body of a test of this file, so the recipe compiles and runs.
+func TestBugsDocRecipe(t *testing.T) {
+	page, err := os.ReadFile(bugsPage(t))
 	require.NoError(t, err)
 	self, err := os.ReadFile("recipe_test.go")
 	require.NoError(t, err)
-	section := string(readmeText)
-	i := strings.Index(section, "### Turn a bug report into a failing test")
-	require.GreaterOrEqual(t, i, 0, "README.md has no recipe section")
-	section = section[i:]
+	section := string(page)
+	i := strings.Index(section, "\n## Turn a bug report into a failing test\n")
+	require.GreaterOrEqual(t, i, 0, "docs/bugs.md has no recipe section")
+	section = section[i+1:]
 	if j := strings.Index(section, "\n## "); j >= 0 {
 		section = section[:j] // the recipe runs to the next section
 	}
 	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(section, -1)
 	require.NotEmpty(t, blocks, "the recipe has Go blocks")
 	for _, b := range blocks {
-		assert.Contains(t, string(self), b[1], "a Go block of the README's recipe is not in recipe_test.go")
+		assert.Contains(t, string(self), b[1], "a Go block of the recipe of docs/bugs.md is not in recipe_test.go")
 	}
 }

@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// The markers between which a README holds the table Table generates.
+// The markers between which docs/bugs.md holds the table Table generates.
 const (
-	TableBegin = "<!-- bugs:begin (generated from scenarios/bugs by `go test ./scenarios/bugs -run TestReadmeTable -update`; do not edit) -->"
+	TableBegin = "<!-- bugs:begin (generated from scenarios/bugs by `go test ./scenarios/bugs -run TestBugsDocTable -update`; do not edit) -->"
 	TableEnd   = "<!-- bugs:end -->"
 )
 

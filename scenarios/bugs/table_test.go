@@ -13,23 +13,24 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var update = flag.Bool("update", false, "rewrite the bug table in README.md")
+var update = flag.Bool("update", false, "rewrite the bug table in docs/bugs.md")
 
-// readme returns the path of README.md, which holds the bug table.
-func readme(t *testing.T) string {
+// bugsPage returns the path of docs/bugs.md, the page of real client
+// bugs, which holds the bug table and the recipe.
+func bugsPage(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join("..", "..", "README.md")
+	path := filepath.Join("..", "..", "docs", "bugs.md")
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
-	require.Contains(t, string(b), bugs.TableBegin, "README.md has no bug table marker")
+	require.Contains(t, string(b), bugs.TableBegin, "docs/bugs.md has no bug table marker")
 	return path
 }
 
-// TestReadmeTable: the README's bug table is the catalog's, as Table
-// writes it (go test ./scenarios/bugs -run TestReadmeTable -update
+// TestBugsDocTable: the bug table of docs/bugs.md is the catalog's, as
+// Table writes it (go test ./scenarios/bugs -run TestBugsDocTable -update
 // rewrites it).
-func TestReadmeTable(t *testing.T) {
-	path := readme(t)
+func TestBugsDocTable(t *testing.T) {
+	path := bugsPage(t)
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	text := string(b)
@@ -41,7 +42,7 @@ func TestReadmeTable(t *testing.T) {
 		require.NoError(t, os.WriteFile(path, []byte(head+bugs.TableBegin+"\n"+want+bugs.TableEnd+tail), 0o644))
 		return
 	}
-	assert.Equal(t, want, got, "%s's bug table is not the catalog's: run go test ./scenarios/bugs -run TestReadmeTable -update", path)
+	assert.Equal(t, want, got, "%s's bug table is not the catalog's: run go test ./scenarios/bugs -run TestBugsDocTable -update", path)
 
 	// The prose counts are the catalog's too.
 	n := map[bugs.ProofKind]int{}

@@ -1,8 +1,8 @@
 package integration_test
 
-// The examples of the README's section "Testing a client's authorization",
-// run as they are written: the
-// bodies between the markers are the README's blocks.
+// The examples of the section "Testing a client's authorization" of
+// docs/authorization.md, run as they are written: the bodies between the
+// markers are the page's blocks.
 
 import (
 	"context"
@@ -21,8 +21,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// readmeAuthServer is the README's server.
-func readmeAuthServer(t *testing.T) *mcptest.Server {
+// docAuthServer is the page's server.
+func docAuthServer(t *testing.T) *mcptest.Server {
 	srv := mcptest.NewServer(t).
 		WithTools(mcptest.NewTool("echo").ReturnsText("hi"), mcptest.NewTool("delete").ReturnsText("gone")).
 		WithAuthorization(mcptest.NewAuthorization().
@@ -32,12 +32,12 @@ func readmeAuthServer(t *testing.T) *mcptest.Server {
 	return srv
 }
 
-func TestAuthReadmeGoSDK(t *testing.T) {
-	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections) // the README's clients use the default transport
-	srv := readmeAuthServer(t)
+func TestAuthDocGoSDK(t *testing.T) {
+	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections) // the page's clients use the default transport
+	srv := docAuthServer(t)
 	ctx := testContext(t)
 	impl := &mcp.Implementation{Name: "my-app", Version: "1.0.0"}
-	// README: go-sdk
+	// doc: go-sdk
 	fetch := func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 		noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, args.URL, nil)
@@ -67,13 +67,13 @@ func TestAuthReadmeGoSDK(t *testing.T) {
 	srv.AssertScopesRequested(t, "mcp:read", "mcp:admin") // the step-up asked for the union
 	srv.AssertGrant(t, "authorization_code", "client_secret_basic")
 	// mcpmock:fragment
-	// README: end
+	// doc: end
 	require.NoError(t, cs.Close())
 }
 
-func TestAuthReadmeMark3(t *testing.T) {
+func TestAuthDocMark3(t *testing.T) {
 	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
-	srv := readmeAuthServer(t)
+	srv := docAuthServer(t)
 	ctx := testContext(t)
 	initRequest := m3.InitializeRequest{Params: m3.InitializeParams{ClientInfo: m3.Implementation{Name: "my-app", Version: "1.0.0"}}}
 	followRedirect := func(authURL string) (code, state string) {
@@ -81,7 +81,7 @@ func TestAuthReadmeMark3(t *testing.T) {
 		require.NoError(t, err)
 		return code, state
 	}
-	// README: mark3labs
+	// doc: mark3labs
 	srv.ExpectViolation(mcptest.RuleAuthApplicationType) // v1.2.1 registers without application_type (2026-07-28)
 	tr, _ := transport.NewStreamableHTTP(srv.URL(), transport.WithHTTPOAuth(transport.OAuthConfig{
 		RedirectURI: "http://127.0.0.1:1/callback", PKCEEnabled: true, Scopes: []string{"mcp:read"}}))
@@ -99,7 +99,7 @@ func TestAuthReadmeMark3(t *testing.T) {
 		_, err = c.Initialize(ctx, initRequest)
 	}
 	// mcpmock:fragment mark3labs
-	// README: end
+	// doc: end
 	require.NoError(t, err)
 	_, err = c.CallTool(ctx, m3.CallToolRequest{Params: m3.CallToolParams{Name: "echo"}})
 	require.NoError(t, err)
@@ -107,12 +107,12 @@ func TestAuthReadmeMark3(t *testing.T) {
 	srv.AssertAuthorized(t)
 }
 
-// TestAuthReadmeInStep: the README's blocks are the ones above, line for
-// line.
-func TestAuthReadmeInStep(t *testing.T) {
-	doc, name := readFile(t, "../README.md"), "README.md"
+// TestAuthDocInStep: the blocks of docs/authorization.md are the ones
+// above, line for line.
+func TestAuthDocInStep(t *testing.T) {
+	doc, name := readFile(t, "../docs/authorization.md"), "docs/authorization.md"
 	section := between(t, doc+"\n## ", "## Testing a client's authorization\n", "\n## ", name) // the section runs to the next one, or to the end
-	self := readFile(t, "auth_readme_test.go")
+	self := readFile(t, "auth_doc_test.go")
 	dedent := func(s string) string {
 		lines := strings.Split(s, "\n")
 		for i, l := range lines {
@@ -120,14 +120,14 @@ func TestAuthReadmeInStep(t *testing.T) {
 		}
 		return strings.Join(lines, "\n")
 	}
-	for _, c := range []struct{ marker, readme string }{
-		{"\t// README: go-sdk\n", "```go\nfetch := "},
-		{"\t// README: mark3labs\n", "```go\nsrv.ExpectViolation("},
+	for _, c := range []struct{ marker, start string }{
+		{"\t// doc: go-sdk\n", "```go\nfetch := "},
+		{"\t// doc: mark3labs\n", "```go\nsrv.ExpectViolation("},
 	} {
-		code := dedent(between(t, self, c.marker, "\t// README: end\n", "auth_readme_test.go"))
-		block := strings.TrimPrefix(c.readme, "```go\n") + between(t, section, c.readme, "```\n", name)
-		sameLines(t, block, code, name, "auth_readme_test.go")
+		code := dedent(between(t, self, c.marker, "\t// doc: end\n", "auth_doc_test.go"))
+		block := strings.TrimPrefix(c.start, "```go\n") + between(t, section, c.start, "```\n", name)
+		sameLines(t, block, code, name, "auth_doc_test.go")
 	}
-	server := dedent(between(t, self, "\tsrv := mcptest.NewServer(t).\n", "\treturn srv\n", "auth_readme_test.go"))
-	sameLines(t, "srv := mcptest.NewServer(t).\n"+between(t, section, "```go\nsrv := mcptest.NewServer(t).\n", "```\n", name), "srv := mcptest.NewServer(t).\n"+server, name, "auth_readme_test.go")
+	server := dedent(between(t, self, "\tsrv := mcptest.NewServer(t).\n", "\treturn srv\n", "auth_doc_test.go"))
+	sameLines(t, "srv := mcptest.NewServer(t).\n"+between(t, section, "```go\nsrv := mcptest.NewServer(t).\n", "```\n", name), "srv := mcptest.NewServer(t).\n"+server, name, "auth_doc_test.go")
 }

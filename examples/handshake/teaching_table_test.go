@@ -10,19 +10,19 @@ import (
 	"testing"
 )
 
-// TestREADMETable: the README's teaching table says, in the column of the
-// official Go SDK, the verdicts this tour prints for each mistake,
-// scenario by scenario (cmd/mcpmock holds the built-in reference client's
-// column to mcpmock tour).
-func TestREADMETable(t *testing.T) {
+// TestTeachingDocTable: the teaching table of docs/teaching.md says, in
+// the column of the official Go SDK, the verdicts this tour prints for
+// each mistake, scenario by scenario (cmd/mcpmock holds the built-in
+// reference client's column to mcpmock tour).
+func TestTeachingDocTable(t *testing.T) {
 	var out strings.Builder
 	if err := newTour(testLog{t}).Run(&out, "1", "2", "3", "4", "5", "6", "7"); err != nil {
 		t.Fatal(err)
 	}
 	got := verdictsByLesson(out.String(), `The official Go SDK v1\.8\.0|A naive hand-written client that [a-z/ ]+`)
-	want := readmeTeachingColumn(t, "../../README.md", "the official Go SDK v1.8.0")
+	want := teachingColumn(t, "../../docs/teaching.md", "the official Go SDK v1.8.0")
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("the README's teaching table says\n%v\nbut the tour prints\n%v", want, got)
+		t.Errorf("the teaching table of docs/teaching.md says\n%v\nbut the tour prints\n%v", want, got)
 	}
 }
 
@@ -45,16 +45,17 @@ func verdictsByLesson(out, client string) map[int][]string {
 	return got
 }
 
-// readmeTeachingColumn reads the verdicts of the README's teaching table
-// in the column whose heading starts with column: each row's cell up to
-// its first colon, e.g. "fail, fail, pass, pass".
-func readmeTeachingColumn(t *testing.T, path, column string) map[int][]string {
+// teachingColumn reads the verdicts of the teaching table (the section
+// "The seven classic mistakes" of the page at path) in the column whose
+// heading starts with column: each row's cell up to its first colon, e.g.
+// "fail, fail, pass, pass".
+func teachingColumn(t *testing.T, path, column string) map[int][]string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, sec, ok := strings.Cut(string(b), "\n## Teaching: the seven classic mistakes\n")
+	_, sec, ok := strings.Cut(string(b), "\n## The seven classic mistakes\n")
 	if !ok {
 		t.Fatalf("no teaching section in %s", path)
 	}
