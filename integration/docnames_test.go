@@ -82,6 +82,10 @@ var varSources = []string{"..", "../mcptest", "../scenarios", "../scenarios/tour
 // notAPI: words of the docs that look like Go names but are not the
 // library's API, and why.
 var notAPI = map[string]bool{
+	// internal/mcpclient, the module's client kit (not the library's API):
+	// its knob sets and the knobs the docs name.
+	"Bugs": true, "OAuthBugs": true, "MaxLine": true, "NonJSONFatal": true, "OnePage": true,
+	"IgnoreListChanged": true, "HangOnEOF": true, "GiveUpOn404": true,
 	"JavaScript":                     true, // the language
 	"GitHub":                         true, // the site
 	"ClientSession.Tools":            true, // go-sdk
