@@ -182,10 +182,10 @@ func TestFaultActs(t *testing.T) {
 func TestWrongFrame(t *testing.T) {
 	each(t, weatherServer, func(t *testing.T, srv *mcptest.Server, c *mcpclient.Client, era mcptest.Era) {
 		// params must be an object; a list is no params the spec knows.
-		rule, frame := mcptest.RuleInvalidParams, `{"jsonrpc":"2.0","id":900,"method":"tools/list","params":[1]}`
+		rule, frame := mcptest.RuleID("jsonrpc/invalid-params"), `{"jsonrpc":"2.0","id":900,"method":"tools/list","params":[1]}`
 		if era == mcptest.EraStateless {
 			// the stateless era's tools/list, with its _meta and a cursor the server never issued
-			rule, frame = mcptest.RuleInvalidCursor, `{"jsonrpc":"2.0","id":900,"method":"tools/list","params":{"cursor":"made-up","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{},"sampling":{},"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"`+mcpclient.Name+`","version":"`+mcpclient.Version+`"}}}}`
+			rule, frame = "pagination/invalid-cursor", `{"jsonrpc":"2.0","id":900,"method":"tools/list","params":{"cursor":"made-up","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{},"sampling":{},"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"`+mcpclient.Name+`","version":"`+mcpclient.Version+`"}}}}`
 		}
 		srv.ExpectViolation(rule)
 		if err := c.Raw(ctx(t), frame); err != nil {

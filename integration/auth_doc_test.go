@@ -82,7 +82,7 @@ func TestAuthDocMark3(t *testing.T) {
 		return code, state
 	}
 	// doc: mark3labs
-	srv.ExpectViolation(mcptest.RuleAuthApplicationType) // v1.2.1 registers without application_type (2026-07-28)
+	srv.ExpectViolation("auth/application-type") // v1.2.1 registers without application_type (2026-07-28)
 	tr, _ := transport.NewStreamableHTTP(srv.URL(), transport.WithHTTPOAuth(transport.OAuthConfig{
 		RedirectURI: "http://127.0.0.1:1/callback", PKCEEnabled: true, Scopes: []string{"mcp:read"}}))
 	c := client.NewClient(tr)

@@ -454,7 +454,7 @@ func TestAuthGoSDKIssuerTrailingSlash(t *testing.T) {
 			srv.AddFault(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp") + "/as/")) // the issuer needs the URL: the server has started
 			var want []mcptest.RuleID
 			if e.version == "" {
-				want = []mcptest.RuleID{mcptest.RuleAuthIssuer}
+				want = []mcptest.RuleID{"auth/issuer-check"}
 				srv.ExpectViolation(want...)
 			}
 			_, err := connectGoSDKOAuth(t, srv, e.version)

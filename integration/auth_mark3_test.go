@@ -133,14 +133,14 @@ var mark3Eras = []struct {
 	rules    []mcptest.RuleID // broken during the flow
 	atClose  []mcptest.RuleID // broken when the client closes
 }{
-	{"handshake", mcptest.HandshakeVersions(), nil, []mcptest.RuleID{mcptest.RuleAuthTokenEveryRequest}},
-	{"stateless", nil, []mcptest.RuleID{mcptest.RuleAuthApplicationType}, nil},
+	{"handshake", mcptest.HandshakeVersions(), nil, []mcptest.RuleID{"auth/token-every-request"}},
+	{"stateless", nil, []mcptest.RuleID{"auth/application-type"}, nil},
 }
 
 // mark3HandshakeServer is a handshake-only server for mark3labs with
 // authorization: its Close sends DELETE without the token.
 func mark3HandshakeServer(t *testing.T, a *mcptest.Authorization) *mcptest.Server {
-	return authToolServer(t, a).WithProtocolVersions(mcptest.HandshakeVersions()...).ExpectViolation(mcptest.RuleAuthTokenEveryRequest)
+	return authToolServer(t, a).WithProtocolVersions(mcptest.HandshakeVersions()...).ExpectViolation("auth/token-every-request")
 }
 
 // TestAuthMark3: discovery, registration, authorization (PKCE on), token,
@@ -184,7 +184,7 @@ func TestAuthMark3(t *testing.T) {
 // TestAuthMark3Deviations: what mark3labs does not do, as the mock sees it.
 func TestAuthMark3Deviations(t *testing.T) {
 	t.Run("PKCE off by default", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization()).WithProtocolVersions(mcptest.HandshakeVersions()...).ExpectViolation(mcptest.RuleAuthPKCE)
+		srv := authToolServer(t, mcptest.NewAuthorization()).WithProtocolVersions(mcptest.HandshakeVersions()...).ExpectViolation("auth/pkce-s256")
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "code_challenge is required")
@@ -198,7 +198,7 @@ func TestAuthMark3Deviations(t *testing.T) {
 			rules = append(rules, v.Rule)
 			assert.Equal(t, mcptest.SeverityWarning, v.Severity)
 		}
-		assert.Equal(t, []mcptest.RuleID{mcptest.RuleAuthScopeSelection}, rules)
+		assert.Equal(t, []mcptest.RuleID{"auth/scope-selection"}, rules)
 	})
 	t.Run("no step-up", func(t *testing.T) {
 		srv := mark3HandshakeServer(t, mcptest.NewAuthorization().WithToolScopes("delete", "mcp:admin"))
@@ -223,7 +223,7 @@ func TestAuthMark3Deviations(t *testing.T) {
 		// it compares issuers ignoring a trailing slash; 2026-07-28 says identical
 		srv := authToolServer(t, mcptest.NewAuthorization())
 		srv.AddFault(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp") + "/as/")) // the issuer needs the URL: the server has started
-		srv.ExpectViolation(mcptest.RuleAuthIssuer, mcptest.RuleAuthApplicationType)
+		srv.ExpectViolation("auth/issuer-check", "auth/application-type")
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
 		require.NoError(t, err)
 	})
@@ -231,7 +231,7 @@ func TestAuthMark3Deviations(t *testing.T) {
 		// 2025-11-25 states no iss check, so no rule is broken; in
 		// 2026-07-28 the same client breaks auth/iss-check.
 		srv := authToolServer(t, mcptest.NewAuthorization()).WithFaults(mcptest.AuthorizationIss("http://127.0.0.1:1/as")).
-			ExpectViolation(mcptest.RuleAuthIss, mcptest.RuleAuthApplicationType)
+			ExpectViolation("auth/iss-check", "auth/application-type")
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
 		require.NoError(t, err)
 	})

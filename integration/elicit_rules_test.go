@@ -26,7 +26,7 @@ func TestGoSDKElicitRequestContentRule(t *testing.T) {
 		{"content that fits", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"age": 30}}, nil},
 		{"declined", &mcp.ElicitResult{Action: "decline"}, nil},
 		{"cancelled", &mcp.ElicitResult{Action: "cancel"}, nil},
-		{"content of the wrong type", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"age": "thirty"}}, []mcptest.RuleID{mcptest.RuleElicitationContent}},
+		{"content of the wrong type", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"age": "thirty"}}, []mcptest.RuleID{"elicitation/content-schema"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")))
@@ -79,7 +79,7 @@ func TestMark3ElicitRequestContentRule(t *testing.T) {
 		want    []mcptest.RuleID
 	}{
 		{"content that fits", elicitHandler{}, nil},
-		{"content of the wrong type", wrongAgeHandler{}, []mcptest.RuleID{mcptest.RuleElicitationContent}},
+		{"content of the wrong type", wrongAgeHandler{}, []mcptest.RuleID{"elicitation/content-schema"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")))

@@ -159,8 +159,8 @@ func hsTolerateInitializeCancel(t *testing.T, srv *mcptest.Server) {
 		assert.True(t, initIDs[n.Get("params.requestId").Raw], "go-sdk cancels nothing but the initialize here: %s", n.Raw())
 	}
 	for _, v := range srv.Violations() {
-		if v.Rule == mcptest.RuleCancelInitialize {
-			srv.ExpectViolation(mcptest.RuleCancelInitialize)
+		if v.Rule == "lifecycle/initialize-not-cancelled" {
+			srv.ExpectViolation("lifecycle/initialize-not-cancelled")
 			continue
 		}
 		t.Errorf("unexpected violation %s", v)
@@ -268,7 +268,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 			if tc.answered == "2026-07-28" { // no handshake has it: the client went on regardless
 				vs := srv.Violations()
 				require.Len(t, vs, 1)
-				assert.Equal(t, mcptest.RuleUnofferedVersion, vs[0].Rule)
+				assert.Equal(t, "lifecycle/unoffered-version-accepted", vs[0].Rule)
 				assert.Equal(t, mcptest.SeverityWarning, vs[0].Severity)
 			} else {
 				srv.AssertNoViolations(t)
@@ -585,7 +585,7 @@ func TestFaultOmitCapability(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFaults(mcptest.OmitCapability("tools"))
-		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
+		srv.ExpectViolation("capabilities/undeclared-method")
 		var tap *wireTap
 		switch client {
 		case "gosdk":
@@ -612,7 +612,7 @@ func TestFaultOmitCapability(t *testing.T) {
 		assert.False(t, caps.Get("tools").Exists(), "the wire declares no tools: %s", caps.Raw)
 		vs := srv.Violations()
 		require.Len(t, vs, 1)
-		assert.Equal(t, mcptest.RuleUndeclaredMethod, vs[0].Rule)
+		assert.Equal(t, "capabilities/undeclared-method", vs[0].Rule)
 		assert.Equal(t, "tools/list", vs[0].Message.Method)
 		assert.Equal(t, e.version, vs[0].Spec)
 		assert.Contains(t, vs[0].Detail, "did not declare the tools capability")
@@ -1441,7 +1441,7 @@ func TestFaultHangInitializeCancelIsViolation(t *testing.T) {
 	require.NoError(t, err)
 	srv.WaitFor(t, mcptest.ClientSent("notifications/cancelled"))
 	srv.Close() // the notification has been handled
-	assert.Equal(t, []mcptest.RuleID{mcptest.RuleCancelInitialize}, ruleIDs(srv.Violations()),
+	assert.Equal(t, []mcptest.RuleID{"lifecycle/initialize-not-cancelled"}, ruleIDs(srv.Violations()),
 		"cancelling a pending initialize is a violation")
 	srv.IgnoreViolations() // the assertion above is the check
 }

@@ -473,7 +473,7 @@ func TestHTTPAllowedHostsGoSDK(t *testing.T) {
 		_, err = cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "suggest_gifts", Arguments: map[string]any{"age": 8}})
 		return err
 	}
-	refused := giftServer(t).ExpectViolation(mcptest.RuleHTTPHost)
+	refused := giftServer(t).ExpectViolation("http/host")
 	require.Error(t, connect(refused), "a Host that is not loopback, not allowed")
 	allowed := giftServer(t).WithAllowedHosts("mock.internal")
 	require.NoError(t, connect(allowed))

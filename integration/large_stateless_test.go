@@ -46,7 +46,7 @@ func checkLargeStateless(t *testing.T, srv *mcptest.Server, big string) {
 
 	var schema []mcptest.Violation
 	for _, v := range srv.Violations() {
-		if v.Rule == mcptest.RuleArgumentsSchema {
+		if v.Rule == "tools/arguments-schema" {
 			schema = append(schema, v)
 		}
 	}
@@ -58,7 +58,7 @@ func checkLargeStateless(t *testing.T, srv *mcptest.Server, big string) {
 func TestGoSDKLargeStateless(t *testing.T) {
 	ctx := testContext(t)
 	big := strings.Repeat("a gift for ana ", 70000) // about 1 MiB
-	srv := largeEchoServer(t).ExpectViolation(mcptest.RuleArgumentsSchema)
+	srv := largeEchoServer(t).ExpectViolation("tools/arguments-schema")
 	cs := connectGoSDK(t, srv, nil, nil) // v1.8.0 goes stateless against a server that speaks 2026-07-28
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "shout", Arguments: map[string]any{"text": big}})
 	require.NoError(t, err)
@@ -72,7 +72,7 @@ func TestGoSDKLargeStateless(t *testing.T) {
 func TestMark3LargeStateless(t *testing.T) {
 	ctx := testContext(t)
 	big := strings.Repeat("a gift for ana ", 70000)
-	srv := largeEchoServer(t).ExpectViolation(mcptest.RuleArgumentsSchema)
+	srv := largeEchoServer(t).ExpectViolation("tools/arguments-schema")
 	c, _ := connectMark3(t, srv)
 	req := m3.CallToolRequest{}
 	req.Params.Name, req.Params.Arguments = "shout", map[string]any{"text": big}

@@ -252,7 +252,7 @@ func testGoSDKTools(t *testing.T, e eraCase) {
 	// accepts null, with a warning that does not fail the test.
 	vs := srv.Violations()
 	require.Len(t, vs, 1, "pictures was called with a nil map")
-	assert.Equal(t, mcptest.RuleArgumentsNull, vs[0].Rule)
+	assert.Equal(t, "params/arguments-null", vs[0].Rule)
 	assert.Equal(t, mcptest.SeverityWarning, vs[0].Severity)
 }
 
@@ -304,7 +304,7 @@ func testGoSDKResourcesPromptsCompletion(t *testing.T, e eraCase) {
 	got, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "gift_idea", Arguments: map[string]string{"occasion": "wedding"}})
 	require.NoError(t, err)
 	assert.Equal(t, "Suggest a gift", text(t, got.Messages[0].Content))
-	srv.ExpectViolation(mcptest.RuleInvalidParams) // the next call leaves out a required argument
+	srv.ExpectViolation("jsonrpc/invalid-params") // the next call leaves out a required argument
 	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "gift_idea"})
 	require.Error(t, err, "a missing required argument is invalid params")
 	assert.Contains(t, err.Error(), `missing required argument "occasion"`)
@@ -319,17 +319,17 @@ func testGoSDKResourcesPromptsCompletion(t *testing.T, e eraCase) {
 	if e.era == mcptest.EraStateless {
 		// go-sdk v1.8.0 still sends ping and logging/setLevel on a stateless
 		// session, where 2026-07-28 removed them: -32601, and violations.
-		srv.ExpectViolation(mcptest.RuleRemovedMethod)
+		srv.ExpectViolation("stateless/removed-method")
 		require.Error(t, cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"}))
 		require.Error(t, cs.Ping(ctx, nil))
-		assert.Equal(t, []mcptest.RuleID{mcptest.RuleInvalidParams, mcptest.RuleRemovedMethod, mcptest.RuleRemovedMethod}, ruleIDs(srv.Violations()))
+		assert.Equal(t, []mcptest.RuleID{"jsonrpc/invalid-params", "stateless/removed-method", "stateless/removed-method"}, ruleIDs(srv.Violations()))
 		return
 	}
 	require.NoError(t, cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"}))
 	assert.Equal(t, "warning", srv.Session(1).LogLevel())
 	require.NoError(t, cs.Ping(ctx, nil))
 	srv.AssertCalled(t, "ping")
-	assert.Equal(t, []mcptest.RuleID{mcptest.RuleInvalidParams}, ruleIDs(srv.Violations()))
+	assert.Equal(t, []mcptest.RuleID{"jsonrpc/invalid-params"}, ruleIDs(srv.Violations()))
 }
 
 func ruleIDs(vs []mcptest.Violation) []mcptest.RuleID {
@@ -370,7 +370,7 @@ func testGoSDKPagination(t *testing.T, e eraCase) {
 	assert.Len(t, pages[6].Get("result.tools").Array(), 10)
 
 	// A cursor the server never issued gets -32602 and is a violation.
-	srv.ExpectViolation(mcptest.RuleInvalidCursor)
+	srv.ExpectViolation("pagination/invalid-cursor")
 	_, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: "made-up"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "invalid cursor")
@@ -822,15 +822,15 @@ func TestManySessions(t *testing.T) {
 func TestClientNotCheckingCapabilities(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
 		srv := legacy(mcptest.NewServer(t)).WithCapabilities(`{}`).WithTools(mcptest.NewTool("t").ReturnsText("x"))
-		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
+		srv.ExpectViolation("capabilities/undeclared-method")
 		cs := connectGoSDK(t, srv, nil, nil)
 		_, err := cs.ListTools(testContext(t), nil)
 		require.NoError(t, err, "go-sdk v1.8.0 does not check the tools capability")
-		assert.Equal(t, mcptest.RuleUndeclaredMethod, srv.Violations()[0].Rule)
+		assert.Equal(t, "capabilities/undeclared-method", srv.Violations()[0].Rule)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		srv := legacy(mcptest.NewServer(t)).WithCapabilities(`{}`).WithTools(mcptest.NewTool("t").ReturnsText("x"))
-		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
+		srv.ExpectViolation("capabilities/undeclared-method")
 		c, _ := connectMark3(t, srv)
 		_, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
 		require.NoError(t, err, "mark3labs v1.2.1 does not check the tools capability")
@@ -839,7 +839,7 @@ func TestClientNotCheckingCapabilities(t *testing.T) {
 		// In the stateless era the server answers an undeclared method with
 		// -32601, so the client's call fails.
 		srv := mcptest.NewServer(t).WithCapabilities(`{}`).WithTools(mcptest.NewTool("t").ReturnsText("x"))
-		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
+		srv.ExpectViolation("capabilities/undeclared-method")
 		cs := connectGoSDK(t, srv, nil, nil)
 		_, err := cs.ListTools(testContext(t), nil)
 		require.Error(t, err)

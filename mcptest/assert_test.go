@@ -430,9 +430,9 @@ func TestUnscriptedCallReports(t *testing.T) {
 		c.handshake(t, "2025-11-25")
 		c.call(t, "1", "tools/call", `{"name":"suggest_gifts","arguments":{}}`)
 		vs := srv.Violations()
-		if len(vs) != 1 || vs[0].Rule != mcptest.RuleUndeclaredMethod ||
+		if len(vs) != 1 || vs[0].Rule != "capabilities/undeclared-method" ||
 			!strings.Contains(vs[0].Detail, "nothing of it is scripted: if the client is right to call it, did you forget WithTools?") {
-			t.Errorf("want one %s violation saying the test may have forgotten WithTools, got %v", mcptest.RuleUndeclaredMethod, vs)
+			t.Errorf("want one %s violation saying the test may have forgotten WithTools, got %v", "capabilities/undeclared-method", vs)
 		}
 	})
 }
@@ -518,7 +518,7 @@ func TestAssertCalledTimesIsExact(t *testing.T) {
 func TestAssertNoViolationsAgreesWithVerify(t *testing.T) {
 	t.Run("expected and warnings", func(t *testing.T) {
 		fake, srv := giftFake(t)
-		srv.ExpectViolation(mcptest.RuleInitializeFirst)
+		srv.ExpectViolation("lifecycle/initialize-first")
 		c := dialRaw(t, srv)
 		c.result(t, "1", "tools/list", `{}`) // before initialize: the expected violation
 		c.handshake(t, "2025-11-25")
@@ -544,7 +544,7 @@ func TestAssertNoViolationsAgreesWithVerify(t *testing.T) {
 		if srv.AssertNoViolations(fake) {
 			t.Fatalf("want AssertNoViolations to fail")
 		}
-		if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], "1 violation:") || !strings.Contains(errs[0], string(mcptest.RuleInitializeFirst)) {
+		if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], "1 violation:") || !strings.Contains(errs[0], string("lifecycle/initialize-first")) {
 			t.Errorf("want the failure to name the rule, got %s", fake.report())
 		}
 		srv.IgnoreViolations()

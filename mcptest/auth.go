@@ -628,7 +628,7 @@ func (a *authState) checkTokenSlow(f *httpFront, w http.ResponseWriter, r *http.
 	}
 	if vals, err := url.ParseQuery(r.URL.RawQuery); err == nil && vals.Has("access_token") {
 		in := a.journalMCP(sess, r, q, "access_token in the query string")
-		a.violate(sess, RuleAuthTokenHeader, in, "the access token was sent in the URI query string of "+what+"; it goes in the Authorization header only")
+		a.violate(sess, ruleAuthTokenHeader, in, "the access token was sent in the URI query string of "+what+"; it goes in the Authorization header only")
 		a.challenge(sess, w, r, org, http.StatusUnauthorized, "invalid_request", "the access token goes in the Authorization header, never in the query string", nil)
 		return true
 	}
@@ -636,7 +636,7 @@ func (a *authState) checkTokenSlow(f *httpFront, w http.ResponseWriter, r *http.
 	if hdr == "" {
 		in := a.journalMCP(sess, r, q, "no Authorization header")
 		if a.authorizedBefore(f, r, q) {
-			a.violate(sess, RuleAuthTokenEveryRequest, in, "a client that holds a token sent "+what+" without it; authorization goes in every HTTP request")
+			a.violate(sess, ruleAuthTokenEveryRequest, in, "a client that holds a token sent "+what+" without it; authorization goes in every HTTP request")
 		}
 		a.challenge(sess, w, r, org, http.StatusUnauthorized, "", "", a.cfg.scopesFor(q))
 		return true
@@ -645,7 +645,7 @@ func (a *authState) checkTokenSlow(f *httpFront, w http.ResponseWriter, r *http.
 	tok = strings.TrimSpace(tok)
 	if !strings.EqualFold(scheme, "Bearer") || tok == "" {
 		in := a.journalMCP(sess, r, q, "Authorization "+shorten(scheme, 20)+" is not a bearer token")
-		a.violate(sess, RuleAuthTokenHeader, in, "Authorization header "+strconv.Quote(shorten(hdr, 40))+" is not \"Bearer <token>\"")
+		a.violate(sess, ruleAuthTokenHeader, in, "Authorization header "+strconv.Quote(shorten(hdr, 40))+" is not \"Bearer <token>\"")
 		a.challenge(sess, w, r, org, http.StatusUnauthorized, "invalid_request", "want Authorization: Bearer <token>", nil)
 		return true
 	}
@@ -659,12 +659,12 @@ func (a *authState) checkTokenSlow(f *httpFront, w http.ResponseWriter, r *http.
 	switch {
 	case t == nil:
 		in := a.journalMCP(sess, r, q, "a token this server's authorization server never issued")
-		a.violate(sess, RuleAuthTokenAudience, in, "the client sent a token the MCP server's authorization server never issued")
+		a.violate(sess, ruleAuthTokenAudience, in, "the client sent a token the MCP server's authorization server never issued")
 		a.challenge(sess, w, r, org, http.StatusUnauthorized, "invalid_token", "unknown token", nil)
 		return true
 	case !a.audienceOK(tc.resource, org, r.URL.Path):
 		in := a.journalMCP(sess, r, q, "a token for "+tc.resource)
-		a.violate(sess, RuleAuthTokenAudience, in, "the client sent a token issued for "+strconv.Quote(tc.resource)+" to "+org+r.URL.Path)
+		a.violate(sess, ruleAuthTokenAudience, in, "the client sent a token issued for "+strconv.Quote(tc.resource)+" to "+org+r.URL.Path)
 		a.challenge(sess, w, r, org, http.StatusUnauthorized, "invalid_token", "the token is for another resource", nil)
 		return true
 	case tc.revoked:

@@ -12,63 +12,63 @@ import (
 // WithAuthorization). Each is checked against the protocol version of the
 // client's MCP requests, and only for the versions whose spec states it.
 const (
-	// RuleAuthPKCE: the authorization request carries a code_challenge with
+	// ruleAuthPKCE: the authorization request carries a code_challenge with
 	// code_challenge_method S256, and the token request the code_verifier
 	// that matches it (answered invalid_request, invalid_grant).
-	RuleAuthPKCE RuleID = "auth/pkce-s256"
-	// RuleAuthPKCEMetadata: a client whose authorization server's metadata
+	ruleAuthPKCE RuleID = "auth/pkce-s256"
+	// ruleAuthPKCEMetadata: a client whose authorization server's metadata
 	// lists no code_challenge_methods_supported refuses to proceed: it
 	// sends no authorization request there.
-	RuleAuthPKCEMetadata RuleID = "auth/pkce-metadata"
-	// RuleAuthResource: the authorization request and the token request
+	ruleAuthPKCEMetadata RuleID = "auth/pkce-metadata"
+	// ruleAuthResource: the authorization request and the token request
 	// (authorization_code) carry the resource parameter (RFC 8707), the
 	// canonical URI of the MCP server, the same in both.
-	RuleAuthResource RuleID = "auth/resource-parameter"
-	// RuleAuthTokenHeader: the access token goes in the Authorization
+	ruleAuthResource RuleID = "auth/resource-parameter"
+	// ruleAuthTokenHeader: the access token goes in the Authorization
 	// header as "Bearer <token>", never in the URI query string (answered 401).
-	RuleAuthTokenHeader RuleID = "auth/token-in-header"
-	// RuleAuthTokenEveryRequest: a client that holds a token sends it in
+	ruleAuthTokenHeader RuleID = "auth/token-in-header"
+	// ruleAuthTokenEveryRequest: a client that holds a token sends it in
 	// every HTTP request to the MCP server (answered 401).
-	RuleAuthTokenEveryRequest RuleID = "auth/token-every-request"
-	// RuleAuthTokenAudience: a client sends the MCP server only tokens its
+	ruleAuthTokenEveryRequest RuleID = "auth/token-every-request"
+	// ruleAuthTokenAudience: a client sends the MCP server only tokens its
 	// authorization server issued for it (the resource they were asked for
 	// is this server's), never one of another resource (answered 401).
-	RuleAuthTokenAudience RuleID = "auth/token-audience"
-	// RuleAuthState (a warning): the authorization request carries state,
+	ruleAuthTokenAudience RuleID = "auth/token-audience"
+	// ruleAuthState (a warning): the authorization request carries state,
 	// and the client does not go on with a response whose state is not the
 	// one it sent (WrongState).
-	RuleAuthState RuleID = "auth/state"
-	// RuleAuthDiscoveryOrder: Protected Resource Metadata is fetched from
+	ruleAuthState RuleID = "auth/state"
+	// ruleAuthDiscoveryOrder: Protected Resource Metadata is fetched from
 	// the challenge's resource_metadata when it names one, else from the
 	// path-inserted well-known URL before the root one; authorization
 	// server metadata from the well-known forms in the spec's order
 	// (OAuth inserted, OpenID inserted, OpenID appended). Reported once.
-	RuleAuthDiscoveryOrder RuleID = "auth/discovery-order"
-	// RuleAuthScopeSelection (a warning): the authorization request asks
+	ruleAuthDiscoveryOrder RuleID = "auth/discovery-order"
+	// ruleAuthScopeSelection (a warning): the authorization request asks
 	// for the challenge's scope when it had one, else for the PRM's
 	// scopes_supported. Reported once.
-	RuleAuthScopeSelection RuleID = "auth/scope-selection"
-	// RuleAuthStepUpBounded (a warning): a client answered 403
+	ruleAuthScopeSelection RuleID = "auth/scope-selection"
+	// ruleAuthStepUpBounded (a warning): a client answered 403
 	// insufficient_scope re-authorizes for the same scopes a few times at
 	// most (more than 3 is reported). Reported once.
-	RuleAuthStepUpBounded RuleID = "auth/step-up-bounded"
-	// RuleAuthStepUpUnion (a warning; 2026-07-28): a step-up asks for the
+	ruleAuthStepUpBounded RuleID = "auth/step-up-bounded"
+	// ruleAuthStepUpUnion (a warning; 2026-07-28): a step-up asks for the
 	// challenged scopes together with those granted before. Reported once.
-	RuleAuthStepUpUnion RuleID = "auth/step-up-scope-union"
-	// RuleAuthIss (2026-07-28): a client rejects an authorization response
+	ruleAuthStepUpUnion RuleID = "auth/step-up-scope-union"
+	// ruleAuthIss (2026-07-28): a client rejects an authorization response
 	// whose iss is not exactly the issuer (or is absent when the metadata
 	// advertises it): it never sends such a code to the token endpoint.
-	RuleAuthIss RuleID = "auth/iss-check"
-	// RuleAuthIssuer (2026-07-28): a client does not use authorization
+	ruleAuthIss RuleID = "auth/iss-check"
+	// ruleAuthIssuer (2026-07-28): a client does not use authorization
 	// server metadata whose issuer is not the one it fetched it for.
-	RuleAuthIssuer RuleID = "auth/issuer-check"
-	// RuleAuthApplicationType (2026-07-28): a Dynamic Client Registration
+	ruleAuthIssuer RuleID = "auth/issuer-check"
+	// ruleAuthApplicationType (2026-07-28): a Dynamic Client Registration
 	// request carries application_type.
-	RuleAuthApplicationType RuleID = "auth/application-type"
-	// RuleAuthCredentialsPerServer (2026-07-28): client credentials
+	ruleAuthApplicationType RuleID = "auth/application-type"
+	// ruleAuthCredentialsPerServer (2026-07-28): client credentials
 	// registered with one authorization server are not used at another
 	// (answered like an unknown client).
-	RuleAuthCredentialsPerServer RuleID = "auth/credentials-per-server"
+	ruleAuthCredentialsPerServer RuleID = "auth/credentials-per-server"
 )
 
 // flowVersion is the protocol version the client settled on: that of
@@ -185,9 +185,9 @@ func (a *authState) checkPRMOrder(q *authReq, org, path, mcpPath string) {
 	inserted := org + "/.well-known/oauth-protected-resource" + mcpPath
 	switch {
 	case rm != "" && here != rm && !slices.Contains(tried, rm):
-		a.violate(q.sess, RuleAuthDiscoveryOrder, q.message(), "the client fetched "+path+" although the challenge's resource_metadata named "+rm+", which it never fetched")
+		a.violate(q.sess, ruleAuthDiscoveryOrder, q.message(), "the client fetched "+path+" although the challenge's resource_metadata named "+rm+", which it never fetched")
 	case rm == "" && path == "/.well-known/oauth-protected-resource" && mcpPath != "" && mcpPath != "/" && !slices.Contains(tried, inserted):
-		a.violate(q.sess, RuleAuthDiscoveryOrder, q.message(), "the client fetched the root PRM URL without trying the path-inserted one ("+inserted+") first")
+		a.violate(q.sess, ruleAuthDiscoveryOrder, q.message(), "the client fetched the root PRM URL without trying the path-inserted one ("+inserted+") first")
 	}
 }
 
@@ -206,7 +206,7 @@ func (a *authState) checkMetadataOrder(q *authReq, iss, ip string, form Metadata
 			return
 		}
 		if !slices.Contains(tried, earlier) {
-			a.violate(q.sess, RuleAuthDiscoveryOrder, q.message(), "the client asked for the metadata at "+metadataPath(ip, form)+" ("+form.String()+") without trying "+metadataPath(ip, earlier)+" ("+earlier.String()+") first")
+			a.violate(q.sess, ruleAuthDiscoveryOrder, q.message(), "the client asked for the metadata at "+metadataPath(ip, form)+" ("+form.String()+") without trying "+metadataPath(ip, earlier)+" ("+earlier.String()+") first")
 			return
 		}
 	}
@@ -219,9 +219,9 @@ func (a *authState) checkAuthorizeRequest(q *authReq, in Message, iss string) {
 	p := q.x.Params
 	switch challenge, method := p.Get("code_challenge"), p.Get("code_challenge_method"); {
 	case challenge == "":
-		a.violate(q.sess, RuleAuthPKCE, in, "the authorization request has no code_challenge")
+		a.violate(q.sess, ruleAuthPKCE, in, "the authorization request has no code_challenge")
 	case method != "S256":
-		a.violate(q.sess, RuleAuthPKCE, in, "the authorization request's code_challenge_method is "+strconv.Quote(method)+", want S256")
+		a.violate(q.sess, ruleAuthPKCE, in, "the authorization request's code_challenge_method is "+strconv.Quote(method)+", want S256")
 	}
 	a.mu.Lock()
 	noPKCE, badIss := a.flow.noPKCEServed[iss], a.flow.badIssuer[iss]
@@ -239,24 +239,24 @@ func (a *authState) checkAuthorizeRequest(q *authReq, in Message, iss string) {
 	}
 	a.mu.Unlock()
 	if noPKCE {
-		a.violate(q.sess, RuleAuthPKCEMetadata, in, "the metadata of "+iss+" lists no code_challenge_methods_supported, and the client went on to authorize there")
+		a.violate(q.sess, ruleAuthPKCEMetadata, in, "the metadata of "+iss+" lists no code_challenge_methods_supported, and the client went on to authorize there")
 	}
 	if badIss {
-		a.violate(q.sess, RuleAuthIssuer, in, "the metadata fetched for "+iss+" named another issuer, and the client used it")
+		a.violate(q.sess, ruleAuthIssuer, in, "the metadata fetched for "+iss+" named another issuer, and the client used it")
 	}
 	a.checkResource(q, in, p.Get("resource"), "authorization", mcpPath)
 	if p.Get("state") == "" {
-		a.violate(q.sess, RuleAuthState, in, "the authorization request has no state")
+		a.violate(q.sess, ruleAuthState, in, "the authorization request has no state")
 	}
 	asked := strings.Fields(p.Get("scope"))
 	switch {
 	case len(ch.scope) > 0 && ch.status != 0:
 		if !containsAll(asked, ch.scope) {
-			a.violate(q.sess, RuleAuthScopeSelection, in, "the client asked for scope "+strconv.Quote(strings.Join(asked, " "))+"; the challenge named "+strconv.Quote(strings.Join(ch.scope, " ")))
+			a.violate(q.sess, ruleAuthScopeSelection, in, "the client asked for scope "+strconv.Quote(strings.Join(asked, " "))+"; the challenge named "+strconv.Quote(strings.Join(ch.scope, " ")))
 		}
 	case prmServed && len(prmScopes) > 0:
 		if !containsAll(asked, prmScopes) {
-			a.violate(q.sess, RuleAuthScopeSelection, in, "the client asked for scope "+strconv.Quote(strings.Join(asked, " "))+"; with no scope in the challenge it asks for scopes_supported, "+strconv.Quote(strings.Join(prmScopes, " ")))
+			a.violate(q.sess, ruleAuthScopeSelection, in, "the client asked for scope "+strconv.Quote(strings.Join(asked, " "))+"; with no scope in the challenge it asks for scopes_supported, "+strconv.Quote(strings.Join(prmScopes, " ")))
 		}
 	}
 	if ch.status == 403 {
@@ -266,10 +266,10 @@ func (a *authState) checkAuthorizeRequest(q *authReq, in Message, iss string) {
 		n := a.flow.stepUps[key]
 		a.mu.Unlock()
 		if n > 3 {
-			a.violate(q.sess, RuleAuthStepUpBounded, in, "the client re-authorized "+strconv.Itoa(n)+" times for scope "+strconv.Quote(key)+"; it should give up after a few")
+			a.violate(q.sess, ruleAuthStepUpBounded, in, "the client re-authorized "+strconv.Itoa(n)+" times for scope "+strconv.Quote(key)+"; it should give up after a few")
 		}
 		if len(granted) > 0 && !containsAll(asked, granted) {
-			a.violate(q.sess, RuleAuthStepUpUnion, in, "the step-up asks for "+strconv.Quote(strings.Join(asked, " "))+", dropping scopes granted before ("+strings.Join(granted, " ")+")")
+			a.violate(q.sess, ruleAuthStepUpUnion, in, "the step-up asks for "+strconv.Quote(strings.Join(asked, " "))+", dropping scopes granted before ("+strings.Join(granted, " ")+")")
 		}
 	}
 }
@@ -279,12 +279,12 @@ func (a *authState) checkAuthorizeRequest(q *authReq, in Message, iss string) {
 func (a *authState) checkResource(q *authReq, in Message, resource, what, mcpPath string) {
 	org := origin(q.r)
 	if resource == "" {
-		a.violate(q.sess, RuleAuthResource, in, "the "+what+" request has no resource parameter")
+		a.violate(q.sess, ruleAuthResource, in, "the "+what+" request has no resource parameter")
 		return
 	}
 	canon, ok := canonicalResource(resource)
 	if !ok || !a.audienceOK(resource, org, mcpPath) {
-		a.violate(q.sess, RuleAuthResource, in, "the "+what+" request's resource "+strconv.Quote(resource)+" is not the canonical URI of the MCP server ("+org+mcpPath+")")
+		a.violate(q.sess, ruleAuthResource, in, "the "+what+" request's resource "+strconv.Quote(resource)+" is not the canonical URI of the MCP server ("+org+mcpPath+")")
 		return
 	}
 	_ = canon
@@ -301,23 +301,23 @@ func (a *authState) checkTokenRequest(q *authReq, in Message, code *authCode) {
 	res := p.Get("resource")
 	switch {
 	case res == "":
-		a.violate(q.sess, RuleAuthResource, in, "the token request has no resource parameter")
+		a.violate(q.sess, ruleAuthResource, in, "the token request has no resource parameter")
 	case code.resource != "" && res != code.resource:
-		a.violate(q.sess, RuleAuthResource, in, "the token request's resource "+strconv.Quote(res)+" differs from the authorization request's "+strconv.Quote(code.resource))
+		a.violate(q.sess, ruleAuthResource, in, "the token request's resource "+strconv.Quote(res)+" differs from the authorization request's "+strconv.Quote(code.resource))
 	default:
 		if code.resource == "" {
 			a.checkResource(q, in, res, "token", mcpPath)
 		}
 	}
 	if code.stateWrong {
-		a.violate(q.sess, RuleAuthState, in, "the client sent the token endpoint a code whose authorization response carried a state it never sent")
+		a.violate(q.sess, ruleAuthState, in, "the client sent the token endpoint a code whose authorization response carried a state it never sent")
 	}
 	if code.issWrong {
 		what := "no iss although the metadata advertises authorization_response_iss_parameter_supported"
 		if code.issSent != "" {
 			what = "iss " + strconv.Quote(code.issSent) + ", not the issuer " + strconv.Quote(code.issuer)
 		}
-		a.violate(q.sess, RuleAuthIss, in, "the client sent the token endpoint a code whose authorization response carried "+what)
+		a.violate(q.sess, ruleAuthIss, in, "the client sent the token endpoint a code whose authorization response carried "+what)
 	}
 }
 

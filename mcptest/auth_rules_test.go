@@ -25,63 +25,63 @@ type authRuleCase struct {
 func strp(s string) *string { return &s }
 
 var authRuleCases = []authRuleCase{
-	{name: "no code_challenge", knob: func(o *oauthRaw) { o.Bugs.NoPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
-	{name: "no code_challenge, 2025-03-26", version: "2025-03-26", knob: func(o *oauthRaw) { o.Bugs.NoPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
+	{name: "no code_challenge", knob: func(o *oauthRaw) { o.Bugs.NoPKCE = true }, rules: []mcptest.RuleID{"auth/pkce-s256"}, run: refusedRun},
+	{name: "no code_challenge, 2025-03-26", version: "2025-03-26", knob: func(o *oauthRaw) { o.Bugs.NoPKCE = true }, rules: []mcptest.RuleID{"auth/pkce-s256"}, run: refusedRun},
 	{name: "no resource, 2025-03-26 (no such rule)", version: "2025-03-26", knob: func(o *oauthRaw) { o.Bugs.NoResource = true; o.Bugs.NoTokenResource = true }},
-	{name: "plain code_challenge", knob: func(o *oauthRaw) { o.Bugs.PlainPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
-	{name: "wrong code_verifier", knob: func(o *oauthRaw) { o.Bugs.WrongVerifier = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}, run: refusedRun},
+	{name: "plain code_challenge", knob: func(o *oauthRaw) { o.Bugs.PlainPKCE = true }, rules: []mcptest.RuleID{"auth/pkce-s256"}, run: refusedRun},
+	{name: "wrong code_verifier", knob: func(o *oauthRaw) { o.Bugs.WrongVerifier = true }, rules: []mcptest.RuleID{"auth/pkce-s256"}, run: refusedRun},
 	{name: "goes on without code_challenge_methods_supported", faults: []mcptest.Fault{mcptest.NoPKCEMethods()},
-		knob: func(o *oauthRaw) { o.Bugs.IgnoreNoPKCE = true }, rules: []mcptest.RuleID{mcptest.RuleAuthPKCEMetadata}},
+		knob: func(o *oauthRaw) { o.Bugs.IgnoreNoPKCE = true }, rules: []mcptest.RuleID{"auth/pkce-metadata"}},
 	{name: "refuses without code_challenge_methods_supported", faults: []mcptest.Fault{mcptest.NoPKCEMethods()}, run: refusedRun},
-	{name: "no resource in the authorization request", knob: func(o *oauthRaw) { o.Bugs.NoResource = true }, rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
-	{name: "no resource in the token request", knob: func(o *oauthRaw) { o.Bugs.NoTokenResource = true }, rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
-	{name: "resource differs between the requests", knob: func(o *oauthRaw) { o.Bugs.TokenResource = strings.TrimSuffix(o.MCPURL, "/mcp") }, rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
+	{name: "no resource in the authorization request", knob: func(o *oauthRaw) { o.Bugs.NoResource = true }, rules: []mcptest.RuleID{"auth/resource-parameter"}},
+	{name: "no resource in the token request", knob: func(o *oauthRaw) { o.Bugs.NoTokenResource = true }, rules: []mcptest.RuleID{"auth/resource-parameter"}},
+	{name: "resource differs between the requests", knob: func(o *oauthRaw) { o.Bugs.TokenResource = strings.TrimSuffix(o.MCPURL, "/mcp") }, rules: []mcptest.RuleID{"auth/resource-parameter"}},
 	{name: "resource of another server", knob: func(o *oauthRaw) { o.Bugs.Resource = "http://127.0.0.1:1/other" },
-		rules: []mcptest.RuleID{mcptest.RuleAuthResource, mcptest.RuleAuthTokenAudience}, run: refusedRun},
+		rules: []mcptest.RuleID{"auth/resource-parameter", "auth/token-audience"}, run: refusedRun},
 	{name: "origin as resource", knob: func(o *oauthRaw) { o.Bugs.Resource = strings.TrimSuffix(o.MCPURL, "/mcp") }},
-	{name: "token in the query string", rules: []mcptest.RuleID{mcptest.RuleAuthTokenHeader}, run: func(t *testing.T, o *oauthRaw) {
+	{name: "token in the query string", rules: []mcptest.RuleID{"auth/token-in-header"}, run: func(t *testing.T, o *oauthRaw) {
 		o.connect()
 		o.Bugs.TokenInQuery = true
 		if status, _, _ := o.send("2", "tools/list", ""); status != http.StatusUnauthorized {
 			t.Fatalf("token in the query: %d, want 401", status)
 		}
 	}},
-	{name: "no token on a later request", rules: []mcptest.RuleID{mcptest.RuleAuthTokenEveryRequest}, run: tokenlessRun},
-	{name: "no token on a later stateless request", version: "2026-07-28", rules: []mcptest.RuleID{mcptest.RuleAuthTokenEveryRequest}, run: tokenlessRun},
-	{name: "a token never issued", rules: []mcptest.RuleID{mcptest.RuleAuthTokenAudience}, run: func(t *testing.T, o *oauthRaw) {
+	{name: "no token on a later request", rules: []mcptest.RuleID{"auth/token-every-request"}, run: tokenlessRun},
+	{name: "no token on a later stateless request", version: "2026-07-28", rules: []mcptest.RuleID{"auth/token-every-request"}, run: tokenlessRun},
+	{name: "a token never issued", rules: []mcptest.RuleID{"auth/token-audience"}, run: func(t *testing.T, o *oauthRaw) {
 		o.Token = "forged"
 		if status, _, _ := o.send("1", "tools/list", ""); status != http.StatusUnauthorized {
 			t.Fatalf("a forged token: %d, want 401", status)
 		}
 	}},
-	{name: "no state", knob: func(o *oauthRaw) { o.Bugs.NoState = true }, rules: []mcptest.RuleID{mcptest.RuleAuthState}},
-	{name: "a forged state sent on", faults: []mcptest.Fault{mcptest.WrongState()}, knob: func(o *oauthRaw) { o.Bugs.IgnoreState = true }, rules: []mcptest.RuleID{mcptest.RuleAuthState}},
-	{name: "root PRM before the challenge's", knob: func(o *oauthRaw) { o.Bugs.RootPRMFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
+	{name: "no state", knob: func(o *oauthRaw) { o.Bugs.NoState = true }, rules: []mcptest.RuleID{"auth/state"}},
+	{name: "a forged state sent on", faults: []mcptest.Fault{mcptest.WrongState()}, knob: func(o *oauthRaw) { o.Bugs.IgnoreState = true }, rules: []mcptest.RuleID{"auth/state"}},
+	{name: "root PRM before the challenge's", knob: func(o *oauthRaw) { o.Bugs.RootPRMFirst = true }, rules: []mcptest.RuleID{"auth/discovery-order"}},
 	{name: "root PRM before the path-inserted one", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)
 	},
-		knob: func(o *oauthRaw) { o.Bugs.RootPRMFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
+		knob: func(o *oauthRaw) { o.Bugs.RootPRMFirst = true }, rules: []mcptest.RuleID{"auth/discovery-order"}},
 	{name: "PRM at a URL of its own", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithPRMURL("/meta/prm") }},
 	{name: "well-known PRM order", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)
 	}},
 	{name: "OpenID before OAuth metadata", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithMetadataAt(mcptest.OAuthInserted, mcptest.OpenIDInserted)
-	}, knob: func(o *oauthRaw) { o.Bugs.OpenIDFirst = true }, rules: []mcptest.RuleID{mcptest.RuleAuthDiscoveryOrder}},
+	}, knob: func(o *oauthRaw) { o.Bugs.OpenIDFirst = true }, rules: []mcptest.RuleID{"auth/discovery-order"}},
 	{name: "OpenID appended only", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithMetadataAt(mcptest.OpenIDAppended)
 	}},
 	{name: "scope not the challenge's", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithScopes("mcp:read") },
-		knob: func(o *oauthRaw) { o.Bugs.Scope = strp("other") }, rules: []mcptest.RuleID{mcptest.RuleAuthScopeSelection}},
+		knob: func(o *oauthRaw) { o.Bugs.Scope = strp("other") }, rules: []mcptest.RuleID{"auth/scope-selection"}},
 	{name: "scope not scopes_supported", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithScopes("mcp:read").WithoutChallengeScope()
 	},
-		knob: func(o *oauthRaw) { o.Bugs.Scope = strp("") }, rules: []mcptest.RuleID{mcptest.RuleAuthScopeSelection}},
+		knob: func(o *oauthRaw) { o.Bugs.Scope = strp("") }, rules: []mcptest.RuleID{"auth/scope-selection"}},
 	{name: "scopes_supported without a challenge scope", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithScopes("a", "b").WithoutChallengeScope()
 	}},
 	{name: "step-ups unbounded", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithToolScopes("echo", "mcp:admin") },
-		knob: func(o *oauthRaw) { o.Bugs.Scope, o.Bugs.StepUps = strp("mcp:read"), 5 }, rules: []mcptest.RuleID{mcptest.RuleAuthStepUpBounded, mcptest.RuleAuthScopeSelection}, run: func(t *testing.T, o *oauthRaw) {
+		knob: func(o *oauthRaw) { o.Bugs.Scope, o.Bugs.StepUps = strp("mcp:read"), 5 }, rules: []mcptest.RuleID{"auth/step-up-bounded", "auth/scope-selection"}, run: func(t *testing.T, o *oauthRaw) {
 			o.connect()
 			if status, _ := o.call("2", "tools/call", `{"name":"echo","arguments":{}}`); status != http.StatusForbidden {
 				t.Fatalf("echo with the wrong scope: %d, want 403", status)
@@ -89,26 +89,26 @@ var authRuleCases = []authRuleCase{
 		}},
 	{name: "step-up drops granted scopes", version: "2026-07-28", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithScopes("mcp:read").WithToolScopes("delete", "mcp:admin")
-	}, knob: func(o *oauthRaw) { o.Bugs.NoUnion = true }, rules: []mcptest.RuleID{mcptest.RuleAuthStepUpUnion}, run: deleteRun},
+	}, knob: func(o *oauthRaw) { o.Bugs.NoUnion = true }, rules: []mcptest.RuleID{"auth/step-up-scope-union"}, run: deleteRun},
 	{name: "step-up drops granted scopes, 2025-11-25 (no such rule)", auth: func() *mcptest.Authorization {
 		return mcptest.NewAuthorization().WithScopes("mcp:read").WithToolScopes("delete", "mcp:admin")
 	}, knob: func(o *oauthRaw) { o.Bugs.NoUnion = true }, run: deleteRun},
 	{name: "wrong iss sent on", version: "2026-07-28", faults: []mcptest.Fault{mcptest.AuthorizationIss("http://evil.example/as")},
-		knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIss}},
+		knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }, rules: []mcptest.RuleID{"auth/iss-check"}},
 	{name: "missing iss sent on", version: "2026-07-28", faults: []mcptest.Fault{mcptest.AuthorizationIss("")},
-		knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIss}},
+		knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }, rules: []mcptest.RuleID{"auth/iss-check"}},
 	{name: "iss with a trailing slash sent on", version: "2026-07-28", faults: []mcptest.Fault{mcptest.IssTrailingSlash()},
-		knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIss}},
+		knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }, rules: []mcptest.RuleID{"auth/iss-check"}},
 	{name: "wrong iss refused", version: "2026-07-28", faults: []mcptest.Fault{mcptest.IssTrailingSlash()}, run: refusedRun},
 	{name: "wrong iss sent on, 2025-11-25 (no such rule)", faults: []mcptest.Fault{mcptest.IssTrailingSlash()}, knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }},
 	{name: "metadata of another issuer used", version: "2026-07-28", faults: []mcptest.Fault{mcptest.MetadataIssuer("http://evil.example")},
-		knob: func(o *oauthRaw) { o.Bugs.IgnoreIssuer = true }, rules: []mcptest.RuleID{mcptest.RuleAuthIssuer}},
+		knob: func(o *oauthRaw) { o.Bugs.IgnoreIssuer = true }, rules: []mcptest.RuleID{"auth/issuer-check"}},
 	{name: "metadata of another issuer refused", version: "2026-07-28", faults: []mcptest.Fault{mcptest.MetadataIssuer("http://evil.example")}, run: refusedRun},
-	{name: "registration without application_type", version: "2026-07-28", knob: func(o *oauthRaw) { o.Bugs.NoAppType = true }, rules: []mcptest.RuleID{mcptest.RuleAuthApplicationType}},
+	{name: "registration without application_type", version: "2026-07-28", knob: func(o *oauthRaw) { o.Bugs.NoAppType = true }, rules: []mcptest.RuleID{"auth/application-type"}},
 	{name: "registration without application_type, 2025-11-25 (no such rule)", knob: func(o *oauthRaw) { o.Bugs.NoAppType = true }},
 	{name: "credentials of another authorization server", version: "2026-07-28",
 		auth:  func() *mcptest.Authorization { return mcptest.NewAuthorization().WithAuthorizationServers(2) },
-		rules: []mcptest.RuleID{mcptest.RuleAuthCredentialsPerServer}, run: func(t *testing.T, o *oauthRaw) {
+		rules: []mcptest.RuleID{"auth/credentials-per-server"}, run: func(t *testing.T, o *oauthRaw) {
 			o.connect() // registered with /as
 			v := url.Values{"response_type": {"code"}, "client_id": {o.ClientID}, "redirect_uri": {"http://127.0.0.1:1/callback"}}
 			resp, err := o.HTTP.Get(strings.TrimSuffix(o.MCPURL, "/mcp") + "/as2/authorize?" + v.Encode())
@@ -188,7 +188,7 @@ func TestAuthRules(t *testing.T) {
 				if strings.HasPrefix(string(v.Rule), "auth/") && !slices.Contains(got, v.Rule) {
 					got = append(got, v.Rule)
 				}
-				if v.Rule == mcptest.RuleAuthPKCE && version == "2025-03-26" && !strings.HasSuffix(v.URL(), "/2025-03-26/basic/authorization#implementation-requirements") {
+				if v.Rule == "auth/pkce-s256" && version == "2025-03-26" && !strings.HasSuffix(v.URL(), "/2025-03-26/basic/authorization#implementation-requirements") {
 					t.Errorf("%s at %s, want 2025-03-26's section", v.Rule, v.URL())
 				}
 				if strings.HasPrefix(string(v.Rule), "auth/") && (v.Spec != version || !strings.Contains(v.URL(), "/basic/authorization")) {

@@ -521,7 +521,7 @@ func (a *authState) codeGrant(q *authReq, c *oauthClient, iss string, grants []s
 		if verifier != "" {
 			what = "code_verifier does not match the S256 code_challenge"
 		}
-		a.violate(q.sess, RuleAuthPKCE, in, "the token request's "+what)
+		a.violate(q.sess, ruleAuthPKCE, in, "the token request's "+what)
 		q.oauthError(http.StatusBadRequest, "invalid_grant", what)
 		return
 	}
@@ -634,7 +634,7 @@ func (a *authState) register(q *authReq, org string, i int) {
 	in := q.message()
 	appType := body.Get("application_type")
 	if !appType.Exists() {
-		a.violate(q.sess, RuleAuthApplicationType, in, "the registration request has no application_type")
+		a.violate(q.sess, ruleAuthApplicationType, in, "the registration request has no application_type")
 		if a.cfg.requireAppType {
 			q.oauthError(http.StatusBadRequest, "invalid_client_metadata", "application_type is required")
 			return
@@ -686,6 +686,6 @@ func (a *authState) checkForeignClient(q *authReq, id, iss string) {
 	c := a.clients[id]
 	a.mu.Unlock()
 	if c != nil && c.issuer != "" && c.issuer != iss {
-		a.violate(q.sess, RuleAuthCredentialsPerServer, q.message(), "client_id "+strconv.Quote(id)+" was registered with "+c.issuer+", and used at "+iss)
+		a.violate(q.sess, ruleAuthCredentialsPerServer, q.message(), "client_id "+strconv.Quote(id)+" was registered with "+c.issuer+", and used at "+iss)
 	}
 }

@@ -90,7 +90,7 @@ func (s *Session) receiveBatch(d decoded) {
 		return true
 	})
 	if initialize {
-		s.violate(RuleInitializeNotBatched, m, "initialize sent in a batch; it must be sent alone, before any other message")
+		s.violate(ruleInitializeNotBatched, m, "initialize sent in a batch; it must be sent alone, before any other message")
 	}
 	s.mu.Lock()
 	b.reading = false

@@ -36,7 +36,7 @@ func byID(replies []gjson.Result) map[string]gjson.Result {
 func TestBatchesInVersionsThatHaveThem(t *testing.T) {
 	for _, version := range []string{"2024-11-05", "2025-03-26"} {
 		t.Run(version, func(t *testing.T) {
-			srv := ruleServer(t).ExpectViolation(mcptest.RuleInvalidRequest)
+			srv := ruleServer(t).ExpectViolation("jsonrpc/invalid-request")
 			c := dialRaw(t, srv)
 			c.handshake(t, version)
 			frame := "[" + strings.Join([]string{
@@ -136,7 +136,7 @@ func TestBatchRefused(t *testing.T) {
 		{"empty", "2025-03-26", "[]", "empty"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := ruleServer(t).ExpectViolation(mcptest.RuleInvalidRequest)
+			srv := ruleServer(t).ExpectViolation("jsonrpc/invalid-request")
 			c := dialRaw(t, srv)
 			if tc.version != "" {
 				c.handshake(t, tc.version)

@@ -25,7 +25,7 @@ func TestInitializeBatchedOnlyWhereForbidden(t *testing.T) {
 			srv.Close()
 			var got bool
 			for _, v := range srv.Violations() {
-				if v.Rule != mcptest.RuleInitializeNotBatched {
+				if v.Rule != "lifecycle/initialize-not-batched" {
 					t.Errorf("another violation: %s", v)
 				}
 				got = true

@@ -195,7 +195,7 @@ func TestCancelWithSharedID(t *testing.T) {
 	started := make(chan string, 2)
 	cancelled := make(chan string, 2)
 	release := make(chan struct{})
-	srv := ruleServer(t).ExpectViolation(mcptest.RuleIDUnique).Handle("x/work",
+	srv := ruleServer(t).ExpectViolation("jsonrpc/id-unique").Handle("x/work",
 		func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
 			n := req.Params().Get("n").String()
 			started <- n

@@ -43,7 +43,7 @@ func (s *Session) dispatch(m Message, d decoded) {
 	case "completion/complete":
 		s.complete(m, d)
 	default:
-		s.violate(RuleMethodNotFound, m, "the server does not know the method "+strconv.Quote(m.Method))
+		s.violate(ruleMethodNotFound, m, "the server does not know the method "+strconv.Quote(m.Method))
 		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: "+m.Method, nil)
 	}
 }
@@ -88,7 +88,7 @@ func (s *Session) undeclared(m Message, path string) string {
 
 // invalidParams answers -32602 and records the violation.
 func (s *Session) invalidParams(m Message, detail string) {
-	s.violate(RuleInvalidParams, m, detail)
+	s.violate(ruleInvalidParams, m, detail)
 	s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: "+detail, nil)
 }
 
@@ -117,7 +117,7 @@ func (s *Session) list(m Message, d decoded, field string, c *catalog) {
 			off, ok = s.srv.pageSize, true
 		}
 		if !ok {
-			s.violate(RuleInvalidCursor, m, "cursor "+shorten(cur.Raw, 60)+" was not issued by this server")
+			s.violate(ruleInvalidCursor, m, "cursor "+shorten(cur.Raw, 60)+" was not issued by this server")
 			s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: invalid cursor", nil)
 			return
 		}
@@ -235,7 +235,7 @@ func (s *Session) arguments(m Message, d decoded) (gjson.Result, bool) {
 	args := d.getParam(paramArguments)
 	switch {
 	case args.Type == gjson.Null && args.Exists():
-		s.violate(RuleArgumentsNull, m, "params.arguments is null; send an object or leave it out")
+		s.violate(ruleArgumentsNull, m, "params.arguments is null; send an object or leave it out")
 		return gjson.Result{}, true
 	case args.Exists() && !args.IsObject():
 		s.invalidParams(m, "params.arguments is "+describe(args)+", want an object")

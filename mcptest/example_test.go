@@ -158,7 +158,7 @@ func ExampleServer_ExpectViolation() {
 	defer t.finish()
 
 	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite"))
-	srv.ExpectViolation(mcptest.RuleInitializeFirst)
+	srv.ExpectViolation("lifecycle/initialize-first")
 
 	conn := srv.Dial()
 	defer conn.Close()

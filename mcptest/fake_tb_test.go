@@ -327,7 +327,7 @@ func TestRuntimeChangesAfterDial(t *testing.T) {
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
 	if !fake.run(func() {
-		srv.ExpectViolation(mcptest.RuleIDUnique)
+		srv.ExpectViolation("jsonrpc/id-unique")
 		srv.IgnoreViolations()
 		srv.SetTools(mcptest.Quietly, mcptest.NewTool("b").ReturnsText("b"))
 	}) {

@@ -40,7 +40,7 @@ func wrongClients() map[mcptest.RuleID][]string {
 		}
 	}
 	// Unanswered server requests: the offence is a reply never sent.
-	out[mcptest.RuleServerRequestUnanswered] = append(out[mcptest.RuleServerRequestUnanswered], "TestServerRequestUnanswered")
+	out["jsonrpc/server-request-unanswered"] = append(out["jsonrpc/server-request-unanswered"], "TestServerRequestUnanswered")
 	return out
 }
 
@@ -52,19 +52,19 @@ func goldenRuleApplies(r mcptest.RuleID, transport, version string) bool {
 	stateless := version == mcpclient.StatelessVersion
 	id := string(r)
 	switch {
-	case r == mcptest.RuleHTTPStatelessHeaders:
+	case r == "http/stateless-headers":
 		return transport == "http" && stateless
-	case r == mcptest.RuleHTTPAccept:
+	case r == "http/accept":
 		return transport == "http" // HTTP+SSE has no Accept rule
-	case r == mcptest.RuleHTTPSessionID, r == mcptest.RuleHTTPProtocolVersion, r == mcptest.RuleHTTPReinitialize, r == mcptest.RuleHTTPDelete:
+	case r == "http/session-id", r == "http/protocol-version-header", r == "http/reinitialize-after-404", r == "http/delete-on-close":
 		return transport == "http" && !stateless
 	case strings.HasPrefix(id, "http/"):
 		return transport != "pipe"
-	case r == mcptest.RuleDiscoverFirst:
+	case r == "stateless/discover-first":
 		return transport == "pipe" && stateless // a stdio rule
 	case strings.HasPrefix(id, "stateless/"), strings.HasPrefix(id, "mrtr/"):
 		return stateless
-	case r == mcptest.RuleInitializeNotBatched:
+	case r == "lifecycle/initialize-not-batched":
 		return version == "2024-11-05" || version == "2025-03-26"
 	case strings.HasPrefix(id, "lifecycle/"):
 		return !stateless

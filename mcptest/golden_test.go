@@ -476,7 +476,7 @@ func TestGoldenStatelessHTTPRetrySameID(t *testing.T) {
 	h.post(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"book","arguments":{},"inputResponses":{"confirm":{"action":"accept","content":{"ok":true,"seats":2}}},"requestState":`+state.Raw+`,`+meta+`}}`, hdr...)
 	srv.Close()
 	vs := srv.Violations()
-	if len(vs) != 1 || vs[0].Rule != mcptest.RuleMRTRNewID {
+	if len(vs) != 1 || vs[0].Rule != "mrtr/new-id" {
 		t.Fatalf("want one mrtr/new-id violation, got %v", vs)
 	}
 }

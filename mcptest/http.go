@@ -258,7 +258,7 @@ func (f *httpFront) checkOrigin(w http.ResponseWriter, r *http.Request, x *HTTPE
 		host = h
 	}
 	if host != "" && !isLoopbackHost(host) && !slices.Contains(f.srv.httpCfg.hosts, strings.ToLower(strings.Trim(host, "[]"))) {
-		f.refuseStray(w, r, x, http.StatusForbidden, RuleHTTPHost, "Host "+r.Host+" is not a loopback name", "Forbidden: Host "+r.Host+" is not this server")
+		f.refuseStray(w, r, x, http.StatusForbidden, ruleHTTPHost, "Host "+r.Host+" is not a loopback name", "Forbidden: Host "+r.Host+" is not this server")
 		return false
 	}
 	origin := r.Header.Get("Origin")
@@ -271,7 +271,7 @@ func (f *httpFront) checkOrigin(w http.ResponseWriter, r *http.Request, x *HTTPE
 	if u, err := url.Parse(origin); err == nil && u.Host != "" && isLoopbackHost(u.Hostname()) {
 		return true
 	}
-	f.refuseStray(w, r, x, http.StatusForbidden, RuleHTTPOrigin, "Origin "+origin+" is not allowed", "Forbidden: Origin "+origin+" is not allowed")
+	f.refuseStray(w, r, x, http.StatusForbidden, ruleHTTPOrigin, "Origin "+origin+" is not allowed", "Forbidden: Origin "+origin+" is not allowed")
 	return false
 }
 

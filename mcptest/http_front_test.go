@@ -18,7 +18,7 @@ import (
 func chargedRules(srv *mcptest.Server) []string {
 	var rules []string
 	for _, v := range srv.Violations() {
-		if v.Rule != mcptest.RuleHTTPDelete {
+		if v.Rule != "http/delete-on-close" {
 			rules = append(rules, string(v.Rule))
 		}
 	}
@@ -64,7 +64,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 			got := gjson.Parse(body)
 			srv.Close()
 			rules := chargedRules(srv)
-			if slices.Contains(rules, string(mcptest.RuleHTTPStatelessHeaders)) || got.Get("error.code").Int() == mcptest.CodeHeaderMismatch {
+			if slices.Contains(rules, string("http/stateless-headers")) || got.Get("error.code").Int() == mcptest.CodeHeaderMismatch {
 				t.Errorf("a message that is not a stateless-era request was held to the stateless era's headers: %d %s, violations %v", status, body, srv.Violations())
 			}
 			if got.Get("error.code").Int() != want.Get("error.code").Int() || got.Get("result").Exists() != want.Get("result").Exists() ||
@@ -96,7 +96,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 			t.Errorf("got %d %s, want 400 with -32020", status, body)
 		}
 		srv.Close()
-		if rules := chargedRules(srv); !slices.Equal(rules, []string{string(mcptest.RuleHTTPStatelessHeaders)}) {
+		if rules := chargedRules(srv); !slices.Equal(rules, []string{string("http/stateless-headers")}) {
 			t.Errorf("want http/stateless-headers, got %v", srv.Violations())
 		}
 	})
@@ -116,13 +116,13 @@ func TestHTTPMalformedWithoutSession(t *testing.T) {
 		id         string
 		rule       mcptest.RuleID
 	}{
-		{"not JSON", `{"jsonrpc":"2.0",`, mcptest.CodeParseError, "null", mcptest.RuleParseError},
-		{"plain text", `hello`, mcptest.CodeParseError, "null", mcptest.RuleParseError},
-		{"a JSON object that is no message", `{"foo":1}`, mcptest.CodeInvalidRequest, "null", mcptest.RuleInvalidRequest},
-		{"a JSON number", `42`, mcptest.CodeInvalidRequest, "null", mcptest.RuleInvalidRequest},
-		{"neither request nor response, with an id", `{"jsonrpc":"2.0","id":3}`, mcptest.CodeInvalidRequest, "3", mcptest.RuleInvalidRequest},
-		{"an empty batch", `[]`, mcptest.CodeInvalidRequest, "null", mcptest.RuleInvalidRequest},
-		{"an empty body", ``, mcptest.CodeParseError, "null", mcptest.RuleParseError},
+		{"not JSON", `{"jsonrpc":"2.0",`, mcptest.CodeParseError, "null", "jsonrpc/parse-error"},
+		{"plain text", `hello`, mcptest.CodeParseError, "null", "jsonrpc/parse-error"},
+		{"a JSON object that is no message", `{"foo":1}`, mcptest.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
+		{"a JSON number", `42`, mcptest.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
+		{"neither request nor response, with an id", `{"jsonrpc":"2.0","id":3}`, mcptest.CodeInvalidRequest, "3", "jsonrpc/invalid-request"},
+		{"an empty batch", `[]`, mcptest.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
+		{"an empty body", ``, mcptest.CodeParseError, "null", "jsonrpc/parse-error"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -152,7 +152,7 @@ func TestHTTPMalformedWithoutSession(t *testing.T) {
 			t.Errorf("got %d %s, want 400 with -32600", status, body)
 		}
 		srv.Close()
-		if rules := chargedRules(srv); !slices.Equal(rules, []string{string(mcptest.RuleHTTPSessionID)}) {
+		if rules := chargedRules(srv); !slices.Equal(rules, []string{string("http/session-id")}) {
 			t.Errorf("want http/session-id, got %v", srv.Violations())
 		}
 	})
@@ -190,7 +190,7 @@ func TestHTTPRefusedInitializeOpensNoSession(t *testing.T) {
 		t.Errorf("want the two refused initialize requests journaled in session 0, got %d:\n%s", len(refused), srv.Transcript())
 	}
 	srv.Close()
-	if rules := chargedRules(srv); !slices.Equal(rules, []string{string(mcptest.RuleHTTPAccept), string(mcptest.RuleHTTPContentType)}) {
+	if rules := chargedRules(srv); !slices.Equal(rules, []string{string("http/accept"), string("http/content-type")}) {
 		t.Errorf("want http/accept and http/content-type, got %v", srv.Violations())
 	}
 }
@@ -245,7 +245,7 @@ func TestHTTPOutboundFaultsActOnRefusals(t *testing.T) {
 // that fails the test at once.
 func TestWithAllowedHosts(t *testing.T) {
 	srv := mcptest.NewServer(t).WithAllowedHosts("Mock.Internal", "192.0.2.7", "[2001:db8::7]")
-	srv.ExpectViolation(mcptest.RuleHTTPHost)
+	srv.ExpectViolation("http/host")
 	post := func(host string) int {
 		req, err := http.NewRequest(http.MethodPost, srv.URL(), strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`))
 		require.NoError(t, err)

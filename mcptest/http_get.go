@@ -18,7 +18,7 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 			sess = c.sess
 		}
 		in := journalHTTP(sess, nil, x)
-		sess.violate(RuleHTTPAccept, in, fmt.Sprintf("GET with Accept %q, want text/event-stream", x.Accept))
+		sess.violate(ruleHTTPAccept, in, fmt.Sprintf("GET with Accept %q, want text/event-stream", x.Accept))
 		f.refuse(w, r, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: a GET must accept text/event-stream")
 		return
 	}
@@ -43,12 +43,12 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 			f.refuse(w, r, f.strays(), nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: this server offers no standalone SSE stream")
 			return
 		}
-		f.refuseStray(w, r, x, http.StatusBadRequest, RuleHTTPSessionID, "GET without Mcp-Session-Id", "Bad Request: Mcp-Session-Id header required")
+		f.refuseStray(w, r, x, http.StatusBadRequest, ruleHTTPSessionID, "GET without Mcp-Session-Id", "Bad Request: Mcp-Session-Id header required")
 		return
 	}
 	c := f.lookup(x.SessionID)
 	if c == nil {
-		f.refuseStray(w, r, x, http.StatusNotFound, RuleHTTPSessionID, "Mcp-Session-Id "+strconv.Quote(x.SessionID)+" was never issued by this server", "Not Found: no session "+x.SessionID)
+		f.refuseStray(w, r, x, http.StatusNotFound, ruleHTTPSessionID, "Mcp-Session-Id "+strconv.Quote(x.SessionID)+" was never issued by this server", "Not Found: no session "+x.SessionID)
 		return
 	}
 	if c.gone() {
@@ -126,7 +126,7 @@ func (f *httpFront) legacyStream(w http.ResponseWriter, r *http.Request) {
 // delete serves a DELETE: the client ends its session.
 func (f *httpFront) delete(w http.ResponseWriter, r *http.Request, x *HTTPExchange) {
 	if x.SessionID == "" {
-		f.refuseStray(w, r, x, http.StatusBadRequest, RuleHTTPSessionID, "DELETE without Mcp-Session-Id", "Bad Request: Mcp-Session-Id header required")
+		f.refuseStray(w, r, x, http.StatusBadRequest, ruleHTTPSessionID, "DELETE without Mcp-Session-Id", "Bad Request: Mcp-Session-Id header required")
 		return
 	}
 	c := f.lookup(x.SessionID)

@@ -127,7 +127,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 			srv.journal.amend(m.Seq, func(m *Message) { m.Problem = "body cut short: " + err.Error() })
 			return
 		}
-		sess.violate(RuleInvalidRequest, m, m.Problem)
+		sess.violate(ruleInvalidRequest, m, m.Problem)
 		f.refuse(w, r, sess, nil, http.StatusRequestEntityTooLarge, CodeInvalidRequest, "Invalid Request: body too large")
 		return
 	}
@@ -230,13 +230,13 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 func (f *httpFront) checkMedia(w http.ResponseWriter, r *http.Request, x *HTTPExchange, body []byte, sess *Session, legacy bool) bool {
 	if x.ContentType != "application/json" {
 		in := journalHTTP(sess, body, x)
-		sess.violate(RuleHTTPContentType, in, fmt.Sprintf("POST with Content-Type %q, want application/json", r.Header.Get("Content-Type")))
+		sess.violate(ruleHTTPContentType, in, fmt.Sprintf("POST with Content-Type %q, want application/json", r.Header.Get("Content-Type")))
 		f.refuse(w, r, sess, &in, http.StatusUnsupportedMediaType, CodeInvalidRequest, "Unsupported Media Type: POST a JSON-RPC message as application/json")
 		return false
 	}
 	if jsonOK, sseOK := accepts(r.Header.Values("Accept")); !legacy && (!jsonOK || !sseOK) {
 		in := journalHTTP(sess, body, x)
-		sess.violate(RuleHTTPAccept, in, fmt.Sprintf("POST with Accept %q, want both application/json and text/event-stream", x.Accept))
+		sess.violate(ruleHTTPAccept, in, fmt.Sprintf("POST with Accept %q, want both application/json and text/event-stream", x.Accept))
 		f.refuse(w, r, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: Accept must list both application/json and text/event-stream")
 		return false
 	}
@@ -288,7 +288,7 @@ func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTP
 		if c == nil {
 			sess := f.strays()
 			in := journalHTTP(sess, body, x)
-			sess.violate(RuleHTTPSessionID, in, "Mcp-Session-Id "+strconv.Quote(x.SessionID)+" was never issued by this server")
+			sess.violate(ruleHTTPSessionID, in, "Mcp-Session-Id "+strconv.Quote(x.SessionID)+" was never issued by this server")
 			f.refuse(w, r, sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: no session "+x.SessionID)
 			return nil, true
 		}
@@ -298,8 +298,8 @@ func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTP
 			again := c.told404
 			c.told404 = true
 			c.mu.Unlock()
-			if again && c.once(RuleHTTPReinitialize) {
-				c.sess.violate(RuleHTTPReinitialize, in, "the session ended and the server answered 404, but the client sent "+describeBody(in)+" with its id again instead of a new initialize")
+			if again && c.once(ruleHTTPReinitialize) {
+				c.sess.violate(ruleHTTPReinitialize, in, "the session ended and the server answered 404, but the client sent "+describeBody(in)+" with its id again instead of a new initialize")
 			}
 			f.refuse(w, r, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+x.SessionID+" has ended; initialize a new one")
 			return nil, true
@@ -347,7 +347,7 @@ func (f *httpFront) newConnFor(w http.ResponseWriter, r *http.Request, x *HTTPEx
 		f.refuse(w, r, sess, &in, http.StatusBadRequest, CodeMethodNotFound, "Method not found: this server speaks only "+strings.Join(srv.legacy, ", ")+"; initialize first")
 		return nil, true
 	}
-	sess.violate(RuleHTTPSessionID, in, "POST without Mcp-Session-Id; the server assigned one on the initialize result")
+	sess.violate(ruleHTTPSessionID, in, "POST without Mcp-Session-Id; the server assigned one on the initialize result")
 	f.refuse(w, r, sess, &in, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: Mcp-Session-Id header required (initialize first)")
 	return nil, true
 }
@@ -360,7 +360,7 @@ func (f *httpFront) newConnFor(w http.ResponseWriter, r *http.Request, x *HTTPEx
 func (f *httpFront) answerMalformed(w http.ResponseWriter, r *http.Request, sess *Session, body []byte, d *decoded, in Message) bool {
 	switch {
 	case d.parseError || len(bytes.TrimSpace(body)) == 0:
-		sess.violate(RuleParseError, in, "the frame is not valid JSON")
+		sess.violate(ruleParseError, in, "the frame is not valid JSON")
 		f.refuseID(w, r, sess, &in, "", http.StatusBadRequest, CodeParseError, "Parse error")
 		return true
 	case d.batch.Exists() && len(d.batch.Array()) > 0, d.msg.Kind != KindInvalid:
@@ -374,7 +374,7 @@ func (f *httpFront) answerMalformed(w http.ResponseWriter, r *http.Request, sess
 	if validID(d.id) {
 		id = d.id.Raw
 	}
-	sess.violate(RuleInvalidRequest, in, problem)
+	sess.violate(ruleInvalidRequest, in, problem)
 	f.refuseID(w, r, sess, &in, id, http.StatusBadRequest, CodeInvalidRequest, "Invalid Request: "+problem)
 	return true
 }
@@ -446,7 +446,7 @@ func (f *httpFront) checkVersionHeader(w http.ResponseWriter, r *http.Request, c
 		}
 	case !slices.Contains(f.srv.legacy, pv):
 		in := journalHTTP(sess, body, x)
-		sess.violate(RuleHTTPProtocolVersionNegotiated, in, "Mcp-Protocol-Version "+strconv.Quote(pv)+" is not a version this server supports ("+strings.Join(f.srv.legacy, ", ")+")")
+		sess.violate(ruleHTTPProtocolVersionNegotiated, in, "Mcp-Protocol-Version "+strconv.Quote(pv)+" is not a version this server supports ("+strings.Join(f.srv.legacy, ", ")+")")
 		f.refuse(w, r, sess, &in, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: unsupported Mcp-Protocol-Version "+strconv.Quote(pv))
 		return false
 	case negotiated != "" && pv != negotiated:
@@ -484,7 +484,7 @@ func (f *httpFront) checkStatelessHeaders(w http.ResponseWriter, r *http.Request
 	}
 	sess := c.sess
 	in := journalHTTP(sess, body, x)
-	sess.violate(RuleHTTPStatelessHeaders, in, problem)
+	sess.violate(ruleHTTPStatelessHeaders, in, problem)
 	key := "null"
 	if validID(p.id) {
 		key = p.id.Raw

@@ -87,23 +87,23 @@ type httpRuleCase struct {
 }
 
 var httpRuleCases = []httpRuleCase{
-	{name: "post accepts only json", rule: mcptest.RuleHTTPAccept, status: http.StatusNotAcceptable, code: mcptest.CodeInvalidRequest,
+	{name: "post accepts only json", rule: "http/accept", status: http.StatusNotAcceptable, code: mcptest.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.do(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Content-Type", "application/json", "Accept", "application/json")
 			return s, b
 		}},
-	{name: "get without event-stream", rule: mcptest.RuleHTTPAccept, status: http.StatusNotAcceptable, code: mcptest.CodeInvalidRequest,
+	{name: "get without event-stream", rule: "http/accept", status: http.StatusNotAcceptable, code: mcptest.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
 			s, _, b := h.do(http.MethodGet, "", "Accept", "application/json", mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
-	{name: "text/plain body", rule: mcptest.RuleHTTPContentType, severity: mcptest.SeverityWarning, status: http.StatusUnsupportedMediaType, code: mcptest.CodeInvalidRequest,
+	{name: "text/plain body", rule: "http/content-type", severity: mcptest.SeverityWarning, status: http.StatusUnsupportedMediaType, code: mcptest.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.do(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Content-Type", "text/plain", "Accept", both)
 			return s, b
 		}},
-	{name: "request without session id", rule: mcptest.RuleHTTPSessionID, status: http.StatusBadRequest, code: mcptest.CodeInvalidRequest,
+	{name: "request without session id", rule: "http/session-id", status: http.StatusBadRequest, code: mcptest.CodeInvalidRequest,
 		server: func(t testing.TB) *mcptest.Server {
 			return ruleServer(t).WithProtocolVersions(mcptest.HandshakeVersions()...)
 		},
@@ -112,30 +112,30 @@ var httpRuleCases = []httpRuleCase{
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
-	{name: "invented session id", rule: mcptest.RuleHTTPSessionID, status: http.StatusNotFound, code: mcptest.CodeInvalidRequest,
+	{name: "invented session id", rule: "http/session-id", status: http.StatusNotFound, code: mcptest.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, "guessed", mcptest.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
-	{name: "no version header after 2025-11-25", rule: mcptest.RuleHTTPProtocolVersion, status: http.StatusOK,
+	{name: "no version header after 2025-11-25", rule: "http/protocol-version-header", status: http.StatusOK,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid)
 			return s, b
 		}},
-	{name: "other version than negotiated", rule: mcptest.RuleHTTPProtocolVersionNegotiated, severity: mcptest.SeverityWarning, status: http.StatusOK,
+	{name: "other version than negotiated", rule: "http/protocol-version-negotiated", severity: mcptest.SeverityWarning, status: http.StatusOK,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-06-18")
 			return s, b
 		}},
-	{name: "unknown version header", rule: mcptest.RuleHTTPProtocolVersionNegotiated, status: http.StatusBadRequest, code: mcptest.CodeInvalidRequest, severity: mcptest.SeverityWarning,
+	{name: "unknown version header", rule: "http/protocol-version-negotiated", status: http.StatusBadRequest, code: mcptest.CodeInvalidRequest, severity: mcptest.SeverityWarning,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "1999-01-01")
 			return s, b
 		}},
-	{name: "ended session used twice", rule: mcptest.RuleHTTPReinitialize, status: http.StatusNotFound, code: mcptest.CodeInvalidRequest,
+	{name: "ended session used twice", rule: "http/reinitialize-after-404", status: http.StatusNotFound, code: mcptest.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
 			if s, _, _ := h.do(http.MethodDelete, "", mcptest.HeaderSessionID, sid); s != http.StatusOK {
@@ -145,35 +145,35 @@ var httpRuleCases = []httpRuleCase{
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
-	{name: "session left open", rule: mcptest.RuleHTTPDelete, status: http.StatusOK, severity: mcptest.SeverityWarning,
+	{name: "session left open", rule: "http/delete-on-close", status: http.StatusOK, severity: mcptest.SeverityWarning,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"ping"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
-	{name: "no Mcp-Method", rule: mcptest.RuleHTTPStatelessHeaders, status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
+	{name: "no Mcp-Method", rule: "http/stateless-headers", status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+statelessMeta+`}}`, mcptest.HeaderProtocolVersion, "2026-07-28")
 			return s, b
 		}},
-	{name: "Mcp-Name disagrees", rule: mcptest.RuleHTTPStatelessHeaders, status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
+	{name: "Mcp-Name disagrees", rule: "http/stateless-headers", status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo",`+statelessMeta+`}}`,
 				mcptest.HeaderProtocolVersion, "2026-07-28", mcptest.HeaderMethod, "tools/call", mcptest.HeaderName, "add")
 			return s, b
 		}},
-	{name: "version header disagrees with _meta", rule: mcptest.RuleHTTPStatelessHeaders, status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
+	{name: "version header disagrees with _meta", rule: "http/stateless-headers", status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+statelessMeta+`}}`,
 				mcptest.HeaderProtocolVersion, "2025-11-25", mcptest.HeaderMethod, "tools/list")
 			return s, b
 		}},
-	{name: "foreign origin", rule: mcptest.RuleHTTPOrigin, severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
+	{name: "foreign origin", rule: "http/origin", severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Origin", "https://evil.example")
 			return s, b
 		}},
-	{name: "rebound host", rule: mcptest.RuleHTTPHost, severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
+	{name: "rebound host", rule: "http/host", severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			req, _ := http.NewRequest(http.MethodPost, h.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
 			req.Host = "attacker.example"
@@ -217,7 +217,7 @@ func TestHTTPRules(t *testing.T) {
 				switch {
 				case v.Rule == tc.rule:
 					found = append(found, v)
-				case v.Rule == mcptest.RuleHTTPDelete: // the raw client leaves its session open
+				case v.Rule == "http/delete-on-close": // the raw client leaves its session open
 				default:
 					t.Errorf("another violation: %s", v)
 				}

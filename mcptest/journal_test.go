@@ -22,7 +22,7 @@ func journalFixture(t *testing.T) *mcptest.Server {
 	t.Helper()
 	srv := mcptest.NewServer(t).
 		WithTools(mcptest.NewTool("a").ReturnsText("A"), mcptest.NewTool("b").ReturnsText("B")).
-		ExpectViolation(mcptest.RuleParseError)
+		ExpectViolation("jsonrpc/parse-error")
 	c1 := dialRaw(t, srv)
 	c1.handshake(t, "2025-11-25")
 	c1.result(t, "1", "tools/list", "")
@@ -248,7 +248,7 @@ func TestJournalWhere(t *testing.T) {
 }
 
 func TestJournalWhereNull(t *testing.T) {
-	srv := mcptest.NewServer(t).ExpectViolation(mcptest.RuleUnexpectedResponse)
+	srv := mcptest.NewServer(t).ExpectViolation("jsonrpc/unexpected-response")
 	c := dialRaw(t, srv)
 	c.send(`{"jsonrpc":"2.0","id":1,"result":null}`)
 	c.ping(t, "2")

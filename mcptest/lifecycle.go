@@ -25,16 +25,16 @@ func (s *Session) checkLifecycle(m Message) {
 	case m.Method == "ping" || m.Method == "server/discover":
 	case m.Method == "initialize":
 		if ph != phaseNew {
-			s.violate(RuleInitializeOnce, m, "initialize sent again in a session that is already initialized")
+			s.violate(ruleInitializeOnce, m, "initialize sent again in a session that is already initialized")
 		} else {
 			s.mu.Lock()
 			s.initID = m.ID // known at once, so cancelling a pending initialize is caught
 			s.mu.Unlock()
 		}
 	case ph == phaseNew:
-		s.violate(RuleInitializeFirst, m, m.Method+" sent before initialize")
+		s.violate(ruleInitializeFirst, m, m.Method+" sent before initialize")
 	case ph == phaseInitializing:
-		s.violate(RuleInitializedFirst, m, m.Method+" sent before notifications/initialized")
+		s.violate(ruleInitializedFirst, m, m.Method+" sent before notifications/initialized")
 	}
 }
 
@@ -46,11 +46,11 @@ func (s *Session) checkCapability(m Message) {
 	caps, version := s.caps, s.version
 	s.mu.Unlock()
 	if version == "" {
-		return // before initialize: RuleInitializeFirst says it
+		return // before initialize: ruleInitializeFirst says it
 	}
 	path, ok := spec.ServerCapability(m.Method, version) // none for completion/complete in 2024-11-05
 	if ok && !declaredIn(caps, path) {
-		s.violate(RuleUndeclaredMethod, m, s.undeclared(m, path))
+		s.violate(ruleUndeclaredMethod, m, s.undeclared(m, path))
 	}
 }
 
@@ -78,14 +78,14 @@ func (s *Session) initialize(m Message, d decoded) {
 		}
 	}
 	for _, pr := range problems {
-		s.violate(RuleInitializeParams, m, pr)
+		s.violate(ruleInitializeParams, m, pr)
 	}
 	if pv.Type != gjson.String {
 		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: protocolVersion must be a string", nil)
 		return
 	}
 	if !versionFormat(pv.Str) {
-		s.violate(RuleProtocolVersionFormat, m, "params.protocolVersion is "+strconv.Quote(shorten(pv.Str, 40))+", want a version such as \"2025-11-25\"")
+		s.violate(ruleProtocolVersionFormat, m, "params.protocolVersion is "+strconv.Quote(shorten(pv.Str, 40))+", want a version such as \"2025-11-25\"")
 	}
 	version := s.srv.negotiate(pv.Str)
 	caps := s.srv.capabilities()
@@ -136,7 +136,7 @@ func (s *Server) negotiate(requested string) string {
 func (s *Session) setLevel(m Message, d decoded) {
 	lvl := d.params.Get("level")
 	if lvl.Type != gjson.String || !slices.Contains(logLevels, lvl.Str) {
-		s.violate(RuleInvalidParams, m, "logging/setLevel level is "+describe(lvl)+", want one of debug … emergency")
+		s.violate(ruleInvalidParams, m, "logging/setLevel level is "+describe(lvl)+", want one of debug … emergency")
 		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, emergency", nil)
 		return
 	}

@@ -195,11 +195,11 @@ func (s *Session) checkRetry(m Message, d decoded) {
 	s.mu.Unlock()
 	switch {
 	case state.Exists() && byState == nil && latest != nil && latest.state != "":
-		s.violate(RuleMRTRRequestState, m, fmt.Sprintf("requestState %s is not the %q the server sent: it must be echoed unchanged", shorten(state.Raw, 60), latest.state))
+		s.violate(ruleMRTRRequestState, m, fmt.Sprintf("requestState %s is not the %q the server sent: it must be echoed unchanged", shorten(state.Raw, 60), latest.state))
 	case state.Exists() && byState == nil:
-		s.violate(RuleMRTRRequestState, m, fmt.Sprintf("requestState %s was never sent by the server: a client must not invent one", shorten(state.Raw, 60)))
+		s.violate(ruleMRTRRequestState, m, fmt.Sprintf("requestState %s was never sent by the server: a client must not invent one", shorten(state.Raw, 60)))
 	case !state.Exists() && latest != nil && latest.state != "":
-		s.violate(RuleMRTRRequestState, m, fmt.Sprintf("the retry drops requestState %q: it must be echoed unchanged", latest.state))
+		s.violate(ruleMRTRRequestState, m, fmt.Sprintf("the retry drops requestState %q: it must be echoed unchanged", latest.state))
 	}
 	r := byState
 	if r == nil {
@@ -215,7 +215,7 @@ func (s *Session) checkRetry(m Message, d decoded) {
 		}
 	}
 	if len(missing) > 0 {
-		s.violate(RuleMRTRComplete, m, "the retry has no inputResponses for "+strings.Join(missing, ", "))
+		s.violate(ruleMRTRComplete, m, "the retry has no inputResponses for "+strings.Join(missing, ", "))
 	}
 }
 

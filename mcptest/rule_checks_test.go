@@ -22,9 +22,9 @@ func TestElicitationContentViaRequest(t *testing.T) {
 		answer string
 		want   []mcptest.RuleID
 	}{
-		{"content of the wrong type", `{"action":"accept","content":{"ok":"yes","note":"x"}}`, []mcptest.RuleID{mcptest.RuleElicitationContent}},
-		{"content without a required field", `{"action":"accept","content":{"note":"x"}}`, []mcptest.RuleID{mcptest.RuleElicitationContent}},
-		{"content without a default", `{"action":"accept","content":{"ok":true}}`, []mcptest.RuleID{mcptest.RuleElicitationDefaults}},
+		{"content of the wrong type", `{"action":"accept","content":{"ok":"yes","note":"x"}}`, []mcptest.RuleID{"elicitation/content-schema"}},
+		{"content without a required field", `{"action":"accept","content":{"note":"x"}}`, []mcptest.RuleID{"elicitation/content-schema"}},
+		{"content without a default", `{"action":"accept","content":{"ok":true}}`, []mcptest.RuleID{"elicitation/defaults-applied"}},
 		{"content that fits", `{"action":"accept","content":{"ok":true,"note":"x"}}`, nil},
 		{"declined", `{"action":"decline"}`, nil},
 		{"cancelled", `{"action":"cancel"}`, nil},
@@ -99,7 +99,7 @@ func TestDiscoverFirstOnlyOnStdio(t *testing.T) {
 	pipe := slFullServer(t)
 	c := dialRaw(t, pipe)
 	c.result(t, "1", "tools/list", slOK(""))
-	if vs := pipe.Violations(); len(vs) != 1 || vs[0].Rule != mcptest.RuleDiscoverFirst {
+	if vs := pipe.Violations(); len(vs) != 1 || vs[0].Rule != "stateless/discover-first" {
 		t.Errorf("want stateless/discover-first on the pipe (stdio), got %v", vs)
 	}
 }
@@ -119,7 +119,7 @@ func TestOncePerSessionFromTheTable(t *testing.T) {
 		}
 	}
 	vs := srv.Violations()
-	if len(vs) != 2 || vs[0].Rule != mcptest.RuleUnofferedVersion || vs[1].Rule != mcptest.RuleUnofferedVersion || vs[0].Message.SessionNumber == vs[1].Message.SessionNumber {
-		t.Errorf("want one %s a session, two sessions, got %v", mcptest.RuleUnofferedVersion, vs)
+	if len(vs) != 2 || vs[0].Rule != "lifecycle/unoffered-version-accepted" || vs[1].Rule != "lifecycle/unoffered-version-accepted" || vs[0].Message.SessionNumber == vs[1].Message.SessionNumber {
+		t.Errorf("want one %s a session, two sessions, got %v", "lifecycle/unoffered-version-accepted", vs)
 	}
 }

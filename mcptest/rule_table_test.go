@@ -68,7 +68,7 @@ func TestRuleTable(t *testing.T) {
 // TestRuleSeverityByVersion: a rule whose spec says SHOULD in an older
 // version is a warning there and an error in the newer ones.
 func TestRuleSeverityByVersion(t *testing.T) {
-	r := rulesByID[RuleUndeclaredMethod]
+	r := rulesByID[ruleUndeclaredMethod]
 	for v, want := range map[string]Severity{"2024-11-05": SeverityWarning, "2025-03-26": SeverityWarning, "2025-06-18": SeverityError, "2025-11-25": SeverityError, "2026-07-28": SeverityError} {
 		if got := r.severityIn(r.versionFor(v, isStateless(v))); got != want {
 			t.Errorf("%s in %s: want %v, got %v", r.ID, v, want, got)

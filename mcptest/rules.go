@@ -14,121 +14,122 @@ import (
 )
 
 // RuleID names a client check, e.g. "lifecycle/initialize-first". The IDs
-// are stable: tests name them in ExpectViolation, and reports print them.
-// Rules lists every one with what the spec says of it (the rule table in
-// rule_table.go); a RuleID that is not among them (a typo) makes
-// ExpectViolation fail the test at once.
+// are stable: tests write them as they are, ExpectViolation("jsonrpc/id-type"),
+// and reports print them. Rules lists every one with what the spec says of
+// it (the rule table; `mcpmock list --rules` and docs/rules.md show it); a
+// RuleID that is not among them (a typo) makes ExpectViolation fail the test
+// at once, naming the nearest ID.
 type RuleID string
 
 // Rule IDs of the client checks.
 const (
-	// RuleParseError: every frame is valid JSON (answered with -32700, id null).
-	RuleParseError RuleID = "jsonrpc/parse-error"
-	// RuleInvalidRequest: every frame is a JSON-RPC request, notification or
+	// ruleParseError: every frame is valid JSON (answered with -32700, id null).
+	ruleParseError RuleID = "jsonrpc/parse-error"
+	// ruleInvalidRequest: every frame is a JSON-RPC request, notification or
 	// response object (answered with -32600); a batch is one only in a
 	// session of 2024-11-05 or 2025-03-26, the versions that have batches.
-	RuleInvalidRequest RuleID = "jsonrpc/invalid-request"
-	// RuleJSONRPCVersion: every message carries "jsonrpc": "2.0".
-	RuleJSONRPCVersion RuleID = "jsonrpc/version"
-	// RuleIDType: a request id is a string or an integer, never null.
-	RuleIDType RuleID = "jsonrpc/id-type"
-	// RuleIDUnique: a request id is not reused within a session.
-	RuleIDUnique RuleID = "jsonrpc/id-unique"
-	// RuleMethodNotFound: the client calls only methods the server knows (answered with -32601).
-	RuleMethodNotFound RuleID = "jsonrpc/method-not-found"
-	// RuleInvalidParams: params are an object and well formed for the method (answered with -32602).
-	RuleInvalidParams RuleID = "jsonrpc/invalid-params"
-	// RuleUnexpectedResponse: a response answers a pending request of the server.
-	RuleUnexpectedResponse RuleID = "jsonrpc/unexpected-response"
-	// RuleInitializeFirst: initialize is the first interaction; only ping may precede it.
-	RuleInitializeFirst RuleID = "lifecycle/initialize-first"
-	// RuleInitializeParams: initialize params carry protocolVersion (a
+	ruleInvalidRequest RuleID = "jsonrpc/invalid-request"
+	// ruleJSONRPCVersion: every message carries "jsonrpc": "2.0".
+	ruleJSONRPCVersion RuleID = "jsonrpc/version"
+	// ruleIDType: a request id is a string or an integer, never null.
+	ruleIDType RuleID = "jsonrpc/id-type"
+	// ruleIDUnique: a request id is not reused within a session.
+	ruleIDUnique RuleID = "jsonrpc/id-unique"
+	// ruleMethodNotFound: the client calls only methods the server knows (answered with -32601).
+	ruleMethodNotFound RuleID = "jsonrpc/method-not-found"
+	// ruleInvalidParams: params are an object and well formed for the method (answered with -32602).
+	ruleInvalidParams RuleID = "jsonrpc/invalid-params"
+	// ruleUnexpectedResponse: a response answers a pending request of the server.
+	ruleUnexpectedResponse RuleID = "jsonrpc/unexpected-response"
+	// ruleInitializeFirst: initialize is the first interaction; only ping may precede it.
+	ruleInitializeFirst RuleID = "lifecycle/initialize-first"
+	// ruleInitializeParams: initialize params carry protocolVersion (a
 	// string), capabilities (an object) and clientInfo with name and version.
-	RuleInitializeParams RuleID = "lifecycle/initialize-params"
-	// RuleInitializeOnce: initialize is sent once per session.
-	RuleInitializeOnce RuleID = "lifecycle/initialize-once"
-	// RuleInitializedFirst: after the initialize result the client sends
+	ruleInitializeParams RuleID = "lifecycle/initialize-params"
+	// ruleInitializeOnce: initialize is sent once per session.
+	ruleInitializeOnce RuleID = "lifecycle/initialize-once"
+	// ruleInitializedFirst: after the initialize result the client sends
 	// notifications/initialized before any request but ping.
-	RuleInitializedFirst RuleID = "lifecycle/initialized-before-requests"
-	// RuleInitializeNotBatched: initialize is sent alone, never in a
+	ruleInitializedFirst RuleID = "lifecycle/initialized-before-requests"
+	// ruleInitializeNotBatched: initialize is sent alone, never in a
 	// JSON-RPC batch (2024-11-05, 2025-03-26: the versions with batches).
-	RuleInitializeNotBatched RuleID = "lifecycle/initialize-not-batched"
-	// RuleCancelInitialize: the initialize request is never cancelled.
-	RuleCancelInitialize RuleID = "lifecycle/initialize-not-cancelled"
-	// RuleUndeclaredMethod: the client calls only methods whose server
+	ruleInitializeNotBatched RuleID = "lifecycle/initialize-not-batched"
+	// ruleCancelInitialize: the initialize request is never cancelled.
+	ruleCancelInitialize RuleID = "lifecycle/initialize-not-cancelled"
+	// ruleUndeclaredMethod: the client calls only methods whose server
 	// capability was declared (tools, resources, resources.subscribe,
 	// prompts, logging, completions).
-	RuleUndeclaredMethod RuleID = "capabilities/undeclared-method"
-	// RuleInvalidCursor: a list cursor is one the server issued.
-	RuleInvalidCursor RuleID = "pagination/invalid-cursor"
-	// RuleArgumentsNull (a warning): tools/call and prompts/get send
+	ruleUndeclaredMethod RuleID = "capabilities/undeclared-method"
+	// ruleInvalidCursor: a list cursor is one the server issued.
+	ruleInvalidCursor RuleID = "pagination/invalid-cursor"
+	// ruleArgumentsNull (a warning): tools/call and prompts/get send
 	// arguments as an object or leave them out, never null. The mock treats
 	// null as no arguments, as lenient servers do; strict ones reject it.
-	RuleArgumentsNull RuleID = "params/arguments-null"
+	ruleArgumentsNull RuleID = "params/arguments-null"
 
-	// RuleMetaRequired: every stateless-era request carries params._meta with
+	// ruleMetaRequired: every stateless-era request carries params._meta with
 	// io.modelcontextprotocol/protocolVersion (a string) and
 	// io.modelcontextprotocol/clientCapabilities (an object) (answered with -32602).
-	RuleMetaRequired RuleID = "stateless/meta-required"
-	// RuleClientInfo (a warning): stateless-era requests SHOULD carry
+	ruleMetaRequired RuleID = "stateless/meta-required"
+	// ruleClientInfo (a warning): stateless-era requests SHOULD carry
 	// io.modelcontextprotocol/clientInfo. Reported once per session.
-	RuleClientInfo RuleID = "stateless/client-info"
-	// RuleRemovedMethod: a stateless session uses no method 2026-07-28
+	ruleClientInfo RuleID = "stateless/client-info"
+	// ruleRemovedMethod: a stateless session uses no method 2026-07-28
 	// removed (ping, logging/setLevel, resources/subscribe, …; answered with -32601).
-	RuleRemovedMethod RuleID = "stateless/removed-method"
-	// RuleRetrySupportedVersion (a warning): after -32022 the client
+	ruleRemovedMethod RuleID = "stateless/removed-method"
+	// ruleRetrySupportedVersion (a warning): after -32022 the client
 	// retries with a version from the error's supported list.
-	RuleRetrySupportedVersion RuleID = "stateless/retry-supported-version"
-	// RuleInitializeAfterDiscover (a warning): a client does not send
+	ruleRetrySupportedVersion RuleID = "stateless/retry-supported-version"
+	// ruleInitializeAfterDiscover (a warning): a client does not send
 	// initialize to a modern-only server after server/discover succeeded.
-	RuleInitializeAfterDiscover RuleID = "stateless/no-initialize-after-discover"
-	// RuleDiscoverFirst (a warning): on stdio (and the in-memory pipe) a
+	ruleInitializeAfterDiscover RuleID = "stateless/no-initialize-after-discover"
+	// ruleDiscoverFirst (a warning): on stdio (and the in-memory pipe) a
 	// client should probe with server/discover before other stateless
 	// requests. Reported once per session, never over HTTP.
-	RuleDiscoverFirst RuleID = "stateless/discover-first"
-	// RuleMRTRRequestState: a retry after input_required echoes the
+	ruleDiscoverFirst RuleID = "stateless/discover-first"
+	// ruleMRTRRequestState: a retry after input_required echoes the
 	// server's requestState unchanged, and never invents one.
-	RuleMRTRRequestState RuleID = "mrtr/request-state-unchanged"
-	// RuleMRTRNewID: a retry after input_required has a new JSON-RPC id.
-	RuleMRTRNewID RuleID = "mrtr/new-id"
-	// RuleMRTRComplete: a retry carries a response for every input request.
-	RuleMRTRComplete RuleID = "mrtr/responses-complete"
+	ruleMRTRRequestState RuleID = "mrtr/request-state-unchanged"
+	// ruleMRTRNewID: a retry after input_required has a new JSON-RPC id.
+	ruleMRTRNewID RuleID = "mrtr/new-id"
+	// ruleMRTRComplete: a retry carries a response for every input request.
+	ruleMRTRComplete RuleID = "mrtr/responses-complete"
 
-	// RuleProtocolVersionFormat: initialize asks for a protocol version, a
+	// ruleProtocolVersionFormat: initialize asks for a protocol version, a
 	// date string such as "2025-11-25", never "" or free text (answered
 	// with the newest version the mock speaks, as for an unknown one).
-	RuleProtocolVersionFormat RuleID = "lifecycle/protocol-version-format"
-	// RuleUnofferedVersion (a warning): the mock answered initialize with
+	ruleProtocolVersionFormat RuleID = "lifecycle/protocol-version-format"
+	// ruleUnofferedVersion (a warning): the mock answered initialize with
 	// a version the client did not ask for and cannot have chosen — one no
 	// handshake has (unknown, empty, or of the stateless era) — and the
 	// client went on with requests; a client that does not support the
 	// version should disconnect. Reported once per session.
-	RuleUnofferedVersion RuleID = "lifecycle/unoffered-version-accepted"
-	// RuleIDPrecision (a warning): an integer id beyond ±(2^53-1), which a
+	ruleUnofferedVersion RuleID = "lifecycle/unoffered-version-accepted"
+	// ruleIDPrecision (a warning): an integer id beyond ±(2^53-1), which a
 	// JavaScript peer cannot hold exactly: its reply matches no request there.
-	RuleIDPrecision RuleID = "jsonrpc/id-precision"
-	// RuleServerRequestUnanswered: the client answers every request of the
+	ruleIDPrecision RuleID = "jsonrpc/id-precision"
+	// ruleServerRequestUnanswered: the client answers every request of the
 	// server (ping, roots/list, sampling, elicitation): before its deadline
 	// (Session.SendRequest's context) or, at the latest, before the session ends.
-	RuleServerRequestUnanswered RuleID = "jsonrpc/server-request-unanswered"
-	// RuleProgressTokenType: a progressToken is a string or an integer.
-	RuleProgressTokenType RuleID = "params/progress-token-type"
-	// RuleCancelRequestIDType: notifications/cancelled names its request
+	ruleServerRequestUnanswered RuleID = "jsonrpc/server-request-unanswered"
+	// ruleProgressTokenType: a progressToken is a string or an integer.
+	ruleProgressTokenType RuleID = "params/progress-token-type"
+	// ruleCancelRequestIDType: notifications/cancelled names its request
 	// with a string or an integer, as request ids are.
-	RuleCancelRequestIDType RuleID = "params/cancel-request-id-type"
-	// RuleArgumentsSchema (a warning): tools/call arguments satisfy the
+	ruleCancelRequestIDType RuleID = "params/cancel-request-id-type"
+	// ruleArgumentsSchema (a warning): tools/call arguments satisfy the
 	// tool's inputSchema. Arguments an LLM made up reach servers that do
 	// not check, but clients that validate catch them. The spec makes
 	// validating the server's duty, so it never fails a test.
-	RuleArgumentsSchema RuleID = "tools/arguments-schema"
-	// RuleElicitationContent (a warning): an accepted elicitation's content
+	ruleArgumentsSchema RuleID = "tools/arguments-schema"
+	// ruleElicitationContent (a warning): an accepted elicitation's content
 	// satisfies the requestedSchema, whether the server asked with
 	// elicitation/create (handshake era) or an input request (stateless era).
-	RuleElicitationContent RuleID = "elicitation/content-schema"
-	// RuleElicitationDefaults (a warning): an accepted elicitation carries
+	ruleElicitationContent RuleID = "elicitation/content-schema"
+	// ruleElicitationDefaults (a warning): an accepted elicitation carries
 	// the requestedSchema's defaults for the fields the user left alone
 	// (SEP-1034).
-	RuleElicitationDefaults RuleID = "elicitation/defaults-applied"
+	ruleElicitationDefaults RuleID = "elicitation/defaults-applied"
 )
 
 func ruleStrings(rs []RuleID) []string {
@@ -159,7 +160,7 @@ func (s Severity) String() string {
 
 // Violation is one broken rule of the protocol by the client under test.
 type Violation struct {
-	// Rule is the stable rule ID, e.g. RuleInitializeFirst.
+	// Rule is the stable rule ID, e.g. ruleInitializeFirst.
 	Rule RuleID
 	// Severity says whether it fails the test: the rule's keyword in the
 	// session's version (a SHOULD is a warning).
@@ -405,11 +406,11 @@ func formatViolations(vs []Violation) string {
 func (s *Session) checkRequestFields(m Message, d decoded) {
 	if d.id.Type == gjson.Number {
 		if n, err := strconv.ParseInt(d.id.Raw, 10, 64); err != nil || n > maxSafeInteger || n < -maxSafeInteger {
-			s.violate(RuleIDPrecision, m, "id "+shorten(m.ID, 40)+" is beyond ±(2^53-1): a JavaScript peer rounds it, and the reply matches no request")
+			s.violate(ruleIDPrecision, m, "id "+shorten(m.ID, 40)+" is beyond ±(2^53-1): a JavaScript peer rounds it, and the reply matches no request")
 		}
 	}
 	if pt := d.paramPath(paramMeta, "progressToken"); pt.Exists() && !validID(pt) {
-		s.violate(RuleProgressTokenType, m, "params._meta.progressToken is "+describe(pt)+", want a string or an integer")
+		s.violate(ruleProgressTokenType, m, "params._meta.progressToken is "+describe(pt)+", want a string or an integer")
 	}
 	if m.Method == "initialize" || m.Method == "ping" {
 		return
@@ -421,7 +422,7 @@ func (s *Session) checkRequestFields(m Message, d decoded) {
 	// supports, in a handshake, a version that does not exist or belongs
 	// to the stateless era. The rule's row has it reported once a session.
 	if era == EraHandshake && asked != told && !spec.Handshake.Has(told) {
-		s.violate(RuleUnofferedVersion, m, fmt.Sprintf("the client asked for %q, was answered %q, which no handshake has, and went on; a client that does not support the version should disconnect", asked, told))
+		s.violate(ruleUnofferedVersion, m, fmt.Sprintf("the client asked for %q, was answered %q, which no handshake has, and went on; a client that does not support the version should disconnect", asked, told))
 	}
 }
 
@@ -494,7 +495,7 @@ func (s *Session) checkArguments(m Message, def []byte, args gjson.Result) {
 		instance = "{}"
 	}
 	if why := s.srv.schemas.validate(schema.Raw, instance); why != "" {
-		s.violate(RuleArgumentsSchema, m, "the arguments do not satisfy the tool's inputSchema: "+why)
+		s.violate(ruleArgumentsSchema, m, "the arguments do not satisfy the tool's inputSchema: "+why)
 	}
 }
 
@@ -516,7 +517,7 @@ func (s *Session) checkElicitation(m Message, resp gjson.Result, params json.Raw
 		instance = "{}"
 	}
 	if why := s.srv.schemas.validate(schema.Raw, instance); why != "" {
-		s.violate(RuleElicitationContent, m, "the accepted content does not satisfy the requestedSchema: "+why)
+		s.violate(ruleElicitationContent, m, "the accepted content does not satisfy the requestedSchema: "+why)
 		return
 	}
 	if v := s.ProtocolVersion(); !m.modern && v != "" && v < spec.V20251125 {
@@ -530,7 +531,7 @@ func (s *Session) checkElicitation(m Message, resp gjson.Result, params json.Raw
 		return true
 	})
 	if len(missing) > 0 {
-		s.violate(RuleElicitationDefaults, m, "the accepted content leaves out "+strings.Join(missing, ", ")+", which have defaults; a client should pre-populate them (SEP-1034)")
+		s.violate(ruleElicitationDefaults, m, "the accepted content leaves out "+strings.Join(missing, ", ")+", which have defaults; a client should pre-populate them (SEP-1034)")
 	}
 }
 
@@ -556,5 +557,5 @@ func (s *Session) unanswered(id, method, why string) {
 		})
 		return
 	}
-	s.violate(RuleServerRequestUnanswered, req, fmt.Sprintf("the client never answered %s id %s: %s", method, id, why))
+	s.violate(ruleServerRequestUnanswered, req, fmt.Sprintf("the client never answered %s id %s: %s", method, id, why))
 }

@@ -135,100 +135,100 @@ func initRequest(params string) string { return rawRequest(rawInitID, "initializ
 
 var ruleCases = []ruleCase{
 	// jsonrpc/parse-error: -32700 with id null.
-	{name: "truncated object", rule: mcptest.RuleParseError,
+	{name: "truncated object", rule: "jsonrpc/parse-error",
 		frame: `{"jsonrpc":"2.0","id":1,"method":"ping"`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeParseError, "null")},
-	{name: "plain text", rule: mcptest.RuleParseError, before: ruleFresh,
+	{name: "plain text", rule: "jsonrpc/parse-error", before: ruleFresh,
 		frame: `hello, server`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeParseError, "null")},
-	{name: "two messages on one line", rule: mcptest.RuleParseError,
+	{name: "two messages on one line", rule: "jsonrpc/parse-error",
 		frame: `{"jsonrpc":"2.0","id":1,"method":"ping"}{"jsonrpc":"2.0","id":2,"method":"ping"}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeParseError, "null")},
-	{name: "single quotes", rule: mcptest.RuleParseError,
+	{name: "single quotes", rule: "jsonrpc/parse-error",
 		frame: `{'jsonrpc':'2.0','id':1,'method':'ping'}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeParseError, "null")},
 
 	// jsonrpc/invalid-request: -32600, with the id when it can be read.
-	{name: "batch", rule: mcptest.RuleInvalidRequest,
+	{name: "batch", rule: "jsonrpc/invalid-request",
 		frame: `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
-	{name: "empty batch", rule: mcptest.RuleInvalidRequest,
+	{name: "empty batch", rule: "jsonrpc/invalid-request",
 		frame: `[]`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
-	{name: "number", rule: mcptest.RuleInvalidRequest, before: ruleFresh,
+	{name: "number", rule: "jsonrpc/invalid-request", before: ruleFresh,
 		frame: `42`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
-	{name: "string", rule: mcptest.RuleInvalidRequest,
+	{name: "string", rule: "jsonrpc/invalid-request",
 		frame: `"ping"`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
-	{name: "null", rule: mcptest.RuleInvalidRequest,
+	{name: "null", rule: "jsonrpc/invalid-request",
 		frame: `null`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
-	{name: "empty object", rule: mcptest.RuleInvalidRequest,
+	{name: "empty object", rule: "jsonrpc/invalid-request",
 		frame: `{}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
-	{name: "method is not a string", rule: mcptest.RuleInvalidRequest,
+	{name: "method is not a string", rule: "jsonrpc/invalid-request",
 		frame: `{"jsonrpc":"2.0","id":3,"method":42}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "3")},
-	{name: "method is not a string and id is null", rule: mcptest.RuleInvalidRequest,
+	{name: "method is not a string and id is null", rule: "jsonrpc/invalid-request",
 		frame: `{"jsonrpc":"2.0","id":null,"method":["ping"]}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
-	{name: "neither request nor response", rule: mcptest.RuleInvalidRequest,
+	{name: "neither request nor response", rule: "jsonrpc/invalid-request",
 		frame: `{"jsonrpc":"2.0","id":"four"}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, `"four"`)},
-	{name: "response with result and error", rule: mcptest.RuleInvalidRequest,
+	{name: "response with result and error", rule: "jsonrpc/invalid-request",
 		frame: `{"jsonrpc":"2.0","id":5,"result":{},"error":{"code":-32603,"message":"both"}}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "5")},
 
 	// jsonrpc/version: a request is refused with -32600; a notification is
 	// handled anyway.
-	{name: "request without jsonrpc", rule: mcptest.RuleJSONRPCVersion,
+	{name: "request without jsonrpc", rule: "jsonrpc/version",
 		frame: `{"id":6,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "6")},
-	{name: "jsonrpc 1.0", rule: mcptest.RuleJSONRPCVersion,
+	{name: "jsonrpc 1.0", rule: "jsonrpc/version",
 		frame: `{"jsonrpc":"1.0","id":7,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "7")},
-	{name: "jsonrpc as a number", rule: mcptest.RuleJSONRPCVersion, before: ruleFresh,
+	{name: "jsonrpc as a number", rule: "jsonrpc/version", before: ruleFresh,
 		frame: `{"jsonrpc":2.0,"id":8,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "8")},
-	{name: "request without jsonrpc and with a null id", rule: mcptest.RuleJSONRPCVersion,
+	{name: "request without jsonrpc and with a null id", rule: "jsonrpc/version",
 		frame: `{"id":null,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
-	{name: "notification without jsonrpc", rule: mcptest.RuleJSONRPCVersion,
+	{name: "notification without jsonrpc", rule: "jsonrpc/version",
 		frame: `{"method":"notifications/roots/list_changed"}`, kind: mcptest.KindNotification, reply: wantNoReply()},
 
 	// jsonrpc/id-type: -32600 with id null.
-	{name: "null id", rule: mcptest.RuleIDType,
+	{name: "null id", rule: "jsonrpc/id-type",
 		frame: `{"jsonrpc":"2.0","id":null,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
-	{name: "fractional id", rule: mcptest.RuleIDType,
+	{name: "fractional id", rule: "jsonrpc/id-type",
 		frame: `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
-	{name: "boolean id", rule: mcptest.RuleIDType, before: ruleFresh,
+	{name: "boolean id", rule: "jsonrpc/id-type", before: ruleFresh,
 		frame: `{"jsonrpc":"2.0","id":true,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
-	{name: "object id", rule: mcptest.RuleIDType,
+	{name: "object id", rule: "jsonrpc/id-type",
 		frame: `{"jsonrpc":"2.0","id":{"n":1},"method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
-	{name: "array id", rule: mcptest.RuleIDType,
+	{name: "array id", rule: "jsonrpc/id-type",
 		frame: `{"jsonrpc":"2.0","id":[1],"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
 
 	// jsonrpc/id-unique: the request is still answered.
-	{name: "id of an earlier request", rule: mcptest.RuleIDUnique,
+	{name: "id of an earlier request", rule: "jsonrpc/id-unique",
 		before: func(t testing.TB, c *rawClient) { ruleHandshaken(t, c); c.ping(t, "20") },
 		frame:  `{"jsonrpc":"2.0","id":20,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantResult("20")},
-	{name: "id of the initialize request", rule: mcptest.RuleIDUnique,
+	{name: "id of the initialize request", rule: "jsonrpc/id-unique",
 		frame: `{"jsonrpc":"2.0","id":"init","method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantResult(`"init"`)},
 
 	// jsonrpc/id-precision (a warning): answered, with the id as sent.
-	{name: "id beyond 2^53", rule: mcptest.RuleIDPrecision, severity: mcptest.SeverityWarning,
+	{name: "id beyond 2^53", rule: "jsonrpc/id-precision", severity: mcptest.SeverityWarning,
 		frame: `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantResult("9007199254740993")},
-	{name: "id below -(2^53)", rule: mcptest.RuleIDPrecision, severity: mcptest.SeverityWarning,
+	{name: "id below -(2^53)", rule: "jsonrpc/id-precision", severity: mcptest.SeverityWarning,
 		frame: `{"jsonrpc":"2.0","id":-123456789012345678901,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantResult("-123456789012345678901")},
 
 	// params/progress-token-type: the request is still served.
-	{name: "progressToken a fraction", rule: mcptest.RuleProgressTokenType,
+	{name: "progressToken a fraction", rule: "params/progress-token-type",
 		frame: rawRequest("110", "tools/call", `{"name":"echo","arguments":{},"_meta":{"progressToken":1.5}}`), kind: mcptest.KindRequest, reply: wantResult("110")},
-	{name: "progressToken an object", rule: mcptest.RuleProgressTokenType,
+	{name: "progressToken an object", rule: "params/progress-token-type",
 		frame: rawRequest("111", "tools/list", `{"_meta":{"progressToken":{"t":1}}}`), kind: mcptest.KindRequest, reply: wantResult("111")},
 
 	// params/cancel-request-id-type: no reply.
-	{name: "requestId an object", rule: mcptest.RuleCancelRequestIDType,
+	{name: "requestId an object", rule: "params/cancel-request-id-type",
 		frame: rawNotification("notifications/cancelled", `{"requestId":{"id":1}}`), kind: mcptest.KindNotification, reply: wantNoReply()},
-	{name: "requestId null", rule: mcptest.RuleCancelRequestIDType,
+	{name: "requestId null", rule: "params/cancel-request-id-type",
 		frame: rawNotification("notifications/cancelled", `{"requestId":null}`), kind: mcptest.KindNotification, reply: wantNoReply()},
 
 	// tools/arguments-schema (a warning): the tool still answers.
-	{name: "arguments of the wrong type", rule: mcptest.RuleArgumentsSchema, severity: mcptest.SeverityWarning, server: typedToolServer,
+	{name: "arguments of the wrong type", rule: "tools/arguments-schema", severity: mcptest.SeverityWarning, server: typedToolServer,
 		frame: rawRequest("120", "tools/call", `{"name":"typed","arguments":{"age":"old"}}`), kind: mcptest.KindRequest, reply: wantResult("120")},
-	{name: "a required argument missing", rule: mcptest.RuleArgumentsSchema, severity: mcptest.SeverityWarning, server: typedToolServer,
+	{name: "a required argument missing", rule: "tools/arguments-schema", severity: mcptest.SeverityWarning, server: typedToolServer,
 		frame: rawRequest("121", "tools/call", `{"name":"typed"}`), kind: mcptest.KindRequest, reply: wantResult("121")},
 
 	// elicitation/content-schema and elicitation/defaults-applied (a
 	// warning): the tool call is still answered.
-	{name: "accepted content of the wrong type", rule: mcptest.RuleElicitationContent, severity: mcptest.SeverityWarning, server: elicitServer, before: elicitHandshake,
+	{name: "accepted content of the wrong type", rule: "elicitation/content-schema", severity: mcptest.SeverityWarning, server: elicitServer, before: elicitHandshake,
 		makeFrame: elicitAnswer(`{"action":"accept","content":{"ok":"yes"}}`), kind: mcptest.KindResult, reply: wantResult("130")},
-	{name: "accepted content without a required field", rule: mcptest.RuleElicitationContent, severity: mcptest.SeverityWarning, server: elicitServer, before: elicitHandshake,
+	{name: "accepted content without a required field", rule: "elicitation/content-schema", severity: mcptest.SeverityWarning, server: elicitServer, before: elicitHandshake,
 		makeFrame: elicitAnswer(`{"action":"accept","content":{}}`), kind: mcptest.KindResult, reply: wantResult("130")},
-	{name: "stateless retry with content of the wrong type", rule: mcptest.RuleElicitationContent, severity: mcptest.SeverityWarning, server: elicitServer, before: ruleDiscovered,
+	{name: "stateless retry with content of the wrong type", rule: "elicitation/content-schema", severity: mcptest.SeverityWarning, server: elicitServer, before: ruleDiscovered,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			res := c.result(t, `"c1"`, "tools/call", modernParams(`"name":"confirm","arguments":{}`))
 			if res.Get("resultType").String() != "input_required" {
@@ -237,102 +237,102 @@ var ruleCases = []ruleCase{
 			return rawRequest(`"c2"`, "tools/call", modernParams(`"name":"confirm","arguments":{},"inputResponses":{"ok":{"action":"accept","content":{"ok":"yes"}}},"requestState":`+res.Get("requestState").Raw))
 		},
 		kind: mcptest.KindRequest, reply: wantResult(`"c2"`)},
-	{name: "defaults not applied", rule: mcptest.RuleElicitationDefaults, severity: mcptest.SeverityWarning, server: elicitServer, before: elicitHandshake,
+	{name: "defaults not applied", rule: "elicitation/defaults-applied", severity: mcptest.SeverityWarning, server: elicitServer, before: elicitHandshake,
 		makeFrame: elicitAnswer(`{"action":"accept","content":{"ok":true}}`), kind: mcptest.KindResult, reply: wantResult("130")},
 
 	// jsonrpc/method-not-found: -32601.
-	{name: "unknown method", rule: mcptest.RuleMethodNotFound,
+	{name: "unknown method", rule: "jsonrpc/method-not-found",
 		frame: `{"jsonrpc":"2.0","id":30,"method":"tools/frobnicate"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "30")},
-	{name: "a method of the client sent to the server", rule: mcptest.RuleMethodNotFound,
+	{name: "a method of the client sent to the server", rule: "jsonrpc/method-not-found",
 		frame: `{"jsonrpc":"2.0","id":31,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "31")},
-	{name: "method names are case-sensitive", rule: mcptest.RuleMethodNotFound,
+	{name: "method names are case-sensitive", rule: "jsonrpc/method-not-found",
 		frame: `{"jsonrpc":"2.0","id":"P","method":"Ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, `"P"`)},
 
 	// jsonrpc/invalid-params: -32602 for requests; notifications get no reply.
-	{name: "params is an array", rule: mcptest.RuleInvalidParams,
+	{name: "params is an array", rule: "jsonrpc/invalid-params",
 		frame: `{"jsonrpc":"2.0","id":40,"method":"tools/list","params":[]}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "40")},
-	{name: "params is a string", rule: mcptest.RuleInvalidParams, before: ruleFresh,
+	{name: "params is a string", rule: "jsonrpc/invalid-params", before: ruleFresh,
 		frame: `{"jsonrpc":"2.0","id":41,"method":"ping","params":"now"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "41")},
-	{name: "tools/call without name", rule: mcptest.RuleInvalidParams,
+	{name: "tools/call without name", rule: "jsonrpc/invalid-params",
 		frame: `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"arguments":{}}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "42")},
-	{name: "tools/call arguments not an object", rule: mcptest.RuleInvalidParams,
+	{name: "tools/call arguments not an object", rule: "jsonrpc/invalid-params",
 		frame: `{"jsonrpc":"2.0","id":43,"method":"tools/call","params":{"name":"echo","arguments":["x"]}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "43")},
-	{name: "resources/read without uri", rule: mcptest.RuleInvalidParams,
+	{name: "resources/read without uri", rule: "jsonrpc/invalid-params",
 		frame: `{"jsonrpc":"2.0","id":44,"method":"resources/read","params":{}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "44")},
-	{name: "resources/subscribe uri not a string", rule: mcptest.RuleInvalidParams,
+	{name: "resources/subscribe uri not a string", rule: "jsonrpc/invalid-params",
 		frame: `{"jsonrpc":"2.0","id":45,"method":"resources/subscribe","params":{"uri":7}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "45")},
-	{name: "prompts/get without name", rule: mcptest.RuleInvalidParams,
+	{name: "prompts/get without name", rule: "jsonrpc/invalid-params",
 		frame: `{"jsonrpc":"2.0","id":46,"method":"prompts/get","params":{"arguments":{"name":"x"}}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "46")},
-	{name: "prompts/get arguments not an object", rule: mcptest.RuleInvalidParams,
+	{name: "prompts/get arguments not an object", rule: "jsonrpc/invalid-params",
 		frame: `{"jsonrpc":"2.0","id":47,"method":"prompts/get","params":{"name":"greet","arguments":"x"}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "47")},
-	{name: "logging/setLevel unknown level", rule: mcptest.RuleInvalidParams,
+	{name: "logging/setLevel unknown level", rule: "jsonrpc/invalid-params",
 		frame: `{"jsonrpc":"2.0","id":48,"method":"logging/setLevel","params":{"level":"verbose"}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "48")},
-	{name: "completion/complete without ref", rule: mcptest.RuleInvalidParams,
+	{name: "completion/complete without ref", rule: "jsonrpc/invalid-params",
 		frame: `{"jsonrpc":"2.0","id":49,"method":"completion/complete","params":{"argument":{"name":"name","value":"a"}}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "49")},
-	{name: "notifications/cancelled without requestId", rule: mcptest.RuleInvalidParams,
+	{name: "notifications/cancelled without requestId", rule: "jsonrpc/invalid-params",
 		frame: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"bored"}}`, kind: mcptest.KindNotification, reply: wantNoReply()},
 
 	// jsonrpc/unexpected-response: no reply.
-	{name: "result for no request", rule: mcptest.RuleUnexpectedResponse,
+	{name: "result for no request", rule: "jsonrpc/unexpected-response",
 		frame: `{"jsonrpc":"2.0","id":50,"result":{}}`, kind: mcptest.KindResult, reply: wantNoReply()},
-	{name: "error for no request", rule: mcptest.RuleUnexpectedResponse, before: ruleFresh,
+	{name: "error for no request", rule: "jsonrpc/unexpected-response", before: ruleFresh,
 		frame: `{"jsonrpc":"2.0","id":"s1","error":{"code":-32601,"message":"Method not found"}}`, kind: mcptest.KindError, reply: wantNoReply()},
 
 	// lifecycle/initialize-first: requests are still answered.
-	{name: "request before initialize", rule: mcptest.RuleInitializeFirst, before: ruleFresh,
+	{name: "request before initialize", rule: "lifecycle/initialize-first", before: ruleFresh,
 		frame: `{"jsonrpc":"2.0","id":60,"method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantResult("60")},
-	{name: "tools/call before initialize", rule: mcptest.RuleInitializeFirst, before: ruleFresh,
+	{name: "tools/call before initialize", rule: "lifecycle/initialize-first", before: ruleFresh,
 		frame: `{"jsonrpc":"2.0","id":61,"method":"tools/call","params":{"name":"echo","arguments":{}}}`, kind: mcptest.KindRequest, reply: wantResult("61")},
-	{name: "notifications/initialized before initialize", rule: mcptest.RuleInitializeFirst, before: ruleFresh,
+	{name: "notifications/initialized before initialize", rule: "lifecycle/initialize-first", before: ruleFresh,
 		frame: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, kind: mcptest.KindNotification, reply: wantNoReply()},
-	{name: "other notification before initialize", rule: mcptest.RuleInitializeFirst, before: ruleFresh,
+	{name: "other notification before initialize", rule: "lifecycle/initialize-first", before: ruleFresh,
 		frame: `{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`, kind: mcptest.KindNotification, reply: wantNoReply()},
 
 	// lifecycle/initialize-params: without a string protocolVersion the
 	// mock refuses with -32602; otherwise it answers.
-	{name: "protocolVersion missing", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+	{name: "protocolVersion missing", rule: "lifecycle/initialize-params", before: ruleFresh,
 		frame: initRequest(`{"capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
-	{name: "protocolVersion a number", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+	{name: "protocolVersion a number", rule: "lifecycle/initialize-params", before: ruleFresh,
 		frame: initRequest(`{"protocolVersion":20251125,"capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
-	{name: "no params at all", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+	{name: "no params at all", rule: "lifecycle/initialize-params", before: ruleFresh,
 		frame: initRequest(""), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
-	{name: "capabilities missing", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+	{name: "capabilities missing", rule: "lifecycle/initialize-params", before: ruleFresh,
 		frame: initRequest(`{"protocolVersion":"2025-11-25","clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
-	{name: "capabilities an array", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+	{name: "capabilities an array", rule: "lifecycle/initialize-params", before: ruleFresh,
 		frame: initRequest(`{"protocolVersion":"2025-11-25","capabilities":[],"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
-	{name: "clientInfo missing", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+	{name: "clientInfo missing", rule: "lifecycle/initialize-params", before: ruleFresh,
 		frame: initRequest(`{"protocolVersion":"2025-06-18","capabilities":{}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
-	{name: "clientInfo.version missing", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+	{name: "clientInfo.version missing", rule: "lifecycle/initialize-params", before: ruleFresh,
 		frame: initRequest(`{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c"}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
-	{name: "clientInfo.name a number", rule: mcptest.RuleInitializeParams, before: ruleFresh,
+	{name: "clientInfo.name a number", rule: "lifecycle/initialize-params", before: ruleFresh,
 		frame: initRequest(`{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":1,"version":"1"}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
 
 	// lifecycle/initialize-once: the second initialize is still answered.
-	{name: "initialize after the handshake", rule: mcptest.RuleInitializeOnce,
+	{name: "initialize after the handshake", rule: "lifecycle/initialize-once",
 		frame: rawRequest(`"again"`, "initialize", initializeParams("2025-11-25")), kind: mcptest.KindRequest, reply: wantResult(`"again"`)},
-	{name: "initialize before notifications/initialized", rule: mcptest.RuleInitializeOnce, before: ruleInitializing,
+	{name: "initialize before notifications/initialized", rule: "lifecycle/initialize-once", before: ruleInitializing,
 		frame: rawRequest(`"again"`, "initialize", initializeParams("2025-06-18")), kind: mcptest.KindRequest, reply: wantResult(`"again"`)},
 
 	// lifecycle/initialized-before-requests: requests are still answered.
-	{name: "tools/list before notifications/initialized", rule: mcptest.RuleInitializedFirst, before: ruleInitializing,
+	{name: "tools/list before notifications/initialized", rule: "lifecycle/initialized-before-requests", before: ruleInitializing,
 		frame: `{"jsonrpc":"2.0","id":70,"method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantResult("70")},
-	{name: "resources/read before notifications/initialized", rule: mcptest.RuleInitializedFirst, before: ruleInitializing,
+	{name: "resources/read before notifications/initialized", rule: "lifecycle/initialized-before-requests", before: ruleInitializing,
 		frame: `{"jsonrpc":"2.0","id":71,"method":"resources/read","params":{"uri":"file:///notes.txt"}}`, kind: mcptest.KindRequest, reply: wantResult("71")},
 
 	// lifecycle/initialize-not-batched: in a version with batches, the
 	// batch is answered anyway.
-	{name: "initialize in a batch", rule: mcptest.RuleInitializeNotBatched, before: ruleFresh,
+	{name: "initialize in a batch", rule: "lifecycle/initialize-not-batched", before: ruleFresh,
 		frame: "[" + rawRequest(rawInitID, "initialize", initializeParams("2025-03-26")) + "]", kind: mcptest.KindBatch,
 		reply: wantBatchOf(wantResult(rawInitID))},
 
 	// lifecycle/protocol-version-format: answered with the newest version.
-	{name: "empty protocolVersion", rule: mcptest.RuleProtocolVersionFormat, before: ruleFresh,
+	{name: "empty protocolVersion", rule: "lifecycle/protocol-version-format", before: ruleFresh,
 		frame: initRequest(`{"protocolVersion":"","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
-	{name: "protocolVersion not a date", rule: mcptest.RuleProtocolVersionFormat, before: ruleFresh,
+	{name: "protocolVersion not a date", rule: "lifecycle/protocol-version-format", before: ruleFresh,
 		frame: initRequest(`{"protocolVersion":"latest","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
 
 	// lifecycle/unoffered-version-accepted (a warning): answered.
-	{name: "requests after a version no handshake has", rule: mcptest.RuleUnofferedVersion, severity: mcptest.SeverityWarning,
+	{name: "requests after a version no handshake has", rule: "lifecycle/unoffered-version-accepted", severity: mcptest.SeverityWarning,
 		server: func(t testing.TB) *mcptest.Server {
 			return ruleServer(t).WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
 		}, before: ruleFresh,
@@ -346,44 +346,44 @@ var ruleCases = []ruleCase{
 		kind: mcptest.KindRequest, reply: wantResult("1")},
 
 	// lifecycle/initialize-not-cancelled: no reply.
-	{name: "cancel initialize after the handshake", rule: mcptest.RuleCancelInitialize,
+	{name: "cancel initialize after the handshake", rule: "lifecycle/initialize-not-cancelled",
 		frame: rawNotification("notifications/cancelled", `{"requestId":"init","reason":"too slow"}`), kind: mcptest.KindNotification, reply: wantNoReply()},
-	{name: "cancel initialize before notifications/initialized", rule: mcptest.RuleCancelInitialize, before: ruleInitializing,
+	{name: "cancel initialize before notifications/initialized", rule: "lifecycle/initialize-not-cancelled", before: ruleInitializing,
 		frame: rawNotification("notifications/cancelled", `{"requestId":"init"}`), kind: mcptest.KindNotification, reply: wantNoReply()},
 
 	// capabilities/undeclared-method: the call is still answered.
-	{name: "tools/list without tools", rule: mcptest.RuleUndeclaredMethod, server: bareServer,
+	{name: "tools/list without tools", rule: "capabilities/undeclared-method", server: bareServer,
 		frame: `{"jsonrpc":"2.0","id":80,"method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantResult("80")},
-	{name: "prompts/list without prompts", rule: mcptest.RuleUndeclaredMethod, server: bareServer,
+	{name: "prompts/list without prompts", rule: "capabilities/undeclared-method", server: bareServer,
 		frame: `{"jsonrpc":"2.0","id":81,"method":"prompts/list"}`, kind: mcptest.KindRequest, reply: wantResult("81")},
-	{name: "resources/templates/list without resources", rule: mcptest.RuleUndeclaredMethod, server: bareServer,
+	{name: "resources/templates/list without resources", rule: "capabilities/undeclared-method", server: bareServer,
 		frame: `{"jsonrpc":"2.0","id":82,"method":"resources/templates/list"}`, kind: mcptest.KindRequest, reply: wantResult("82")},
-	{name: "logging/setLevel without logging", rule: mcptest.RuleUndeclaredMethod, server: bareServer,
+	{name: "logging/setLevel without logging", rule: "capabilities/undeclared-method", server: bareServer,
 		frame: `{"jsonrpc":"2.0","id":83,"method":"logging/setLevel","params":{"level":"info"}}`, kind: mcptest.KindRequest, reply: wantResult("83")},
-	{name: "completion/complete without completions", rule: mcptest.RuleUndeclaredMethod, server: bareServer,
+	{name: "completion/complete without completions", rule: "capabilities/undeclared-method", server: bareServer,
 		frame: `{"jsonrpc":"2.0","id":84,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"name","value":"a"}}}`,
 		kind:  mcptest.KindRequest, reply: wantResult("84")},
-	{name: "resources/subscribe without resources.subscribe", rule: mcptest.RuleUndeclaredMethod,
+	{name: "resources/subscribe without resources.subscribe", rule: "capabilities/undeclared-method",
 		server: func(t testing.TB) *mcptest.Server {
 			return mcptest.NewServer(t).
 				WithResources(mcptest.NewResource("file:///notes.txt", "notes").ReturnsText("x")).
 				WithCapabilities(`{"resources":{"listChanged":true}}`)
 		},
 		frame: `{"jsonrpc":"2.0","id":85,"method":"resources/subscribe","params":{"uri":"file:///notes.txt"}}`, kind: mcptest.KindRequest, reply: wantResult("85")},
-	{name: "tools/call with tools declared false", rule: mcptest.RuleUndeclaredMethod,
+	{name: "tools/call with tools declared false", rule: "capabilities/undeclared-method",
 		server: func(t testing.TB) *mcptest.Server {
 			return mcptest.NewServer(t).WithTools(mcptest.NewTool("echo").ReturnsText("x")).WithCapabilities(`{"tools":false}`)
 		},
 		frame: `{"jsonrpc":"2.0","id":86,"method":"tools/call","params":{"name":"echo"}}`, kind: mcptest.KindRequest, reply: wantResult("86")},
 
 	// pagination/invalid-cursor: -32602.
-	{name: "made-up cursor", rule: mcptest.RuleInvalidCursor,
+	{name: "made-up cursor", rule: "pagination/invalid-cursor",
 		frame: `{"jsonrpc":"2.0","id":90,"method":"tools/list","params":{"cursor":"page-2"}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "90")},
-	{name: "cursor is a number", rule: mcptest.RuleInvalidCursor,
+	{name: "cursor is a number", rule: "pagination/invalid-cursor",
 		frame: `{"jsonrpc":"2.0","id":91,"method":"resources/list","params":{"cursor":2}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "91")},
-	{name: "empty cursor", rule: mcptest.RuleInvalidCursor,
+	{name: "empty cursor", rule: "pagination/invalid-cursor",
 		frame: `{"jsonrpc":"2.0","id":92,"method":"prompts/list","params":{"cursor":""}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "92")},
-	{name: "cursor of another list", rule: mcptest.RuleInvalidCursor,
+	{name: "cursor of another list", rule: "pagination/invalid-cursor",
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			cursor := c.result(t, "93", "tools/list", "").Get("nextCursor")
 			if cursor.Type != gjson.String {
@@ -394,39 +394,39 @@ var ruleCases = []ruleCase{
 		kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "94")},
 
 	// params/arguments-null (a warning): null is taken as no arguments.
-	{name: "tools/call arguments null", rule: mcptest.RuleArgumentsNull, severity: mcptest.SeverityWarning,
+	{name: "tools/call arguments null", rule: "params/arguments-null", severity: mcptest.SeverityWarning,
 		frame: `{"jsonrpc":"2.0","id":100,"method":"tools/call","params":{"name":"echo","arguments":null}}`, kind: mcptest.KindRequest, reply: wantResult("100")},
-	{name: "prompts/get arguments null", rule: mcptest.RuleArgumentsNull, severity: mcptest.SeverityWarning,
+	{name: "prompts/get arguments null", rule: "params/arguments-null", severity: mcptest.SeverityWarning,
 		frame: `{"jsonrpc":"2.0","id":101,"method":"prompts/get","params":{"name":"plain","arguments":null}}`, kind: mcptest.KindRequest,
 		reply: wantResult("101")},
 
 	// stateless/meta-required: -32602.
-	{name: "server/discover without _meta", rule: mcptest.RuleMetaRequired, before: ruleFresh,
+	{name: "server/discover without _meta", rule: "stateless/meta-required", before: ruleFresh,
 		frame: `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "1")},
-	{name: "clientCapabilities missing", rule: mcptest.RuleMetaRequired, before: ruleDiscovered,
+	{name: "clientCapabilities missing", rule: "stateless/meta-required", before: ruleDiscovered,
 		frame: rawRequest("2", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"rawclient","version":"1.0.0"}}}`),
 		kind:  mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "2")},
-	{name: "protocolVersion not a string", rule: mcptest.RuleMetaRequired, before: ruleDiscovered,
+	{name: "protocolVersion not a string", rule: "stateless/meta-required", before: ruleDiscovered,
 		frame: rawRequest("3", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":20260728,"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"rawclient","version":"1.0.0"}}}`),
 		kind:  mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "3")},
 
 	// stateless/client-info (a warning): answered.
-	{name: "no clientInfo", rule: mcptest.RuleClientInfo, severity: mcptest.SeverityWarning, before: ruleFresh,
+	{name: "no clientInfo", rule: "stateless/client-info", severity: mcptest.SeverityWarning, before: ruleFresh,
 		frame: rawRequest("1", "server/discover", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`),
 		kind:  mcptest.KindRequest, reply: wantResult("1")},
 
 	// stateless/removed-method: -32601.
-	{name: "ping with _meta", rule: mcptest.RuleRemovedMethod, before: ruleDiscovered,
+	{name: "ping with _meta", rule: "stateless/removed-method", before: ruleDiscovered,
 		frame: rawRequest("1", "ping", modernParams("")), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "1")},
-	{name: "ping in a stateless session", rule: mcptest.RuleRemovedMethod, before: ruleDiscovered,
+	{name: "ping in a stateless session", rule: "stateless/removed-method", before: ruleDiscovered,
 		frame: rawRequest("2", "ping", ""), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "2")},
-	{name: "logging/setLevel", rule: mcptest.RuleRemovedMethod, before: ruleDiscovered,
+	{name: "logging/setLevel", rule: "stateless/removed-method", before: ruleDiscovered,
 		frame: rawRequest("3", "logging/setLevel", modernParams(`"level":"info"`)), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "3")},
-	{name: "resources/subscribe", rule: mcptest.RuleRemovedMethod, before: ruleDiscovered,
+	{name: "resources/subscribe", rule: "stateless/removed-method", before: ruleDiscovered,
 		frame: rawRequest("4", "resources/subscribe", modernParams(`"uri":"file:///notes.txt"`)), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "4")},
 
 	// stateless/retry-supported-version: -32022 again.
-	{name: "retry with another unsupported version", rule: mcptest.RuleRetrySupportedVersion, severity: mcptest.SeverityWarning, before: ruleDiscovered,
+	{name: "retry with another unsupported version", rule: "stateless/retry-supported-version", severity: mcptest.SeverityWarning, before: ruleDiscovered,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			meta := `{"_meta":{"io.modelcontextprotocol/protocolVersion":"%s","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"rawclient","version":"1.0.0"}}}`
 			first := c.call(t, "1", "tools/list", fmt.Sprintf(meta, "2030-01-01"))
@@ -438,32 +438,32 @@ var ruleCases = []ruleCase{
 		kind: mcptest.KindRequest, reply: wantError(mcptest.CodeUnsupportedProtocolVersion, "2")},
 
 	// stateless/no-initialize-after-discover: refused with -32602.
-	{name: "initialize after discover, modern-only server", rule: mcptest.RuleInitializeAfterDiscover, severity: mcptest.SeverityWarning, server: modernOnlyServer, before: ruleDiscovered,
+	{name: "initialize after discover, modern-only server", rule: "stateless/no-initialize-after-discover", severity: mcptest.SeverityWarning, server: modernOnlyServer, before: ruleDiscovered,
 		frame: rawRequest(rawInitID, "initialize", initializeParams("2025-11-25")), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
 
 	// stateless/discover-first (a warning): answered.
-	{name: "tools/list before server/discover", rule: mcptest.RuleDiscoverFirst, severity: mcptest.SeverityWarning, before: ruleFresh,
+	{name: "tools/list before server/discover", rule: "stateless/discover-first", severity: mcptest.SeverityWarning, before: ruleFresh,
 		frame: rawRequest("1", "tools/list", modernParams("")), kind: mcptest.KindRequest, reply: wantResult("1")},
 
 	// mrtr/request-state-unchanged: the retry is still answered.
-	{name: "requestState changed", rule: mcptest.RuleMRTRRequestState, server: mrtrServer, before: ruleDiscovered,
+	{name: "requestState changed", rule: "mrtr/request-state-unchanged", server: mrtrServer, before: ruleDiscovered,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			state := bookFirstRound(t, c)
 			return rawRequest(`"b2"`, "tools/call", modernParams(`"name":"book","arguments":{},"inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}},"requestState":`+strconv.Quote(state+"-edited")))
 		},
 		kind: mcptest.KindRequest, reply: wantResult(`"b2"`)},
-	{name: "requestState dropped", rule: mcptest.RuleMRTRRequestState, server: mrtrServer, before: ruleDiscovered,
+	{name: "requestState dropped", rule: "mrtr/request-state-unchanged", server: mrtrServer, before: ruleDiscovered,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			bookFirstRound(t, c)
 			return rawRequest(`"b2"`, "tools/call", modernParams(`"name":"book","arguments":{},"inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}}`))
 		},
 		kind: mcptest.KindRequest, reply: wantResult(`"b2"`)},
-	{name: "requestState invented", rule: mcptest.RuleMRTRRequestState, server: mrtrServer, before: ruleDiscovered,
+	{name: "requestState invented", rule: "mrtr/request-state-unchanged", server: mrtrServer, before: ruleDiscovered,
 		frame: rawRequest(`"e1"`, "tools/call", modernParams(`"name":"echo","arguments":{},"requestState":"made-up"`)),
 		kind:  mcptest.KindRequest, reply: wantResult(`"e1"`)},
 
 	// mrtr/responses-complete: answered with input_required again.
-	{name: "retry without the response", rule: mcptest.RuleMRTRComplete, server: mrtrServer, before: ruleDiscovered,
+	{name: "retry without the response", rule: "mrtr/responses-complete", server: mrtrServer, before: ruleDiscovered,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			state := bookFirstRound(t, c)
 			return rawRequest(`"b2"`, "tools/call", modernParams(`"name":"book","arguments":{},"inputResponses":{},"requestState":`+strconv.Quote(state)))
@@ -471,7 +471,7 @@ var ruleCases = []ruleCase{
 		kind: mcptest.KindRequest, reply: wantResult(`"b2"`)},
 
 	// mrtr/new-id: the retry is still answered.
-	{name: "retry reuses the id", rule: mcptest.RuleMRTRNewID, server: mrtrServer, before: ruleDiscovered,
+	{name: "retry reuses the id", rule: "mrtr/new-id", server: mrtrServer, before: ruleDiscovered,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			state := bookFirstRound(t, c)
 			return rawRequest(`"b1"`, "tools/call", modernParams(`"name":"book","arguments":{},"inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}},"requestState":`+strconv.Quote(state)))
@@ -835,7 +835,7 @@ func answerServerPing(t *testing.T, srv *mcptest.Server, c *rawClient) {
 // TestAnswerTwice: a second answer to the same server request is a
 // response to no pending request.
 func TestAnswerTwice(t *testing.T) {
-	srv := ruleServer(t).ExpectViolation(mcptest.RuleUnexpectedResponse)
+	srv := ruleServer(t).ExpectViolation("jsonrpc/unexpected-response")
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
 	answerServerPing(t, srv, c)
@@ -843,8 +843,8 @@ func TestAnswerTwice(t *testing.T) {
 	c.send(again)
 	c.ping(t, "2")
 	vs := srv.Violations()
-	if len(vs) != 1 || vs[0].Rule != mcptest.RuleUnexpectedResponse || vs[0].Message.Raw() != again {
-		t.Fatalf("want one %s violation for %s, got %v", mcptest.RuleUnexpectedResponse, again, vs)
+	if len(vs) != 1 || vs[0].Rule != "jsonrpc/unexpected-response" || vs[0].Message.Raw() != again {
+		t.Fatalf("want one %s violation for %s, got %v", "jsonrpc/unexpected-response", again, vs)
 	}
 }
 
@@ -896,7 +896,7 @@ func TestHandleInitializeKeepsLifecycle(t *testing.T) {
 // argument is answered -32602, and like every other -32602 it is a
 // jsonrpc/invalid-params violation.
 func TestMissingRequiredPromptArgument(t *testing.T) {
-	srv := ruleServer(t).ExpectViolation(mcptest.RuleInvalidParams)
+	srv := ruleServer(t).ExpectViolation("jsonrpc/invalid-params")
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
 	reply := c.call(t, "1", "prompts/get", `{"name":"greet","arguments":{}}`)
@@ -908,7 +908,7 @@ func TestMissingRequiredPromptArgument(t *testing.T) {
 // TestNotificationParamsNotAnObject: MCP params are objects, in
 // notifications as in requests.
 func TestNotificationParamsNotAnObject(t *testing.T) {
-	srv := ruleServer(t).ExpectViolation(mcptest.RuleInvalidParams)
+	srv := ruleServer(t).ExpectViolation("jsonrpc/invalid-params")
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
 	c.notify("notifications/progress", `["t",1]`)
@@ -1007,7 +1007,7 @@ func TestOversizedFrame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 64 MiB frame")
 	}
-	srv := ruleServer(t).ExpectViolation(mcptest.RuleInvalidRequest)
+	srv := ruleServer(t).ExpectViolation("jsonrpc/invalid-request")
 	c := dialRaw(t, srv)
 	c.timeout = time.Minute // the race detector makes reading 64 MiB slow
 	c.handshake(t, "2025-11-25")
@@ -1019,15 +1019,15 @@ func TestOversizedFrame(t *testing.T) {
 		t.Fatalf("want one invalid message for the long frame, with a Problem and no bytes kept, got %v", inv)
 	}
 	vs := srv.Violations()
-	if len(vs) != 1 || vs[0].Rule != mcptest.RuleInvalidRequest || vs[0].Message.Seq != inv[0].Seq {
-		t.Fatalf("want one %s violation for the long frame, got %v", mcptest.RuleInvalidRequest, vs)
+	if len(vs) != 1 || vs[0].Rule != "jsonrpc/invalid-request" || vs[0].Message.Seq != inv[0].Seq {
+		t.Fatalf("want one %s violation for the long frame, got %v", "jsonrpc/invalid-request", vs)
 	}
 }
 
 // TestFrameJustOverTheLimit: a frame a few bytes longer than the limit is
 // refused like any longer one.
 func TestFrameJustOverTheLimit(t *testing.T) {
-	srv := ruleServer(t).ExpectViolation(mcptest.RuleInvalidRequest)
+	srv := ruleServer(t).ExpectViolation("jsonrpc/invalid-request")
 	c := dialRaw(t, srv)
 	c.timeout = time.Minute
 	prefix, suffix := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"blob":"`, `"}}`
@@ -1044,7 +1044,7 @@ const mockMaxDepth = 1000
 // the limit, and the session keeps serving; a request nested exactly to
 // the limit is served.
 func TestDeepFrames(t *testing.T) {
-	srv := ruleServer(t).ExpectViolation(mcptest.RuleInvalidRequest)
+	srv := ruleServer(t).ExpectViolation("jsonrpc/invalid-request")
 	c := dialRaw(t, srv)
 	c.timeout = time.Minute // the race detector makes reading 6 MiB slow
 	c.handshake(t, "2025-11-25")
@@ -1082,7 +1082,7 @@ func TestDeepFrames(t *testing.T) {
 		}
 	}
 	if vs := srv.Violations(); len(vs) != len(deep) {
-		t.Errorf("want one %s violation per deep frame, got %v", mcptest.RuleInvalidRequest, vs)
+		t.Errorf("want one %s violation per deep frame, got %v", "jsonrpc/invalid-request", vs)
 	}
 }
 
@@ -1109,7 +1109,7 @@ func TestBlankLinesAreIgnored(t *testing.T) {
 // TestViolationsOfEverySession: violations carry their session; a client
 // that misbehaves on one connection does not taint another.
 func TestViolationsOfEverySession(t *testing.T) {
-	srv := ruleServer(t).ExpectViolation(mcptest.RuleInitializeFirst)
+	srv := ruleServer(t).ExpectViolation("lifecycle/initialize-first")
 	good, bad := dialRaw(t, srv), dialRaw(t, srv)
 	good.handshake(t, "2025-11-25")
 	bad.result(t, "1", "tools/list", "")
@@ -1150,7 +1150,7 @@ func TestUnexpectedViolationFailsAtCleanup(t *testing.T) {
 	if len(errs) != 1 {
 		t.Fatalf("want one error at cleanup, got %s", fake.report())
 	}
-	for _, want := range []string{string(mcptest.RuleInitializeFirst), frame, "ExpectViolation", "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle"} {
+	for _, want := range []string{string("lifecycle/initialize-first"), frame, "ExpectViolation", "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle"} {
 		if !strings.Contains(errs[0], want) {
 			t.Errorf("want the failure to name %q, got:\n%s", want, errs[0])
 		}
@@ -1163,7 +1163,7 @@ func TestUnexpectedViolationFailsAtCleanup(t *testing.T) {
 
 func TestUnmetExpectationFailsAtCleanup(t *testing.T) {
 	fake := newFakeTB(t)
-	srv := ruleServer(fake).ExpectViolation(mcptest.RuleIDUnique, mcptest.RuleIDUnique)
+	srv := ruleServer(fake).ExpectViolation("jsonrpc/id-unique", "jsonrpc/id-unique")
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
 	c.ping(t, "1")
@@ -1177,7 +1177,7 @@ func TestUnmetExpectationFailsAtCleanup(t *testing.T) {
 func TestExpectedViolationPasses(t *testing.T) {
 	t.Setenv("MCPTEST_TRANSCRIPT", "")
 	fake := newFakeTB(t)
-	srv := ruleServer(fake).ExpectViolation(mcptest.RuleInitializeFirst)
+	srv := ruleServer(fake).ExpectViolation("lifecycle/initialize-first")
 	brokenRuleClient(t, srv)
 	fake.finish()
 	if fake.Failed() {
@@ -1205,13 +1205,13 @@ func TestWarningDoesNotFail(t *testing.T) {
 
 func TestIgnoreViolations(t *testing.T) {
 	fake := newFakeTB(t)
-	srv := ruleServer(fake).IgnoreViolations().ExpectViolation(mcptest.RuleIDUnique)
+	srv := ruleServer(fake).IgnoreViolations().ExpectViolation("jsonrpc/id-unique")
 	brokenRuleClient(t, srv)
 	fake.finish()
 	if fake.Failed() {
 		t.Fatalf("want IgnoreViolations to keep the test passing, got %s", fake.report())
 	}
-	if vs := srv.Violations(); len(vs) != 1 || vs[0].Rule != mcptest.RuleInitializeFirst {
+	if vs := srv.Violations(); len(vs) != 1 || vs[0].Rule != "lifecycle/initialize-first" {
 		t.Errorf("want the violation still recorded under IgnoreViolations, got %v", vs)
 	}
 }
@@ -1223,7 +1223,7 @@ func TestAssertNoViolationsFails(t *testing.T) {
 	if srv.AssertNoViolations(fake) {
 		t.Errorf("AssertNoViolations: want false after a violation")
 	}
-	if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], string(mcptest.RuleInitializeFirst)) || !strings.Contains(errs[0], frame) {
+	if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], string("lifecycle/initialize-first")) || !strings.Contains(errs[0], frame) {
 		t.Errorf("want AssertNoViolations to name the rule and the frame, got %s", fake.report())
 	}
 	fake.finish()
@@ -1243,12 +1243,12 @@ func TestTranscriptOnRequest(t *testing.T) {
 
 // TestViolationsAreACopy: changing what Violations returns changes nothing.
 func TestViolationsAreACopy(t *testing.T) {
-	srv := ruleServer(t).ExpectViolation(mcptest.RuleInitializeFirst)
+	srv := ruleServer(t).ExpectViolation("lifecycle/initialize-first")
 	brokenRuleClient(t, srv)
 	vs := srv.Violations()
 	vs[0].Rule = "changed"
 	_ = append(vs, mcptest.Violation{Rule: "added"})
-	if got := srv.Violations(); len(got) != 1 || got[0].Rule != mcptest.RuleInitializeFirst {
+	if got := srv.Violations(); len(got) != 1 || got[0].Rule != "lifecycle/initialize-first" {
 		t.Fatalf("want Violations() to return a copy, got %v", got)
 	}
 }
@@ -1281,7 +1281,7 @@ func TestClientCloseEndsSession(t *testing.T) {
 // (here the client leaves). A request the test gives up on by cancelling
 // is not the client's fault.
 func TestServerRequestUnanswered(t *testing.T) {
-	srv := ruleServer(t).ExpectViolation(mcptest.RuleServerRequestUnanswered)
+	srv := ruleServer(t).ExpectViolation("jsonrpc/server-request-unanswered")
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
 	sess := srv.Session(1)
@@ -1310,7 +1310,7 @@ func TestServerRequestUnanswered(t *testing.T) {
 
 	var got []string
 	for _, v := range srv.Violations() {
-		if v.Rule != mcptest.RuleServerRequestUnanswered || v.Message.Direction != mcptest.FromServer || v.Message.Kind != mcptest.KindRequest {
+		if v.Rule != "jsonrpc/server-request-unanswered" || v.Message.Direction != mcptest.FromServer || v.Message.Kind != mcptest.KindRequest {
 			t.Errorf("want violations carrying the server's request, got %s", v)
 		}
 		got = append(got, v.Message.Method+": "+v.Detail)
@@ -1325,7 +1325,7 @@ func TestServerRequestUnanswered(t *testing.T) {
 // out as "mcptest-1"; giving up on it cancels that id and reports it once,
 // not the number it had before the fault.
 func TestGivingUpOnAStringID(t *testing.T) {
-	srv := ruleServer(t).WithFaults(mcptest.StringRequestIDs()).ExpectViolation(mcptest.RuleServerRequestUnanswered)
+	srv := ruleServer(t).WithFaults(mcptest.StringRequestIDs()).ExpectViolation("jsonrpc/server-request-unanswered")
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond) // never answered: no race

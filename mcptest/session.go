@@ -520,7 +520,7 @@ func (s *Session) receiveHTTP(d *decoded, x *HTTPExchange) {
 func (s *Session) receiveOversized(n int) {
 	m := s.srv.journal.record(Message{SessionNumber: s.n, Direction: FromClient, Time: time.Now(), Kind: KindInvalid,
 		Problem: fmt.Sprintf("frame of %d bytes is longer than mcptest reads (%d); its bytes were discarded", n, maxFrame)})
-	s.violate(RuleInvalidRequest, m, m.Problem)
+	s.violate(ruleInvalidRequest, m, m.Problem)
 	s.replyError("", "", CodeInvalidRequest, "Invalid Request: frame too long", nil)
 }
 
@@ -591,12 +591,12 @@ func (s *Session) process(d decoded) {
 	m := s.srv.journal.record(d.msg)
 
 	if d.parseError {
-		s.violate(RuleParseError, m, "the frame is not valid JSON")
+		s.violate(ruleParseError, m, "the frame is not valid JSON")
 		s.replyError("", "", CodeParseError, "Parse error", nil)
 		return
 	}
 	if m.Kind == KindInvalid {
-		s.violate(RuleInvalidRequest, m, m.Problem)
+		s.violate(ruleInvalidRequest, m, m.Problem)
 		id := ""
 		if validID(d.id) {
 			id = m.ID
@@ -609,7 +609,7 @@ func (s *Session) process(d decoded) {
 		if d.jsonrpc.Exists() {
 			what = d.jsonrpc.Raw
 		}
-		s.violate(RuleJSONRPCVersion, m, `"jsonrpc" is `+what+`, want "2.0"`)
+		s.violate(ruleJSONRPCVersion, m, `"jsonrpc" is `+what+`, want "2.0"`)
 		if m.Kind == KindRequest {
 			id := ""
 			if validID(d.id) {
@@ -640,7 +640,7 @@ func (s *Session) process(d decoded) {
 		case m.Kind == KindError && m.ID == "null":
 			// the client could not parse something the mock sent: JSON-RPC asks for exactly this
 		default:
-			s.violate(RuleUnexpectedResponse, m, "no request of the server has id "+m.ID+" (or it was already answered)")
+			s.violate(ruleUnexpectedResponse, m, "no request of the server has id "+m.ID+" (or it was already answered)")
 		}
 	}
 }
@@ -648,7 +648,7 @@ func (s *Session) process(d decoded) {
 // request checks and dispatches a request from the client.
 func (s *Session) request(m Message, d decoded) {
 	if !validID(d.id) {
-		s.violate(RuleIDType, m, "id "+m.ID+" is not a string or an integer")
+		s.violate(ruleIDType, m, "id "+m.ID+" is not a string or an integer")
 		s.replyError("", m.Method, CodeInvalidRequest, "Invalid Request: id must be a string or an integer", nil)
 		return
 	}
@@ -663,15 +663,15 @@ func (s *Session) request(m Message, d decoded) {
 	switch {
 	case statelessHTTP:
 		if isRetry(d) && s.retryReusesRoundID(m, d) {
-			s.violate(RuleMRTRNewID, m, "the retry reuses id "+m.ID+"; a retry after input_required must have a new id")
+			s.violate(ruleMRTRNewID, m, "the retry reuses id "+m.ID+"; a retry after input_required must have a new id")
 		}
 	case dup && isRetry(d):
-		s.violate(RuleMRTRNewID, m, "the retry reuses id "+m.ID+"; a retry after input_required must have a new id")
+		s.violate(ruleMRTRNewID, m, "the retry reuses id "+m.ID+"; a retry after input_required must have a new id")
 	case dup:
-		s.violate(RuleIDUnique, m, "id "+m.ID+" was already used by an earlier request of this session")
+		s.violate(ruleIDUnique, m, "id "+m.ID+" was already used by an earlier request of this session")
 	}
 	if d.params.Exists() && !d.params.IsObject() {
-		s.violate(RuleInvalidParams, m, "params is "+d.params.Type.String()+", want an object")
+		s.violate(ruleInvalidParams, m, "params is "+d.params.Type.String()+", want an object")
 		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: params must be an object", nil)
 		return
 	}
@@ -721,18 +721,18 @@ func (s *Session) markInitialized() phase {
 // the session was in before a notifications/initialized.
 func (s *Session) notification(m Message, d decoded, prior phase) {
 	if d.params.Exists() && !d.params.IsObject() {
-		s.violate(RuleInvalidParams, m, "params is "+d.params.Type.String()+", want an object")
+		s.violate(ruleInvalidParams, m, "params is "+d.params.Type.String()+", want an object")
 		return
 	}
 	if mm, _ := spec.Lookup(m.Method); mm.FromClient&spec.Stateless == 0 && s.Era() == EraStateless {
 		sent := spec.Names(func(n spec.Method) bool { return n.Notification && n.FromClient&spec.Stateless != 0 })
-		s.violate(RuleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28, whose client notifications are "+strings.Join(sent, ", "))
+		s.violate(ruleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28, whose client notifications are "+strings.Join(sent, ", "))
 		return
 	}
 	switch m.Method {
 	case "notifications/initialized":
 		if prior == phaseNew {
-			s.violate(RuleInitializeFirst, m, "notifications/initialized sent before the initialize result")
+			s.violate(ruleInitializeFirst, m, "notifications/initialized sent before the initialize result")
 		}
 		return
 	case "notifications/cancelled":
@@ -740,7 +740,7 @@ func (s *Session) notification(m Message, d decoded, prior phase) {
 		return
 	}
 	if s.currentPhase() == phaseNew {
-		s.violate(RuleInitializeFirst, m, m.Method+" sent before initialize")
+		s.violate(ruleInitializeFirst, m, m.Method+" sent before initialize")
 	}
 }
 
@@ -755,11 +755,11 @@ func (s *Session) currentPhase() phase {
 func (s *Session) cancelled(m Message, d decoded) {
 	id := d.params.Get("requestId")
 	if !id.Exists() {
-		s.violate(RuleInvalidParams, m, "notifications/cancelled without params.requestId")
+		s.violate(ruleInvalidParams, m, "notifications/cancelled without params.requestId")
 		return
 	}
 	if !validID(id) {
-		s.violate(RuleCancelRequestIDType, m, "params.requestId is "+describe(id)+", want a string or an integer")
+		s.violate(ruleCancelRequestIDType, m, "params.requestId is "+describe(id)+", want a string or an integer")
 		return
 	}
 	s.mu.Lock()
@@ -767,7 +767,7 @@ func (s *Session) cancelled(m Message, d decoded) {
 	running := slices.Clone(s.inflight[id.Raw])
 	s.mu.Unlock()
 	if isInit {
-		s.violate(RuleCancelInitialize, m, "the initialize request must not be cancelled")
+		s.violate(ruleCancelInitialize, m, "the initialize request must not be cancelled")
 	}
 	for _, inf := range running { // every request with that id: none may be answered now
 		inf.cancel(errCancelledByClient)

@@ -27,7 +27,7 @@ func TestStatelessTasksRemoved(t *testing.T) {
 		t.Run(tc.method, func(t *testing.T) {
 			t.Parallel()
 			srv := slFullServer(t)
-			srv.ExpectViolation(mcptest.RuleRemovedMethod)
+			srv.ExpectViolation("stateless/removed-method")
 			c := dialRaw(t, srv)
 			defer c.close()
 			slDiscover(t, c, `"discover"`)
@@ -44,7 +44,7 @@ func TestStatelessTasksRemoved(t *testing.T) {
 					t.Errorf("%s in a stateless session: want -32601 naming 2026-07-28, got %s", tc.method, reply.Raw)
 				}
 			}
-			slCheckOnly(t, srv, mcptest.RuleRemovedMethod, mcptest.SeverityError, slFindClientFrame(t, srv, frame))
+			slCheckOnly(t, srv, "stateless/removed-method", mcptest.SeverityError, slFindClientFrame(t, srv, frame))
 		})
 	}
 }

@@ -110,7 +110,7 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 	m.modern = true
 	srv := s.srv
 	if removedInStateless(m.Method) {
-		s.violate(RuleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28")
+		s.violate(ruleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28")
 		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: "+m.Method+" is not part of protocol 2026-07-28", nil)
 		return
 	}
@@ -119,7 +119,7 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		discovered := s.discovered
 		s.mu.Unlock()
 		if discovered {
-			s.violate(RuleInitializeAfterDiscover, m, "initialize sent to a modern-only server after server/discover succeeded")
+			s.violate(ruleInitializeAfterDiscover, m, "initialize sent to a modern-only server after server/discover succeeded")
 		}
 		data, _ := json.Marshal(map[string]any{"supported": srv.versions, "requested": d.params.Get("protocolVersion").Value()})
 		s.replyError(m.ID, m.Method, CodeInvalidParams, "Unsupported protocol version: this server speaks only "+strings.Join(srv.versions, ", "), data)
@@ -134,7 +134,7 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		missing = append(missing, MetaClientCapabilities)
 	}
 	if len(missing) > 0 {
-		s.violate(RuleMetaRequired, m, "params._meta lacks "+strings.Join(missing, " and "))
+		s.violate(ruleMetaRequired, m, "params._meta lacks "+strings.Join(missing, " and "))
 		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: missing or invalid _meta field "+strings.Join(missing, ", "), nil)
 		return
 	}
@@ -144,7 +144,7 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		s.toldSupported = srv.versions
 		s.mu.Unlock()
 		if told != nil && !slices.Contains(told, pv.Str) {
-			s.violate(RuleRetrySupportedVersion, m, fmt.Sprintf("retried with %q after -32022 listed %s", pv.Str, strings.Join(told, ", ")))
+			s.violate(ruleRetrySupportedVersion, m, fmt.Sprintf("retried with %q after -32022 listed %s", pv.Str, strings.Join(told, ", ")))
 		}
 		data, _ := json.Marshal(map[string]any{"supported": srv.versions, "requested": pv.Str})
 		s.replyError(m.ID, m.Method, CodeUnsupportedProtocolVersion, "Unsupported protocol version", data)
@@ -161,7 +161,7 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		told := s.wireCaps
 		s.mu.Unlock()
 		if told.Exists() && !declaredIn(told, path) || !told.Exists() && !declared(real, path) {
-			s.violate(RuleUndeclaredMethod, m, s.undeclared(m, path))
+			s.violate(ruleUndeclaredMethod, m, s.undeclared(m, path))
 		}
 		if !declared(real, path) {
 			s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: the server does not declare the "+path+" capability", nil)
@@ -216,15 +216,15 @@ func (s *Session) noteModernRequest(m Message, d decoded, version string, caps g
 	if s.version == "" || s.era == EraStateless {
 		s.version = version
 	}
-	warnInfo := !info.Exists() && !s.warned[RuleClientInfo]
+	warnInfo := !info.Exists() && !s.warned[ruleClientInfo]
 	// The probe is the stdio transport's way to detect the era; over HTTP
 	// the stateless era has no connection to probe, and the mock's
 	// grouping of requests into sessions is its own.
-	warnDiscover := first && m.HTTP == nil && m.Method != "server/discover" && !s.warned[RuleDiscoverFirst]
+	warnDiscover := first && m.HTTP == nil && m.Method != "server/discover" && !s.warned[ruleDiscoverFirst]
 	for _, w := range [...]struct {
 		rule RuleID
 		on   bool
-	}{{RuleClientInfo, warnInfo}, {RuleDiscoverFirst, warnDiscover}} {
+	}{{ruleClientInfo, warnInfo}, {ruleDiscoverFirst, warnDiscover}} {
 		if w.on {
 			s.warned[w.rule] = true
 		}
@@ -233,10 +233,10 @@ func (s *Session) noteModernRequest(m Message, d decoded, version string, caps g
 	s.toldSupported = nil // a supported version was accepted: the -32022 episode is over
 	s.mu.Unlock()
 	if warnInfo {
-		s.violate(RuleClientInfo, m, "params._meta carries no "+MetaClientInfo)
+		s.violate(ruleClientInfo, m, "params._meta carries no "+MetaClientInfo)
 	}
 	if warnDiscover {
-		s.violate(RuleDiscoverFirst, m, m.Method+" sent before server/discover; a client should probe first")
+		s.violate(ruleDiscoverFirst, m, m.Method+" sent before server/discover; a client should probe first")
 	}
 }
 

@@ -295,30 +295,30 @@ var (
 
 var slCases = []slCase{
 	// stateless/meta-required: -32602.
-	{name: "no _meta on a stateless session", rule: mcptest.RuleMetaRequired,
+	{name: "no _meta on a stateless session", rule: "stateless/meta-required",
 		frame: func(string) string { return rawRequest("10", "tools/list", `{}`) }, reply: slInvalidParams},
-	{name: "no params on a stateless session", rule: mcptest.RuleMetaRequired,
+	{name: "no params on a stateless session", rule: "stateless/meta-required",
 		frame: func(string) string { return rawRequest("11", "tools/call", "") }, reply: slInvalidParams},
-	{name: "_meta without clientCapabilities", rule: mcptest.RuleMetaRequired,
+	{name: "_meta without clientCapabilities", rule: "stateless/meta-required",
 		frame: func(string) string {
 			return rawRequest("12", "tools/list", slParams("", slMeta(slVersion, "", slInfo)))
 		}, reply: slInvalidParams},
-	{name: "clientCapabilities not an object", rule: mcptest.RuleMetaRequired,
+	{name: "clientCapabilities not an object", rule: "stateless/meta-required",
 		frame: func(string) string {
 			return rawRequest("13", "tools/list", slParams("", slMeta(slVersion, `["elicitation"]`, slInfo)))
 		}, reply: slInvalidParams},
-	{name: "protocolVersion a number", rule: mcptest.RuleMetaRequired,
+	{name: "protocolVersion a number", rule: "stateless/meta-required",
 		frame: func(string) string {
 			return rawRequest("14", "tools/list", slParams("", `{"io.modelcontextprotocol/protocolVersion":20260728,"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":`+slInfo+`}`))
 		}, reply: slInvalidParams},
-	{name: "first request without clientCapabilities", rule: mcptest.RuleMetaRequired,
+	{name: "first request without clientCapabilities", rule: "stateless/meta-required",
 		before: func(*testing.T, *rawClient) string { return "" },
 		frame: func(string) string {
 			return rawRequest("15", "server/discover", slParams("", slMeta(slVersion, "", slInfo)))
 		}, reply: slInvalidParams},
 
 	// stateless/client-info (a warning, once per session): answered.
-	{name: "no clientInfo", rule: mcptest.RuleClientInfo, severity: mcptest.SeverityWarning,
+	{name: "no clientInfo", rule: "stateless/client-info", severity: mcptest.SeverityWarning,
 		frame: func(string) string {
 			return rawRequest("20", "tools/list", slParams("", slMeta(slVersion, slCaps, "")))
 		},
@@ -328,30 +328,30 @@ var slCases = []slCase{
 		}},
 
 	// stateless/discover-first (a warning): answered.
-	{name: "tools/list before server/discover", rule: mcptest.RuleDiscoverFirst, severity: mcptest.SeverityWarning,
+	{name: "tools/list before server/discover", rule: "stateless/discover-first", severity: mcptest.SeverityWarning,
 		before: func(*testing.T, *rawClient) string { return "" },
 		frame:  func(string) string { return rawRequest("40", "tools/list", slOK("")) },
 		reply:  slWantListResult()},
 
 	// stateless/removed-method: -32601 for requests, nothing for notifications.
-	{name: "ping with _meta", rule: mcptest.RuleRemovedMethod,
+	{name: "ping with _meta", rule: "stateless/removed-method",
 		frame: func(string) string { return rawRequest("50", "ping", slOK("")) }, reply: slMethodNotFound},
-	{name: "bare ping on a stateless session", rule: mcptest.RuleRemovedMethod,
+	{name: "bare ping on a stateless session", rule: "stateless/removed-method",
 		frame: func(string) string { return rawRequest("51", "ping", "") }, reply: slMethodNotFound},
-	{name: "ping as the first request", rule: mcptest.RuleRemovedMethod,
+	{name: "ping as the first request", rule: "stateless/removed-method",
 		before: func(*testing.T, *rawClient) string { return "" },
 		frame:  func(string) string { return rawRequest("52", "ping", slOK("")) }, reply: slMethodNotFound},
-	{name: "logging/setLevel", rule: mcptest.RuleRemovedMethod,
+	{name: "logging/setLevel", rule: "stateless/removed-method",
 		frame: func(string) string { return rawRequest("53", "logging/setLevel", slOK(`"level":"info"`)) }, reply: slMethodNotFound},
-	{name: "resources/subscribe", rule: mcptest.RuleRemovedMethod,
+	{name: "resources/subscribe", rule: "stateless/removed-method",
 		frame: func(string) string { return rawRequest("54", "resources/subscribe", slOK(`"uri":"file:///notes.txt"`)) }, reply: slMethodNotFound},
-	{name: "resources/unsubscribe", rule: mcptest.RuleRemovedMethod,
+	{name: "resources/unsubscribe", rule: "stateless/removed-method",
 		frame: func(string) string {
 			return rawRequest("55", "resources/unsubscribe", slOK(`"uri":"file:///notes.txt"`))
 		}, reply: slMethodNotFound},
-	{name: "notifications/roots/list_changed", rule: mcptest.RuleRemovedMethod,
+	{name: "notifications/roots/list_changed", rule: "stateless/removed-method",
 		frame: func(string) string { return rawNotification("notifications/roots/list_changed", "") }},
-	{name: "notifications/progress", rule: mcptest.RuleRemovedMethod,
+	{name: "notifications/progress", rule: "stateless/removed-method",
 		frame: func(string) string {
 			return rawNotification("notifications/progress", `{"progressToken":"p","progress":1}`)
 		}},
@@ -360,11 +360,11 @@ var slCases = []slCase{
 	// reports lifecycle/initialize-first for it instead (a bug:
 	// Session.notification handles notifications/initialized before it
 	// looks at the era).
-	{name: "notifications/initialized", rule: mcptest.RuleRemovedMethod,
+	{name: "notifications/initialized", rule: "stateless/removed-method",
 		frame: func(string) string { return rawNotification("notifications/initialized", "") }},
 
 	// stateless/retry-supported-version: -32022 again.
-	{name: "retry with another unsupported version", rule: mcptest.RuleRetrySupportedVersion, severity: mcptest.SeverityWarning,
+	{name: "retry with another unsupported version", rule: "stateless/retry-supported-version", severity: mcptest.SeverityWarning,
 		before: func(t *testing.T, c *rawClient) string {
 			slDiscover(t, c, `"discover"`)
 			reply := c.call(t, "60", "tools/list", slParams("", slMeta("2099-01-01", slCaps, slInfo)))
@@ -379,7 +379,7 @@ var slCases = []slCase{
 		reply: slWantUnsupported("2098-12-31", mcptest.AllVersions())},
 
 	// stateless/no-initialize-after-discover: rejected, naming the versions.
-	{name: "initialize a modern-only server after discover", rule: mcptest.RuleInitializeAfterDiscover, severity: mcptest.SeverityWarning,
+	{name: "initialize a modern-only server after discover", rule: "stateless/no-initialize-after-discover", severity: mcptest.SeverityWarning,
 		server: slModernOnlyServer,
 		frame:  func(string) string { return rawRequest(rawInitID, "initialize", initializeParams("2025-11-25")) },
 		reply: &slReply{code: slCodeInvalidParams, check: func(t *testing.T, reply gjson.Result) {
@@ -393,46 +393,46 @@ var slCases = []slCase{
 		}}},
 
 	// mrtr/request-state-unchanged: answered.
-	{name: "requestState altered", rule: mcptest.RuleMRTRRequestState, before: slFirstRound("book"),
+	{name: "requestState altered", rule: "mrtr/request-state-unchanged", before: slFirstRound("book"),
 		frame: func(state string) string {
 			return slRetry(`"r2"`, "book", `"requestState":`+strconv.Quote(state+"-tampered"), slConfirmed)
 		},
 		reply: slWantResultText("booked")},
-	{name: "requestState dropped", rule: mcptest.RuleMRTRRequestState, before: slFirstRound("book"),
+	{name: "requestState dropped", rule: "mrtr/request-state-unchanged", before: slFirstRound("book"),
 		frame: func(string) string { return slRetry(`"r2"`, "book", "", slConfirmed) },
 		reply: slWantResultText("booked")},
-	{name: "requestState invented", rule: mcptest.RuleMRTRRequestState,
+	{name: "requestState invented", rule: "mrtr/request-state-unchanged",
 		frame: func(string) string {
 			return rawRequest(`"e1"`, "tools/call", slOK(`"name":"echo","arguments":{},"requestState":"made-up"`))
 		},
 		reply: slWantResultText("echoed")},
 
 	// mrtr/new-id: answered.
-	{name: "retry reuses the id", rule: mcptest.RuleMRTRNewID, before: slFirstRound("book"),
+	{name: "retry reuses the id", rule: "mrtr/new-id", before: slFirstRound("book"),
 		frame: func(state string) string {
 			return slRetry(`"r1"`, "book", `"requestState":`+strconv.Quote(state), slConfirmed)
 		},
 		reply: slWantResultText("booked")},
 
 	// mrtr/responses-complete: input_required again, for what is missing.
-	{name: "retry without the response", rule: mcptest.RuleMRTRComplete, before: slFirstRound("book"),
+	{name: "retry without the response", rule: "mrtr/responses-complete", before: slFirstRound("book"),
 		frame: func(state string) string {
 			return slRetry(`"r2"`, "book", `"requestState":`+strconv.Quote(state), `{}`)
 		},
 		reply: slWantInputRequiredAgain("confirm")},
-	{name: "retry with one of two responses", rule: mcptest.RuleMRTRComplete, before: slFirstRound("trip"),
+	{name: "retry with one of two responses", rule: "mrtr/responses-complete", before: slFirstRound("trip"),
 		frame: func(state string) string {
 			return slRetry(`"r2"`, "trip", `"requestState":`+strconv.Quote(state), slConfirmed)
 		},
 		reply: slWantInputRequiredAgain("seat")},
 
 	// capabilities/undeclared-method: -32601 in a stateless session.
-	{name: "prompts/list without prompts", rule: mcptest.RuleUndeclaredMethod, server: slToolsOnlyServer,
+	{name: "prompts/list without prompts", rule: "capabilities/undeclared-method", server: slToolsOnlyServer,
 		frame: func(string) string { return rawRequest("70", "prompts/list", slOK("")) }, reply: slMethodNotFound},
-	{name: "resources/read without resources", rule: mcptest.RuleUndeclaredMethod, server: slToolsOnlyServer,
+	{name: "resources/read without resources", rule: "capabilities/undeclared-method", server: slToolsOnlyServer,
 		frame: func(string) string { return rawRequest("71", "resources/read", slOK(`"uri":"file:///notes.txt"`)) },
 		reply: slMethodNotFound},
-	{name: "completion/complete without completions", rule: mcptest.RuleUndeclaredMethod, server: slToolsOnlyServer,
+	{name: "completion/complete without completions", rule: "capabilities/undeclared-method", server: slToolsOnlyServer,
 		frame: func(string) string {
 			return rawRequest("72", "completion/complete", slOK(`"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"name","value":"a"}`))
 		},
@@ -564,7 +564,7 @@ func TestStatelessRulesAllHaveACase(t *testing.T) {
 	for _, tc := range slCases {
 		covered[tc.rule] = true
 	}
-	want := []mcptest.RuleID{mcptest.RuleUndeclaredMethod}
+	want := []mcptest.RuleID{"capabilities/undeclared-method"}
 	for _, r := range mcptest.Rules() {
 		if slices.Equal(r.Versions, mcptest.StatelessVersions()) && r.Transport != mcptest.TransportHTTP {
 			want = append(want, r.ID)
@@ -816,7 +816,7 @@ func TestStatelessUnsupportedVersion(t *testing.T) {
 		}
 	})
 	t.Run("a second unsupported version", func(t *testing.T) {
-		srv := slFullServer(t).ExpectViolation(mcptest.RuleRetrySupportedVersion)
+		srv := slFullServer(t).ExpectViolation("stateless/retry-supported-version")
 		c := dialRaw(t, srv)
 		first := c.call(t, "1", "server/discover", slParams("", slMeta("2099-01-01", slCaps, slInfo)))
 		if first.Get("error.code").Int() != slCodeUnsupportedVersion {
@@ -826,7 +826,7 @@ func TestStatelessUnsupportedVersion(t *testing.T) {
 		c.send(frame)
 		second := c.recvJSON(t)
 		slWantUnsupported("2000-01-01", mcptest.AllVersions()).check(t, second)
-		slCheckOnly(t, srv, mcptest.RuleRetrySupportedVersion, mcptest.SeverityWarning, slFindClientFrame(t, srv, frame))
+		slCheckOnly(t, srv, "stateless/retry-supported-version", mcptest.SeverityWarning, slFindClientFrame(t, srv, frame))
 		slDiscover(t, c, "3")
 		slStillServing(t, c, "4")
 	})
@@ -861,18 +861,18 @@ func TestStatelessMixedEras(t *testing.T) {
 		srv.AssertNoViolations(t)
 	})
 	t.Run("stateless session: a request without _meta", func(t *testing.T) {
-		srv := slFullServer(t).ExpectViolation(mcptest.RuleMetaRequired)
+		srv := slFullServer(t).ExpectViolation("stateless/meta-required")
 		c := dialRaw(t, srv)
 		slDiscover(t, c, "1")
 		reply := c.call(t, "2", "tools/call", `{"name":"echo","arguments":{}}`)
 		if reply.Get("error.code").Int() != slCodeInvalidParams {
 			t.Errorf("want -32602 for a request without _meta, got %s", reply.Raw)
 		}
-		slCheckOnly(t, srv, mcptest.RuleMetaRequired, mcptest.SeverityError, slFindClientFrame(t, srv, rawRequest("2", "tools/call", `{"name":"echo","arguments":{}}`)))
+		slCheckOnly(t, srv, "stateless/meta-required", mcptest.SeverityError, slFindClientFrame(t, srv, rawRequest("2", "tools/call", `{"name":"echo","arguments":{}}`)))
 		slStillServing(t, c, "3")
 	})
 	t.Run("legacy-only server", func(t *testing.T) {
-		srv := slFullServer(t).WithProtocolVersions(mcptest.HandshakeVersions()...).ExpectViolation(mcptest.RuleInitializeFirst).
+		srv := slFullServer(t).WithProtocolVersions(mcptest.HandshakeVersions()...).ExpectViolation("lifecycle/initialize-first").
 			WithWaitTimeout(500 * time.Millisecond) // AssertEra(stateless) must fail below: no need to wait 10 s
 		c := dialRaw(t, srv)
 		disc := c.call(t, "1", "server/discover", slOK(""))
@@ -890,7 +890,7 @@ func TestStatelessMixedEras(t *testing.T) {
 		}
 		// Before initialize the handshake rules are those of the newest
 		// handshake version.
-		slCheckOnlyIn(t, srv, mcptest.RuleInitializeFirst, mcptest.SeverityError, "2025-11-25", slFindClientFrame(t, srv, frame))
+		slCheckOnlyIn(t, srv, "lifecycle/initialize-first", mcptest.SeverityError, "2025-11-25", slFindClientFrame(t, srv, frame))
 		if got := srv.Session(1).Era(); got != "" {
 			t.Errorf("legacy server: want no era before initialize, got %q", got)
 		}
@@ -1000,7 +1000,7 @@ func TestStatelessEmptyStringCursor(t *testing.T) {
 		srv.AssertNoViolations(t)
 	})
 	t.Run("without the option an empty cursor is invalid", func(t *testing.T) {
-		srv := slFiveTools(t).ExpectViolation(mcptest.RuleInvalidCursor)
+		srv := slFiveTools(t).ExpectViolation("pagination/invalid-cursor")
 		c := dialRaw(t, srv)
 		slDiscover(t, c, "1")
 		page := c.result(t, "2", "tools/list", slOK(""))
@@ -1013,7 +1013,7 @@ func TestStatelessEmptyStringCursor(t *testing.T) {
 		if reply.Get("id").Raw != "3" || reply.Get("error.code").Int() != slCodeInvalidParams {
 			t.Errorf("want -32602 for a cursor the server never issued, got %s", reply.Raw)
 		}
-		slCheckOnly(t, srv, mcptest.RuleInvalidCursor, mcptest.SeverityError, slFindClientFrame(t, srv, frame))
+		slCheckOnly(t, srv, "pagination/invalid-cursor", mcptest.SeverityError, slFindClientFrame(t, srv, frame))
 		c.result(t, "4", "tools/list", slOK(`"cursor":`+page.Get("nextCursor").Raw))
 	})
 }
@@ -1073,7 +1073,7 @@ func TestStatelessLogging(t *testing.T) {
 }
 
 func TestStatelessLoggingInvalidLevel(t *testing.T) {
-	srv := slFullServer(t).ExpectViolation(mcptest.RuleInvalidParams)
+	srv := slFullServer(t).ExpectViolation("jsonrpc/invalid-params")
 	c := dialRaw(t, srv)
 	slDiscover(t, c, "1")
 	frame := rawRequest("2", "tools/list", slParams("", slMeta(slVersion, slCaps, slInfo, `"io.modelcontextprotocol/logLevel":"verbose"`)))
@@ -1081,7 +1081,7 @@ func TestStatelessLoggingInvalidLevel(t *testing.T) {
 	if reply := c.recvJSON(t); reply.Get("id").Raw != "2" || reply.Get("error.code").Int() != slCodeInvalidParams {
 		t.Errorf("want -32602 for an unknown _meta logLevel, got %s", reply.Raw)
 	}
-	slCheckOnly(t, srv, mcptest.RuleInvalidParams, mcptest.SeverityError, slFindClientFrame(t, srv, frame))
+	slCheckOnly(t, srv, "jsonrpc/invalid-params", mcptest.SeverityError, slFindClientFrame(t, srv, frame))
 	slStillServing(t, c, "3")
 }
 

@@ -257,7 +257,7 @@ func undeclaredMethods() Scenario {
 			Check: func(o Outcome) error {
 				var bad []string
 				for _, v := range o.Violations {
-					if v.Rule == mcptest.RuleUndeclaredMethod {
+					if v.Rule == "capabilities/undeclared-method" {
 						bad = append(bad, v.Detail)
 					}
 				}
@@ -562,7 +562,7 @@ func modernOnly() Scenario {
 			Reached:       sentRequest,
 			Check: func(o Outcome) error {
 				for _, v := range o.Violations {
-					if v.Rule == mcptest.RuleInitializeAfterDiscover {
+					if v.Rule == "stateless/no-initialize-after-discover" {
 						return gotf("%s (id %s); the client sent %s", v.Detail, v.Message.ID, methods(fromClient(o)))
 					}
 				}
@@ -728,7 +728,7 @@ func elicitationRoundTrip() Scenario {
 			Check: func(o Outcome) error {
 				var mrtr []mcptest.Violation
 				for _, v := range o.Violations {
-					if strings.HasPrefix(string(v.Rule), "mrtr/") || v.Rule == mcptest.RuleIDUnique {
+					if strings.HasPrefix(string(v.Rule), "mrtr/") || v.Rule == "jsonrpc/id-unique" {
 						mrtr = append(mrtr, v)
 					}
 				}

@@ -101,7 +101,7 @@ func httpErrorPage() Scenario {
 					return gotf("connect returned nil although its only tools/call was answered 503: the error never reached the app")
 				}
 				for _, v := range o.Violations {
-					if v.Rule == mcptest.RuleHTTPDelete && v.Message.SessionNumber == page.SessionNumber {
+					if v.Rule == "http/delete-on-close" && v.Message.SessionNumber == page.SessionNumber {
 						return gotf("the client left session %d open after the 503 (no DELETE); connect returned %s", page.SessionNumber, errText(o.Err))
 					}
 				}

@@ -195,7 +195,7 @@ func TestToolsCapabilityOmitted(t *testing.T) {
 	// capability and is answered; the mock records the broken rule.
 	t.Run("go-sdk-alone", func(t *testing.T) {
 		srv := giftServer(t).WithFaults(mcptest.OmitCapability("tools"))
-		srv.ExpectViolation(mcptest.RuleUndeclaredMethod)
+		srv.ExpectViolation("capabilities/undeclared-method")
 		conn := srv.Dial()
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bare", Version: "1.0.0"}, nil).
 			Connect(ctxFor(t, 5*time.Second), &mcp.IOTransport{Reader: conn, Writer: conn}, nil)

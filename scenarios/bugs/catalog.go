@@ -217,7 +217,7 @@ func catalog() []Bug {
 
 	// ---- the handshake ----
 	initialized := func() Recipe {
-		return Recipe{Setup: handshake, Script: handshakeScript, Expect: KeepsRule(mcptest.RuleInitializedFirst, "after the initialize result the client sends notifications/initialized (a notification: no id) before any request but ping")}
+		return Recipe{Setup: handshake, Script: handshakeScript, Expect: KeepsRule("lifecycle/initialized-before-requests", "after the initialize result the client sends notifications/initialized (a notification: no id) before any request but ping")}
 	}
 	add(Bug{ID: "claude-code-59835", Client: "Claude Code 2.1.143",
 		Symptom: "\"tools fetch failed\" with servers that enforce the handshake (rmcp): tools/list goes out without notifications/initialized",
@@ -496,7 +496,7 @@ func catalog() []Bug {
 	add(Bug{ID: "csharp-sdk-495", Client: "modelcontextprotocol/csharp-sdk Streamable HTTP client",
 		Symptom: "requests after initialize carry no MCP-Protocol-Version header, which the spec (2025-06-18) makes a MUST",
 		Recipe: Recipe{Setup: handshake, Script: "srv.URL(), srv.WithProtocolVersions(mcptest.HandshakeVersions()...)", HTTP: true,
-			Expect: KeepsRule(mcptest.RuleHTTPProtocolVersion, "every HTTP request after initialize carries MCP-Protocol-Version with the negotiated version")},
+			Expect: KeepsRule("http/protocol-version-header", "every HTTP request after initialize carries MCP-Protocol-Version with the negotiated version")},
 		Fixed: "sends MCP-Protocol-Version: <negotiated version> on every request after initialize (PR #500)",
 		Proof: raw("an HTTP client that sends no MCP-Protocol-Version header", "one that sends it")}, issue("modelcontextprotocol/csharp-sdk", 495))
 	add(Bug{ID: "go-sdk-265", Client: "modelcontextprotocol/go-sdk ClientSession (Streamable HTTP)",

@@ -42,7 +42,7 @@ var authMistakes = []authMistake{
 		scenario: "auth/metadata-default",
 		fix:      "Make a random code_verifier per authorization, send code_challenge=BASE64URL(SHA256(verifier)) with code_challenge_method=S256, and the verifier with the code.",
 		client:   "a naive OAuth client that skips PKCE",
-		caught:   mistake{did: "sent no PKCE code_challenge", rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}},
+		caught:   mistake{did: "sent no PKCE code_challenge", rules: []mcptest.RuleID{"auth/pkce-s256"}},
 		bug:      mcpclient.OAuthBugs{NoPKCE: true},
 	},
 	{
@@ -52,7 +52,7 @@ var authMistakes = []authMistake{
 		fix:      "Send resource=<the MCP server's canonical URL> (the Protected Resource Metadata's resource) in both the authorization and the token request.",
 		note:     "The scenario is about discovery, which this client gets right, and this mock issues the token anyway: the lesson is the rule the mock caught, twice, which a stricter authorization server enforces by refusing the token.",
 		client:   "a naive OAuth client that sends no resource parameter",
-		caught:   mistake{did: "sent no resource parameter", rules: []mcptest.RuleID{mcptest.RuleAuthResource}},
+		caught:   mistake{did: "sent no resource parameter", rules: []mcptest.RuleID{"auth/resource-parameter"}},
 		bug:      mcpclient.OAuthBugs{NoResource: true, NoTokenResource: true},
 	},
 	{

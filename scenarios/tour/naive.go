@@ -33,7 +33,7 @@ var malformedInitializeClient = Client{
 	Name: "a naive hand-written client that sends a malformed initialize",
 	own:  true,
 	mistake: &mistake{did: "sent a malformed initialize, three times",
-		rules: []mcptest.RuleID{mcptest.RuleJSONRPCVersion, mcptest.RuleInitializeFirst, mcptest.RuleMethodNotFound, mcptest.RuleInitializeParams}},
+		rules: []mcptest.RuleID{"jsonrpc/version", "lifecycle/initialize-first", "jsonrpc/method-not-found", "lifecycle/initialize-params"}},
 	Run: OneSessionRun(func(ctx context.Context, conn net.Conn, _ scenarios.Scenario, say func(string, ...any)) error {
 		n := newNaive(ctx, conn, say)
 		defer n.close()
@@ -55,7 +55,7 @@ var malformedInitializeClient = Client{
 var undeclaredMethodsClient = Client{
 	Name:    "a naive hand-written client that calls undeclared methods",
 	own:     true,
-	mistake: &mistake{did: "called resources/list, which the server did not declare", rules: []mcptest.RuleID{mcptest.RuleUndeclaredMethod}},
+	mistake: &mistake{did: "called resources/list, which the server did not declare", rules: []mcptest.RuleID{"capabilities/undeclared-method"}},
 	Run: OneSessionRun(func(ctx context.Context, conn net.Conn, _ scenarios.Scenario, say func(string, ...any)) error {
 		n := newNaive(ctx, conn, say)
 		defer n.close()

@@ -46,7 +46,7 @@ func TestPlayVerdicts(t *testing.T) {
 // mock missed, and Failed.
 func TestNaiveNotCaught(t *testing.T) {
 	quiet := Client{Name: "a naive client that does nothing wrong", own: true,
-		mistake: &mistake{did: "sent no PKCE code_challenge", rules: []mcptest.RuleID{mcptest.RuleAuthPKCE}},
+		mistake: &mistake{did: "sent no PKCE code_challenge", rules: []mcptest.RuleID{"auth/pkce-s256"}},
 		Run: OneSessionRun(func(_ context.Context, conn net.Conn, _ scenarios.Scenario, _ func(string, ...any)) error {
 			return conn.Close()
 		})}
