@@ -2,13 +2,11 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mcpmock/mcpmock/internal/tourtable"
 	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/mcpmock/mcpmock/scenarios/tour"
 	"github.com/stretchr/testify/assert"
@@ -139,67 +137,10 @@ func TestTourTeachingDocTable(t *testing.T) {
 	t.Parallel()
 	out, stderr, code := runMcpmock(t, nil, "tour", "1", "2", "3", "4", "5", "6", "7")
 	require.Equal(t, exitOK, code, "stderr:\n%s", stderr)
-	got := verdictsByLesson(out, `The built-in reference client \(cmd/mcpmock\)|A naive hand-written client that [a-z/ ]+`)
-	want := teachingColumn(t, "../../docs/teaching.md", "the built-in reference client")
-	assert.Equal(t, want, got, "the teaching table of docs/teaching.md (want) and mcpmock tour (got)")
-}
-
-// verdictsByLesson returns the verdicts each lesson of a tour's output
-// gives the clients whose names match client, in order.
-func verdictsByLesson(out, client string) map[int][]string {
-	re := regexp.MustCompile(`(?:^|\. )(?:` + client + `): (pass|fail|not-reached|not-applicable|caught|NOT caught)[,.]`)
-	got := map[int][]string{}
-	for _, sec := range strings.Split(out, "\n# ") {
-		var n int
-		if _, err := fmt.Sscanf(strings.TrimPrefix(sec, "# "), "Mistake %d of 7", &n); err != nil {
-			continue
-		}
-		for _, line := range strings.Split(sec, "\n\n") {
-			for _, m := range re.FindAllStringSubmatch(flat(line), -1) {
-				got[n] = append(got[n], m[1])
-			}
-		}
-	}
-	return got
-}
-
-// teachingColumn reads the verdicts of the teaching table (the section
-// "The seven classic mistakes" of the page at path) in the column whose
-// heading starts with column: each row's cell up to its first colon, e.g.
-// "pass, not-applicable, pass, pass".
-func teachingColumn(t *testing.T, path, column string) map[int][]string {
-	t.Helper()
-	b, err := os.ReadFile(path)
+	got := tourtable.ByLesson(out, `The built-in reference client \(cmd/mcpmock\)|A naive hand-written client that [a-z/ ]+`)
+	page, err := os.ReadFile("../../docs/teaching.md")
 	require.NoError(t, err)
-	_, sec, ok := strings.Cut(string(b), "\n## The seven classic mistakes\n")
-	require.True(t, ok, "no teaching section in %s", path)
-	sec, _, _ = strings.Cut(sec, "\n## ")
-	col := -1
-	got := map[int][]string{}
-	for _, line := range strings.Split(sec, "\n") {
-		if !strings.HasPrefix(line, "| ") {
-			continue
-		}
-		cells := strings.Split(strings.Trim(line, "|"), " | ")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
-		}
-		if col < 0 {
-			for i, c := range cells {
-				if strings.HasPrefix(c, column) {
-					col = i
-				}
-			}
-			require.GreaterOrEqual(t, col, 0, "no column %q in the teaching table: %s", column, line)
-			continue
-		}
-		n, err := strconv.Atoi(cells[0])
-		if err != nil || col >= len(cells) {
-			continue
-		}
-		verdicts, _, _ := strings.Cut(cells[col], ":")
-		got[n] = strings.Split(verdicts, ", ")
-	}
-	require.Len(t, got, 7, "the teaching table's rows")
-	return got
+	want, err := tourtable.Column(string(page), "the built-in reference client")
+	require.NoError(t, err, "docs/teaching.md")
+	assert.Equal(t, want, got, "the teaching table of docs/teaching.md (want) and mcpmock tour (got)")
 }

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"reflect"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcpmock/mcpmock/internal/tourtable"
 )
 
 // TestTeachingDocTable: the teaching table of docs/teaching.md says, in
@@ -19,77 +18,16 @@ func TestTeachingDocTable(t *testing.T) {
 	if err := newTour(testLog{t}).Run(&out, "1", "2", "3", "4", "5", "6", "7"); err != nil {
 		t.Fatal(err)
 	}
-	got := verdictsByLesson(out.String(), `The official Go SDK v1\.8\.0|A naive hand-written client that [a-z/ ]+`)
-	want := teachingColumn(t, "../../docs/teaching.md", "the official Go SDK v1.8.0")
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("the teaching table of docs/teaching.md says\n%v\nbut the tour prints\n%v", want, got)
-	}
-}
-
-// verdictsByLesson returns the verdicts each lesson of a tour's output
-// gives the clients whose names match client, in order.
-func verdictsByLesson(out, client string) map[int][]string {
-	re := regexp.MustCompile(`(?:^|\. )(?:` + client + `): (pass|fail|not-reached|not-applicable|caught|NOT caught)[,.]`)
-	got := map[int][]string{}
-	for _, sec := range strings.Split(out, "\n# ") {
-		var n int
-		if _, err := fmt.Sscanf(strings.TrimPrefix(sec, "# "), "Mistake %d of 7", &n); err != nil {
-			continue
-		}
-		for _, para := range strings.Split(sec, "\n\n") {
-			for _, m := range re.FindAllStringSubmatch(flat(para), -1) {
-				got[n] = append(got[n], m[1])
-			}
-		}
-	}
-	return got
-}
-
-// teachingColumn reads the verdicts of the teaching table (the section
-// "The seven classic mistakes" of the page at path) in the column whose
-// heading starts with column: each row's cell up to its first colon, e.g.
-// "fail, fail, pass, pass".
-func teachingColumn(t *testing.T, path, column string) map[int][]string {
-	t.Helper()
-	b, err := os.ReadFile(path)
+	got := tourtable.ByLesson(out.String(), `The official Go SDK v1\.8\.0|A naive hand-written client that [a-z/ ]+`)
+	page, err := os.ReadFile("../../docs/teaching.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, sec, ok := strings.Cut(string(b), "\n## The seven classic mistakes\n")
-	if !ok {
-		t.Fatalf("no teaching section in %s", path)
+	want, err := tourtable.Column(string(page), "the official Go SDK v1.8.0")
+	if err != nil {
+		t.Fatalf("docs/teaching.md: %v", err)
 	}
-	sec, _, _ = strings.Cut(sec, "\n## ")
-	col := -1
-	got := map[int][]string{}
-	for _, line := range strings.Split(sec, "\n") {
-		if !strings.HasPrefix(line, "| ") {
-			continue
-		}
-		cells := strings.Split(strings.Trim(line, "|"), " | ")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
-		}
-		if col < 0 {
-			for i, c := range cells {
-				if strings.HasPrefix(c, column) {
-					col = i
-				}
-			}
-			if col < 0 {
-				t.Fatalf("no column %q in the teaching table: %s", column, line)
-			}
-			continue
-		}
-		n, err := strconv.Atoi(cells[0])
-		if err != nil || col >= len(cells) {
-			continue
-		}
-		verdicts, _, _ := strings.Cut(cells[col], ":")
-		got[n] = strings.Split(verdicts, ", ")
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the teaching table of docs/teaching.md says\n%v\nbut the tour prints\n%v", want, got)
 	}
-	if len(got) != 7 {
-		t.Fatalf("want the teaching table's 7 rows, got %v", got)
-	}
-	return got
 }
