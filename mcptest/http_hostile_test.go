@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpmock/mcpmock/internal/golden"
 	"github.com/mcpmock/mcpmock/mcptest"
@@ -199,12 +200,19 @@ func hostileGET(t *testing.T, url, sid, last string) *http.Response {
 	return resp
 }
 
-// TestHTTPSSEReaderNeverReads: a client opens its standalone SSE stream
-// and never reads it; the mock sends it a notification larger than every
-// socket buffer between them, so the write blocks. The healthy client is
-// served meanwhile, and Close returns (the blocked write is cut, also
-// when the server that mounts HTTPHandler is still running); the journal
-// says the notification was not delivered whole.
+// TestHTTPSSEReaderNeverReads: a client opens its standalone SSE stream,
+// reads the start of a notification's event, and never reads again; the
+// notification is larger than every socket buffer between them, so the
+// write blocks. The healthy client is served meanwhile, and Close returns
+// (the blocked write is cut, also when the server that mounts HTTPHandler
+// is still running); the journal says the notification was not delivered
+// whole.
+//
+// The start of the event on the stream is what says the mock's writer is
+// in the write: the notification is journaled before it is written, and a
+// test that went on from the journal (WaitFor) could Close before the
+// write began, under load ("never delivered: the connection closed", or
+// a WaitFor past its deadline while 32 MiB were encoded).
 func TestHTTPSSEReaderNeverReads(t *testing.T) {
 	for _, fr := range hostileFronts {
 		t.Run(fr.name, func(t *testing.T) {
@@ -222,9 +230,27 @@ func TestHTTPSSEReaderNeverReads(t *testing.T) {
 			go func() {
 				sent <- srv.Session(1).Notify("notifications/message", map[string]any{"level": "info", "data": big})
 			}()
-			// journaled before it is written: from here the writer is in
-			// (or about to be in) a write the client never drains
-			srv.WaitFor(t, mcptest.ServerSent("notifications/message"))
+			// the event's first lines: from here the writer is in a write
+			// the client never drains (a few KiB of buffers are read)
+			began := make(chan error, 1)
+			go func() {
+				br := bufio.NewReader(resp.Body)
+				for {
+					line, err := br.ReadString('\n')
+					if err != nil || line == "event: message\n" {
+						began <- err
+						return
+					}
+				}
+			}()
+			select {
+			case err := <-began:
+				if err != nil {
+					t.Fatalf("reading the stream before the notification's event: %v", err)
+				}
+			case <-time.After(5 * time.Minute): // a failure bound only
+				t.Fatalf("the notification's event did not begin on the stream within 5 minutes")
+			}
 			healthyCalls(t, url, 5)
 			closeAndCheck(t, srv, stop, ignore, func() { resp.Body.Close() })
 			<-sent
