@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
@@ -199,12 +200,19 @@ func hostileGET(t *testing.T, url, sid, last string) *http.Response {
 	return resp
 }
 
-// TestHTTPSSEReaderNeverReads: a client opens its standalone SSE stream
-// and never reads it; the mock sends it a notification larger than every
-// socket buffer between them, so the write blocks. The healthy client is
-// served meanwhile, and Close returns (the blocked write is cut, also
-// when the server that mounts HTTPHandler is still running); the journal
-// says the notification was not delivered whole.
+// TestHTTPSSEReaderNeverReads: a client opens its standalone SSE stream,
+// reads the start of a notification's event, and never reads again; the
+// notification is larger than every socket buffer between them, so the
+// write blocks. The healthy client is served meanwhile, and Close returns
+// (the blocked write is cut, also when the server that mounts HTTPHandler
+// is still running); the journal says the notification was not delivered
+// whole.
+//
+// The start of the event on the stream is what says the mock's writer is
+// in the write: the notification is journaled before it is written, and a
+// test that went on from the journal (WaitFor) could Close before the
+// write began, under load ("never delivered: the connection closed", or
+// a WaitFor past its deadline while 32 MiB were encoded).
 func TestHTTPSSEReaderNeverReads(t *testing.T) {
 	for _, fr := range hostileFronts {
 		t.Run(fr.name, func(t *testing.T) {
@@ -222,9 +230,27 @@ func TestHTTPSSEReaderNeverReads(t *testing.T) {
 			go func() {
 				sent <- srv.Session(1).Notify("notifications/message", map[string]any{"level": "info", "data": big})
 			}()
-			// journaled before it is written: from here the writer is in
-			// (or about to be in) a write the client never drains
-			srv.WaitFor(t, mcptest.ServerSent("notifications/message"))
+			// the event's first lines: from here the writer is in a write
+			// the client never drains (a few KiB of buffers are read)
+			began := make(chan error, 1)
+			go func() {
+				br := bufio.NewReader(resp.Body)
+				for {
+					line, err := br.ReadString('\n')
+					if err != nil || line == "event: message\n" {
+						began <- err
+						return
+					}
+				}
+			}()
+			select {
+			case err := <-began:
+				if err != nil {
+					t.Fatalf("reading the stream before the notification's event: %v", err)
+				}
+			case <-time.After(5 * time.Minute): // a failure bound only
+				t.Fatalf("the notification's event did not begin on the stream within 5 minutes")
+			}
 			healthyCalls(t, url, 5)
 			closeAndCheck(t, srv, stop, ignore, func() { resp.Body.Close() })
 			<-sent
@@ -398,15 +424,27 @@ func TestHTTPDeleteRacesPost(t *testing.T) {
 
 // TestHTTPClientVanishesMidStream: a client whose POST's SSE stream has
 // begun (a progress notification) goes away. The tool's reply, sent
-// after, is journaled as not delivered yet (a GET with Last-Event-ID
-// would replay it), the healthy client goes on, and Close is clean.
+// after, is the next SSE event of that stream: written to a connection
+// the client had closed, or kept for a GET with Last-Event-ID, as the
+// timing has it (both are journaled with the stream's event id). The
+// session goes on serving, the healthy client goes on, and Close is
+// clean.
+//
+// The reply is journaled before it is written (the journal's order is
+// the wire's), so the test does not judge it when WaitFor finds it: it
+// pings the same session first. A session writes one message at a time,
+// so the ping's answer goes out only after the reply's write is done,
+// and the reply's entry is then final, whatever the timing. (Judged at
+// WaitFor, a Close that came before the write journaled the reply as
+// "never delivered: the connection closed": the test's Close, not the
+// mock, had lost it.)
 func TestHTTPClientVanishesMidStream(t *testing.T) {
 	ignore := goleak.IgnoreCurrent()
 	release := make(chan struct{})
 	started := make(chan string, 1)
 	srv := hostileServer(t, release, started)
 	url := srv.URL()
-	_, sid := hostileSession(t, url)
+	h, sid := hostileSession(t, url)
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block","arguments":{},"_meta":{"progressToken":"p"}}}`))
 	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": both, mcptest.HeaderSessionID: sid, mcptest.HeaderProtocolVersion: "2025-11-25"} {
 		req.Header.Set(k, v)
@@ -418,8 +456,13 @@ func TestHTTPClientVanishesMidStream(t *testing.T) {
 	}
 	<-started
 	r := &sseReader{t: t, br: bufio.NewReader(resp.Body)}
-	if _, data := r.next(); data.Get("method").String() != "notifications/progress" {
+	progressID, data := r.next()
+	if data.Get("method").String() != "notifications/progress" {
 		t.Fatalf("first event %s, want the progress", data.Raw)
+	}
+	stream, n, ok := strings.Cut(progressID, "-")
+	if !ok || n != "1" {
+		t.Fatalf("the progress's event id %q, want the stream's first (\"<stream>-1\")", progressID)
 	}
 	resp.Body.Close() // the client vanishes
 	tr.CloseIdleConnections()
@@ -428,15 +471,17 @@ func TestHTTPClientVanishesMidStream(t *testing.T) {
 	reply := srv.WaitFor(t, mcptest.MatchFunc("the reply to the vanished call", func(m mcptest.Message) bool {
 		return m.Direction == mcptest.FromServer && m.IsResponse() && m.SessionNumber == 1 && m.ID == "2"
 	}))
-	closeAndCheck(t, srv, func() {}, ignore)
-	if reply.Kind != mcptest.KindResult {
-		t.Fatalf("the reply: %v", reply)
+	status, _, body := h.post(`{"jsonrpc":"2.0","id":3,"method":"ping"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+	if pong := gjson.Parse(body); status != http.StatusOK || pong.Get("id").Raw != "3" || !pong.Get("result").IsObject() {
+		t.Fatalf("a ping of the session after its client vanished: %d %s, want 200 and a result", status, body)
 	}
-	// the journal as it stands after Close: the reply went on a stream
-	// whose client was gone, or was written to a connection the client
-	// had closed
+	closeAndCheck(t, srv, func() {}, ignore)
+	// the journal as it stands after Close
 	got := srv.Journal().Filter(func(m mcptest.Message) bool { return m.Seq == reply.Seq })[0]
-	if got.HTTP == nil || got.HTTP.EventID == "" {
-		t.Fatalf("the reply after the client vanished: %v (HTTP %v), want an SSE event of the stream", got, got.HTTP)
+	if got.Kind != mcptest.KindResult {
+		t.Fatalf("the reply after the client vanished: %v, want the tool's result", got)
+	}
+	if want := stream + "-2"; got.HTTP == nil || got.HTTP.EventID != want {
+		t.Fatalf("the reply after the client vanished: %v (HTTP %v), want the stream's next SSE event, id %q", got, got.HTTP, want)
 	}
 }
