@@ -10,15 +10,16 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 )
 
 // HandshakeVersions are the protocol versions of the handshake era the
 // client speaks, oldest first.
-var HandshakeVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+var HandshakeVersions = spec.Handshake.List()
 
 // StatelessVersion is the protocol version of the stateless era it speaks.
-const StatelessVersion = "2026-07-28"
+const StatelessVersion = spec.V20260728
 
 // Name and Version are the clientInfo the golden client sends.
 const (
@@ -242,8 +243,8 @@ func (c *Client) meta() string { return statelessMeta(c.declared(StatelessVersio
 // statelessMeta is the per-request _meta members of the stateless era:
 // the version, the client's capabilities and its clientInfo (JSON texts).
 func statelessMeta(caps, info string) string {
-	return `"io.modelcontextprotocol/protocolVersion":"` + StatelessVersion + `","io.modelcontextprotocol/clientCapabilities":` +
-		caps + `,"io.modelcontextprotocol/clientInfo":` + info
+	return `"` + spec.MetaProtocolVersion + `":"` + StatelessVersion + `","` + spec.MetaClientCapabilities + `":` +
+		caps + `,"` + spec.MetaClientInfo + `":` + info
 }
 
 // clientInfoOf is the clientInfo object of a client named name.

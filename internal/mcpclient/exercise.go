@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/mcpmock/mcpmock/internal/uritemplate"
 	"github.com/tidwall/gjson"
 )
 
@@ -256,50 +256,30 @@ func promptArgs(p gjson.Result) string {
 	return "{" + strings.Join(parts, ",") + "}"
 }
 
-var templateVar = regexp.MustCompile(`\{[+#./;?&]?([A-Za-z0-9_.%]+)[^}]*\}`)
-
+// templateVars are the names of a URI template's variables (none when it
+// does not parse).
 func templateVars(tmpl string) []string {
-	var out []string
-	for _, m := range templateVar.FindAllStringSubmatch(tmpl, -1) {
-		out = append(out, m[1])
+	t, err := uritemplate.Parse(tmpl)
+	if err != nil {
+		return nil
 	}
-	return out
+	return t.Names()
 }
 
 // Expand fills every variable of a URI template (RFC 6570) with "1", as
-// its expression's operator says ({x}, {+x}: 1; {/x}: /1; {?x}: ?x=1; …).
+// its expression's operator says ({x}, {+x}: 1; {/x}: /1; {?x}: ?x=1; …),
+// with the module's one URI-template implementation; a template that does
+// not parse comes back as it is.
 func Expand(tmpl string) string {
-	return templateVar.ReplaceAllStringFunc(tmpl, func(expr string) string {
-		names := strings.Split(strings.Trim(expr, "{}"), ",")
-		op := ""
-		if n := names[0]; n != "" && strings.ContainsRune("+#./;?&", rune(n[0])) {
-			op, names[0] = n[:1], n[1:]
-		}
-		var parts []string
-		for _, n := range names {
-			n = strings.TrimRight(n, "*")
-			if i := strings.IndexByte(n, ':'); i >= 0 {
-				n = n[:i]
-			}
-			switch op {
-			case ";", "?", "&":
-				parts = append(parts, n+"=1")
-			default:
-				parts = append(parts, "1")
-			}
-		}
-		switch op {
-		case "", "+":
-			return strings.Join(parts, ",")
-		case "#":
-			return "#" + strings.Join(parts, ",")
-		case "?":
-			return "?" + strings.Join(parts, "&")
-		case "&":
-			return "&" + strings.Join(parts, "&")
-		}
-		return op + strings.Join(parts, op) // . / ;
-	})
+	t, err := uritemplate.Parse(tmpl)
+	if err != nil {
+		return tmpl
+	}
+	u, err := t.Fill("1")
+	if err != nil {
+		return tmpl
+	}
+	return u
 }
 
 // Fill returns a JSON value that satisfies a JSON Schema, as a user (or

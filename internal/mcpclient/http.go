@@ -13,15 +13,16 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 )
 
 // The headers of the Streamable HTTP transport.
 const (
-	headerSessionID       = "Mcp-Session-Id"
-	headerProtocolVersion = "Mcp-Protocol-Version"
-	headerMethod          = "Mcp-Method"
-	headerName            = "Mcp-Name"
+	headerSessionID       = spec.HeaderSessionID
+	headerProtocolVersion = spec.HeaderProtocolVersion
+	headerMethod          = spec.HeaderMethod
+	headerName            = spec.HeaderName
 	headerLastEventID     = "Last-Event-ID"
 )
 
