@@ -127,7 +127,7 @@ func TestUnscriptedCallsWithRealClients(t *testing.T) {
 			_, _ = cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "suggest_gifts"})
 			vs := srv.Violations()
 			require.Len(t, vs, 1)
-			assert.Equal(t, "capabilities/undeclared-method", vs[0].Rule)
+			assert.Equal(t, mcptest.RuleID("capabilities/undeclared-method"), vs[0].Rule)
 			assert.Contains(t, vs[0].Detail, "if the client is right to call it, did you forget WithTools?")
 		})
 	}
@@ -240,7 +240,7 @@ func TestNoViolationsAgreesWithVerifyWithRealClient(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "mcptest: AssertNoViolations failed")
 			assert.Contains(t, err.Error(), "1 violation:")
-			assert.Contains(t, err.Error(), string("pagination/invalid-cursor"))
+			assert.Contains(t, err.Error(), "pagination/invalid-cursor")
 		})
 	}
 }

@@ -268,7 +268,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 			if tc.answered == "2026-07-28" { // no handshake has it: the client went on regardless
 				vs := srv.Violations()
 				require.Len(t, vs, 1)
-				assert.Equal(t, "lifecycle/unoffered-version-accepted", vs[0].Rule)
+				assert.Equal(t, mcptest.RuleID("lifecycle/unoffered-version-accepted"), vs[0].Rule)
 				assert.Equal(t, mcptest.SeverityWarning, vs[0].Severity)
 			} else {
 				srv.AssertNoViolations(t)
@@ -612,7 +612,7 @@ func TestFaultOmitCapability(t *testing.T) {
 		assert.False(t, caps.Get("tools").Exists(), "the wire declares no tools: %s", caps.Raw)
 		vs := srv.Violations()
 		require.Len(t, vs, 1)
-		assert.Equal(t, "capabilities/undeclared-method", vs[0].Rule)
+		assert.Equal(t, mcptest.RuleID("capabilities/undeclared-method"), vs[0].Rule)
 		assert.Equal(t, "tools/list", vs[0].Message.Method)
 		assert.Equal(t, e.version, vs[0].Spec)
 		assert.Contains(t, vs[0].Detail, "did not declare the tools capability")

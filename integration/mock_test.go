@@ -252,7 +252,7 @@ func testGoSDKTools(t *testing.T, e eraCase) {
 	// accepts null, with a warning that does not fail the test.
 	vs := srv.Violations()
 	require.Len(t, vs, 1, "pictures was called with a nil map")
-	assert.Equal(t, "params/arguments-null", vs[0].Rule)
+	assert.Equal(t, mcptest.RuleID("params/arguments-null"), vs[0].Rule)
 	assert.Equal(t, mcptest.SeverityWarning, vs[0].Severity)
 }
 
@@ -826,7 +826,7 @@ func TestClientNotCheckingCapabilities(t *testing.T) {
 		cs := connectGoSDK(t, srv, nil, nil)
 		_, err := cs.ListTools(testContext(t), nil)
 		require.NoError(t, err, "go-sdk v1.8.0 does not check the tools capability")
-		assert.Equal(t, "capabilities/undeclared-method", srv.Violations()[0].Rule)
+		assert.Equal(t, mcptest.RuleID("capabilities/undeclared-method"), srv.Violations()[0].Rule)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		srv := legacy(mcptest.NewServer(t)).WithCapabilities(`{}`).WithTools(mcptest.NewTool("t").ReturnsText("x"))

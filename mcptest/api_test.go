@@ -206,7 +206,7 @@ func TestVerify(t *testing.T) {
 	if !errors.As(err, &ve) || len(ve.Findings()) != 2 {
 		t.Fatalf("want a VerifyError with 2 findings (a broken rule, an unfired fault), got %v", err)
 	}
-	for _, w := range []string{string("lifecycle/initialize-first"), `Hang("tools/call") never acted`} {
+	for _, w := range []string{"lifecycle/initialize-first", `Hang("tools/call") never acted`} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("want Verify to say %q, got %q", w, err)
 		}
@@ -235,7 +235,7 @@ func TestProgramTB(t *testing.T) {
 		}
 		tb.Logf("read the reply")
 	})
-	if err == nil || !strings.Contains(err.Error(), string("lifecycle/initialize-first")) || !strings.Contains(err.Error(), "demo failed") {
+	if err == nil || !strings.Contains(err.Error(), "lifecycle/initialize-first") || !strings.Contains(err.Error(), "demo failed") {
 		t.Fatalf("want Run to return the server's verdict naming the broken rule, got %v", err)
 	}
 	if !strings.Contains(log.String(), "demo: read the reply") || !strings.Contains(log.String(), "demo: FAIL: ") {

@@ -544,7 +544,7 @@ func TestAssertNoViolationsAgreesWithVerify(t *testing.T) {
 		if srv.AssertNoViolations(fake) {
 			t.Fatalf("want AssertNoViolations to fail")
 		}
-		if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], "1 violation:") || !strings.Contains(errs[0], string("lifecycle/initialize-first")) {
+		if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], "1 violation:") || !strings.Contains(errs[0], "lifecycle/initialize-first") {
 			t.Errorf("want the failure to name the rule, got %s", fake.report())
 		}
 		srv.IgnoreViolations()

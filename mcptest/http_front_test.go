@@ -64,7 +64,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 			got := gjson.Parse(body)
 			srv.Close()
 			rules := chargedRules(srv)
-			if slices.Contains(rules, string("http/stateless-headers")) || got.Get("error.code").Int() == mcptest.CodeHeaderMismatch {
+			if slices.Contains(rules, "http/stateless-headers") || got.Get("error.code").Int() == mcptest.CodeHeaderMismatch {
 				t.Errorf("a message that is not a stateless-era request was held to the stateless era's headers: %d %s, violations %v", status, body, srv.Violations())
 			}
 			if got.Get("error.code").Int() != want.Get("error.code").Int() || got.Get("result").Exists() != want.Get("result").Exists() ||
@@ -96,7 +96,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 			t.Errorf("got %d %s, want 400 with -32020", status, body)
 		}
 		srv.Close()
-		if rules := chargedRules(srv); !slices.Equal(rules, []string{string("http/stateless-headers")}) {
+		if rules := chargedRules(srv); !slices.Equal(rules, []string{"http/stateless-headers"}) {
 			t.Errorf("want http/stateless-headers, got %v", srv.Violations())
 		}
 	})
@@ -152,7 +152,7 @@ func TestHTTPMalformedWithoutSession(t *testing.T) {
 			t.Errorf("got %d %s, want 400 with -32600", status, body)
 		}
 		srv.Close()
-		if rules := chargedRules(srv); !slices.Equal(rules, []string{string("http/session-id")}) {
+		if rules := chargedRules(srv); !slices.Equal(rules, []string{"http/session-id"}) {
 			t.Errorf("want http/session-id, got %v", srv.Violations())
 		}
 	})
@@ -190,7 +190,7 @@ func TestHTTPRefusedInitializeOpensNoSession(t *testing.T) {
 		t.Errorf("want the two refused initialize requests journaled in session 0, got %d:\n%s", len(refused), srv.Transcript())
 	}
 	srv.Close()
-	if rules := chargedRules(srv); !slices.Equal(rules, []string{string("http/accept"), string("http/content-type")}) {
+	if rules := chargedRules(srv); !slices.Equal(rules, []string{"http/accept", "http/content-type"}) {
 		t.Errorf("want http/accept and http/content-type, got %v", srv.Violations())
 	}
 }

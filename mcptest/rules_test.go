@@ -1150,7 +1150,7 @@ func TestUnexpectedViolationFailsAtCleanup(t *testing.T) {
 	if len(errs) != 1 {
 		t.Fatalf("want one error at cleanup, got %s", fake.report())
 	}
-	for _, want := range []string{string("lifecycle/initialize-first"), frame, "ExpectViolation", "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle"} {
+	for _, want := range []string{"lifecycle/initialize-first", frame, "ExpectViolation", "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle"} {
 		if !strings.Contains(errs[0], want) {
 			t.Errorf("want the failure to name %q, got:\n%s", want, errs[0])
 		}
@@ -1223,7 +1223,7 @@ func TestAssertNoViolationsFails(t *testing.T) {
 	if srv.AssertNoViolations(fake) {
 		t.Errorf("AssertNoViolations: want false after a violation")
 	}
-	if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], string("lifecycle/initialize-first")) || !strings.Contains(errs[0], frame) {
+	if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], "lifecycle/initialize-first") || !strings.Contains(errs[0], frame) {
 		t.Errorf("want AssertNoViolations to name the rule and the frame, got %s", fake.report())
 	}
 	fake.finish()
