@@ -71,7 +71,7 @@ check_record_everything() {
 		else
 			failed=1
 			echo "DIFF: ${calls[$i]}"
-			diff "$dir/real-$i.json" "$dir/replay-$i.json" | head -20
+			diff "$dir/real-$i.json" "$dir/replay-$i.json" | head -20 || true
 		fi
 		grep -q '"verdict": "pass"' "$dir/report-$i.json" || { failed=1; echo "FAIL: mcpmock's verdict on the replay of ${calls[$i]}:"; cat "$dir/report-$i.json"; }
 	done
@@ -116,9 +116,12 @@ check_record_everything() {
 	t0=$SECONDS
 	same=0
 	for i in "${!calls[@]}"; do
-		"$dir/mcpmock" serve --http --config "$dir/rec-http.json" --report "$dir/report-http-$i.json" >"$dir/serve.url" 2>>"$dir/serve-http.log" &
+		# A file of its own per replay: the shell truncates a reused one in
+		# the background job, which may come after waitfor has read the
+		# last replay's (dead) URL from it.
+		"$dir/mcpmock" serve --http --config "$dir/rec-http.json" --report "$dir/report-http-$i.json" >"$dir/serve-$i.url" 2>>"$dir/serve-http.log" &
 		local serve=$!
-		url="$(waitfor "$dir/serve.url" '^http://')"
+		url="$(waitfor "$dir/serve-$i.url" '^http://')"
 		# shellcheck disable=SC2086
 		inspect "$dir/replay-http-$i.json" "$url" --transport http ${calls[$i]} || true
 		kill -TERM "$serve" 2>/dev/null || true # ends serve if the CLI left its session open
@@ -128,7 +131,10 @@ check_record_everything() {
 		else
 			failed=1
 			echo "DIFF (HTTP): ${calls[$i]}"
-			diff "$dir/real-http-$i.json" "$dir/replay-http-$i.json" | head -20
+			diff "$dir/real-http-$i.json" "$dir/replay-http-$i.json" | head -20 || true
+			echo "the Inspector CLI's log and mcpmock serve's end:"
+			tail -5 "$dir/inspector.log"
+			tail -5 "$dir/serve-http.log"
 		fi
 		grep -q '"verdict": "pass"' "$dir/report-http-$i.json" || { failed=1; echo "FAIL: mcpmock's verdict on the HTTP replay of ${calls[$i]}:"; head -c 3000 "$dir/report-http-$i.json"; }
 	done
