@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"go.uber.org/goleak"
 )
@@ -146,7 +147,7 @@ func TestCloseConcurrentCallers(t *testing.T) {
 // more.
 func TestCloseGrace(t *testing.T) {
 	ignore := goleak.IgnoreCurrent()
-	ft := newFakeTB(t)
+	ft := faketb.New(t)
 	release, done := make(chan struct{}), make(chan struct{})
 	srv := mcptest.NewServer(ft).WithCloseGrace(50 * time.Millisecond).WithTools(
 		mcptest.NewTool("stubborn").HandledBy(func(context.Context, *mcptest.Request) mcptest.Reply {
@@ -162,27 +163,27 @@ func TestCloseGrace(t *testing.T) {
 	returned := make(chan struct{})
 	go func() { srv.Close(); close(returned) }()
 	await(t, returned, "Close to return once the grace period is over")
-	errs := ft.errors()
+	errs := ft.Errors()
 	if len(errs) != 1 || !strings.Contains(errs[0], `the Handler of tool "stubborn" (tools/call id 7, session 1)`) ||
 		!strings.Contains(errs[0], "WithCloseGrace") {
-		t.Fatalf("want one error naming the stuck handler, its method and WithCloseGrace, got %s", ft.report())
+		t.Fatalf("want one error naming the stuck handler, its method and WithCloseGrace, got %s", ft.Report())
 	}
 	srv.Close() // later callers return too
 	close(release)
 	await(t, done, "the stubborn handler to return once released")
 	goleak.VerifyNone(t, ignore) // waits for the handler's goroutine to end
-	if got := ft.errors(); len(got) != 1 {
+	if got := ft.Errors(); len(got) != 1 {
 		t.Errorf("want nothing reported after Close gave up on the handler, got %q", got[1:])
 	}
 }
 
 // TestCloseGraceIsABuilder: the grace must be positive.
 func TestCloseGraceIsABuilder(t *testing.T) {
-	ft := newFakeTB(t)
-	if ft.run(func() { mcptest.NewServer(ft).WithCloseGrace(0) }) {
+	ft := faketb.New(t)
+	if ft.Run(func() { mcptest.NewServer(ft).WithCloseGrace(0) }) {
 		t.Fatalf("want WithCloseGrace(0) to fail the test")
 	}
-	if got := ft.fatal(); !strings.Contains(got, "WithCloseGrace") || !strings.Contains(got, "not positive") {
+	if got := ft.FatalOutput(); !strings.Contains(got, "WithCloseGrace") || !strings.Contains(got, "not positive") {
 		t.Errorf("want the failure to name WithCloseGrace and the reason, got %q", got)
 	}
 }

@@ -127,16 +127,33 @@ func (f *TB) Cleanup(fn func()) {
 
 // Run calls fn in a goroutine of its own, as the testing package runs a
 // test, and reports whether fn returned: false when it called Fatalf or
-// FailNow (or anything else that ended its goroutine).
+// FailNow (or anything else that ended its goroutine). A panic in fn is
+// raised again in the caller's goroutine, where a recover can see it.
 func (f *TB) Run(fn func()) (returned bool) {
-	done := make(chan bool)
+	type end struct {
+		returned bool
+		panicked bool
+		value    any
+	}
+	done := make(chan end)
 	go func() {
-		ok := false
-		defer func() { done <- ok }()
+		e := end{panicked: true}
+		defer func() {
+			if e.panicked {
+				e.value = recover()
+				// runtime.Goexit leaves nothing to recover: not a panic.
+				e.panicked = e.value != nil
+			}
+			done <- e
+		}()
 		fn()
-		ok = true
+		e = end{returned: true}
 	}()
-	return <-done
+	e := <-done
+	if e.panicked {
+		panic(e.value)
+	}
+	return e.returned
 }
 
 // Finish ends the fake test: it runs the registered cleanups, last first,

@@ -121,3 +121,16 @@ func TestFatalReturnsAndOut(t *testing.T) {
 		t.Errorf("Out: want a FAIL line per failure, got %q", out.String())
 	}
 }
+
+// TestRunPanics: a panic in the function Run runs comes out of Run, in
+// the caller's goroutine, with its value.
+func TestRunPanics(t *testing.T) {
+	f := faketb.New(t)
+	defer func() {
+		if p := recover(); p != "kaboom" {
+			t.Errorf("Run: want the panic %q raised again, got %v", "kaboom", p)
+		}
+	}()
+	f.Run(func() { panic("kaboom") })
+	t.Errorf("Run: want the panic raised again, Run returned")
+}
