@@ -7,10 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpmock/mcpmock/internal/faketb"
@@ -44,27 +44,29 @@ func TestFaultValueReusedOnTwoServers(t *testing.T) {
 // Release on the handle of a refined Hang releases what it holds (the
 // refined copy used to have a state of its own that Release did not reach).
 func TestHangReleaseAfterInSession(t *testing.T) {
-	srv := mcptest.NewServer(t)
-	h := srv.AddFault(mcptest.Hang("ping").InSession(1))
-	c := dialRaw(t, srv)
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
-	// The journal has the ping before the faults see it: wait for the Hang
-	// to hold it, or a Release before that lets it through unheld.
-	for deadline := time.Now().Add(rawReadTimeout); h.Hits() == 0; runtime.Gosched() {
-		if time.Now().After(deadline) {
-			t.Fatalf("want the Hang to hold the ping within %v, it did not", rawReadTimeout)
+	synctest.Test(t, func(t *testing.T) {
+		srv := mcptest.NewServer(t)
+		h := srv.AddFault(mcptest.Hang("ping").InSession(1))
+		c := dialRaw(t, srv)
+		c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		// The journal has the ping before the faults see it: wait for the
+		// Hang to hold it (every goroutine of the bubble blocked), or a
+		// Release before that lets it through unheld.
+		synctest.Wait()
+		if h.Hits() != 1 {
+			t.Fatalf("want the Hang to hold the ping (1 hit) once the server is idle, got %d hits", h.Hits())
 		}
-	}
-	if n := len(srv.Journal().Responses("ping")); n != 0 {
-		t.Fatalf("want the ping held, got %d replies", n)
-	}
-	h.Release()
-	if got := c.recvJSON(t); got.Get("id").Int() != 1 || !got.Get("result").Exists() {
-		t.Errorf("want the released ping answered, got %s", got.Raw)
-	}
-	if h.Hits() != 1 {
-		t.Errorf("want the Hang to have held the ping once (1 hit), got %d", h.Hits())
-	}
+		if n := len(srv.Journal().Responses("ping")); n != 0 {
+			t.Fatalf("want the ping held, got %d replies", n)
+		}
+		h.Release()
+		if got := c.recvJSON(t); got.Get("id").Int() != 1 || !got.Get("result").Exists() {
+			t.Errorf("want the released ping answered, got %s", got.Raw)
+		}
+		if h.Hits() != 1 {
+			t.Errorf("want the Hang to have held the ping once (1 hit), got %d", h.Hits())
+		}
+	})
 }
 
 // RemoveFault takes away a fault equal to the one given, not only the

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"io"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpmock/mcpmock/internal/faketb"
@@ -30,40 +30,6 @@ func await[T any](t *testing.T, ch <-chan T, what string) T {
 		t.Fatalf("want %s within %v, it did not happen", what, closeBudget)
 		var zero T
 		return zero
-	}
-}
-
-// goroutinesIn counts the goroutines whose stack holds fn (a function
-// name), by the runtime's own dump: how a test sees that a caller is
-// blocked inside Close without sleeping.
-func goroutinesIn(fn string) int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	count := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, fn) {
-			count++
-		}
-	}
-	return count
-}
-
-// waitInClose waits until n goroutines are blocked in Server.Close.
-func waitInClose(t *testing.T, n int) {
-	t.Helper()
-	deadline := time.Now().Add(closeBudget)
-	for goroutinesIn("mcptest.(*Server).Close(") < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("want %d goroutines waiting in Server.Close within %v, got %d", n, closeBudget, goroutinesIn("mcptest.(*Server).Close("))
-		}
-		runtime.Gosched()
 	}
 }
 
@@ -110,35 +76,43 @@ func TestCloseFromHandler(t *testing.T) {
 
 // TestCloseConcurrentCallers: every caller of Close waits for the same
 // end; a second caller does not return while a handler is still running.
+// It runs in a synctest bubble (the mock's pipes, timers and waits are
+// all inside it), so that synctest.Wait tells when the three callers are
+// blocked in Close.
 func TestCloseConcurrentCallers(t *testing.T) {
-	var ended atomic.Bool
-	cancelled, release := make(chan struct{}), make(chan struct{})
-	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("slow").HandledBy(
-		func(ctx context.Context, _ *mcptest.Request) mcptest.Reply {
-			<-ctx.Done()
-			close(cancelled)
-			<-release // it takes a while to wind down, within the grace period
-			ended.Store(true)
-			return mcptest.TextResult("done")
-		}))
-	c := dialRaw(t, srv)
-	c.handshake(t, "2025-11-25")
-	c.send(rawRequest("1", "tools/call", `{"name":"slow"}`))
-	srv.WaitFor(t, mcptest.ToolCall("slow", nil))
+	synctest.Test(t, func(t *testing.T) {
+		var ended atomic.Bool
+		cancelled, release := make(chan struct{}), make(chan struct{})
+		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("slow").HandledBy(
+			func(ctx context.Context, _ *mcptest.Request) mcptest.Reply {
+				<-ctx.Done()
+				close(cancelled)
+				<-release // it takes a while to wind down, within the grace period
+				ended.Store(true)
+				return mcptest.TextResult("done")
+			}))
+		c := dialRaw(t, srv)
+		c.handshake(t, "2025-11-25")
+		c.send(rawRequest("1", "tools/call", `{"name":"slow"}`))
+		srv.WaitFor(t, mcptest.ToolCall("slow", nil))
 
-	returned := make(chan bool, 3)
-	closeAndSee := func() { srv.Close(); returned <- ended.Load() }
-	go closeAndSee()
-	await(t, cancelled, "Close to cancel the handler's context")
-	go closeAndSee()
-	go closeAndSee()
-	waitInClose(t, 3)
-	close(release)
-	for i := range 3 {
-		if !await(t, returned, "every Close to return") {
-			t.Errorf("Close %d returned while the handler was still running", i+1)
+		returned := make(chan bool, 3)
+		closeAndSee := func() { srv.Close(); returned <- ended.Load() }
+		go closeAndSee()
+		await(t, cancelled, "Close to cancel the handler's context")
+		go closeAndSee()
+		go closeAndSee()
+		synctest.Wait() // every goroutine blocked: the handler on release, the three callers in Close
+		if len(returned) != 0 {
+			t.Errorf("%d of 3 Close calls returned while the handler was still running", len(returned))
 		}
-	}
+		close(release)
+		for i := range 3 {
+			if !await(t, returned, "every Close to return") {
+				t.Errorf("Close %d returned while the handler was still running", i+1)
+			}
+		}
+	})
 }
 
 // TestCloseGrace: a handler that ignores its context past the grace
