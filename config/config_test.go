@@ -12,12 +12,12 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -310,24 +310,8 @@ func TestFaultRoundTrip(t *testing.T) {
 
 func TestHandBuiltConfigWithABadFault(t *testing.T) {
 	c := &Config{Faults: []Fault{{Name: "Delay", Params: map[string]json.RawMessage{"method": json.RawMessage(`"x"`), "duration": json.RawMessage(`"soon"`)}}}}
-	ft := &recordingTB{}
-	done := make(chan struct{})
-	go func() { defer close(done); c.NewServer(ft) }()
-	<-done
-	require.Len(t, ft.fatals, 1)
-	assert.Contains(t, ft.fatals[0], `config: faults[0] (Delay): duration: "soon" is not a duration`)
+	ft := faketb.New(t)
+	require.False(t, ft.Run(func() { c.NewServer(ft) }), "want NewServer to stop the test with Fatalf")
+	require.Len(t, ft.Fatals(), 1)
+	assert.Contains(t, ft.Fatals()[0], `config: faults[0] (Delay): duration: "soon" is not a duration`)
 }
-
-// recordingTB records failures; Fatalf ends the goroutine, as testing does.
-type recordingTB struct {
-	mcptest.TB
-	fatals []string
-}
-
-func (r *recordingTB) Helper() {}
-func (r *recordingTB) Fatalf(format string, args ...any) {
-	r.fatals = append(r.fatals, fmt.Sprintf(format, args...))
-	runtimeGoexit()
-}
-
-func runtimeGoexit() { runtime.Goexit() }

@@ -7,12 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 )
 
@@ -43,27 +44,29 @@ func TestFaultValueReusedOnTwoServers(t *testing.T) {
 // Release on the handle of a refined Hang releases what it holds (the
 // refined copy used to have a state of its own that Release did not reach).
 func TestHangReleaseAfterInSession(t *testing.T) {
-	srv := mcptest.NewServer(t)
-	h := srv.AddFault(mcptest.Hang("ping").InSession(1))
-	c := dialRaw(t, srv)
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
-	// The journal has the ping before the faults see it: wait for the Hang
-	// to hold it, or a Release before that lets it through unheld.
-	for deadline := time.Now().Add(rawReadTimeout); h.Hits() == 0; runtime.Gosched() {
-		if time.Now().After(deadline) {
-			t.Fatalf("want the Hang to hold the ping within %v, it did not", rawReadTimeout)
+	synctest.Test(t, func(t *testing.T) {
+		srv := mcptest.NewServer(t)
+		h := srv.AddFault(mcptest.Hang("ping").InSession(1))
+		c := dialRaw(t, srv)
+		c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		// The journal has the ping before the faults see it: wait for the
+		// Hang to hold it (every goroutine of the bubble blocked), or a
+		// Release before that lets it through unheld.
+		synctest.Wait()
+		if h.Hits() != 1 {
+			t.Fatalf("want the Hang to hold the ping (1 hit) once the server is idle, got %d hits", h.Hits())
 		}
-	}
-	if n := len(srv.Journal().Responses("ping")); n != 0 {
-		t.Fatalf("want the ping held, got %d replies", n)
-	}
-	h.Release()
-	if got := c.recvJSON(t); got.Get("id").Int() != 1 || !got.Get("result").Exists() {
-		t.Errorf("want the released ping answered, got %s", got.Raw)
-	}
-	if h.Hits() != 1 {
-		t.Errorf("want the Hang to have held the ping once (1 hit), got %d", h.Hits())
-	}
+		if n := len(srv.Journal().Responses("ping")); n != 0 {
+			t.Fatalf("want the ping held, got %d replies", n)
+		}
+		h.Release()
+		if got := c.recvJSON(t); got.Get("id").Int() != 1 || !got.Get("result").Exists() {
+			t.Errorf("want the released ping answered, got %s", got.Raw)
+		}
+		if h.Hits() != 1 {
+			t.Errorf("want the Hang to have held the ping once (1 hit), got %d", h.Hits())
+		}
+	})
 }
 
 // RemoveFault takes away a fault equal to the one given, not only the
@@ -114,23 +117,23 @@ func TestMisbuiltFaultsFailAtOnce(t *testing.T) {
 		{"zero fault", mcptest.Fault{}, []string{"a zero Fault"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fake := newFakeTB(t)
+			fake := faketb.New(t)
 			srv := mcptest.NewServer(fake)
-			if fake.run(func() { srv.WithFaults(tc.fault) }) {
-				t.Fatalf("want WithFaults to stop the test, it returned; got %s", fake.report())
+			if fake.Run(func() { srv.WithFaults(tc.fault) }) {
+				t.Fatalf("want WithFaults to stop the test, it returned; got %s", fake.Report())
 			}
 			for _, w := range tc.want {
-				if msg := fake.fatal(); !strings.Contains(msg, w) {
+				if msg := fake.FatalOutput(); !strings.Contains(msg, w) {
 					t.Errorf("want the failure to say %q, got %q", w, msg)
 				}
 			}
 		})
 	}
 	// A method only a Handle serves is fine.
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	srv := mcptest.NewServer(fake).Handle("x/custom", func(context.Context, *mcptest.Request) mcptest.Reply { return mcptest.Result(`{}`) })
-	if !fake.run(func() { srv.WithFaults(mcptest.Delay("x/custom", time.Millisecond).Optional()) }) {
-		t.Errorf("want a fault on a handled custom method accepted, got %s", fake.report())
+	if !fake.Run(func() { srv.WithFaults(mcptest.Delay("x/custom", time.Millisecond).Optional()) }) {
+		t.Errorf("want a fault on a handled custom method accepted, got %s", fake.Report())
 	}
 }
 
@@ -138,15 +141,15 @@ func TestMisbuiltFaultsFailAtOnce(t *testing.T) {
 // fault never acts, and the test fails saying why and what to do (it used
 // to pass silently).
 func TestUnfiredFaultFailsTheTest(t *testing.T) {
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	srv := mcptest.NewServer(fake).WithTools(mcptest.NewTool("t").ReturnsText("x")).
 		WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
 	c := dialRaw(t, srv)
 	c.discover(t, "1")
 	c.result(t, "2", "tools/list", modernParams(""))
 	c.close()
-	fake.finish()
-	errs := strings.Join(fake.errors(), "\n")
+	fake.Finish()
+	errs := strings.Join(fake.Errors(), "\n")
 	for _, w := range []string{`RespondProtocolVersion("1999-01-01") never acted`, "never sent initialize", "went stateless",
 		"WithProtocolVersions(mcptest.HandshakeVersions()...)", "Optional()"} {
 		if !strings.Contains(errs, w) {
@@ -171,15 +174,15 @@ func TestFaultFiredOrOptional(t *testing.T) {
 		{"another session only", mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", nil).InSession(2), 1, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fake := newFakeTB(t)
+			fake := faketb.New(t)
 			srv := mcptest.NewServer(fake).WithFaults(tc.fault)
 			c := dialRaw(t, srv)
 			for i := range tc.pings {
 				c.call(t, string(rune('1'+i)), "ping", "")
 			}
 			c.close()
-			fake.finish()
-			errs := strings.Join(fake.errors(), "\n")
+			fake.Finish()
+			errs := strings.Join(fake.Errors(), "\n")
 			if got := strings.Contains(errs, "never acted"); got != tc.fails {
 				t.Errorf("want a never-acted failure: %v; got errors %q", tc.fails, errs)
 			}
@@ -196,7 +199,7 @@ func TestVerify(t *testing.T) {
 		t.Fatalf("want nil for a clean session, got %v", err)
 	}
 
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	bad := mcptest.NewServer(fake).WithFaults(mcptest.Hang("tools/call"))
 	b := dialRaw(t, bad)
 	b.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`) // before initialize
@@ -216,7 +219,7 @@ func TestVerify(t *testing.T) {
 		t.Errorf("want only the unfired fault once the violation is expected, got %v", err)
 	}
 	b.close()
-	fake.finish()
+	fake.Finish()
 }
 
 // ProgramTB runs a Server outside a test: logs go to the writer, Fatalf
@@ -330,12 +333,12 @@ func TestOneJSONRule(t *testing.T) {
 // Typed rule IDs and eras: an unknown rule in ExpectViolation fails at
 // once with a did-you-mean.
 func TestExpectViolationTypo(t *testing.T) {
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	srv := mcptest.NewServer(fake)
-	if fake.run(func() { srv.ExpectViolation("lifecycle/initialise-first") }) {
+	if fake.Run(func() { srv.ExpectViolation("lifecycle/initialise-first") }) {
 		t.Fatalf("want ExpectViolation of an unknown rule to stop the test")
 	}
-	if msg := fake.fatal(); !strings.Contains(msg, `did you mean "lifecycle/initialize-first"?`) {
+	if msg := fake.FatalOutput(); !strings.Contains(msg, `did you mean "lifecycle/initialize-first"?`) {
 		t.Errorf("want a did-you-mean, got %q", msg)
 	}
 }
@@ -367,7 +370,7 @@ func TestSetToolsAnnounce(t *testing.T) {
 // fault had never acted (a test that releases as soon as the journal shows
 // the request races the hold).
 func TestHangReleasedBeforeItsRequest(t *testing.T) {
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	srv := mcptest.NewServer(fake)
 	h := srv.AddFault(mcptest.Hang("ping"))
 	h.Release()
@@ -379,8 +382,8 @@ func TestHangReleasedBeforeItsRequest(t *testing.T) {
 		t.Errorf("want the ping it let through counted, got %d hits", h.Hits())
 	}
 	c.close()
-	fake.finish()
-	if errs := fake.errors(); len(errs) != 0 {
+	fake.Finish()
+	if errs := fake.Errors(); len(errs) != 0 {
 		t.Errorf("want no failure, got %q", errs)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 )
 
@@ -25,8 +26,8 @@ const (
 
 // giftFake is a server with one tool and the one-minute timeout, reporting
 // to a fake TB.
-func giftFake(t *testing.T) (*fakeTB, *mcptest.Server) {
-	fake := newFakeTB(t)
+func giftFake(t *testing.T) (*faketb.TB, *mcptest.Server) {
+	fake := faketb.New(t)
 	srv := mcptest.NewServer(fake).
 		WithWaitTimeout(failFastTimeout).
 		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
@@ -214,18 +215,18 @@ func TestAssertionsFailFast(t *testing.T) {
 			tc.setup(t, srv)
 			start := time.Now()
 			var ok bool
-			fake.run(func() { ok = tc.assert(srv, fake) })
+			fake.Run(func() { ok = tc.assert(srv, fake) })
 			elapsed := time.Since(start)
 			t.Logf("failed after %v", elapsed)
 			if ok {
-				t.Fatalf("want the assertion to fail, it passed; got %s", fake.report())
+				t.Fatalf("want the assertion to fail, it passed; got %s", fake.Report())
 			}
 			if elapsed > failFastBound {
 				t.Errorf("want a failure at once (far below the %v wait timeout), it took %v", failFastTimeout, elapsed)
 			}
-			errs := fake.errors()
+			errs := fake.Errors()
 			if len(errs) != 1 {
-				t.Fatalf("want one failure, got %s", fake.report())
+				t.Fatalf("want one failure, got %s", fake.Report())
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(errs[0], w) {
@@ -249,12 +250,12 @@ func TestAssertionsWaitForWhatCanStillHappen(t *testing.T) {
 		done := make(chan bool)
 		go func() {
 			var ok bool
-			fake.run(func() { ok = srv.AssertToolCalled(fake, "suggest_gifts", `{"age":25}`) })
+			fake.Run(func() { ok = srv.AssertToolCalled(fake, "suggest_gifts", `{"age":25}`) })
 			done <- ok
 		}()
 		c.result(t, "1", "tools/call", `{"name":"suggest_gifts","arguments":{"age":25,"budget":10}}`)
 		if !<-done {
-			t.Fatalf("want AssertToolCalled to pass once the call came, got %s", fake.report())
+			t.Fatalf("want AssertToolCalled to pass once the call came, got %s", fake.Report())
 		}
 	})
 	t.Run("the session ends while it waits", func(t *testing.T) {
@@ -264,27 +265,27 @@ func TestAssertionsWaitForWhatCanStillHappen(t *testing.T) {
 		done := make(chan bool)
 		go func() {
 			var ok bool
-			fake.run(func() { ok = srv.AssertCalled(fake, "tools/list") })
+			fake.Run(func() { ok = srv.AssertCalled(fake, "tools/list") })
 			done <- ok
 		}()
 		c.close()
 		if <-done {
-			t.Fatalf("want AssertCalled to fail once the session ended, got %s", fake.report())
+			t.Fatalf("want AssertCalled to fail once the session ended, got %s", fake.Report())
 		}
-		if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], "session 1 has ended") {
-			t.Errorf("want a failure saying the session ended, got %s", fake.report())
+		if errs := fake.Errors(); len(errs) != 1 || !strings.Contains(errs[0], "session 1 has ended") {
+			t.Errorf("want a failure saying the session ended, got %s", fake.Report())
 		}
 	})
 	t.Run("the timeout passes", func(t *testing.T) {
-		fake := newFakeTB(t)
+		fake := faketb.New(t)
 		srv := mcptest.NewServer(fake).WithWaitTimeout(20 * time.Millisecond)
 		c := dialRaw(t, srv)
 		c.handshake(t, "2025-11-25")
 		if srv.AssertCalled(fake, "tools/list") {
 			t.Fatalf("want AssertCalled to fail, nothing was sent")
 		}
-		if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], "it never did, within 20ms (WithWaitTimeout)") {
-			t.Errorf("want a failure naming the wait timeout, got %s", fake.report())
+		if errs := fake.Errors(); len(errs) != 1 || !strings.Contains(errs[0], "it never did, within 20ms (WithWaitTimeout)") {
+			t.Errorf("want a failure naming the wait timeout, got %s", fake.Report())
 		}
 	})
 }
@@ -296,17 +297,17 @@ func TestWaitForStopsTheTest(t *testing.T) {
 	c.handshake(t, "2025-11-25")
 	c.ping(t, "1")
 	var got mcptest.Message
-	if !fake.run(func() { got = srv.WaitFor(fake, mcptest.ClientSent("ping")) }) {
-		t.Fatalf("WaitFor: want a match to return, got %s", fake.report())
+	if !fake.Run(func() { got = srv.WaitFor(fake, mcptest.ClientSent("ping")) }) {
+		t.Fatalf("WaitFor: want a match to return, got %s", fake.Report())
 	}
 	if got.Method != "ping" || got.ID != "1" {
 		t.Errorf("WaitFor: want the ping id 1, got %v", got)
 	}
 	reached := false
-	if fake.run(func() { srv.WaitFor(fake, mcptest.ToolCall("suggest_gift", nil)); reached = true }) || reached {
-		t.Fatalf("WaitFor: want a failure to stop the test, the code after it ran; got %s", fake.report())
+	if fake.Run(func() { srv.WaitFor(fake, mcptest.ToolCall("suggest_gift", nil)); reached = true }) || reached {
+		t.Fatalf("WaitFor: want a failure to stop the test, the code after it ran; got %s", fake.Report())
 	}
-	if msg := fake.fatal(); !strings.Contains(msg, "mcptest: WaitFor failed") || !strings.Contains(msg, `did you mean "suggest_gifts"?`) {
+	if msg := fake.FatalOutput(); !strings.Contains(msg, "mcptest: WaitFor failed") || !strings.Contains(msg, `did you mean "suggest_gifts"?`) {
 		t.Errorf("WaitFor: want the failure to name the call and the closest tool, got %q", msg)
 	}
 	c.close()
@@ -314,10 +315,10 @@ func TestWaitForStopsTheTest(t *testing.T) {
 	c2 := dialRaw(t, srv2)
 	c2.handshake(t, "2025-11-25")
 	c2.close()
-	if fake2.run(func() { srv2.WaitFor(fake2, mcptest.ClientSent("tools/list")) }) {
+	if fake2.Run(func() { srv2.WaitFor(fake2, mcptest.ClientSent("tools/list")) }) {
 		t.Fatalf("WaitFor: want a failure once the session ended")
 	}
-	if msg := fake2.fatal(); !strings.Contains(msg, "session 1 has ended") {
+	if msg := fake2.FatalOutput(); !strings.Contains(msg, "session 1 has ended") {
 		t.Errorf("WaitFor: want the failure to say the session ended, got %q", msg)
 	}
 }
@@ -333,9 +334,9 @@ func TestFailureShowsArgumentsBeforeMeta(t *testing.T) {
 	if srv.AssertToolCalled(fake, "suggest_gifts", `{"age":25}`) {
 		t.Fatalf("want AssertToolCalled to fail")
 	}
-	errs := fake.errors()
+	errs := fake.Errors()
 	if len(errs) != 1 {
-		t.Fatalf("want one failure, got %s", fake.report())
+		t.Fatalf("want one failure, got %s", fake.Report())
 	}
 	want := `tools/call id=2  {"name":"suggest_gifts","arguments":{"age":8},"_meta":{`
 	if !strings.Contains(errs[0], want) {
@@ -356,22 +357,22 @@ func TestTranscriptOnceOnFailure(t *testing.T) {
 	c.close()
 	srv.AssertCalled(fake, "tools/list")
 	srv.AssertToolCalled(fake, "suggest_gifts", nil)
-	fake.finish()
+	fake.Finish()
 	frame := `{"jsonrpc":"2.0","id":"init","method":"initialize"`
-	all := strings.Join(fake.errors(), "\n") + "\n" + fake.logged()
+	all := strings.Join(fake.Errors(), "\n") + "\n" + fake.LogOutput()
 	if n := strings.Count(all, frame); n != 1 {
 		t.Errorf("want the initialize frame in full once (in the transcript), got %d times:\n%s", n, all)
 	}
-	if n := strings.Count(fake.logged(), "mcptest transcript:"); n != 1 {
-		t.Errorf("want one transcript logged, got %d:\n%s", n, fake.logged())
+	if n := strings.Count(fake.LogOutput(), "mcptest transcript:"); n != 1 {
+		t.Errorf("want one transcript logged, got %d:\n%s", n, fake.LogOutput())
 	}
 }
 
 // BenchmarkAssertionFailFast measures a failing assertion whose answer is
 // settled (the session ended), with a one-minute wait timeout.
 func BenchmarkAssertionFailFast(b *testing.B) {
-	fake := &fakeTB{}
-	defer fake.finish()
+	fake := &faketb.TB{}
+	defer fake.Finish()
 	srv := mcptest.NewServer(fake).WithWaitTimeout(time.Minute).
 		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
 	c := dialRaw(b, srv)
@@ -395,7 +396,7 @@ func TestBroadcastStatelessReports(t *testing.T) {
 	if n := srv.Broadcast("notifications/message", `{"level":"info","data":"hi"}`); n != 0 {
 		t.Errorf("Broadcast: want 0 sent to a stateless session, got %d", n)
 	}
-	logs := fake.logged()
+	logs := fake.LogOutput()
 	for _, want := range []string{
 		`Broadcast("notifications/tools/list_changed") reached 0 sessions; stateless session 1 got nothing: a stateless session gets it only on a subscriptions/listen stream that asked for toolsListChanged`,
 		`Broadcast("notifications/message") reached 0 sessions; stateless session 1 got nothing: only a list_changed notification reaches a stateless session`,
@@ -419,12 +420,12 @@ func TestUnscriptedCallReports(t *testing.T) {
 		if len(got) != 1 || got[0] != want {
 			t.Errorf("Unmatched: want [%q], got %q", want, got)
 		}
-		if !strings.Contains(fake.logged(), want) {
-			t.Errorf("want the report in the log, got:\n%s", fake.logged())
+		if !strings.Contains(fake.LogOutput(), want) {
+			t.Errorf("want the report in the log, got:\n%s", fake.LogOutput())
 		}
 	})
 	t.Run("no tool scripted at all", func(t *testing.T) {
-		fake := newFakeTB(t)
+		fake := faketb.New(t)
 		srv := mcptest.NewServer(fake).IgnoreViolations()
 		c := dialRaw(t, srv)
 		c.handshake(t, "2025-11-25")
@@ -446,12 +447,12 @@ func TestAssertCalledWaitsForAnExtension(t *testing.T) {
 	done := make(chan bool)
 	go func() {
 		var ok bool
-		fake.run(func() { ok = srv.AssertCalled(fake, "vendor.example/hello") })
+		fake.Run(func() { ok = srv.AssertCalled(fake, "vendor.example/hello") })
 		done <- ok
 	}()
 	c.notify("vendor.example/hello", `{}`)
 	if !<-done {
-		t.Fatalf("want AssertCalled to wait for the extension and pass, got %s", fake.report())
+		t.Fatalf("want AssertCalled to wait for the extension and pass, got %s", fake.Report())
 	}
 }
 
@@ -467,19 +468,19 @@ func TestAssertCalledTimesIsExact(t *testing.T) {
 		c.result(t, "1", "tools/list", `{}`)
 		_, _, line, _ := runtime.Caller(0)
 		if !srv.AssertCalledTimes(fake, "tools/list", 1) { // line+1
-			t.Fatalf("want the count of 1 to pass, got %s", fake.report())
+			t.Fatalf("want the count of 1 to pass, got %s", fake.Report())
 		}
 		c.result(t, "2", "tools/list", `{"_meta":{"second":true}}`)
-		if errs := fake.errors(); len(errs) != 0 {
-			t.Fatalf("want nothing reported before the end, got %s", fake.report())
+		if errs := fake.Errors(); len(errs) != 0 {
+			t.Fatalf("want nothing reported before the end, got %s", fake.Report())
 		}
 		if err := srv.Verify(); err == nil || !strings.Contains(err.Error(), "AssertCalledTimes") {
 			t.Errorf("want Verify to report the extra call, got %v", err)
 		}
-		fake.finish()
-		errs := fake.errors()
+		fake.Finish()
+		errs := fake.Errors()
 		if len(errs) != 1 {
-			t.Fatalf("want one failure at the end, got %s", fake.report())
+			t.Fatalf("want one failure at the end, got %s", fake.Report())
 		}
 		for _, w := range []string{
 			fmt.Sprintf(`AssertCalledTimes("tools/list", 1) passed at assert_test.go:%d, but the client sent it 2 times by the end`, line+1),
@@ -496,18 +497,18 @@ func TestAssertCalledTimesIsExact(t *testing.T) {
 		c := dialRaw(t, srv)
 		c.handshake(t, "2025-11-25")
 		if !srv.AssertCalledTimes(fake, "tools/list", 0) {
-			t.Fatalf("want a count of 0 to pass, got %s", fake.report())
+			t.Fatalf("want a count of 0 to pass, got %s", fake.Report())
 		}
 		c.result(t, "1", "tools/list", `{}`)
 		c.result(t, "2", "tools/list", `{}`)
 		if !srv.AssertCalledTimes(fake, "tools/list", 2) {
-			t.Fatalf("want the count of 2 to pass, got %s", fake.report())
+			t.Fatalf("want the count of 2 to pass, got %s", fake.Report())
 		}
 		c.close()
-		fake.finish()
-		errs := fake.errors()
+		fake.Finish()
+		errs := fake.Errors()
 		if len(errs) != 1 || !strings.Contains(errs[0], `AssertCalledTimes("tools/list", 0) passed at`) || strings.Contains(errs[0], `"tools/list", 2)`) {
-			t.Errorf("want only the count of 0 to fail at the end, got %s", fake.report())
+			t.Errorf("want only the count of 0 to fail at the end, got %s", fake.Report())
 		}
 	})
 }
@@ -531,7 +532,7 @@ func TestAssertNoViolationsAgreesWithVerify(t *testing.T) {
 			t.Fatalf("want Verify to pass, got %v", err)
 		}
 		if !srv.AssertNoViolations(fake) {
-			t.Errorf("want AssertNoViolations to agree with Verify and pass, got %s", fake.report())
+			t.Errorf("want AssertNoViolations to agree with Verify and pass, got %s", fake.Report())
 		}
 	})
 	t.Run("unexpected", func(t *testing.T) {
@@ -544,8 +545,8 @@ func TestAssertNoViolationsAgreesWithVerify(t *testing.T) {
 		if srv.AssertNoViolations(fake) {
 			t.Fatalf("want AssertNoViolations to fail")
 		}
-		if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], "1 violation:") || !strings.Contains(errs[0], "lifecycle/initialize-first") {
-			t.Errorf("want the failure to name the rule, got %s", fake.report())
+		if errs := fake.Errors(); len(errs) != 1 || !strings.Contains(errs[0], "1 violation:") || !strings.Contains(errs[0], "lifecycle/initialize-first") {
+			t.Errorf("want the failure to name the rule, got %s", fake.Report())
 		}
 		srv.IgnoreViolations()
 		if srv.Verify() != nil || srv.AssertNoViolations(fake) {

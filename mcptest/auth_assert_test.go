@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 )
 
@@ -15,15 +16,15 @@ func TestAuthAssertionsFail(t *testing.T) {
 		srv := authServer(t, mcptest.NewAuthorization())
 		o := newOAuthRaw(t, srv, "2025-11-25")
 		o.connect()
-		ft := newFakeTB(t)
+		ft := faketb.New(t)
 		start := time.Now()
-		ft.run(func() {
+		ft.Run(func() {
 			srv.AssertDiscovery(ft, "/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp")
 		})
-		got := strings.Join(ft.errors(), "\n")
+		got := strings.Join(ft.Errors(), "\n")
 		if !strings.Contains(got, `AssertDiscovery("/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp") failed`) ||
 			!strings.Contains(got, "the order differs already") || !strings.Contains(got, `tried "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as"`) {
-			t.Fatalf("failure:\n%s", ft.report())
+			t.Fatalf("failure:\n%s", ft.Report())
 		}
 		if d := time.Since(start); d >= mcptest.DefaultWaitTimeout {
 			t.Fatalf("it waited %v", d)
@@ -32,14 +33,14 @@ func TestAuthAssertionsFail(t *testing.T) {
 	t.Run("no client", func(t *testing.T) {
 		srv := authServer(t, mcptest.NewAuthorization()).WithWaitTimeout(20 * time.Millisecond)
 		_ = srv.URL()
-		ft := newFakeTB(t)
-		ft.run(func() {
+		ft := faketb.New(t)
+		ft.Run(func() {
 			srv.AssertAuthorized(ft)
 			srv.AssertGrant(ft, "authorization_code", "none")
 			srv.AssertReauthorized(ft)
 			srv.AssertScopesRequested(ft, "a")
 		})
-		got := strings.Join(ft.errors(), "\n")
+		got := strings.Join(ft.Errors(), "\n")
 		for _, s := range []string{
 			"AssertAuthorized failed", "0 token(s) issued, 0 MCP request(s) let through with one, within 20ms",
 			`AssertGrant("authorization_code", "none") failed`, "no token request",
@@ -55,27 +56,27 @@ func TestAuthAssertionsFail(t *testing.T) {
 		srv := authServer(t, mcptest.NewAuthorization().WithScopes("mcp:read")).WithWaitTimeout(20 * time.Millisecond)
 		o := newOAuthRaw(t, srv, "2025-11-25")
 		o.connect()
-		ft := newFakeTB(t)
-		ft.run(func() { srv.AssertScopesRequested(ft, "mcp:write") })
-		if got := strings.Join(ft.errors(), "\n"); !strings.Contains(got, `got:  scope "mcp:read"`) {
+		ft := faketb.New(t)
+		ft.Run(func() { srv.AssertScopesRequested(ft, "mcp:write") })
+		if got := strings.Join(ft.Errors(), "\n"); !strings.Contains(got, `got:  scope "mcp:read"`) {
 			t.Fatalf("failure:\n%s", got)
 		}
 	})
 	t.Run("without authorization", func(t *testing.T) {
-		ft := newFakeTB(t)
-		ft.run(func() { mcptest.NewServer(ft).AssertAuthorized(ft) })
-		if !strings.Contains(ft.fatal(), "AssertAuthorized: the server has no authorization; turn it on with WithAuthorization(NewAuthorization())") {
-			t.Fatalf("fatal: %s", ft.report())
+		ft := faketb.New(t)
+		ft.Run(func() { mcptest.NewServer(ft).AssertAuthorized(ft) })
+		if !strings.Contains(ft.FatalOutput(), "AssertAuthorized: the server has no authorization; turn it on with WithAuthorization(NewAuthorization())") {
+			t.Fatalf("fatal: %s", ft.Report())
 		}
 	})
 	t.Run("misconfigured", func(t *testing.T) {
-		ft := newFakeTB(t)
-		ft.run(func() {
+		ft := faketb.New(t)
+		ft.Run(func() {
 			mcptest.NewServer(ft).WithAuthorization(mcptest.NewAuthorization().WithScopes("a b").WithIssuerPath("as/"))
 		})
 		want := `mcptest: WithAuthorization: WithScopes("a b"): a scope is a non-empty token without spaces, quotes or backslashes; WithIssuerPath("as/"): want "" or a path such as "/as" without a trailing slash`
-		if ft.fatal() != want {
-			t.Fatalf("fatal:\n%s\nwant:\n%s", ft.fatal(), want)
+		if ft.FatalOutput() != want {
+			t.Fatalf("fatal:\n%s\nwant:\n%s", ft.FatalOutput(), want)
 		}
 	})
 }

@@ -18,8 +18,8 @@ import (
 // StreamableClientTransport.OAuthHandler, or mark3labs'
 // transport.WithHTTPOAuth).
 func ExampleServer_WithAuthorization() {
-	t := &exampleT{}
-	defer t.finish()
+	t := newExampleT()
+	defer t.Finish()
 	srv := mcptest.NewServer(t).
 		WithTools(mcptest.NewTool("echo").ReturnsText("hi")).
 		WithAuthorization(mcptest.NewAuthorization().WithScopes("mcp:read").WithClient("app", ""))

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 )
 
@@ -118,13 +119,13 @@ func TestAuthFaults(t *testing.T) {
 // TestAuthFaultUnfired: an authorization fault that never acts fails the
 // test, as every fault does.
 func TestAuthFaultUnfired(t *testing.T) {
-	ft := newFakeTB(t)
-	ft.run(func() {
+	ft := faketb.New(t)
+	ft.Run(func() {
 		srv := authServer(ft, mcptest.NewAuthorization()).WithFaults(mcptest.TokenError("invalid_grant"))
 		_ = srv.URL()
 	})
-	ft.finish()
-	if !strings.Contains(strings.Join(ft.errors(), "\n"), `TokenError("invalid_grant") never acted`) {
-		t.Fatalf("report: %s", ft.report())
+	ft.Finish()
+	if !strings.Contains(strings.Join(ft.Errors(), "\n"), `TokenError("invalid_grant") never acted`) {
+		t.Fatalf("report: %s", ft.Report())
 	}
 }

@@ -8,34 +8,30 @@ package mcptest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// connectTB turns the raw client's Fatalf into an error of its ConnectFunc
-// (the play runs it outside the test's goroutine).
-type connectTB struct{ testing.TB }
-
-type connectFailure string
-
-func (connectTB) Fatalf(format string, args ...any) {
-	panic(connectFailure(fmt.Sprintf(format, args...)))
-}
-
 // connectOAuth is the ConnectFunc of the raw OAuth client of version,
 // bent by bend (nil: correct): it connects, authorizing on the 401, and
 // calls suggest_gifts, stepping up on a 403 insufficient_scope.
 func connectOAuth(t *testing.T, version string, bend func(o *oauthRaw)) scenarios.ConnectFunc {
-	return func(ctx context.Context, ep *scenarios.Endpoint) (err error) {
-		o := newOAuthRawAt(connectTB{t}, ep.URL(), version)
+	return func(ctx context.Context, ep *scenarios.Endpoint) error {
+		// The play runs this outside the test's goroutine: the raw
+		// client's Fatalf ends the goroutine ft.Run starts and becomes
+		// this ConnectFunc's error; its cleanups run when t ends.
+		ft := faketb.New(t)
+		o := newOAuthRawAt(ft, ep.URL(), version)
 		o.CIMDURL = scenarios.CIMDClientID
 		if c := ep.ClientContext(); c["client_id"] != "" { // pre-registered
 			o.ClientID, o.ClientSecret, o.AuthMethod = c["client_id"], c["client_secret"], "client_secret_basic"
@@ -44,26 +40,23 @@ func connectOAuth(t *testing.T, version string, bend func(o *oauthRaw)) scenario
 		if bend != nil {
 			bend(o)
 		}
-		defer func() {
-			if r := recover(); r != nil {
-				f, ok := r.(connectFailure)
-				if !ok {
-					panic(r)
+		var status int
+		var body string
+		if !ft.Run(func() {
+			o.connect()
+			id := "2"
+			if o.stateless() {
+				id = "1"
+			}
+			defer func() {
+				if o.w.SessionID != "" { // a client that is done, or gives up, ends its session
+					_ = o.w.Delete(ctx)
 				}
-				err = fmt.Errorf("%s", string(f))
-			}
-		}()
-		o.connect()
-		id := "2"
-		if o.stateless() {
-			id = "1"
+			}()
+			status, body = o.call(id, "tools/call", `{"name":"suggest_gifts","arguments":{"age":8}}`)
+		}) {
+			return errors.New(ft.FatalOutput())
 		}
-		defer func() {
-			if o.w.SessionID != "" { // a client that is done, or gives up, ends its session
-				_ = o.w.Delete(ctx)
-			}
-		}()
-		status, body := o.call(id, "tools/call", `{"name":"suggest_gifts","arguments":{"age":8}}`)
 		if status != http.StatusOK {
 			return fmt.Errorf("tools/call: %d %s", status, body)
 		}

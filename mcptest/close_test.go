@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"go.uber.org/goleak"
 )
@@ -29,40 +30,6 @@ func await[T any](t *testing.T, ch <-chan T, what string) T {
 		t.Fatalf("want %s within %v, it did not happen", what, closeBudget)
 		var zero T
 		return zero
-	}
-}
-
-// goroutinesIn counts the goroutines whose stack holds fn (a function
-// name), by the runtime's own dump: how a test sees that a caller is
-// blocked inside Close without sleeping.
-func goroutinesIn(fn string) int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	count := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, fn) {
-			count++
-		}
-	}
-	return count
-}
-
-// waitInClose waits until n goroutines are blocked in Server.Close.
-func waitInClose(t *testing.T, n int) {
-	t.Helper()
-	deadline := time.Now().Add(closeBudget)
-	for goroutinesIn("mcptest.(*Server).Close(") < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("want %d goroutines waiting in Server.Close within %v, got %d", n, closeBudget, goroutinesIn("mcptest.(*Server).Close("))
-		}
-		runtime.Gosched()
 	}
 }
 
@@ -109,35 +76,43 @@ func TestCloseFromHandler(t *testing.T) {
 
 // TestCloseConcurrentCallers: every caller of Close waits for the same
 // end; a second caller does not return while a handler is still running.
+// It runs in a synctest bubble (the mock's pipes, timers and waits are
+// all inside it), so that synctest.Wait tells when the three callers are
+// blocked in Close.
 func TestCloseConcurrentCallers(t *testing.T) {
-	var ended atomic.Bool
-	cancelled, release := make(chan struct{}), make(chan struct{})
-	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("slow").HandledBy(
-		func(ctx context.Context, _ *mcptest.Request) mcptest.Reply {
-			<-ctx.Done()
-			close(cancelled)
-			<-release // it takes a while to wind down, within the grace period
-			ended.Store(true)
-			return mcptest.TextResult("done")
-		}))
-	c := dialRaw(t, srv)
-	c.handshake(t, "2025-11-25")
-	c.send(rawRequest("1", "tools/call", `{"name":"slow"}`))
-	srv.WaitFor(t, mcptest.ToolCall("slow", nil))
+	synctest.Test(t, func(t *testing.T) {
+		var ended atomic.Bool
+		cancelled, release := make(chan struct{}), make(chan struct{})
+		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("slow").HandledBy(
+			func(ctx context.Context, _ *mcptest.Request) mcptest.Reply {
+				<-ctx.Done()
+				close(cancelled)
+				<-release // it takes a while to wind down, within the grace period
+				ended.Store(true)
+				return mcptest.TextResult("done")
+			}))
+		c := dialRaw(t, srv)
+		c.handshake(t, "2025-11-25")
+		c.send(rawRequest("1", "tools/call", `{"name":"slow"}`))
+		srv.WaitFor(t, mcptest.ToolCall("slow", nil))
 
-	returned := make(chan bool, 3)
-	closeAndSee := func() { srv.Close(); returned <- ended.Load() }
-	go closeAndSee()
-	await(t, cancelled, "Close to cancel the handler's context")
-	go closeAndSee()
-	go closeAndSee()
-	waitInClose(t, 3)
-	close(release)
-	for i := range 3 {
-		if !await(t, returned, "every Close to return") {
-			t.Errorf("Close %d returned while the handler was still running", i+1)
+		returned := make(chan bool, 3)
+		closeAndSee := func() { srv.Close(); returned <- ended.Load() }
+		go closeAndSee()
+		await(t, cancelled, "Close to cancel the handler's context")
+		go closeAndSee()
+		go closeAndSee()
+		synctest.Wait() // every goroutine blocked: the handler on release, the three callers in Close
+		if len(returned) != 0 {
+			t.Errorf("%d of 3 Close calls returned while the handler was still running", len(returned))
 		}
-	}
+		close(release)
+		for i := range 3 {
+			if !await(t, returned, "every Close to return") {
+				t.Errorf("Close %d returned while the handler was still running", i+1)
+			}
+		}
+	})
 }
 
 // TestCloseGrace: a handler that ignores its context past the grace
@@ -146,7 +121,7 @@ func TestCloseConcurrentCallers(t *testing.T) {
 // more.
 func TestCloseGrace(t *testing.T) {
 	ignore := goleak.IgnoreCurrent()
-	ft := newFakeTB(t)
+	ft := faketb.New(t)
 	release, done := make(chan struct{}), make(chan struct{})
 	srv := mcptest.NewServer(ft).WithCloseGrace(50 * time.Millisecond).WithTools(
 		mcptest.NewTool("stubborn").HandledBy(func(context.Context, *mcptest.Request) mcptest.Reply {
@@ -162,27 +137,27 @@ func TestCloseGrace(t *testing.T) {
 	returned := make(chan struct{})
 	go func() { srv.Close(); close(returned) }()
 	await(t, returned, "Close to return once the grace period is over")
-	errs := ft.errors()
+	errs := ft.Errors()
 	if len(errs) != 1 || !strings.Contains(errs[0], `the Handler of tool "stubborn" (tools/call id 7, session 1)`) ||
 		!strings.Contains(errs[0], "WithCloseGrace") {
-		t.Fatalf("want one error naming the stuck handler, its method and WithCloseGrace, got %s", ft.report())
+		t.Fatalf("want one error naming the stuck handler, its method and WithCloseGrace, got %s", ft.Report())
 	}
 	srv.Close() // later callers return too
 	close(release)
 	await(t, done, "the stubborn handler to return once released")
 	goleak.VerifyNone(t, ignore) // waits for the handler's goroutine to end
-	if got := ft.errors(); len(got) != 1 {
+	if got := ft.Errors(); len(got) != 1 {
 		t.Errorf("want nothing reported after Close gave up on the handler, got %q", got[1:])
 	}
 }
 
 // TestCloseGraceIsABuilder: the grace must be positive.
 func TestCloseGraceIsABuilder(t *testing.T) {
-	ft := newFakeTB(t)
-	if ft.run(func() { mcptest.NewServer(ft).WithCloseGrace(0) }) {
+	ft := faketb.New(t)
+	if ft.Run(func() { mcptest.NewServer(ft).WithCloseGrace(0) }) {
 		t.Fatalf("want WithCloseGrace(0) to fail the test")
 	}
-	if got := ft.fatal(); !strings.Contains(got, "WithCloseGrace") || !strings.Contains(got, "not positive") {
+	if got := ft.FatalOutput(); !strings.Contains(got, "WithCloseGrace") || !strings.Contains(got, "not positive") {
 		t.Errorf("want the failure to name WithCloseGrace and the reason, got %q", got)
 	}
 }

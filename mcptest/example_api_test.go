@@ -35,7 +35,7 @@ func ExampleProgramTB() {
 
 // Verify returns the verdict so far as one error, as goleak.Find does.
 func ExampleServer_Verify() {
-	t := &exampleT{}
+	t := newExampleT()
 	srv := mcptest.NewServer(t).WithFaults(mcptest.Delay("tools/call", 0))
 	c := dial(srv)
 	c.handshake("2025-11-25")
@@ -52,8 +52,8 @@ func ExampleServer_Verify() {
 // Hang. The same Fault value may be installed on any number of servers,
 // each registration counting for itself.
 func ExampleServer_AddFault() {
-	t := &exampleT{}
-	defer t.finish()
+	t := newExampleT()
+	defer t.Finish()
 	second := mcptest.ReplaceWithJSONRPCError("ping", -32000, "flaky", nil).Nth(2)
 	srv := mcptest.NewServer(t)
 	h := srv.AddFault(second)

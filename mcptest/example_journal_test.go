@@ -12,8 +12,8 @@ import (
 // and FromServer narrow to one side. ResponseTo pairs a request with its
 // answer, whoever asked.
 func ExampleMessages() {
-	t := &exampleT{}
-	defer t.finish()
+	t := newExampleT()
+	defer t.Finish()
 	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("echo").ReturnsText("hi"))
 	c := dial(srv)
 	defer c.close()

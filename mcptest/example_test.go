@@ -3,37 +3,21 @@ package mcptest_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/tidwall/gjson"
 )
 
-// exampleT stands in for the *testing.T of a real test, so that the
-// examples can run as Example functions. In your tests, pass t.
-type exampleT struct {
-	cleanups []func()
-	failed   bool
-}
-
-func (t *exampleT) Helper()          {}
-func (t *exampleT) Cleanup(f func()) { t.cleanups = append(t.cleanups, f) }
-func (t *exampleT) Errorf(format string, args ...any) {
-	t.failed = true
-	fmt.Printf("FAIL: "+format+"\n", args...)
-}
-func (t *exampleT) Fatalf(format string, args ...any) { t.Errorf(format, args...) }
-func (t *exampleT) Logf(format string, args ...any)   {}
-func (t *exampleT) Failed() bool                      { return t.failed }
-
-// finish runs the cleanups, as the testing package does when a test ends.
-func (t *exampleT) finish() {
-	for i := len(t.cleanups) - 1; i >= 0; i-- {
-		t.cleanups[i]()
-	}
-}
+// newExampleT returns the stand-in for the *testing.T of a real test, so
+// that the examples can run as Example functions: a failure prints a
+// "FAIL:" line into the example's output, and the cleanups run at Finish,
+// as the testing package runs them when a test ends. In your tests, pass t.
+func newExampleT() *faketb.TB { return &faketb.TB{Out: os.Stdout, FatalReturns: true} }
 
 // exampleClient is just enough of an MCP client for these examples: the
 // module's client kit's Wire, which writes one JSON-RPC message per line
@@ -73,8 +57,8 @@ func (c *exampleClient) handshake(version string) {
 func (c *exampleClient) close() { _ = c.w.Close() }
 
 func ExampleNewServer() {
-	t := &exampleT{}
-	defer t.finish()
+	t := newExampleT()
+	defer t.Finish()
 
 	srv := mcptest.NewServer(t).
 		WithServerInfo("gift-genius-backend", "0.2.0").
@@ -104,8 +88,8 @@ func ExampleNewServer() {
 }
 
 func ExampleTool_WhenArgs() {
-	t := &exampleT{}
-	defer t.finish()
+	t := newExampleT()
+	defer t.Finish()
 
 	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").
 		WhenArgs(`{"age":8}`, mcptest.TextResult("a kite")).
@@ -128,8 +112,8 @@ func ExampleTool_WhenArgs() {
 }
 
 func ExampleServer_SendRequest() {
-	t := &exampleT{}
-	defer t.finish()
+	t := newExampleT()
+	defer t.Finish()
 
 	// Server-to-client requests exist in the handshake era only.
 	srv := mcptest.NewServer(t).WithProtocolVersions(mcptest.HandshakeVersions()...)
@@ -154,8 +138,8 @@ func ExampleServer_SendRequest() {
 // A client that skips the handshake: the mock answers it, records the
 // broken rule, and the test declares that it expected it.
 func ExampleServer_ExpectViolation() {
-	t := &exampleT{}
-	defer t.finish()
+	t := newExampleT()
+	defer t.Finish()
 
 	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite"))
 	srv.ExpectViolation("lifecycle/initialize-first")
@@ -175,8 +159,8 @@ func ExampleServer_ExpectViolation() {
 }
 
 func ExampleServer_SequenceDiagram() {
-	t := &exampleT{}
-	defer t.finish()
+	t := newExampleT()
+	defer t.Finish()
 
 	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite"))
 	c := dial(srv)
@@ -199,8 +183,8 @@ func ExampleServer_SequenceDiagram() {
 // answers input_required and the client retries with its answer; in the
 // handshake era the same script sends elicitation/create to the client.
 func ExampleTool_RequiresInput() {
-	t := &exampleT{}
-	defer t.finish()
+	t := newExampleT()
+	defer t.Finish()
 
 	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("buy_gift").
 		RequiresInput(mcptest.ElicitInput("confirm", "Buy the kite for 12 EUR?",
@@ -251,8 +235,8 @@ func ExampleTool_RequiresInput() {
 // of waiting for the timeout: here the tool is not even scripted, and the
 // failure names the closest one.
 func ExampleServer_AssertToolCalled() {
-	t := &exampleT{}
-	defer t.finish()
+	t := newExampleT()
+	defer t.Finish()
 
 	srv := mcptest.NewServer(t).
 		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))

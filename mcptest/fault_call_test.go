@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 )
 
@@ -33,17 +34,17 @@ func TestFaultRefusedNamesTheCall(t *testing.T) {
 	} {
 		for _, call := range []string{"WithFaults", "AddFault"} {
 			t.Run(tc.name+"/"+call, func(t *testing.T) {
-				fake := newFakeTB(t)
+				fake := faketb.New(t)
 				srv := mcptest.NewServer(fake).Handle("x/custom", handled)
 				install := func() { srv.WithFaults(tc.fault) }
 				if call == "AddFault" {
 					install = func() { srv.AddFault(tc.fault) }
 				}
-				if fake.run(install) {
-					t.Fatalf("want %s to stop the test, it returned; got %s", call, fake.report())
+				if fake.Run(install) {
+					t.Fatalf("want %s to stop the test, it returned; got %s", call, fake.Report())
 				}
 				want := fmt.Sprintf(tc.want, call)
-				if got := fake.fatal(); got != want {
+				if got := fake.FatalOutput(); got != want {
 					t.Errorf("%s:\nwant %s\ngot  %s", call, want, got)
 				}
 			})

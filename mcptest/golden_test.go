@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/tidwall/gjson"
@@ -464,7 +465,7 @@ func TestGoldenClientsSideBySide(t *testing.T) {
 // TestGoldenStatelessHTTPRetrySameID: over stateless HTTP a retry that
 // reuses the id of the round it answers still breaks mrtr/new-id.
 func TestGoldenStatelessHTTPRetrySameID(t *testing.T) {
-	srv := goldenServer(newFakeTB(t))
+	srv := goldenServer(faketb.New(t))
 	h := newHTTPRaw(t, srv)
 	hdr := []string{mcptest.HeaderProtocolVersion, "2026-07-28", mcptest.HeaderMethod, "tools/call", mcptest.HeaderName, "book"}
 	meta := strings.Replace(statelessMeta, `clientCapabilities":{}`, `clientCapabilities":{"elicitation":{}}`, 1)

@@ -15,8 +15,8 @@ import (
 // test: &mcp.StreamableClientTransport{Endpoint: srv.URL()} or
 // transport.NewStreamableHTTP(srv.URL())).
 func ExampleServer_URL() {
-	t := &exampleT{}
-	defer t.finish()
+	t := newExampleT()
+	defer t.Finish()
 	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
 
 	tr := &http.Transport{}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,7 +30,7 @@ func chargedRules(srv *mcptest.Server) []string {
 // connection and returns the reply and the rules the server charged.
 func overStdio(t *testing.T, mk func(testing.TB) *mcptest.Server, line string) (gjson.Result, []string) {
 	t.Helper()
-	srv := mk(newFakeTB(t))
+	srv := mk(faketb.New(t))
 	c := dialRaw(t, srv)
 	c.send(line)
 	reply := c.recvJSON(t)
@@ -58,7 +59,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			want, wantRules := overStdio(t, tc.server, tc.body)
-			srv := tc.server(newFakeTB(t))
+			srv := tc.server(faketb.New(t))
 			h := newHTTPRaw(t, srv)
 			status, _, body := h.post(tc.body)
 			got := gjson.Parse(body)
@@ -77,7 +78,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 		})
 	}
 	t.Run("modern-only server: initialize is -32602 naming 2026-07-28, no violation", func(t *testing.T) {
-		srv := modernOnlyServer(newFakeTB(t))
+		srv := modernOnlyServer(faketb.New(t))
 		h := newHTTPRaw(t, srv)
 		status, _, body := h.post(rawRequest("1", "initialize", initializeParams(`"2025-11-25"`)))
 		if status != http.StatusOK || gjson.Get(body, "error.code").Int() != mcptest.CodeInvalidParams || gjson.Get(body, "error.data.supported.0").String() != statelessVersion {
@@ -89,7 +90,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 		}
 	})
 	t.Run("a stateless-era request without its headers is still charged", func(t *testing.T) {
-		srv := ruleServer(newFakeTB(t))
+		srv := ruleServer(faketb.New(t))
 		h := newHTTPRaw(t, srv)
 		status, _, body := h.post(rawRequest("1", "tools/list", `{`+statelessMeta+`}`))
 		if status != http.StatusBadRequest || gjson.Get(body, "error.code").Int() != mcptest.CodeHeaderMismatch {
@@ -126,7 +127,7 @@ func TestHTTPMalformedWithoutSession(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := ruleServer(newFakeTB(t))
+			srv := ruleServer(faketb.New(t))
 			h := newHTTPRaw(t, srv)
 			status, _, body := h.post(tc.body)
 			if status != http.StatusBadRequest || gjson.Get(body, "error.code").Int() != tc.code || gjson.Get(body, "id").Raw != tc.id {
@@ -145,7 +146,7 @@ func TestHTTPMalformedWithoutSession(t *testing.T) {
 		})
 	}
 	t.Run("a batch of requests needs a session", func(t *testing.T) {
-		srv := ruleServer(newFakeTB(t))
+		srv := ruleServer(faketb.New(t))
 		h := newHTTPRaw(t, srv)
 		status, _, body := h.post(`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
 		if status != http.StatusBadRequest || gjson.Get(body, "error.code").Int() != mcptest.CodeInvalidRequest {
@@ -163,7 +164,7 @@ func TestHTTPMalformedWithoutSession(t *testing.T) {
 // no session; the client's next, correct initialize opens session 1.
 // (Before: each refusal opened a session that never ended.)
 func TestHTTPRefusedInitializeOpensNoSession(t *testing.T) {
-	srv := ruleServer(newFakeTB(t))
+	srv := ruleServer(faketb.New(t))
 	h := newHTTPRaw(t, srv)
 	init := rawRequest("1", "initialize", initializeParams(`"2025-11-25"`))
 	if status, _, body := h.do(http.MethodPost, init, "Content-Type", "application/json", "Accept", "application/json"); status != http.StatusNotAcceptable {
@@ -202,7 +203,7 @@ func TestHTTPRefusedInitializeOpensNoSession(t *testing.T) {
 // request that belongs to no session (session 0). (Before: the front
 // wrote its refusals itself, and the fault never acted.)
 func TestHTTPOutboundFaultsActOnRefusals(t *testing.T) {
-	srv := ruleServer(newFakeTB(t))
+	srv := ruleServer(faketb.New(t))
 	call := srv.AddFault(mcptest.JSONRPCVersion("tools/call", "1.0"))
 	ping := srv.AddFault(mcptest.JSONRPCVersion("ping", "1.0"))
 	h := newHTTPRaw(t, srv)
@@ -264,10 +265,10 @@ func TestWithAllowedHosts(t *testing.T) {
 	assert.Equal(t, http.StatusForbidden, post("other.example"), "a Host not allowed")
 	assert.Len(t, srv.Violations(), 1, "one http/host violation, for other.example")
 
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	bad := mcptest.NewServer(fake)
-	if fake.run(func() { bad.WithAllowedHosts("mock.internal:8080") }) {
+	if fake.Run(func() { bad.WithAllowedHosts("mock.internal:8080") }) {
 		t.Fatal("WithAllowedHosts with a port did not stop the test")
 	}
-	assert.Contains(t, fake.fatal(), `WithAllowedHosts: host "mock.internal:8080": want a host name or IP address without a port`)
+	assert.Contains(t, fake.FatalOutput(), `WithAllowedHosts: host "mock.internal:8080": want a host name or IP address without a port`)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/tidwall/gjson"
 )
@@ -195,7 +196,7 @@ var httpRuleCases = []httpRuleCase{
 func TestHTTPRules(t *testing.T) {
 	for _, tc := range httpRuleCases {
 		t.Run(string(tc.rule)+"/"+tc.name, func(t *testing.T) {
-			ft := newFakeTB(t)
+			ft := faketb.New(t)
 			mk := tc.server
 			if mk == nil {
 				mk = ruleServer
@@ -240,7 +241,7 @@ func TestHTTPRules(t *testing.T) {
 // with one batch of responses in the POST's reply, and a batch of
 // notifications only with 202.
 func TestHTTPBatch(t *testing.T) {
-	srv := ruleServer(newFakeTB(t))
+	srv := ruleServer(faketb.New(t))
 	h := newHTTPRaw(t, srv)
 	sid := h.handshake("2025-03-26")
 	status, _, body := h.post(`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"tools/list"}]`,
@@ -262,7 +263,7 @@ func TestHTTPBatch(t *testing.T) {
 // the spec asks for with the right HTTP status, is journaled, and the
 // server goes on serving.
 func TestHTTPMalformed(t *testing.T) {
-	srv := ruleServer(newFakeTB(t)).WithHTTPBodyLimit(1 << 10)
+	srv := ruleServer(faketb.New(t)).WithHTTPBodyLimit(1 << 10)
 	h := newHTTPRaw(t, srv)
 	sid := h.handshake("2025-11-25")
 	hdr := []string{mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25"}

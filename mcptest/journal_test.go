@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 )
 
@@ -549,12 +550,12 @@ func TestJournalLimit(t *testing.T) {
 	if tr := srv.Transcript(); !strings.Contains(tr, fmt.Sprintf("… (%d more bytes)", call[0].Truncated())) {
 		t.Errorf("want the transcript to say how much was left out, got:\n%s", tr)
 	}
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	bad := mcptest.NewServer(fake)
-	if fake.run(func() { bad.WithJournalLimit(-1) }) {
+	if fake.Run(func() { bad.WithJournalLimit(-1) }) {
 		t.Fatal("want WithJournalLimit(-1) to fail the test at once")
 	}
-	if msg := fake.fatal(); !strings.Contains(msg, "WithJournalLimit") || !strings.Contains(msg, "negative") {
+	if msg := fake.FatalOutput(); !strings.Contains(msg, "WithJournalLimit") || !strings.Contains(msg, "negative") {
 		t.Errorf("want the failure to name the call and the problem, got %q", msg)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 )
 
@@ -33,7 +34,7 @@ func renderServer(t testing.TB) *mcptest.Server {
 // declined) — and the test log says so, once per session and thing; the
 // newest handshake version gets the script as written.
 func TestRenderForOlderVersions(t *testing.T) {
-	ft := newFakeTB(t)
+	ft := faketb.New(t)
 	srv := renderServer(ft)
 	c := dialRaw(t, srv)
 	res := c.handshake(t, "2024-11-05")
@@ -67,7 +68,7 @@ func TestRenderForOlderVersions(t *testing.T) {
 	if n := len(srv.Journal().From(mcptest.FromServer).Requests("elicitation/create")); n != 0 {
 		t.Errorf("want no elicitation/create sent to a 2024-11-05 client, got %d", n)
 	}
-	log := ft.logged()
+	log := ft.LogOutput()
 	for _, want := range []string{"serverInfo has title", `tool "weather" has outputSchema`, "content of type resource_link", "structuredContent", `elicitation "ok"`} {
 		if !strings.Contains(log, want) {
 			t.Errorf("want the log to say %q, got:\n%s", want, log)
@@ -88,7 +89,7 @@ func TestRenderForOlderVersions(t *testing.T) {
 	if got := newest.result(t, "2", "tools/call", `{"name":"media","arguments":{}}`).Get("content.#.type").Raw; got != `["audio","resource_link"]` {
 		t.Errorf("want the content as scripted in 2025-11-25, got %s", got)
 	}
-	if errs := ft.errors(); len(errs) > 0 {
+	if errs := ft.Errors(); len(errs) > 0 {
 		t.Errorf("want no failure, got %q", errs)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/tidwall/gjson"
 )
@@ -918,7 +919,7 @@ func TestNotificationParamsNotAnObject(t *testing.T) {
 // TestCloseCutsAFrame: when the server closes while a frame is half read,
 // the half is not the client's mistake.
 func TestCloseCutsAFrame(t *testing.T) {
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	srv := ruleServer(fake)
 	c := dialRaw(t, srv)
 	// One write: a whole ping, then the start of a second request; the
@@ -928,9 +929,9 @@ func TestCloseCutsAFrame(t *testing.T) {
 	}
 	c.recvJSON(t)
 	srv.Close()
-	fake.finish()
+	fake.Finish()
 	if vs := srv.Violations(); len(vs) != 0 || fake.Failed() {
-		t.Fatalf("want no violation for a frame the server's Close cut, got %v; %s", vs, fake.report())
+		t.Fatalf("want no violation for a frame the server's Close cut, got %v; %s", vs, fake.Report())
 	}
 }
 
@@ -1139,16 +1140,16 @@ func brokenRuleClient(t *testing.T, srv *mcptest.Server) string {
 
 func TestUnexpectedViolationFailsAtCleanup(t *testing.T) {
 	t.Setenv("MCPTEST_TRANSCRIPT", "")
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	srv := ruleServer(fake)
 	frame := brokenRuleClient(t, srv)
 	if fake.Failed() {
-		t.Fatalf("want the verdict at cleanup, not before; got %s", fake.report())
+		t.Fatalf("want the verdict at cleanup, not before; got %s", fake.Report())
 	}
-	fake.finish()
-	errs := fake.errors()
+	fake.Finish()
+	errs := fake.Errors()
 	if len(errs) != 1 {
-		t.Fatalf("want one error at cleanup, got %s", fake.report())
+		t.Fatalf("want one error at cleanup, got %s", fake.Report())
 	}
 	for _, want := range []string{"lifecycle/initialize-first", frame, "ExpectViolation", "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle"} {
 		if !strings.Contains(errs[0], want) {
@@ -1156,47 +1157,47 @@ func TestUnexpectedViolationFailsAtCleanup(t *testing.T) {
 		}
 	}
 	// (h) the transcript is logged because the test failed.
-	if logs := fake.logged(); !strings.Contains(logs, "mcptest transcript:") || !strings.Contains(logs, frame) {
+	if logs := fake.LogOutput(); !strings.Contains(logs, "mcptest transcript:") || !strings.Contains(logs, frame) {
 		t.Errorf("want the transcript with the offending frame logged when the test failed, got logs:\n%s", logs)
 	}
 }
 
 func TestUnmetExpectationFailsAtCleanup(t *testing.T) {
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	srv := ruleServer(fake).ExpectViolation("jsonrpc/id-unique", "jsonrpc/id-unique")
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
 	c.ping(t, "1")
-	fake.finish()
-	errs := fake.errors()
+	fake.Finish()
+	errs := fake.Errors()
 	if len(errs) != 1 || !strings.Contains(errs[0], `ExpectViolation("jsonrpc/id-unique")`) || !strings.Contains(errs[0], "never broke it") {
-		t.Fatalf(`want one failure naming ExpectViolation("jsonrpc/id-unique") as never broken, got %s`, fake.report())
+		t.Fatalf(`want one failure naming ExpectViolation("jsonrpc/id-unique") as never broken, got %s`, fake.Report())
 	}
 }
 
 func TestExpectedViolationPasses(t *testing.T) {
 	t.Setenv("MCPTEST_TRANSCRIPT", "")
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	srv := ruleServer(fake).ExpectViolation("lifecycle/initialize-first")
 	brokenRuleClient(t, srv)
-	fake.finish()
+	fake.Finish()
 	if fake.Failed() {
-		t.Fatalf("want an expected violation to pass, got %s", fake.report())
+		t.Fatalf("want an expected violation to pass, got %s", fake.Report())
 	}
-	if strings.Contains(fake.logged(), "mcptest transcript:") {
-		t.Errorf("want no transcript logged for a passing test, got:\n%s", fake.logged())
+	if strings.Contains(fake.LogOutput(), "mcptest transcript:") {
+		t.Errorf("want no transcript logged for a passing test, got:\n%s", fake.LogOutput())
 	}
 }
 
 func TestWarningDoesNotFail(t *testing.T) {
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	srv := ruleServer(fake)
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
 	c.result(t, "1", "tools/call", `{"name":"echo","arguments":null}`)
-	fake.finish()
+	fake.Finish()
 	if fake.Failed() {
-		t.Fatalf("want a warning reported but not failing the test, got %s", fake.report())
+		t.Fatalf("want a warning reported but not failing the test, got %s", fake.Report())
 	}
 	if vs := srv.Violations(); len(vs) != 1 || vs[0].Severity != mcptest.SeverityWarning || vs[0].Severity.String() != "warning" {
 		t.Errorf("want one warning recorded, got %v", vs)
@@ -1204,12 +1205,12 @@ func TestWarningDoesNotFail(t *testing.T) {
 }
 
 func TestIgnoreViolations(t *testing.T) {
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	srv := ruleServer(fake).IgnoreViolations().ExpectViolation("jsonrpc/id-unique")
 	brokenRuleClient(t, srv)
-	fake.finish()
+	fake.Finish()
 	if fake.Failed() {
-		t.Fatalf("want IgnoreViolations to keep the test passing, got %s", fake.report())
+		t.Fatalf("want IgnoreViolations to keep the test passing, got %s", fake.Report())
 	}
 	if vs := srv.Violations(); len(vs) != 1 || vs[0].Rule != "lifecycle/initialize-first" {
 		t.Errorf("want the violation still recorded under IgnoreViolations, got %v", vs)
@@ -1217,27 +1218,27 @@ func TestIgnoreViolations(t *testing.T) {
 }
 
 func TestAssertNoViolationsFails(t *testing.T) {
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	srv := ruleServer(fake).IgnoreViolations()
 	frame := brokenRuleClient(t, srv)
 	if srv.AssertNoViolations(fake) {
 		t.Errorf("AssertNoViolations: want false after a violation")
 	}
-	if errs := fake.errors(); len(errs) != 1 || !strings.Contains(errs[0], "lifecycle/initialize-first") || !strings.Contains(errs[0], frame) {
-		t.Errorf("want AssertNoViolations to name the rule and the frame, got %s", fake.report())
+	if errs := fake.Errors(); len(errs) != 1 || !strings.Contains(errs[0], "lifecycle/initialize-first") || !strings.Contains(errs[0], frame) {
+		t.Errorf("want AssertNoViolations to name the rule and the frame, got %s", fake.Report())
 	}
-	fake.finish()
+	fake.Finish()
 }
 
 func TestTranscriptOnRequest(t *testing.T) {
 	t.Setenv("MCPTEST_TRANSCRIPT", "1")
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	srv := ruleServer(fake)
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
-	fake.finish()
-	if fake.Failed() || !strings.Contains(fake.logged(), "mcptest transcript:") || !strings.Contains(fake.logged(), `"method":"initialize"`) {
-		t.Fatalf("want a passing test to log its transcript when MCPTEST_TRANSCRIPT is set, got %s", fake.report())
+	fake.Finish()
+	if fake.Failed() || !strings.Contains(fake.LogOutput(), "mcptest transcript:") || !strings.Contains(fake.LogOutput(), `"method":"initialize"`) {
+		t.Fatalf("want a passing test to log its transcript when MCPTEST_TRANSCRIPT is set, got %s", fake.Report())
 	}
 }
 

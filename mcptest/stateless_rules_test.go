@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/tidwall/gjson"
 )
@@ -897,7 +898,7 @@ func TestStatelessMixedEras(t *testing.T) {
 		// The journal-based assertions agree with the session: nothing was
 		// answered in the stateless era. (Today erasOf takes any result to a
 		// request carrying _meta for a stateless answer: a bug.)
-		if fake := newFakeTB(t); srv.AssertEra(fake, mcptest.EraStateless) {
+		if fake := faketb.New(t); srv.AssertEra(fake, mcptest.EraStateless) {
 			header, _, _ := strings.Cut(srv.Transcript(), "\n")
 			t.Errorf("legacy server: want AssertEra(stateless) to fail, as the server answered the _meta request as a handshake-era one (no resultType), but it passed; transcript header: %q", header)
 		}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 )
@@ -264,56 +265,29 @@ func TestReactionAfterReturn(t *testing.T) {
 	}
 }
 
-// recordingTB is an mcptest.TB that records, for Judge.
-type recordingTB struct {
-	mu       sync.Mutex
-	errors   []string
-	logs     []string
-	cleanups []func()
-}
-
-func (r *recordingTB) Helper() {}
-func (r *recordingTB) Cleanup(f func()) {
-	r.mu.Lock()
-	r.cleanups = append(r.cleanups, f)
-	r.mu.Unlock()
-}
-func (r *recordingTB) Errorf(format string, args ...any) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.errors = append(r.errors, fmt.Sprintf(format, args...))
-}
-func (r *recordingTB) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
-func (r *recordingTB) Logf(format string, args ...any) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.logs = append(r.logs, fmt.Sprintf(format, args...))
-}
-func (r *recordingTB) Failed() bool { r.mu.Lock(); defer r.mu.Unlock(); return len(r.errors) > 0 }
-func (r *recordingTB) finish() {
-	for i := len(r.cleanups) - 1; i >= 0; i-- {
-		r.cleanups[i]()
-	}
-}
-
 // TestJudge runs scenarios without a *testing.T: a not-reached scenario
 // fails the TB with its explanation, a not-applicable one is logged, a
 // passing one neither.
 func TestJudge(t *testing.T) {
-	tb := &recordingTB{}
-	rep := scenarios.Judge(tb, connectAs(kind{handshakeOnly: true, bugs: bugs{OnePage: true}}),
-		scenarios.Only("giftgen-handshake", "discover-never-answered", "looping-cursor"))
-	tb.finish()
+	tb := faketb.New(t)
+	var rep *scenarios.Report
+	if !tb.Run(func() {
+		rep = scenarios.Judge(tb, connectAs(kind{handshakeOnly: true, bugs: bugs{OnePage: true}}),
+			scenarios.Only("giftgen-handshake", "discover-never-answered", "looping-cursor"))
+	}) {
+		t.Fatalf("Judge: want it to return, it stopped the test: %s", tb.Report())
+	}
+	tb.Finish()
 	want := map[string]scenarios.Status{"giftgen-handshake": scenarios.Pass, "discover-never-answered": scenarios.NotApplicable, "looping-cursor": scenarios.NotReached}
 	for _, r := range rep.Results {
 		if r.Status != want[r.Scenario] {
 			t.Errorf("%s: want %s, got %+v", r.Scenario, want[r.Scenario], r)
 		}
 	}
-	if len(tb.errors) != 1 || !strings.Contains(tb.errors[0], "scenario looping-cursor not reached") || !strings.Contains(tb.errors[0], "missing: the client never asked for a second page (it sent initialize") {
-		t.Errorf("want one error, for looping-cursor not reached, got %q", tb.errors)
+	if errs := tb.Errors(); len(errs) != 1 || !strings.Contains(errs[0], "scenario looping-cursor not reached") || !strings.Contains(errs[0], "missing: the client never asked for a second page (it sent initialize") {
+		t.Errorf("want one error, for looping-cursor not reached, got %s", tb.Report())
 	}
-	logs := strings.Join(tb.logs, "\n")
+	logs := tb.LogOutput()
 	if !strings.Contains(logs, "scenario discover-never-answered: not applicable: the client never probes") || !strings.Contains(logs, "1 pass, 0 known deviations, 0 fail, 1 not reached, 1 not applicable") {
 		t.Errorf("want the not-applicable reason and the table in the log, got:\n%s", logs)
 	}
@@ -385,16 +359,21 @@ func TestOutcomeFaults(t *testing.T) {
 // KnownDeviation fails the test naming the option and the nearest
 // scenario, not the whole catalog; nothing is played.
 func TestUnknownNames(t *testing.T) {
-	rec := &recordingTB{}
-	rep := scenarios.Judge(rec, correct, scenarios.Only("wrong-id"), scenarios.Skip("looping-cursr"),
-		scenarios.KnownDeviation("tool-list-changed", "x"), scenarios.KnownDeviation("nothing-like-it", "y"))
-	rec.finish()
+	rec := faketb.New(t)
+	var rep *scenarios.Report
+	if !rec.Run(func() {
+		rep = scenarios.Judge(rec, correct, scenarios.Only("wrong-id"), scenarios.Skip("looping-cursr"),
+			scenarios.KnownDeviation("tool-list-changed", "x"), scenarios.KnownDeviation("nothing-like-it", "y"))
+	}) {
+		t.Fatalf("Judge: want it to return, it stopped the test: %s", rec.Report())
+	}
+	rec.Finish()
 	want := `scenarios: Only("wrong-id"): no scenario named "wrong-id"; did you mean "wrong-id-type"?; ` +
 		`Skip("looping-cursr"): no scenario named "looping-cursr"; did you mean "looping-cursor"?; ` +
 		`KnownDeviation("nothing-like-it"): no scenario named "nothing-like-it"; ` +
 		`KnownDeviation("tool-list-changed"): no scenario named "tool-list-changed"; did you mean "tools-list-changed"? (scenarios.Names() lists the catalog)`
-	if len(rec.errors) != 1 || rec.errors[0] != want {
-		t.Errorf("want one error\n%s\ngot %q", want, rec.errors)
+	if errs := rec.Errors(); len(errs) != 1 || errs[0] != want {
+		t.Errorf("want one error\n%s\ngot %s", want, rec.Report())
 	}
 	if len(rep.Results) != 0 {
 		t.Errorf("want nothing played, got %d results", len(rep.Results))

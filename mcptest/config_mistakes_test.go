@@ -2,179 +2,13 @@ package mcptest_test
 
 import (
 	"context"
-	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 )
-
-// fakeTB is a testing.TB that records what the library reports (Errorf,
-// Fatalf, Logf) and collects Cleanup funcs, so a test can end the fake test
-// when it wants (finish) and inspect the verdict. Like the testing package,
-// Fatalf and FailNow stop the calling goroutine with runtime.Goexit: run the
-// code that may call them with run. Methods the library does not use are
-// those of the embedded nil TB, and panic: a new call is noticed at once.
-type fakeTB struct {
-	testing.TB
-
-	mu       sync.Mutex
-	errs     []string
-	fatals   []string
-	logs     []string
-	cleanups []func()
-	failed   bool
-}
-
-// newFakeTB returns a fake whose cleanups, if the test does not run them
-// with finish, run when t ends, so that no Server outlives the test.
-func newFakeTB(t *testing.T) *fakeTB {
-	f := &fakeTB{}
-	t.Cleanup(f.finish)
-	return f
-}
-
-func (f *fakeTB) Helper()      {}
-func (f *fakeTB) Name() string { return "FakeTest" }
-
-func (f *fakeTB) Errorf(format string, args ...any) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.errs = append(f.errs, fmt.Sprintf(format, args...))
-	f.failed = true
-}
-
-func (f *fakeTB) Error(args ...any) { f.Errorf("%s", fmt.Sprint(args...)) }
-
-func (f *fakeTB) Fatalf(format string, args ...any) {
-	f.mu.Lock()
-	f.fatals = append(f.fatals, fmt.Sprintf(format, args...))
-	f.failed = true
-	f.mu.Unlock()
-	runtime.Goexit()
-}
-
-func (f *fakeTB) Fatal(args ...any) { f.Fatalf("%s", fmt.Sprint(args...)) }
-
-func (f *fakeTB) Fail() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.failed = true
-}
-
-func (f *fakeTB) FailNow() {
-	f.Fail()
-	runtime.Goexit()
-}
-
-func (f *fakeTB) Failed() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.failed
-}
-
-func (f *fakeTB) Logf(format string, args ...any) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.logs = append(f.logs, fmt.Sprintf(format, args...))
-}
-
-func (f *fakeTB) Log(args ...any) { f.Logf("%s", fmt.Sprint(args...)) }
-
-func (f *fakeTB) Cleanup(fn func()) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.cleanups = append(f.cleanups, fn)
-}
-
-// run calls fn in its own goroutine, as the testing package runs a test,
-// and reports whether fn returned (false when it called Fatalf or FailNow).
-func (f *fakeTB) run(fn func()) (returned bool) {
-	done := make(chan bool)
-	go func() {
-		ok := false
-		defer func() { done <- ok }()
-		fn()
-		ok = true
-	}()
-	return <-done
-}
-
-// finish ends the fake test: it runs the registered cleanups, last first,
-// each in its own goroutine so that one calling Fatalf stops only itself.
-// It may be called more than once; each cleanup runs once.
-func (f *fakeTB) finish() {
-	for {
-		f.mu.Lock()
-		n := len(f.cleanups)
-		if n == 0 {
-			f.mu.Unlock()
-			return
-		}
-		fn := f.cleanups[n-1]
-		f.cleanups = f.cleanups[:n-1]
-		f.mu.Unlock()
-		f.run(fn)
-	}
-}
-
-// errors returns what Errorf recorded.
-func (f *fakeTB) errors() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.errs...)
-}
-
-// fatal returns what Fatalf recorded, one message a line.
-func (f *fakeTB) fatal() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return strings.Join(f.fatals, "\n")
-}
-
-// logged returns what Logf recorded, one message a line.
-func (f *fakeTB) logged() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return strings.Join(f.logs, "\n")
-}
-
-// report returns everything recorded, for failure messages.
-func (f *fakeTB) report() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return fmt.Sprintf("errors: %q\nfatals: %q\nlogs: %q", f.errs, f.fatals, f.logs)
-}
-
-// TestFakeTB checks the fake itself: Fatalf stops only the goroutine run
-// started, cleanups run last first and once.
-func TestFakeTB(t *testing.T) {
-	f := newFakeTB(t)
-	var order []int
-	f.Cleanup(func() { order = append(order, 1) })
-	f.Cleanup(func() { order = append(order, 2); f.Fatalf("stop") })
-	if f.run(func() { f.Logf("a %d", 1) }) != true {
-		t.Errorf("run: want true for a func that returns")
-	}
-	reached := false
-	if f.run(func() { f.Fatalf("boom %d", 2); reached = true }) {
-		t.Errorf("run: want false for a func that calls Fatalf")
-	}
-	if reached {
-		t.Errorf("Fatalf: want the goroutine stopped, but the code after it ran")
-	}
-	if !f.Failed() || f.fatal() != "boom 2" || f.logged() != "a 1" {
-		t.Errorf("want Failed, fatal %q and log %q recorded; got %s", "boom 2", "a 1", f.report())
-	}
-	f.finish()
-	f.finish()
-	if fmt.Sprint(order) != "[2 1]" {
-		t.Errorf("finish: want cleanups run last first and once, [2 1], got %v", order)
-	}
-}
 
 // Configuration mistakes fail the test at once, with a message naming the
 // call, and never panic.
@@ -294,15 +128,15 @@ func TestConfigurationMistakes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fake := newFakeTB(t)
+			fake := faketb.New(t)
 			srv := mcptest.NewServer(fake)
 			if tc.afterDial {
 				_ = dialRaw(t, srv)
 			}
-			if fake.run(func() { tc.mistake(srv) }) {
-				t.Fatalf("want the mistake to stop the test with Fatalf, it returned; got %s", fake.report())
+			if fake.Run(func() { tc.mistake(srv) }) {
+				t.Fatalf("want the mistake to stop the test with Fatalf, it returned; got %s", fake.Report())
 			}
-			msg := fake.fatal()
+			msg := fake.FatalOutput()
 			if !strings.HasPrefix(msg, "mcptest: ") {
 				t.Errorf("want the failure to start with %q, got %q", "mcptest: ", msg)
 			}
@@ -311,8 +145,8 @@ func TestConfigurationMistakes(t *testing.T) {
 					t.Errorf("want the failure to say %q, got %q", w, msg)
 				}
 			}
-			fake.finish()
-			if errs := fake.errors(); len(errs) != 0 {
+			fake.Finish()
+			if errs := fake.Errors(); len(errs) != 0 {
 				t.Errorf("want nothing more reported at cleanup, got %q", errs)
 			}
 		})
@@ -322,25 +156,25 @@ func TestConfigurationMistakes(t *testing.T) {
 // TestRuntimeChangesAfterDial: the runtime controls are not builder
 // methods and are fine while connected.
 func TestRuntimeChangesAfterDial(t *testing.T) {
-	fake := newFakeTB(t)
+	fake := faketb.New(t)
 	srv := mcptest.NewServer(fake).WithTools(mcptest.NewTool("a").ReturnsText("a"))
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
-	if !fake.run(func() {
+	if !fake.Run(func() {
 		srv.ExpectViolation("jsonrpc/id-unique")
 		srv.IgnoreViolations()
 		srv.SetTools(mcptest.Quietly, mcptest.NewTool("b").ReturnsText("b"))
 	}) {
-		t.Fatalf("want runtime controls to work after Dial, got %s", fake.report())
+		t.Fatalf("want runtime controls to work after Dial, got %s", fake.Report())
 	}
 	if got := c.result(t, "1", "tools/list", "").Get("tools.0.name").String(); got != "b" {
 		t.Errorf("want tools/list to show the replaced tool b, got %q", got)
 	}
-	if fake.run(func() { srv.SetTools(mcptest.ListChanged, mcptest.NewTool("b"), mcptest.NewTool("b")) }) {
+	if fake.Run(func() { srv.SetTools(mcptest.ListChanged, mcptest.NewTool("b"), mcptest.NewTool("b")) }) {
 		t.Errorf("SetTools: want a duplicate tool to fail the test")
 	}
-	if msg := fake.fatal(); !strings.Contains(msg, "SetTools") || !strings.Contains(msg, "registered twice") {
+	if msg := fake.FatalOutput(); !strings.Contains(msg, "SetTools") || !strings.Contains(msg, "registered twice") {
 		t.Errorf("SetTools: want the failure to name the call and the duplicate, got %q", msg)
 	}
-	fake.finish()
+	fake.Finish()
 }
