@@ -161,9 +161,10 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	if c.faultRequest(w, r, &p, body) {
 		return
 	}
+	p.d.msg.HTTP = x // the exchange that carried the message, journaled with it
 	if c.legacy || p.isNotification() || p.isResponse() || p.isBatchWithoutRequests() {
 		c.setSessionHeader(w.Header())
-		c.receive(&p.d, x)
+		c.receive(&p.d)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -173,7 +174,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	}
 	method := p.method.String()
 	st := c.openPost(w, key, method, p.progress.Raw)
-	c.receive(&p.d, x)
+	c.receive(&p.d)
 	c.wait(st, w, r)
 	if r.Context().Err() == nil && c.unanswered(st) {
 		// The session ended by a DELETE, or the server closed, before

@@ -1,15 +1,12 @@
 package mcptest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
@@ -425,105 +422,6 @@ func (s *Session) perMessage() bool {
 	return ok
 }
 
-// readLoop reads frames until the connection ends, then ends the session.
-func (s *Session) readLoop() {
-	defer s.srv.wg.Done()
-	defer s.end()
-	r := bufio.NewReaderSize(s.conn, 4<<10) // grows per frame, not per session: idle sessions stay small
-	var long []byte                         // a frame longer than the buffer, being gathered
-	oversized := 0                          // bytes of a frame past maxFrame, being discarded
-	pc, _ := s.conn.(*pipeConn)
-	for {
-		if pc != nil && r.Buffered() == 0 && long == nil && oversized == 0 {
-			// a long frame waiting whole in the pipe is taken as it is:
-			// neither gathered through the reader's buffer nor copied
-			if line := pc.takeLine(lendMin, maxFrame); line != nil {
-				if line = bytes.TrimRight(line, "\r\n"); len(bytes.TrimSpace(line)) > 0 {
-					s.receiveSafely(line, true)
-				}
-				continue
-			}
-		}
-		chunk, err := r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			if oversized > 0 || len(long)+len(chunk) > maxFrame {
-				oversized += len(long) + len(chunk)
-				long = nil
-			} else {
-				if long == nil { // room for the whole frame when the connection knows its size: one copy
-					long = make([]byte, 0, min(maxFrame+1, len(chunk)+r.Buffered()+pendingBytes(s.conn)))
-				}
-				long = append(long, chunk...)
-			}
-			continue
-		}
-		line, owned := chunk, false
-		switch {
-		case oversized > 0:
-			s.receiveOversized(oversized + len(chunk))
-			oversized, line = 0, nil
-		case long != nil && len(long)+len(chunk) > maxFrame:
-			s.receiveOversized(len(long) + len(chunk))
-			line, long = nil, nil
-		case long != nil:
-			// the gathered frame is the loop's no more: decode keeps it
-			// as the message's text instead of copying it
-			line, long, owned = append(long, chunk...), nil, true
-		}
-		if err != nil && err != io.EOF {
-			line = nil // a frame cut by Close is not the client's
-		}
-		line = bytes.TrimRight(line, "\r\n")
-		if len(bytes.TrimSpace(line)) > 0 {
-			s.receiveSafely(line, owned)
-		}
-		if err != nil {
-			if err != io.EOF && !errors.Is(err, net.ErrClosed) {
-				s.srv.logf("mcptest: session %d: read: %v", s.n, err)
-			}
-			return
-		}
-	}
-}
-
-// receiveSafely is receive, turning a panic of the mock into a test
-// failure instead of a crash or a hung session. owned says the caller
-// hands line over: nothing changes its bytes afterwards, so the message
-// keeps them as its text without a copy.
-func (s *Session) receiveSafely(line []byte, owned bool) {
-	defer func() {
-		if p := recover(); p != nil {
-			s.srv.errorf("mcptest: internal error handling %q in session %d: %v\n%s", shorten(string(line), 200), s.n, p, debug.Stack())
-		}
-	}()
-	if owned {
-		s.receiveText(frameString(line), nil)
-		return
-	}
-	s.receive(line, nil)
-}
-
-// receiveHTTP handles one message a client POSTed, decoded by the HTTP
-// front, x being its HTTP exchange, as receiveSafely handles a frame read
-// from the connection.
-func (s *Session) receiveHTTP(d *decoded, x *HTTPExchange) {
-	defer func() {
-		if p := recover(); p != nil {
-			s.srv.errorf("mcptest: internal error handling %q in session %d: %v\n%s", shorten(d.msg.raw, 200), s.n, p, debug.Stack())
-		}
-	}()
-	s.receiveDecoded(*d, x)
-}
-
-// receiveOversized journals a frame too long to keep (its first bytes are
-// not kept either) and answers it as an invalid request.
-func (s *Session) receiveOversized(n int) {
-	m := s.srv.journal.record(Message{SessionNumber: s.n, Direction: FromClient, Time: time.Now(), Kind: KindInvalid,
-		Problem: fmt.Sprintf("frame of %d bytes is longer than mcptest reads (%d); its bytes were discarded", n, maxFrame)})
-	s.violate(ruleInvalidRequest, m, m.Problem)
-	s.replyError("", "", CodeInvalidRequest, "Invalid Request: frame too long", nil)
-}
-
 // end marks the session closed, cancels its handlers and fails the
 // server's pending requests.
 func (s *Session) end() {
@@ -543,31 +441,6 @@ func (s *Session) end() {
 	_ = s.conn.Close()
 	close(s.done)
 	s.srv.journal.wake() // a waiting assertion may be settled now
-}
-
-// receive handles one frame from the client: decode, journal, check,
-// dispatch. x is the HTTP exchange that carried it, nil on a connection.
-func (s *Session) receive(line []byte, x *HTTPExchange) {
-	s.receiveText(string(line), x)
-}
-
-// receiveText is receive of a frame's text, which the message keeps.
-func (s *Session) receiveText(raw string, x *HTTPExchange) {
-	s.receiveDecoded(decodeText(raw), x)
-}
-
-// receiveDecoded is receive of a decoded frame.
-func (s *Session) receiveDecoded(d decoded, x *HTTPExchange) {
-	d.msg.SessionNumber, d.msg.Direction, d.msg.Time, d.msg.HTTP = s.n, FromClient, time.Now(), x
-	if d.batch.Exists() {
-		empty := len(d.batch.Array()) == 0
-		if !empty && s.takesBatch(d.batch) { // over HTTP too: the batch POST waits for the batch reply
-			s.receiveBatch(d)
-			return
-		}
-		d.msg.Problem = s.noBatch(empty)
-	}
-	s.process(d)
 }
 
 // process handles one decoded message from the client, framed alone or
