@@ -10,13 +10,11 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 )
 
@@ -443,125 +441,6 @@ func (s *Session) end() {
 	s.srv.journal.wake() // a waiting assertion may be settled now
 }
 
-// process handles one decoded message from the client, framed alone or
-// in a batch: journal, check, dispatch.
-func (s *Session) process(d decoded) {
-	var pend pendingRequest
-	var answered bool
-	if d.msg.IsResponse() {
-		s.mu.Lock()
-		pend, answered = s.pending[d.msg.ID]
-		delete(s.pending, d.msg.ID)
-		s.mu.Unlock()
-		d.msg.Method = pend.method
-	}
-	prior := phaseReady
-	if d.msg.Kind == KindNotification && d.msg.Method == "notifications/initialized" {
-		// Ready before the notification is in the journal, so that a test
-		// that saw it there (AssertHandshakeCompleted) finds the session ready.
-		prior = s.markInitialized()
-	}
-	m := s.srv.journal.record(d.msg)
-
-	if d.parseError {
-		s.violate(ruleParseError, m, "the frame is not valid JSON")
-		s.replyError("", "", CodeParseError, "Parse error", nil)
-		return
-	}
-	if m.Kind == KindInvalid {
-		s.violate(ruleInvalidRequest, m, m.Problem)
-		id := ""
-		if validID(d.id) {
-			id = m.ID
-		}
-		s.replyError(id, "", CodeInvalidRequest, "Invalid Request: "+m.Problem, nil)
-		return
-	}
-	if d.jsonrpc.Type != gjson.String || d.jsonrpc.Str != "2.0" {
-		what := "missing"
-		if d.jsonrpc.Exists() {
-			what = d.jsonrpc.Raw
-		}
-		s.violate(ruleJSONRPCVersion, m, `"jsonrpc" is `+what+`, want "2.0"`)
-		if m.Kind == KindRequest {
-			id := ""
-			if validID(d.id) {
-				id = m.ID
-			}
-			s.replyError(id, m.Method, CodeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`, nil)
-			return
-		}
-	}
-	switch m.Kind {
-	case KindRequest:
-		s.request(m, d)
-	case KindNotification:
-		s.notification(m, d, prior)
-	default:
-		s.mu.Lock()
-		late := s.gaveUp[m.ID]
-		delete(s.gaveUp, m.ID)
-		s.mu.Unlock()
-		switch {
-		case answered:
-			if pend.method == "elicitation/create" && m.Kind == KindResult {
-				s.checkElicitation(m, m.Get("result"), pend.params)
-			}
-			pend.reply <- m
-		case late:
-			// the answer to a request the mock cancelled: journaled, no violation
-		case m.Kind == KindError && m.ID == "null":
-			// the client could not parse something the mock sent: JSON-RPC asks for exactly this
-		default:
-			s.violate(ruleUnexpectedResponse, m, "no request of the server has id "+m.ID+" (or it was already answered)")
-		}
-	}
-}
-
-// request checks and dispatches a request from the client.
-func (s *Session) request(m Message, d decoded) {
-	if !validID(d.id) {
-		s.violate(ruleIDType, m, "id "+m.ID+" is not a string or an integer")
-		s.replyError("", m.Method, CodeInvalidRequest, "Invalid Request: id must be a string or an integer", nil)
-		return
-	}
-	s.mu.Lock()
-	dup := !s.seenIDs.add(m.ID)
-	s.mu.Unlock()
-	// Over Streamable HTTP the stateless era has no session: each POST
-	// stands alone, and the mock groups requests by their clientInfo, so
-	// two clients (or one that restarted) rightly use the same ids. There
-	// only a retry that reuses the id of the round it answers breaks a rule.
-	statelessHTTP := m.HTTP != nil && s.Era() == EraStateless
-	switch {
-	case statelessHTTP:
-		if isRetry(d) && s.retryReusesRoundID(m, d) {
-			s.violate(ruleMRTRNewID, m, "the retry reuses id "+m.ID+"; a retry after input_required must have a new id")
-		}
-	case dup && isRetry(d):
-		s.violate(ruleMRTRNewID, m, "the retry reuses id "+m.ID+"; a retry after input_required must have a new id")
-	case dup:
-		s.violate(ruleIDUnique, m, "id "+m.ID+" was already used by an earlier request of this session")
-	}
-	if d.params.Exists() && !d.params.IsObject() {
-		s.violate(ruleInvalidParams, m, "params is "+d.params.Type.String()+", want an object")
-		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: params must be an object", nil)
-		return
-	}
-	s.checkRequestFields(m, d)
-	if s.modernRoute(d) {
-		s.statelessRequest(m, d)
-		return
-	}
-	s.checkLifecycle(m)
-	s.checkCapability(m)
-	if s.srv.faults.hasInbound(s, m) {
-		s.serveFaulty(m, d, s.handle)
-		return
-	}
-	s.handle(m, d)
-}
-
 // serveFaulty is serve for a request, in a function of its own so that
 // the closure does not make every request escape to the heap.
 func (s *Session) serveFaulty(m Message, d decoded, handle func(Message, decoded)) {
@@ -576,76 +455,6 @@ func (s *Session) handle(m Message, d decoded) {
 		return
 	}
 	s.dispatch(m, d)
-}
-
-// markInitialized moves the session to ready if it was waiting for
-// notifications/initialized, and returns the phase it was in.
-func (s *Session) markInitialized() phase {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ph := s.phase
-	if ph == phaseInitializing && s.era == EraHandshake {
-		s.phase = phaseReady
-	}
-	return ph
-}
-
-// notification handles a notification from the client; prior is the phase
-// the session was in before a notifications/initialized.
-func (s *Session) notification(m Message, d decoded, prior phase) {
-	if d.params.Exists() && !d.params.IsObject() {
-		s.violate(ruleInvalidParams, m, "params is "+d.params.Type.String()+", want an object")
-		return
-	}
-	if mm, _ := spec.Lookup(m.Method); mm.FromClient&spec.Stateless == 0 && s.Era() == EraStateless {
-		sent := spec.Names(func(n spec.Method) bool { return n.Notification && n.FromClient&spec.Stateless != 0 })
-		s.violate(ruleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28, whose client notifications are "+strings.Join(sent, ", "))
-		return
-	}
-	switch m.Method {
-	case "notifications/initialized":
-		if prior == phaseNew {
-			s.violate(ruleInitializeFirst, m, "notifications/initialized sent before the initialize result")
-		}
-		return
-	case "notifications/cancelled":
-		s.cancelled(m, d)
-		return
-	}
-	if s.currentPhase() == phaseNew {
-		s.violate(ruleInitializeFirst, m, m.Method+" sent before initialize")
-	}
-}
-
-func (s *Session) currentPhase() phase {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.phase
-}
-
-// cancelled handles notifications/cancelled: the handler of that request,
-// if any is running, has its context cancelled and sends no reply.
-func (s *Session) cancelled(m Message, d decoded) {
-	id := d.params.Get("requestId")
-	if !id.Exists() {
-		s.violate(ruleInvalidParams, m, "notifications/cancelled without params.requestId")
-		return
-	}
-	if !validID(id) {
-		s.violate(ruleCancelRequestIDType, m, "params.requestId is "+describe(id)+", want a string or an integer")
-		return
-	}
-	s.mu.Lock()
-	isInit := s.initID != "" && id.Raw == s.initID
-	running := slices.Clone(s.inflight[id.Raw])
-	s.mu.Unlock()
-	if isInit {
-		s.violate(ruleCancelInitialize, m, "the initialize request must not be cancelled")
-	}
-	for _, inf := range running { // every request with that id: none may be answered now
-		inf.cancel(errCancelledByClient)
-	}
-	s.dropListener(id.Raw) // a cancelled subscriptions/listen ends, with no reply
 }
 
 // runHandler runs h for m in its own goroutine, registered so that
