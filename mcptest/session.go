@@ -1,7 +1,6 @@
 package mcptest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/tidwall/gjson"
@@ -354,72 +352,6 @@ func (s *Session) SendRequest(ctx context.Context, method string, params any) (M
 	}
 }
 
-// write journals a message the mock sends and writes it, in one step so
-// that the journal's order is the wire's order.
-func (s *Session) write(m Message, frame []byte) error { return s.writeScripted(m, frame, nil) }
-
-// writeScripted is write for a reply the version's rendering changed:
-// scripted is the frame as the script held it, for AsScripted.
-func (s *Session) writeScripted(m Message, frame, scripted []byte) error {
-	if m.IsResponse() && s.toBatch(m, frame) {
-		return nil // it goes out with the rest of its batch's responses
-	}
-	if faults := s.srv.faults.outboundFor(s, m); len(faults) > 0 {
-		return s.writeFaulty(m, frame, scripted, faults)
-	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	if s.Closed() {
-		return ErrSessionClosed
-	}
-	// The journal and the client share the frame's one copy: nobody
-	// changes it after this.
-	m.SessionNumber, m.Direction, m.Time, m.raw = s.n, FromServer, time.Now(), frameString(frame)
-	m = s.srv.journal.record(m)
-	frame = append(frame, '\n')
-	if n, err := s.send(m, frame); err != nil {
-		s.srv.journal.amend(m.Seq, func(j *Message) { undelivered(j, frame, n) })
-		return ErrSessionClosed
-	}
-	return nil
-}
-
-// undelivered corrects the journal's record of a frame whose write failed
-// after n of its bytes (with its newline): the journal says what went on
-// the wire.
-func undelivered(m *Message, out []byte, n int) {
-	m.Kind, m.ErrorCode = KindInvalid, 0
-	if n <= 0 {
-		m.Problem = "never delivered: the connection closed"
-		return
-	}
-	n = min(n, len(out))
-	m.raw = string(bytes.TrimSuffix(out[:n], []byte("\n")))
-	m.Problem = fmt.Sprintf("cut after %d of %d bytes: the connection closed", n, len(out))
-}
-
-// messageWriter is a transport that routes each message on its own, as
-// the HTTP transport does (a response on the stream of its request): it is
-// given the message, as journaled, with its bytes (one frame and its
-// newline, or a piece of one).
-type messageWriter interface {
-	sendMessage(m Message, data []byte) (int, error)
-}
-
-// send writes the bytes of m on the session's transport.
-func (s *Session) send(m Message, data []byte) (int, error) {
-	if mw, ok := s.conn.(messageWriter); ok {
-		return mw.sendMessage(m, data)
-	}
-	return writeMessage(s.conn, data)
-}
-
-// perMessage reports whether the transport takes each frame on its own.
-func (s *Session) perMessage() bool {
-	_, ok := s.conn.(messageWriter)
-	return ok
-}
-
 // end marks the session closed, cancels its handlers and fails the
 // server's pending requests.
 func (s *Session) end() {
@@ -441,73 +373,6 @@ func (s *Session) end() {
 	s.srv.journal.wake() // a waiting assertion may be settled now
 }
 
-// serveFaulty is serve for a request, in a function of its own so that
-// the closure does not make every request escape to the heap.
-func (s *Session) serveFaulty(m Message, d decoded, handle func(Message, decoded)) {
-	s.serve(m, func() { handle(m, d) })
-}
-
-// handle serves a handshake-era request: a Handler of the test, or the
-// built-in behaviour of its method.
-func (s *Session) handle(m Message, d decoded) {
-	if h, ok := s.srv.handlers[m.Method]; ok {
-		s.runHandler(m, h, nil)
-		return
-	}
-	s.dispatch(m, d)
-}
-
-// runHandler runs h for m in its own goroutine, registered so that
-// notifications/cancelled and Close can cancel it.
-func (s *Session) runHandler(m Message, h Handler, vars map[string]string) {
-	s.runAsync(m, func(ctx context.Context) Reply {
-		return s.callHandler(ctx, h, &Request{Message: m, Session: s, Vars: vars})
-	})
-}
-
-// runAsync computes the reply to m in its own goroutine, registered so
-// that notifications/cancelled and Close can cancel it.
-func (s *Session) runAsync(m Message, work func(ctx context.Context) Reply) {
-	ctx, cancel := context.WithCancelCause(context.WithValue(s.ctx, viaKey{}, m.ID))
-	e := s.track(m, handlerName(m), cancel)
-	s.srv.wg.Add(1)
-	s.srv.goTracked(func() {
-		defer func() {
-			s.untrack(e)
-			cancel(nil)
-		}()
-		r := work(ctx)
-		if errors.Is(context.Cause(ctx), errCancelledByClient) {
-			return
-		}
-		s.reply(m, r)
-	})
-}
-
-// handlerName says who computes the reply to m, for messages: the Handler
-// of the tool, prompt or resource it names, or of its method.
-func handlerName(m Message) string {
-	switch m.Method {
-	case "tools/call":
-		return "the Handler of tool " + strconv.Quote(shorten(m.Get("params.name").String(), 80))
-	case "prompts/get":
-		return "the Handler of prompt " + strconv.Quote(shorten(m.Get("params.name").String(), 80))
-	case "resources/read":
-		return "the Handler of resource " + strconv.Quote(shorten(m.Get("params.uri").String(), 80))
-	}
-	return "the Handler for " + m.Method
-}
-
-func (s *Session) callHandler(ctx context.Context, h Handler, req *Request) (r Reply) {
-	defer func() {
-		if p := recover(); p != nil {
-			s.srv.errorf("mcptest: the Handler for %s (session %d, id %s) panicked: %v", req.Method(), s.n, req.Message.ID, p)
-			r = JSONRPCError(CodeInternalError, fmt.Sprintf("mcptest: handler panicked: %v", p), nil)
-		}
-	}()
-	return h(ctx, req)
-}
-
 func (s *Session) inflightNames() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -519,52 +384,4 @@ func (s *Session) inflightNames() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// reply sends r as the answer to request m.
-func (s *Session) reply(m Message, r Reply) {
-	switch {
-	case r.noReply:
-	case r.problem != nil:
-		s.srv.errorf("mcptest: reply to %s (session %d, id %s): %v", m.Method, s.n, m.ID, r.problem)
-		s.replyError(m.ID, m.Method, CodeInternalError, "mcptest: "+r.problem.Error(), nil)
-	case r.rpcErr != nil:
-		s.replyError(m.ID, m.Method, r.rpcErr.Code, r.rpcErr.Message, r.rpcErr.Data)
-	case r.result != nil:
-		s.replyResult(m, r.result)
-	default:
-		s.srv.errorf("mcptest: the Handler for %s (session %d, id %s) returned an empty Reply; return a result, an error or NoReply()", m.Method, s.n, m.ID)
-		s.replyError(m.ID, m.Method, CodeInternalError, "mcptest: empty reply", nil)
-	}
-}
-
-func (s *Session) replyResult(m Message, result []byte) {
-	if m.Method == "initialize" && !m.modern {
-		s.initialized(m, result)
-	}
-	if m.modern {
-		result, add, at, inputRequired := s.decorate(m.Method, result)
-		frame := appendResult(make([]byte, 0, 48+len(result)+len(add)), m.ID, result[:at], add, result[at:])
-		if inputRequired {
-			s.noteRound(m, gjson.Get(frameString(frame), "result"))
-		}
-		_ = s.write(Message{Kind: KindResult, Method: m.Method, ID: m.ID}, frame)
-		return
-	}
-	var scripted []byte
-	if rendered, changed := s.render(m.Method, result); changed {
-		// the session's version of it (render.go); AsScripted sends the script's
-		scripted = appendResult(nil, m.ID, result)
-		result = rendered
-	}
-	frame := appendResult(make([]byte, 0, 48+len(result)), m.ID, result)
-	_ = s.writeScripted(Message{Kind: KindResult, Method: m.Method, ID: m.ID}, frame, scripted)
-}
-
-func (s *Session) replyError(id, method string, code int, message string, data []byte) {
-	frame := appendError(make([]byte, 0, 96+len(message)+len(data)), id, &rpcError{Code: code, Message: message, Data: data})
-	if id == "" {
-		id = "null"
-	}
-	_ = s.write(Message{Kind: KindError, Method: method, ID: id, ErrorCode: code}, frame)
 }

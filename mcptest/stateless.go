@@ -83,23 +83,6 @@ func cacheable(method string) bool {
 	return m.Cached
 }
 
-// handleModern serves a stateless-era request: a Handler of the test, or
-// the built-in behaviour of its method.
-func (s *Session) handleModern(m Message, d decoded) {
-	if h, ok := s.srv.handlers[m.Method]; ok {
-		s.runHandler(m, h, nil)
-		return
-	}
-	switch m.Method {
-	case "server/discover":
-		s.discover(m)
-	case "subscriptions/listen":
-		s.listen(m, d)
-	default:
-		s.dispatch(m, d)
-	}
-}
-
 func declared(caps json.RawMessage, path string) bool {
 	return declaredIn(gjson.Parse(frameString(caps)), path) // caps are replaced, never changed
 }
