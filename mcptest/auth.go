@@ -540,19 +540,19 @@ func (a *authState) prmPath(mcpPath string) string {
 // metadata documents and the authorization server's endpoints, and the
 // check of the bearer token on every MCP request. It reports whether it
 // answered the request (false: the MCP endpoint serves it).
-func (a *authState) intercept(f *httpFront, w http.ResponseWriter, r *http.Request) bool {
+func (a *authState) intercept(f *httpFront, w http.ResponseWriter, r *http.Request, in *postBody) bool {
 	path := r.URL.Path
 	if strings.Contains(path, "/.well-known/") || a.isASEndpoint(path) || (a.cfg.prmURL != "" && path == a.cfg.prmURL) {
 		a.serveAuth(f, w, r)
 		return true
 	}
-	return a.checkToken(f, w, r)
+	return a.checkToken(f, w, r, in)
 }
 
 // checkToken lets an MCP request with a valid token through (false), and
 // answers every other one itself: 401 with the challenge, or 403 when the
 // token lacks a scope the request needs.
-func (a *authState) checkToken(f *httpFront, w http.ResponseWriter, r *http.Request) bool {
+func (a *authState) checkToken(f *httpFront, w http.ResponseWriter, r *http.Request, in *postBody) bool {
 	hdr := r.Header.Get("Authorization")
 	q := r.URL.RawQuery
 	if hdr != "" && q == "" && len(a.cfg.methodScopes) == 0 && len(a.cfg.toolScopes) == 0 && !a.hasResourceFaults() {
@@ -577,25 +577,33 @@ func (a *authState) checkToken(f *httpFront, w http.ResponseWriter, r *http.Requ
 			a.mu.Unlock()
 		}
 	}
-	return a.checkTokenSlow(f, w, r)
+	return a.checkTokenSlow(f, w, r, in)
 }
 
 // mcpRequest is what the token check reads of a refused MCP request.
 type mcpRequest struct {
 	body    []byte
+	decoded *peeked // body's decoding, shared with the MCP endpoint (postBody)
 	method  string
 	tool    string
 	version string
 }
 
-func readMCPRequest(r *http.Request, limit int64) mcpRequest {
+// readMCPRequest reads what the token check needs of an MCP request. A
+// POST's body is decoded into in, where the MCP endpoint (post) finds it
+// when the request passes: the body is decoded once.
+func readMCPRequest(r *http.Request, limit int64, in *postBody) mcpRequest {
 	var q mcpRequest
+	var p *peeked
 	if r.Body != nil && r.Method == http.MethodPost {
 		q.body, _ = io.ReadAll(io.LimitReader(r.Body, limit))
 		r.Body = io.NopCloser(bytes.NewReader(q.body))
+		p = in.decode(q.body)
+	} else {
+		var none postBody // no body: nothing the endpoint reads
+		p = none.decode(nil)
 	}
-	var p peeked
-	p.peek(q.body)
+	q.decoded = p
 	q.method = p.method.String()
 	if q.method == "tools/call" {
 		q.tool = p.name().String()
@@ -611,9 +619,9 @@ func readMCPRequest(r *http.Request, limit int64) mcpRequest {
 }
 
 // checkTokenSlow is checkToken for every other case: it reads the body.
-func (a *authState) checkTokenSlow(f *httpFront, w http.ResponseWriter, r *http.Request) bool {
+func (a *authState) checkTokenSlow(f *httpFront, w http.ResponseWriter, r *http.Request, in *postBody) bool {
 	a.settle(false)
-	q := readMCPRequest(r, f.srv.httpCfg.bodyLimit)
+	q := readMCPRequest(r, f.srv.httpCfg.bodyLimit, in)
 	org := origin(r)
 	sess := a.sessionOf(f, r)
 	a.mu.Lock()
@@ -790,12 +798,11 @@ func (a *authState) authorizedBefore(f *httpFront, r *http.Request, q mcpRequest
 	if !usable {
 		return false
 	}
-	var p peeked
-	p.peek(q.body)
-	if !p.info.Exists() {
+	info := q.decoded.info
+	if !info.Exists() {
 		return false
 	}
-	key := p.info.Raw
+	key := info.Raw
 	if v, err := parseJSONValue([]byte(key)); err == nil {
 		if b, err := marshalJSON(v); err == nil {
 			key = string(b)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mcpmock/mcpmock/internal/precheck"
-	"github.com/tidwall/gjson"
 )
 
 // Fault is one way a server misbehaves, as a value: a trigger (which
@@ -577,174 +576,6 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// emission is one message the mock is about to send, as the frames that
-// will go on the wire once the outbound faults have had their say.
-type emission struct {
-	msg         Message // the logical message: kind, method, id
-	frames      []outFrame
-	scripted    []byte // the reply as the script held it, when the version's rendering changed it (AsScripted)
-	closeBefore bool   // close the connection instead of writing anything
-	closeAfter  bool   // close the connection after writing
-}
-
-// outFrame is one piece of output: normally one JSON-RPC message and its newline.
-type outFrame struct {
-	data      []byte
-	changed   bool          // a fault changed or made it: classify it anew for the journal
-	noNewline bool          // write no final newline
-	delay     time.Duration // wait before writing
-	chunk     int           // write in pieces of this many bytes…
-	pause     time.Duration // …with this pause between them
-	truncate  int           // write only this many bytes, then close the connection
-}
-
-// first returns the message's own frame, for faults that change it.
-func (e *emission) first() *outFrame { return &e.frames[0] }
-
-// writeFaulty writes a message through the outbound faults: the journal
-// records each frame exactly as it goes on the wire.
-func (s *Session) writeFaulty(m Message, frame, scripted []byte, faults []*FaultHandle) error {
-	m.Direction = FromServer
-	e := &emission{msg: m, frames: []outFrame{{data: frame}}, scripted: scripted}
-	for _, h := range faults {
-		if len(e.frames) > 0 && h.matches(s, m) && h.f.out(h, s, e) {
-			h.hit()
-		}
-	}
-	if e.closeBefore {
-		s.close()
-		return ErrSessionClosed
-	}
-	if m.Kind == KindResult {
-		for _, fr := range e.frames { // the frame that answers m, wherever faults put it
-			if r := gjson.ParseBytes(fr.data); r.Get("id").Raw == m.ID && r.Get("result").Exists() {
-				s.noteWire(m, fr.data)
-				break
-			}
-		}
-	}
-	s.writeMu.Lock()
-	err := s.writeFrames(e)
-	s.writeMu.Unlock()
-	if e.closeAfter {
-		s.close()
-	}
-	return err
-}
-
-func (s *Session) writeFrames(e *emission) error {
-	// Frames with nothing between them go out in one write, as one flush of
-	// a server's stdout does: a client cannot see one without the next.
-	var pending []byte
-	var seqs []int
-	var msg Message // the journal entry of the last frame in pending
-	flush := func() error {
-		if len(pending) == 0 {
-			return nil
-		}
-		_, err := s.send(msg, pending)
-		if err != nil {
-			for _, seq := range seqs {
-				s.srv.journal.amend(seq, func(m *Message) {
-					m.Kind, m.Problem = KindInvalid, "never delivered: the connection closed"
-				})
-			}
-		}
-		pending, seqs = nil, nil
-		if err != nil {
-			return ErrSessionClosed
-		}
-		return nil
-	}
-	for _, fr := range e.frames {
-		plain := fr.delay <= 0 && fr.chunk <= 0 && fr.truncate <= 0
-		if !plain {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		if !sleep(s.ctx, fr.delay) || s.Closed() {
-			return ErrSessionClosed
-		}
-		out := fr.data
-		if !fr.noNewline {
-			out = append(append([]byte(nil), out...), '\n')
-		}
-		if fr.truncate > 0 && fr.truncate < len(out) {
-			out = out[:fr.truncate]
-			e.closeAfter = true
-		}
-		rec := e.msg
-		if fr.changed || fr.truncate > 0 {
-			d := decode([]byte(strings.TrimSuffix(string(out), "\n")))
-			rec = d.msg
-			if rec.IsResponse() && rec.ID == e.msg.ID {
-				rec.Method = e.msg.Method
-			}
-		}
-		rec.SessionNumber, rec.Direction, rec.Time, rec.raw = s.n, FromServer, time.Now(), strings.TrimSuffix(string(out), "\n")
-		switch {
-		case fr.truncate > 0 && fr.truncate < len(fr.data)+1:
-			rec.Problem = fmt.Sprintf("truncated after %d bytes, then the connection closed", fr.truncate)
-		case fr.noNewline:
-			rec.Problem = strings.TrimPrefix(rec.Problem+"; no final newline", "; ")
-		}
-		rec = s.srv.journal.record(rec)
-		if plain {
-			pending = append(pending, out...)
-			seqs = append(seqs, rec.Seq)
-			msg = viaOf(rec, e.msg)
-			if s.perMessage() {
-				if err := flush(); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		msg = viaOf(rec, e.msg)
-		if n, err := s.writeChunks(msg, out, fr.chunk, fr.pause); err != nil {
-			if n < len(out) {
-				s.srv.journal.amend(rec.Seq, func(m *Message) {
-					m.raw = strings.TrimSuffix(string(out[:n]), "\n")
-					m.Kind, m.Problem = KindInvalid, fmt.Sprintf("cut after %d of %d bytes: the connection closed", n, len(out))
-				})
-			}
-			return err
-		}
-	}
-	return flush()
-}
-
-// viaOf is the journal entry of a frame as the transport routes it: a
-// frame written in place of, or beside, a response goes where that
-// response goes.
-func viaOf(rec, logical Message) Message {
-	if logical.IsResponse() {
-		rec.via = logical.ID
-	}
-	return rec
-}
-
-// writeChunks writes out in pieces of chunk bytes with pauses between
-// them, and returns how many bytes went out.
-func (s *Session) writeChunks(m Message, out []byte, chunk int, pause time.Duration) (int, error) {
-	if chunk <= 0 {
-		chunk = len(out)
-	}
-	written := 0
-	for written < len(out) {
-		n := min(chunk, len(out)-written)
-		if _, err := s.send(m, out[written:written+n]); err != nil {
-			return written, ErrSessionClosed
-		}
-		written += n
-		if written < len(out) && !sleep(s.ctx, pause) {
-			return written, ErrSessionClosed
-		}
-	}
-	return written, nil
-}
-
 // faultNames lists the faults that are on, for the transcript.
 func (s *Server) faultNames() string {
 	var names []string
@@ -752,22 +583,6 @@ func (s *Server) faultNames() string {
 		names = append(names, h.String())
 	}
 	return strings.Join(names, ", ")
-}
-
-// noteWire keeps what the client was told when a fault changed an
-// initialize or server/discover result: the client checks hold the client
-// to what went on the wire, not to what the mock would have said.
-func (s *Session) noteWire(m Message, data []byte) {
-	r := gjson.GetBytes(data, "result")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch m.Method {
-	case "initialize":
-		s.caps = r.Get("capabilities")
-		s.version = r.Get("protocolVersion").String()
-	case "server/discover":
-		s.wireCaps = r.Get("capabilities")
-	}
 }
 
 // handled lists the methods a Handle serves, sorted: a fault may name

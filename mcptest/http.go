@@ -216,12 +216,13 @@ func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !f.checkOrigin(w, r, x) {
 		return
 	}
-	if f.srv.auth != nil && f.srv.auth.intercept(f, w, r) {
+	var body postBody // a POST's body, decoded once: by the authorization gate or by post
+	if f.srv.auth != nil && f.srv.auth.intercept(f, w, r, &body) {
 		return
 	}
 	switch r.Method {
 	case http.MethodPost:
-		f.post(w, r, x)
+		f.post(w, r, x, &body)
 	case http.MethodGet:
 		f.get(w, r, x)
 	case http.MethodDelete:

@@ -118,11 +118,12 @@ func (c *httpConn) setSessionHeader(h http.Header) {
 	}
 }
 
-// receive hands one POSTed message to the session.
-func (c *httpConn) receive(d *decoded, x *HTTPExchange) {
+// receive hands one POSTed message, decoded by the front, to the
+// session's one entry (stage1_receive.go); d.msg.HTTP is its exchange.
+func (c *httpConn) receive(d *decoded) {
 	c.recvMu.Lock()
 	defer c.recvMu.Unlock()
-	c.sess.receiveHTTP(d, x)
+	c.sess.receive(incoming{decoded: d})
 }
 
 // Read is never called: the HTTP handlers feed the session.

@@ -111,8 +111,28 @@ func namedMethod(method string) bool {
 	return m.NameParam != ""
 }
 
-// post serves a POST: one JSON-RPC message from the client.
-func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange) {
+// postBody is a POST's body decoded once, by whoever reads it first: the
+// authorization gate (readMCPRequest, on its slow path) or post. The gate
+// hands r.Body on holding the same bytes, so post reads them again but
+// does not decode them again.
+type postBody struct {
+	done bool
+	p    peeked
+}
+
+// decode decodes body, the POST's body, on the first call only, and
+// returns the decoding.
+func (b *postBody) decode(body []byte) *peeked {
+	if !b.done {
+		b.p.peek(body)
+		b.done = true
+	}
+	return &b.p
+}
+
+// post serves a POST: one JSON-RPC message from the client. in holds its
+// body's decoding if the authorization gate made it.
+func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange, in *postBody) {
 	srv := f.srv
 	body, err := readBody(w, r, srv.httpCfg.bodyLimit)
 	if err != nil {
@@ -131,9 +151,8 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 		f.refuse(w, r, sess, nil, http.StatusRequestEntityTooLarge, CodeInvalidRequest, "Invalid Request: body too large")
 		return
 	}
-	var p peeked
-	p.peek(body)
-	c, done := f.existingConn(w, r, x, body, &p)
+	p := in.decode(body)
+	c, done := f.existingConn(w, r, x, body, p)
 	if done {
 		return
 	}
@@ -147,23 +166,24 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 		return
 	}
 	if c == nil {
-		if c, done = f.newConnFor(w, r, x, body, &p); done {
+		if c, done = f.newConnFor(w, r, x, body, p); done {
 			return
 		}
 	}
 	if c.stateless {
-		if !f.checkStatelessHeaders(w, r, c, body, &p, x) {
+		if !f.checkStatelessHeaders(w, r, c, body, p, x) {
 			return
 		}
-	} else if !c.legacy && !f.checkVersionHeader(w, r, c, body, &p, x) {
+	} else if !c.legacy && !f.checkVersionHeader(w, r, c, body, p, x) {
 		return
 	}
-	if c.faultRequest(w, r, &p, body) {
+	if c.faultRequest(w, r, p, body) {
 		return
 	}
+	p.d.msg.HTTP = x // the exchange that carried the message, journaled with it
 	if c.legacy || p.isNotification() || p.isResponse() || p.isBatchWithoutRequests() {
 		c.setSessionHeader(w.Header())
-		c.receive(&p.d, x)
+		c.receive(&p.d)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -173,7 +193,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	}
 	method := p.method.String()
 	st := c.openPost(w, key, method, p.progress.Raw)
-	c.receive(&p.d, x)
+	c.receive(&p.d)
 	c.wait(st, w, r)
 	if r.Context().Err() == nil && c.unanswered(st) {
 		// The session ended by a DELETE, or the server closed, before

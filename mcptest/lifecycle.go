@@ -13,47 +13,6 @@ import (
 // logLevels are the syslog levels logging/setLevel accepts.
 var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
-// checkLifecycle records the lifecycle rules a request breaks: initialize
-// first (only ping may come before it), initialize only once, and no
-// request but ping between the initialize result and
-// notifications/initialized.
-func (s *Session) checkLifecycle(m Message) {
-	s.mu.Lock()
-	ph := s.phase
-	s.mu.Unlock()
-	switch {
-	case m.Method == "ping" || m.Method == "server/discover":
-	case m.Method == "initialize":
-		if ph != phaseNew {
-			s.violate(ruleInitializeOnce, m, "initialize sent again in a session that is already initialized")
-		} else {
-			s.mu.Lock()
-			s.initID = m.ID // known at once, so cancelling a pending initialize is caught
-			s.mu.Unlock()
-		}
-	case ph == phaseNew:
-		s.violate(ruleInitializeFirst, m, m.Method+" sent before initialize")
-	case ph == phaseInitializing:
-		s.violate(ruleInitializedFirst, m, m.Method+" sent before notifications/initialized")
-	}
-}
-
-// checkCapability records a call of a method whose capability the server
-// did not declare to this session (the capability each method needs, in
-// each version, is the protocol table's: internal/spec).
-func (s *Session) checkCapability(m Message) {
-	s.mu.Lock()
-	caps, version := s.caps, s.version
-	s.mu.Unlock()
-	if version == "" {
-		return // before initialize: ruleInitializeFirst says it
-	}
-	path, ok := spec.ServerCapability(m.Method, version) // none for completion/complete in 2024-11-05
-	if ok && !declaredIn(caps, path) {
-		s.violate(ruleUndeclaredMethod, m, s.undeclared(m, path))
-	}
-}
-
 // initialize answers initialize: validate the params, negotiate the version
 // and declare the capabilities.
 func (s *Session) initialize(m Message, d decoded) {

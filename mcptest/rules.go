@@ -399,49 +399,6 @@ func formatViolations(vs []Violation) string {
 	return b.String()
 }
 
-// checkRequestFields records the rules about a request's own fields, in
-// either era: an id a JavaScript peer cannot hold, a progressToken of the
-// wrong type, requests going on after an initialize answered with a
-// version the client did not ask for.
-func (s *Session) checkRequestFields(m Message, d decoded) {
-	if d.id.Type == gjson.Number {
-		if n, err := strconv.ParseInt(d.id.Raw, 10, 64); err != nil || n > maxSafeInteger || n < -maxSafeInteger {
-			s.violate(ruleIDPrecision, m, "id "+shorten(m.ID, 40)+" is beyond ±(2^53-1): a JavaScript peer rounds it, and the reply matches no request")
-		}
-	}
-	if pt := d.paramPath(paramMeta, "progressToken"); pt.Exists() && !validID(pt) {
-		s.violate(ruleProgressTokenType, m, "params._meta.progressToken is "+describe(pt)+", want a string or an integer")
-	}
-	if m.Method == "initialize" || m.Method == "ping" {
-		return
-	}
-	s.mu.Lock()
-	asked, told, era := s.askedVersion, s.version, s.era
-	s.mu.Unlock()
-	// A client may go on with an older or newer version it supports; none
-	// supports, in a handshake, a version that does not exist or belongs
-	// to the stateless era. The rule's row has it reported once a session.
-	if era == EraHandshake && asked != told && !spec.Handshake.Has(told) {
-		s.violate(ruleUnofferedVersion, m, fmt.Sprintf("the client asked for %q, was answered %q, which no handshake has, and went on; a client that does not support the version should disconnect", asked, told))
-	}
-}
-
-// maxSafeInteger is 2^53-1, the largest integer every JSON peer holds exactly.
-const maxSafeInteger = 1<<53 - 1
-
-// versionFormat reports whether v looks like a protocol version: YYYY-MM-DD.
-func versionFormat(v string) bool {
-	if len(v) != 10 || v[4] != '-' || v[7] != '-' {
-		return false
-	}
-	for i, c := range v {
-		if i != 4 && i != 7 && (c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
-}
-
 // schemas compiles JSON Schemas (a tool's inputSchema, an elicitation's
 // requestedSchema) once per distinct schema text.
 type schemas struct{ m sync.Map } // schema text → *jsonschema.Schema, or nil when it does not compile

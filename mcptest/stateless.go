@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
@@ -82,115 +81,6 @@ func removedInStateless(method string) bool {
 func cacheable(method string) bool {
 	m, _ := spec.Lookup(method)
 	return m.Cached
-}
-
-// modernRoute reports whether a request is served by the stateless era:
-// the server speaks it, and the request carries the per-request _meta, or
-// is server/discover, or comes on a session already stateless, or the
-// server speaks nothing else.
-func (s *Session) modernRoute(d decoded) bool {
-	srv := s.srv
-	if len(srv.modern) == 0 {
-		return false
-	}
-	if d.msg.Method == "initialize" {
-		return len(srv.legacy) == 0
-	}
-	if s.Era() == EraHandshake {
-		return false // an initialize selected the handshake era for this connection
-	}
-	if len(srv.legacy) == 0 || d.msg.Method == "server/discover" || d.meta(MetaProtocolVersion).Exists() {
-		return true
-	}
-	return s.Era() == EraStateless
-}
-
-// statelessRequest checks and dispatches a request of the stateless era.
-func (s *Session) statelessRequest(m Message, d decoded) {
-	m.modern = true
-	srv := s.srv
-	if removedInStateless(m.Method) {
-		s.violate(ruleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28")
-		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: "+m.Method+" is not part of protocol 2026-07-28", nil)
-		return
-	}
-	if m.Method == "initialize" { // only here on a modern-only server
-		s.mu.Lock()
-		discovered := s.discovered
-		s.mu.Unlock()
-		if discovered {
-			s.violate(ruleInitializeAfterDiscover, m, "initialize sent to a modern-only server after server/discover succeeded")
-		}
-		data, _ := json.Marshal(map[string]any{"supported": srv.versions, "requested": d.params.Get("protocolVersion").Value()})
-		s.replyError(m.ID, m.Method, CodeInvalidParams, "Unsupported protocol version: this server speaks only "+strings.Join(srv.versions, ", "), data)
-		return
-	}
-	pv, caps := d.meta(MetaProtocolVersion), d.meta(MetaClientCapabilities)
-	var missing []string
-	if pv.Type != gjson.String {
-		missing = append(missing, MetaProtocolVersion)
-	}
-	if !caps.IsObject() {
-		missing = append(missing, MetaClientCapabilities)
-	}
-	if len(missing) > 0 {
-		s.violate(ruleMetaRequired, m, "params._meta lacks "+strings.Join(missing, " and "))
-		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: missing or invalid _meta field "+strings.Join(missing, ", "), nil)
-		return
-	}
-	if !slices.Contains(srv.modern, pv.Str) {
-		s.mu.Lock()
-		told := s.toldSupported
-		s.toldSupported = srv.versions
-		s.mu.Unlock()
-		if told != nil && !slices.Contains(told, pv.Str) {
-			s.violate(ruleRetrySupportedVersion, m, fmt.Sprintf("retried with %q after -32022 listed %s", pv.Str, strings.Join(told, ", ")))
-		}
-		data, _ := json.Marshal(map[string]any{"supported": srv.versions, "requested": pv.Str})
-		s.replyError(m.ID, m.Method, CodeUnsupportedProtocolVersion, "Unsupported protocol version", data)
-		return
-	}
-	if lvl := d.meta(MetaLogLevel); lvl.Exists() && (lvl.Type != gjson.String || !slices.Contains(logLevels, lvl.Str)) {
-		s.invalidParams(m, "_meta "+MetaLogLevel+" is "+describe(lvl)+", want one of debug … emergency")
-		return
-	}
-	s.noteModernRequest(m, d, pv.Str, caps)
-	if path, ok := spec.ServerCapability(m.Method, pv.Str); ok {
-		real := srv.capabilities()
-		s.mu.Lock()
-		told := s.wireCaps
-		s.mu.Unlock()
-		if told.Exists() && !declaredIn(told, path) || !told.Exists() && !declared(real, path) {
-			s.violate(ruleUndeclaredMethod, m, s.undeclared(m, path))
-		}
-		if !declared(real, path) {
-			s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: the server does not declare the "+path+" capability", nil)
-			return
-		}
-	}
-	s.checkRetry(m, d)
-	if srv.faults.hasInbound(s, m) {
-		s.serveFaulty(m, d, s.handleModern)
-		return
-	}
-	s.handleModern(m, d)
-}
-
-// handleModern serves a stateless-era request: a Handler of the test, or
-// the built-in behaviour of its method.
-func (s *Session) handleModern(m Message, d decoded) {
-	if h, ok := s.srv.handlers[m.Method]; ok {
-		s.runHandler(m, h, nil)
-		return
-	}
-	switch m.Method {
-	case "server/discover":
-		s.discover(m)
-	case "subscriptions/listen":
-		s.listen(m, d)
-	default:
-		s.dispatch(m, d)
-	}
 }
 
 func declared(caps json.RawMessage, path string) bool {

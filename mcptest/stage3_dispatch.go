@@ -3,12 +3,105 @@ package mcptest
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
 )
+
+// Stage 3 of 4: dispatch (stage1_receive.go lists the stages). A request
+// that passed stage 2 is served here: by the test's Handler for its method
+// (handle, handleModern, runHandler), or by the built-in behaviour of its
+// method (dispatch: lifecycle in lifecycle.go, tools, resources, prompts,
+// completion, logging; server/discover and subscriptions/listen in
+// stateless.go). A Handler runs in its own goroutine (runAsync); its Reply
+// goes to stage 4 (Session.reply in stage4_write.go).
+
+// serveFaulty is serve for a request, in a function of its own so that
+// the closure does not make every request escape to the heap.
+func (s *Session) serveFaulty(m Message, d decoded, handle func(Message, decoded)) {
+	s.serve(m, func() { handle(m, d) })
+}
+
+// handle serves a handshake-era request: a Handler of the test, or the
+// built-in behaviour of its method.
+func (s *Session) handle(m Message, d decoded) {
+	if h, ok := s.srv.handlers[m.Method]; ok {
+		s.runHandler(m, h, nil)
+		return
+	}
+	s.dispatch(m, d)
+}
+
+// handleModern serves a stateless-era request: a Handler of the test, or
+// the built-in behaviour of its method.
+func (s *Session) handleModern(m Message, d decoded) {
+	if h, ok := s.srv.handlers[m.Method]; ok {
+		s.runHandler(m, h, nil)
+		return
+	}
+	switch m.Method {
+	case "server/discover":
+		s.discover(m)
+	case "subscriptions/listen":
+		s.listen(m, d)
+	default:
+		s.dispatch(m, d)
+	}
+}
+
+// runHandler runs h for m in its own goroutine, registered so that
+// notifications/cancelled and Close can cancel it.
+func (s *Session) runHandler(m Message, h Handler, vars map[string]string) {
+	s.runAsync(m, func(ctx context.Context) Reply {
+		return s.callHandler(ctx, h, &Request{Message: m, Session: s, Vars: vars})
+	})
+}
+
+// runAsync computes the reply to m in its own goroutine, registered so
+// that notifications/cancelled and Close can cancel it.
+func (s *Session) runAsync(m Message, work func(ctx context.Context) Reply) {
+	ctx, cancel := context.WithCancelCause(context.WithValue(s.ctx, viaKey{}, m.ID))
+	e := s.track(m, handlerName(m), cancel)
+	s.srv.wg.Add(1)
+	s.srv.goTracked(func() {
+		defer func() {
+			s.untrack(e)
+			cancel(nil)
+		}()
+		r := work(ctx)
+		if errors.Is(context.Cause(ctx), errCancelledByClient) {
+			return
+		}
+		s.reply(m, r)
+	})
+}
+
+// handlerName says who computes the reply to m, for messages: the Handler
+// of the tool, prompt or resource it names, or of its method.
+func handlerName(m Message) string {
+	switch m.Method {
+	case "tools/call":
+		return "the Handler of tool " + strconv.Quote(shorten(m.Get("params.name").String(), 80))
+	case "prompts/get":
+		return "the Handler of prompt " + strconv.Quote(shorten(m.Get("params.name").String(), 80))
+	case "resources/read":
+		return "the Handler of resource " + strconv.Quote(shorten(m.Get("params.uri").String(), 80))
+	}
+	return "the Handler for " + m.Method
+}
+
+func (s *Session) callHandler(ctx context.Context, h Handler, req *Request) (r Reply) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.srv.errorf("mcptest: the Handler for %s (session %d, id %s) panicked: %v", req.Method(), s.n, req.Message.ID, p)
+			r = JSONRPCError(CodeInternalError, fmt.Sprintf("mcptest: handler panicked: %v", p), nil)
+		}
+	}()
+	return h(ctx, req)
+}
 
 // dispatch answers a request with the built-in behaviour of its method.
 func (s *Session) dispatch(m Message, d decoded) {
