@@ -330,7 +330,7 @@ func TestHTTPLegacySSE(t *testing.T) {
 	for _, only := range []bool{false, true} {
 		srv := legacy(giftServer(t))
 		if only {
-			srv.WithLegacySSEOnly()
+			srv.WithHTTP(mcptest.HTTPOptions{LegacySSEOnly: true})
 		}
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "sse-app", Version: "1"}, nil).Connect(testContext(t),
 			&mcp.SSEClientTransport{Endpoint: srv.URL(), HTTPClient: httpClient(t)}, &mcp.ClientSessionOptions{ProtocolVersion: "2024-11-05"})
@@ -358,7 +358,7 @@ func TestHTTPLegacySSE(t *testing.T) {
 // their SSE transports for such a server.
 func TestHTTPLegacyOnlyFallback(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
-		srv := legacy(giftServer(t)).WithLegacySSEOnly()
+		srv := legacy(giftServer(t)).WithHTTP(mcptest.HTTPOptions{LegacySSEOnly: true})
 		_, err := mcp.NewClient(&mcp.Implementation{Name: "app", Version: "1"}, nil).Connect(testContext(t),
 			&mcp.StreamableClientTransport{Endpoint: srv.URL(), HTTPClient: httpClient(t)}, nil)
 		require.Error(t, err, "go-sdk does not fall back to HTTP+SSE")
@@ -367,7 +367,7 @@ func TestHTTPLegacyOnlyFallback(t *testing.T) {
 		assert.NotEmpty(t, refused)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := legacy(giftServer(t)).WithLegacySSEOnly()
+		srv := legacy(giftServer(t)).WithHTTP(mcptest.HTTPOptions{LegacySSEOnly: true})
 		tr, err := m3transport.NewStreamableHTTP(srv.URL(), m3transport.WithHTTPBasicClient(httpClient(t)))
 		require.NoError(t, err)
 		c := m3client.NewClient(tr)
@@ -457,7 +457,7 @@ func (h hostRewriter) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // TestHTTPAllowedHostsGoSDK: the official SDK reaching the mock by a name
-// that is not loopback is refused (403, http/host) until WithAllowedHosts
+// that is not loopback is refused (403, http/host) until HTTPOptions.AllowedHosts
 // names it; then it works as on srv.URL().
 func TestHTTPAllowedHostsGoSDK(t *testing.T) {
 	connect := func(srv *mcptest.Server) error {
@@ -475,7 +475,7 @@ func TestHTTPAllowedHostsGoSDK(t *testing.T) {
 	}
 	refused := giftServer(t).ExpectViolation("http/host")
 	require.Error(t, connect(refused), "a Host that is not loopback, not allowed")
-	allowed := giftServer(t).WithAllowedHosts("mock.internal")
+	allowed := giftServer(t).WithHTTP(mcptest.HTTPOptions{AllowedHosts: []string{"mock.internal"}})
 	require.NoError(t, connect(allowed))
 	allowed.AssertToolCalled(t, "suggest_gifts", `{"age":8}`)
 }

@@ -29,9 +29,9 @@ import (
 const (
 	fuzzHTTPSession = 1 << iota // a handshake-era session is opened first; "{sid}" in the target and headers is its id
 	fuzzHTTPAuth                // the server is OAuth-protected (WithAuthorization)
-	fuzzHTTPLegacy              // WithLegacySSEOnly
-	fuzzHTTPNoGET               // WithoutStandaloneSSE
-	fuzzHTTPSmall               // WithHTTPBodyLimit(512)
+	fuzzHTTPLegacy              // HTTPOptions.LegacySSEOnly
+	fuzzHTTPNoGET               // HTTPOptions.NoStandaloneSSE
+	fuzzHTTPSmall               // HTTPOptions.BodyLimit 512
 	fuzzHTTPChunked             // the body comes without a Content-Length
 	fuzzHTTPStream              // a standalone GET stream of the session is open (and read) during the request
 	fuzzHTTPDelete              // a DELETE of the session races the request
@@ -169,13 +169,13 @@ func fuzzHTTPServer(t *testing.T, mode byte) *mcptest.Server {
 		srv.WithAuthorization(mcptest.NewAuthorization().WithClient("app", "", "http://127.0.0.1:1/callback"))
 	}
 	if mode&fuzzHTTPLegacy != 0 {
-		srv.WithLegacySSEOnly()
+		srv.WithHTTP(mcptest.HTTPOptions{LegacySSEOnly: true})
 	}
 	if mode&fuzzHTTPNoGET != 0 {
-		srv.WithoutStandaloneSSE()
+		srv.WithHTTP(mcptest.HTTPOptions{NoStandaloneSSE: true})
 	}
 	if mode&fuzzHTTPSmall != 0 {
-		srv.WithHTTPBodyLimit(512)
+		srv.WithHTTP(mcptest.HTTPOptions{BodyLimit: 512})
 	}
 	return srv
 }

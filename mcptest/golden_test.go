@@ -268,9 +268,9 @@ var goldenVariants = []struct {
 	{name: "plain", apply: func(s *mcptest.Server) *mcptest.Server { return s }},
 	{name: "sse-replies", httpOnly: true, apply: func(s *mcptest.Server) *mcptest.Server { return s.WithFaults(mcptest.ReplyAsSSE("").Optional()) }},
 	{name: "sse-retry", httpOnly: true, apply: func(s *mcptest.Server) *mcptest.Server {
-		return s.WithFaults(mcptest.ReplyAsSSE("").Optional()).WithSSERetry(time.Second)
+		return s.WithFaults(mcptest.ReplyAsSSE("").Optional()).WithHTTP(mcptest.HTTPOptions{SSERetry: time.Second})
 	}},
-	{name: "no-get-stream", httpOnly: true, noPush: true, apply: func(s *mcptest.Server) *mcptest.Server { return s.WithoutStandaloneSSE() }},
+	{name: "no-get-stream", httpOnly: true, noPush: true, apply: func(s *mcptest.Server) *mcptest.Server { return s.WithHTTP(mcptest.HTTPOptions{NoStandaloneSSE: true}) }},
 	{name: "empty-string-cursor", apply: func(s *mcptest.Server) *mcptest.Server { return s.WithEmptyStringCursor() }},
 	{name: "cache-hints", apply: func(s *mcptest.Server) *mcptest.Server { return s.WithCacheHints(time.Minute, "private") }},
 }
@@ -362,13 +362,13 @@ func TestGoldenStatelessHTTPNeedsNoProbe(t *testing.T) {
 }
 
 // TestGoldenNoGetStreamServerRequest: a server without the standalone
-// SSE stream (WithoutStandaloneSSE) asks a Streamable HTTP client
+// SSE stream (HTTPOptions.NoStandaloneSSE) asks a Streamable HTTP client
 // something outside any request (Session.SendRequest): the request can reach
 // the client on no stream (it waits for a GET the client may never open), so
 // when its deadline passes the client is not blamed with
 // jsonrpc/server-request-unanswered, and the journal says why.
 func TestGoldenNoGetStreamServerRequest(t *testing.T) {
-	srv := goldenServer(t).WithoutStandaloneSSE()
+	srv := goldenServer(t).WithHTTP(mcptest.HTTPOptions{NoStandaloneSSE: true})
 	ctx, cancel := context.WithTimeout(context.Background(), goldenWait)
 	defer cancel()
 	c := mcpclient.HTTP(srv.URL(), mcpclient.Options{Version: "2025-11-25"})

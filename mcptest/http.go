@@ -32,7 +32,7 @@ const (
 const CodeHeaderMismatch = -32020
 
 // DefaultHTTPBodyLimit is the largest POST body the mock reads unless
-// WithHTTPBodyLimit says otherwise; a longer one gets 413.
+// HTTPOptions.BodyLimit says otherwise; a longer one gets 413.
 const DefaultHTTPBodyLimit = 4 << 20
 
 // httpFront is a Server's Streamable HTTP endpoint.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
@@ -240,12 +241,12 @@ func TestHTTPOutboundFaultsActOnRefusals(t *testing.T) {
 	srv.IgnoreViolations()
 }
 
-// TestWithAllowedHosts: a Host the server was told about is served like a
-// loopback one, with or without a port and in any case; any other is still
-// refused with 403 and http/host; a name with a port is a misconfiguration
-// that fails the test at once.
-func TestWithAllowedHosts(t *testing.T) {
-	srv := mcptest.NewServer(t).WithAllowedHosts("Mock.Internal", "192.0.2.7", "[2001:db8::7]")
+// TestWithHTTPAllowedHosts: a Host the server was told about is served
+// like a loopback one, with or without a port and in any case; any other
+// is still refused with 403 and http/host; a name with a port is a
+// misconfiguration that fails the test at once.
+func TestWithHTTPAllowedHosts(t *testing.T) {
+	srv := mcptest.NewServer(t).WithHTTP(mcptest.HTTPOptions{AllowedHosts: []string{"Mock.Internal", "192.0.2.7", "[2001:db8::7]"}})
 	srv.ExpectViolation("http/host")
 	post := func(host string) int {
 		req, err := http.NewRequest(http.MethodPost, srv.URL(), strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`))
@@ -267,8 +268,51 @@ func TestWithAllowedHosts(t *testing.T) {
 
 	fake := faketb.New(t)
 	bad := mcptest.NewServer(fake)
-	if fake.Run(func() { bad.WithAllowedHosts("mock.internal:8080") }) {
-		t.Fatal("WithAllowedHosts with a port did not stop the test")
+	if fake.Run(func() { bad.WithHTTP(mcptest.HTTPOptions{AllowedHosts: []string{"mock.internal:8080"}}) }) {
+		t.Fatal("AllowedHosts with a port did not stop the test")
 	}
-	assert.Contains(t, fake.FatalOutput(), `WithAllowedHosts: host "mock.internal:8080": want a host name or IP address without a port`)
+	assert.Contains(t, fake.FatalOutput(), `WithHTTP: AllowedHosts: host "mock.internal:8080": want a host name or IP address without a port`)
+}
+
+// TestWithHTTPAddsUp: calls of WithHTTP add up (a flag or a limit given
+// stays, hosts are added), and a negative limit or duration fails the test
+// at once, naming the call and the field.
+func TestWithHTTPAddsUp(t *testing.T) {
+	srv := mcptest.NewServer(t).
+		WithHTTP(mcptest.HTTPOptions{NoStandaloneSSE: true, AllowedHosts: []string{"one.internal"}}).
+		WithHTTP(mcptest.HTTPOptions{BodyLimit: 1 << 10, AllowedHosts: []string{"two.internal"}})
+	get, err := http.NewRequest(http.MethodGet, srv.URL(), nil)
+	require.NoError(t, err)
+	get.Header.Set("Accept", "text/event-stream")
+	get.Host = "one.internal"
+	resp, err := http.DefaultClient.Do(get)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode, "NoStandaloneSSE of the first call stays, and its host is allowed")
+	post, err := http.NewRequest(http.MethodPost, srv.URL(), strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping","padding":"`+strings.Repeat("x", 2<<10)+`"}`))
+	require.NoError(t, err)
+	post.Host = "two.internal"
+	post.Header.Set("Content-Type", "application/json")
+	post.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err = http.DefaultClient.Do(post)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode, "the second call's BodyLimit, on the second call's host")
+	srv.IgnoreViolations()
+
+	for _, c := range []struct {
+		opt  mcptest.HTTPOptions
+		want string
+	}{
+		{mcptest.HTTPOptions{BodyLimit: -1}, "WithHTTP: BodyLimit -1 is negative"},
+		{mcptest.HTTPOptions{SSEWriteTimeout: -time.Second}, "WithHTTP: SSEWriteTimeout -1s is negative"},
+		{mcptest.HTTPOptions{SSERetry: -time.Second}, "WithHTTP: SSERetry -1s is negative"},
+	} {
+		fake := faketb.New(t)
+		bad := mcptest.NewServer(fake)
+		if fake.Run(func() { bad.WithHTTP(c.opt) }) {
+			t.Fatalf("WithHTTP(%+v) did not stop the test", c.opt)
+		}
+		assert.Contains(t, fake.FatalOutput(), c.want)
+	}
 }

@@ -76,10 +76,10 @@ func TestHTTPDeliveredStreamsNotKept(t *testing.T) {
 // never reads it holds the session's writer for its SSE write timeout at most:
 // then the write fails, the stream is cut, the journal says so, and the
 // writer (a Broadcast to every session) goes on. The test waits on the
-// write's end, not on the clock; WithSSEWriteTimeout makes it short so
+// write's end, not on the clock; HTTPOptions.SSEWriteTimeout makes it short so
 // that it does not wait long.
 func TestHTTPSSEWriteTimeout(t *testing.T) {
-	srv := NewServer(t).IgnoreViolations().WithSSEWriteTimeout(50 * time.Millisecond)
+	srv := NewServer(t).IgnoreViolations().WithHTTP(HTTPOptions{SSEWriteTimeout: 50 * time.Millisecond})
 	url := srv.URL()
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()

@@ -141,7 +141,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 			sess = c.sess
 		}
 		m := srv.journal.record(Message{SessionNumber: sess.n, Direction: FromClient, Time: time.Now(), Kind: KindInvalid, HTTP: x,
-			Problem: fmt.Sprintf("body longer than the %d bytes mcptest reads (WithHTTPBodyLimit); its bytes were discarded", srv.httpCfg.bodyLimit)})
+			Problem: fmt.Sprintf("body longer than the %d bytes mcptest reads (HTTPOptions.BodyLimit); its bytes were discarded", srv.httpCfg.bodyLimit)})
 		var tooLarge *http.MaxBytesError
 		if !errors.As(err, &tooLarge) {
 			srv.journal.amend(m.Seq, func(m *Message) { m.Problem = "body cut short: " + err.Error() })
@@ -283,7 +283,7 @@ func statelessRequest(p *peeked, x *HTTPExchange) bool {
 // existingConn finds the session a POST names (its Mcp-Session-Id, the
 // sessionId of an HTTP+SSE session, or the session OmitSessionID left
 // without one), or answers it (404 for an unknown or ended session, 405
-// on a WithLegacySSEOnly server); nil and false: the POST names none.
+// on a server with HTTPOptions.LegacySSEOnly); nil and false: the POST names none.
 func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTPExchange, body []byte, p *peeked) (*httpConn, bool) {
 	srv := f.srv
 	if id := r.URL.Query().Get(legacyParam); id != "" && x.SessionID == "" {

@@ -32,7 +32,7 @@ const (
 	ruleHTTPStatelessHeaders RuleID = "http/stateless-headers"
 	// ruleHTTPOrigin (a warning: validating Origin is the server's duty): a
 	// request's Origin, when present, is a loopback one or one allowed with
-	// WithAllowedOrigins (answered 403).
+	// HTTPOptions.AllowedOrigins (answered 403).
 	ruleHTTPOrigin RuleID = "http/origin"
 	// ruleHTTPHost (a warning: the server's duty): a request's Host names a
 	// loopback address, against DNS rebinding (answered 403).

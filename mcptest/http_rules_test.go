@@ -263,7 +263,7 @@ func TestHTTPBatch(t *testing.T) {
 // the spec asks for with the right HTTP status, is journaled, and the
 // server goes on serving.
 func TestHTTPMalformed(t *testing.T) {
-	srv := ruleServer(faketb.New(t)).WithHTTPBodyLimit(1 << 10)
+	srv := ruleServer(faketb.New(t)).WithHTTP(mcptest.HTTPOptions{BodyLimit: 1 << 10})
 	h := newHTTPRaw(t, srv)
 	sid := h.handshake("2025-11-25")
 	hdr := []string{mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25"}

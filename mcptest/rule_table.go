@@ -190,7 +190,7 @@ var ruleTable = []Rule{
 		Summary: "send MCP-Protocol-Version, Mcp-Method and (tools/call, prompts/get, resources/read) Mcp-Name, each agreeing with the body", Reply: "400, -32020"},
 	{ID: ruleHTTPOrigin, Spec: mcpSpec(specLatestHS, "basic/transports#security-warning"), Keyword: "MUST", Versions: vStreamAll, Transport: TransportHTTP,
 		Softened: "the sentence binds the server (\"Servers MUST validate the Origin header\"): a client with another Origin is refused, not at fault",
-		Summary:  "come from a loopback Origin or one allowed with WithAllowedOrigins", Reply: "403"},
+		Summary:  "come from a loopback Origin or one of HTTPOptions.AllowedOrigins", Reply: "403"},
 	{ID: ruleHTTPHost, Spec: mcpSpec(specLatestHS, "basic/transports#security-warning"), Keyword: "MUST", Versions: vStreamAll, Transport: TransportHTTP,
 		Softened: "the sentence binds the server (validating requests against DNS rebinding): a client with another Host is refused, not at fault",
 		Summary:  "name a loopback address in Host (against DNS rebinding)", Reply: "403"},

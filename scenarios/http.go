@@ -155,7 +155,7 @@ func httpLegacyOnly() Scenario {
 			"It catches clients that give up instead of falling back, as the spec's backwards-compatibility section says, to a GET that opens the old transport's SSE stream.",
 		Spec: spec(latestHandshake, "basic/transports#backwards-compatibility"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return legacy(base).WithLegacySSEOnly()
+			return legacy(base).WithHTTP(mcptest.HTTPOptions{LegacySSEOnly: true})
 		},
 		Expect: Expectation{
 			Description:   "after the 405 the client GETs the endpoint, POSTs to the URL of its endpoint event, completes the handshake and its work gets results",

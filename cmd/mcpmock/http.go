@@ -92,7 +92,7 @@ func serveHTTP(spec serverSpec, listen httpListen, reportFile string, stdout, lo
 	first := &firstRequest{}
 	rep := serveOnce(ctx, spec, "http", logw, func(ctx context.Context, srv *mcptest.Server) string {
 		if len(listen.hosts) > 0 {
-			srv.WithAllowedHosts(listen.hosts...)
+			srv.WithHTTP(mcptest.HTTPOptions{AllowedHosts: listen.hosts})
 		}
 		mux := http.NewServeMux()
 		mux.Handle(mcpPath, srv.HTTPHandler())
