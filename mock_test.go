@@ -191,9 +191,9 @@ func TestWrongFrame(t *testing.T) {
 		if err := c.Raw(ctx(t), frame); err != nil {
 			t.Fatal(err)
 		}
-		reply, err := srv.Await(ctx(t), mcptest.MatchFunc("the reply to id 900", func(m mcptest.Message) bool {
+		reply, err := srv.Await(ctx(t), mcptest.Matcher{Description: "the reply to id 900", Match: func(m mcptest.Message) bool {
 			return m.Direction == mcptest.FromServer && m.ID == "900"
-		}))
+		}})
 		if err != nil || reply.ErrorCode != mcptest.CodeInvalidParams {
 			t.Fatalf("want -32602 for the wrong frame, got %v, %v\n%s", reply, err, srv.Transcript())
 		}

@@ -23,7 +23,7 @@ import (
 // Lower a budget when a package shrinks; never raise one without saying
 // why in the commit.
 var exportBudget = map[string]int{
-	"mcptest":        430, // target 250 (issue 29)
+	"mcptest":        426, // target 250 (issue 29)
 	"scenarios":      120,
 	"scenarios/tour": 120,
 	"scenarios/bugs": 120,

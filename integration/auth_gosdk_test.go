@@ -149,7 +149,7 @@ func TestAuthGoSDK(t *testing.T) {
 				}
 			}
 			assert.Equal(t, "native", reg.Params.Get("application_type"), "go-sdk infers application_type from a loopback redirect URI")
-			d := srv.SequenceDiagram()
+			d := srv.Journal().All().SequenceDiagram()
 			assert.Contains(t, d, "participant AS as Authorization server (mcptest)")
 			assert.Contains(t, d, "302 redirect code iss")
 		})

@@ -53,9 +53,9 @@ func TestFaultGluedPrefix(t *testing.T) {
 }
 
 // pingAnswered matches the client's answer to the mock's ping.
-var pingAnswered = mcptest.MatchFunc("the client's answer to ping", func(m mcptest.Message) bool {
+var pingAnswered = mcptest.Matcher{Description: "the client's answer to ping", Match: func(m mcptest.Message) bool {
 	return m.Direction == mcptest.FromClient && m.IsResponse() && m.Method == "ping"
-})
+}}
 
 // TestFaultRequestWithPendingID: before answering tools/call id n the mock
 // sends ping with id n, while the client's call n is pending. A client that

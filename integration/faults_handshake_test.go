@@ -957,9 +957,9 @@ func TestFaultRequestAfterInitializeResult(t *testing.T) {
 		assert.Equal(t, "1", req.ID)
 		result := hsOnly(t, srv.Journal().Responses("initialize"), "one initialize result")
 		assert.Equal(t, result.Seq+1, req.Seq, "sent right after the initialize result")
-		reply := srv.WaitFor(t, mcptest.MatchFunc("the client answers roots/list", func(m mcptest.Message) bool {
+		reply := srv.WaitFor(t, mcptest.Matcher{Description: "the client answers roots/list", Match: func(m mcptest.Message) bool {
 			return m.Direction == mcptest.FromClient && m.IsResponse() && m.Method == "roots/list"
-		}))
+		}})
 		assert.Equal(t, "1", reply.ID)
 		assert.Equal(t, root, reply.Get("result.roots.0.uri").String())
 		// The mock's next request to the client gets the next id.
@@ -1236,9 +1236,9 @@ func TestFaultDelayInitialize(t *testing.T) {
 		// mark3labs keeps the connection open, so the late result still
 		// goes on the wire (and mark3labs drops it): the mock's session is
 		// in the handshake era but never Ready.
-		late := srv.WaitFor(t, mcptest.MatchFunc("the late initialize result", func(m mcptest.Message) bool {
+		late := srv.WaitFor(t, mcptest.Matcher{Description: "the late initialize result", Match: func(m mcptest.Message) bool {
 			return m.Direction == mcptest.FromServer && m.Kind == mcptest.KindResult && m.Method == "initialize"
-		}))
+		}})
 		assert.Equal(t, "2025-11-25", late.Get("result.protocolVersion").String())
 		waited(t, srv)
 		assert.Equal(t, mcptest.EraHandshake, srv.Session(1).Era())

@@ -917,9 +917,9 @@ func wfCloseWhileBlocked(t *testing.T, srv *mcptest.Server, waitReply bool, errc
 	t.Helper()
 	srv.WaitFor(t, mcptest.ToolCall("gift", nil))
 	if waitReply {
-		srv.WaitFor(t, mcptest.MatchFunc("the mock starts writing the reply", func(m mcptest.Message) bool {
+		srv.WaitFor(t, mcptest.Matcher{Description: "the mock starts writing the reply", Match: func(m mcptest.Message) bool {
 			return m.Direction == mcptest.FromServer && m.IsResponse() && m.Method == "tools/call"
-		}))
+		}})
 	}
 	srv.Close()
 	select {

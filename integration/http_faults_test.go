@@ -129,7 +129,7 @@ func TestHTTPFaultReplyModes(t *testing.T) {
 		cs := connectGoSDKHTTP(t, srv, &mcp.ClientOptions{
 			ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { progress <- r.Params.Message },
 		}, nil)
-		srv.WaitFor(t, mcptest.MatchFunc("the standalone stream", func(mcptest.Message) bool { return true }))
+		srv.WaitFor(t, mcptest.Matcher{Description: "the standalone stream", Match: func(mcptest.Message) bool { return true }})
 		res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "work", Meta: mcp.Meta{"progressToken": "p"}})
 		require.NoError(t, err)
 		assert.Equal(t, "done", text(t, res.Content[0]))

@@ -267,7 +267,7 @@ func TestHTTPServerRequests(t *testing.T) {
 	require.Len(t, ask, 1)
 	assert.Equal(t, "POST", ask[0].HTTP.Method, "sent on the call's stream")
 
-	srv.WaitFor(t, mcptest.MatchFunc("the standalone stream is open", func(mcptest.Message) bool { return true }))
+	srv.WaitFor(t, mcptest.Matcher{Description: "the standalone stream is open", Match: func(mcptest.Message) bool { return true }})
 	roots, err := srv.SendRequest(ctx, "roots/list", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "file:///home/ada", roots.Get("result.roots.0.uri").String())

@@ -84,7 +84,7 @@ func giftServer(t *testing.T) *mcptest.Server {
 			WhenArgs(`{"age":8}`, mcptest.TextResult("a kite")).
 			WhenArgs(`{"age":25,"budget":10}`, mcptest.StructuredResult(`{"gift":"a book","price":9.5}`)).
 			Returns(mcptest.TextResult("a board game"), mcptest.TextResult("a puzzle"))).
-		WithTools(mcptest.NewTool("fail").ReturnsToolError("the gift shop is closed")).
+		WithTools(mcptest.NewTool("fail").Returns(mcptest.ToolErrorResult("the gift shop is closed"))).
 		WithTools(mcptest.NewTool("broken").Returns(mcptest.JSONRPCError(-32000, "backend down", nil))).
 		WithTools(mcptest.NewTool("pictures").Returns(mcptest.ContentResult(
 			mcptest.ImageContent([]byte{0x89, 'P', 'N', 'G'}, "image/png"),

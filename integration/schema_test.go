@@ -511,7 +511,7 @@ func schemaCatalog(t *testing.T, spec *schemaSpec) *mcptest.Server {
 
 	tools := []*mcptest.Tool{
 		echo,
-		mcptest.NewTool("fail").WithDescription("Always fails").ReturnsToolError("the tool failed"),
+		mcptest.NewTool("fail").WithDescription("Always fails").Returns(mcptest.ToolErrorResult("the tool failed")),
 		mcptest.NewTool("broken").Returns(mcptest.JSONRPCError(-32000, "backend down", nil)),
 		mcptest.NewTool("media").Returns(mcptest.ContentResult(media...)),
 		mcptest.NewTool("work").HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
@@ -529,7 +529,7 @@ func schemaCatalog(t *testing.T, spec *schemaSpec) *mcptest.Server {
 	tools = append(tools, mcptest.NewTool("weather").
 		WithInputSchema(`{"type":"object","properties":{"location":{"type":"string"}}}`).
 		WithOutputSchema(`{"type":"object","properties":{"temperature":{"type":"number"},"conditions":{"type":"string"}},"required":["temperature","conditions"]}`).
-		ReturnsStructured(`{"temperature":21.5,"conditions":"sunny"}`))
+		Returns(mcptest.StructuredResult(`{"temperature":21.5,"conditions":"sunny"}`)))
 	// ask gathers input from the client: server-to-client requests in the
 	// handshake era, an input_required round in the stateless era.
 	inputs := []mcptest.InputRequest{
@@ -818,10 +818,10 @@ func schemaStatelessSession(t *testing.T, spec *schemaSpec, overHTTP bool) *mcpt
 
 	// Resource updates come on a listen stream of their own.
 	require.NoError(t, cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "schema://docs/text"}))
-	srv.WaitFor(t, mcptest.MatchFunc("a second acknowledgement, for the resource subscription", func(m mcptest.Message) bool {
+	srv.WaitFor(t, mcptest.Matcher{Description: "a second acknowledgement, for the resource subscription", Match: func(m mcptest.Message) bool {
 		return m.Direction == mcptest.FromServer && m.Method == "notifications/subscriptions/acknowledged" &&
 			m.Get("params.notifications.resourceSubscriptions.0").String() == "schema://docs/text"
-	}))
+	}})
 	assert.Equal(t, 1, srv.BroadcastResourceUpdated("schema://docs/text"))
 	assert.Equal(t, "schema://docs/text", schemaAwait(t, ctx, c.updated, "resources/updated reaching the client"))
 	require.NoError(t, cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "schema://docs/text"}))
@@ -832,9 +832,9 @@ func schemaStatelessSession(t *testing.T, spec *schemaSpec, overHTTP bool) *mcpt
 	listens := srv.Journal().Requests("subscriptions/listen")
 	require.NotEmpty(t, listens)
 	require.NoError(t, srv.Session(1).EndListen(listens[0].ID))
-	srv.WaitFor(t, mcptest.MatchFunc("the result ending the listen stream", func(m mcptest.Message) bool {
+	srv.WaitFor(t, mcptest.Matcher{Description: "the result ending the listen stream", Match: func(m mcptest.Message) bool {
 		return m.Direction == mcptest.FromServer && m.Kind == mcptest.KindResult && m.Method == "subscriptions/listen"
-	}))
+	}})
 	require.NoError(t, cs.Close())
 	if !overHTTP { // over HTTP a stateless client has no session to end
 		<-srv.Session(1).Done()

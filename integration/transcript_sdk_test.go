@@ -51,6 +51,6 @@ func TestGoSDKTranscript(t *testing.T) {
   C-)S: notifications/initialized
   C->>S: tools/call [id 2]
   S--xC: error -32602 [id 2] (tools/call)
-`, strings.ReplaceAll(srv.SequenceDiagram(), "    ", "  "))
+`, strings.ReplaceAll(srv.Journal().All().SequenceDiagram(), "    ", "  "))
 	})
 }

@@ -15,7 +15,9 @@ import (
 
 // Matcher selects journal messages for WaitFor and Await; its Description
 // says what was waited for when it fails. Match is called in the waiting
-// goroutine, once per message, in wire order.
+// goroutine, once per message, in wire order. ClientSent, ServerSent and
+// ToolCall build the common ones; write any other as a literal,
+// Matcher{Description: "the reply to id 9", Match: func(m Message) bool {…}}.
 type Matcher struct {
 	Description string
 	Match       func(Message) bool
@@ -52,7 +54,7 @@ func ServerSent(method string) Matcher {
 // WaitFor fails at once when argsSubset is not a JSON object, or when no
 // tool of that name is scripted (and no Handle takes over tools/call): a
 // correct client calls only the tools the server lists. To wait for a
-// client that calls a tool the server never listed, use MatchFunc.
+// client that calls a tool the server never listed, write a Matcher.
 func ToolCall(name string, argsSubset any) Matcher {
 	desc := fmt.Sprintf("the client calls tool %q", name)
 	var want any
@@ -81,11 +83,6 @@ func ToolCall(name string, argsSubset any) Matcher {
 		ok, _ := subsetDiff(want, got, "", false)
 		return ok
 	}, never: func(s *Server) string { return s.unscriptedTool(name) }}
-}
-
-// MatchFunc makes a Matcher from a description and a predicate.
-func MatchFunc(description string, match func(Message) bool) Matcher {
-	return Matcher{Description: description, Match: match}
 }
 
 // wake wakes every waiter on the journal without recording anything: a

@@ -363,7 +363,7 @@ func (a *Authorization) WithoutRefreshTokens() *Authorization {
 // its Authorization header. Sessions of Dial and Serve are unaffected (the
 // spec has no authorization on stdio). Every exchange of the
 // authorization flow is journaled (Kind KindAuth), drawn in Transcript and
-// SequenceDiagram, and listed by AuthExchanges; what the spec asks of the
+// Messages.SequenceDiagram, and listed by AuthExchanges; what the spec asks of the
 // client is checked (the auth/ rules).
 func (s *Server) WithAuthorization(a *Authorization) *Server {
 	s.t.Helper()

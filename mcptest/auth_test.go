@@ -87,7 +87,7 @@ func TestAuthCorrectClient(t *testing.T) {
 					t.Fatalf("transcript lacks %q:\n%s", s, tr)
 				}
 			}
-			d := srv.SequenceDiagram()
+			d := srv.Journal().All().SequenceDiagram()
 			for _, s := range []string{"participant AS as Authorization server (mcptest)", "->>AS: GET /as/authorize?…", "AS-->>", ": 302 redirect code iss", "S-->>C0: 401 challenge", "participant C0 as Client (no session)", ": no Authorization header\n"} {
 				if !strings.Contains(d, s) {
 					t.Fatalf("diagram lacks %q:\n%s", s, d)

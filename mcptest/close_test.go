@@ -231,9 +231,9 @@ func TestJournalTellsFailedWrites(t *testing.T) {
 		if _, err := io.WriteString(w, rawRequest("1", "ping", "")+"\n"); err != nil {
 			t.Fatal(err)
 		}
-		srv.WaitFor(t, mcptest.MatchFunc("the reply to ping", func(m mcptest.Message) bool {
+		srv.WaitFor(t, mcptest.Matcher{Description: "the reply to ping", Match: func(m mcptest.Message) bool {
 			return m.Direction == mcptest.FromServer && m.ID == "1"
-		}))
+		}})
 		_ = w.Close()
 		if err := await(t, served, "Serve to return at EOF"); err != nil {
 			t.Fatalf("want Serve to return nil at EOF, got %v", err)

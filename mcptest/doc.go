@@ -135,8 +135,8 @@
 // response. The client checks hold the client to the
 // spec (Rules lists them): each broken rule is a Violation with a stable
 // ID, the spec section and the offending message, and fails the test at
-// cleanup unless the test declared it with ExpectViolation. Transcript and
-// SequenceDiagram (Mermaid) render a conversation.
+// cleanup unless the test declared it with ExpectViolation. Server.Transcript
+// and Messages.SequenceDiagram (Mermaid) render a conversation.
 //
 // # Assertions
 //

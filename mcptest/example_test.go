@@ -147,7 +147,7 @@ func ExampleServer_ExpectViolation() {
 	conn := srv.Dial()
 	defer conn.Close()
 	fmt.Fprintln(conn, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
-	srv.WaitFor(t, mcptest.MatchFunc("the reply", func(m mcptest.Message) bool { return m.IsResponse() }))
+	srv.WaitFor(t, mcptest.Matcher{Description: "the reply", Match: func(m mcptest.Message) bool { return m.IsResponse() }})
 
 	for _, v := range srv.Violations() {
 		fmt.Println(v.Rule, "-", v.Detail)
@@ -158,7 +158,7 @@ func ExampleServer_ExpectViolation() {
 	// https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization
 }
 
-func ExampleServer_SequenceDiagram() {
+func ExampleMessages_SequenceDiagram() {
 	t := newExampleT()
 	defer t.Finish()
 
@@ -167,7 +167,7 @@ func ExampleServer_SequenceDiagram() {
 	c.handshake("2025-06-18")
 	c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"no_such_tool"}}`)
 	c.close()
-	fmt.Print(strings.ReplaceAll(srv.SequenceDiagram(), "    ", "  "))
+	fmt.Print(strings.ReplaceAll(srv.Journal().All().SequenceDiagram(), "    ", "  "))
 	// Output:
 	// sequenceDiagram
 	//   participant C as Client

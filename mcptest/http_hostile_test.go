@@ -414,9 +414,9 @@ func TestHTTPDeleteRacesPost(t *testing.T) {
 		if post != http.StatusOK && post != http.StatusNotFound || del != http.StatusOK {
 			t.Fatalf("race %d: POST %d, DELETE %d; want 200 or 404, and 200", i, post, del)
 		}
-		srv.WaitFor(t, mcptest.MatchFunc("the answer to the racing POST", func(m mcptest.Message) bool {
+		srv.WaitFor(t, mcptest.Matcher{Description: "the answer to the racing POST", Match: func(m mcptest.Message) bool {
 			return m.Direction == mcptest.FromServer && m.SessionNumber == i+3 && m.ID == "2"
-		}))
+		}})
 	}
 	close(release)
 	closeAndCheck(t, srv, func() {}, ignore)
@@ -468,9 +468,9 @@ func TestHTTPClientVanishesMidStream(t *testing.T) {
 	tr.CloseIdleConnections()
 	healthyCalls(t, url, 3)
 	close(release)
-	reply := srv.WaitFor(t, mcptest.MatchFunc("the reply to the vanished call", func(m mcptest.Message) bool {
+	reply := srv.WaitFor(t, mcptest.Matcher{Description: "the reply to the vanished call", Match: func(m mcptest.Message) bool {
 		return m.Direction == mcptest.FromServer && m.IsResponse() && m.SessionNumber == 1 && m.ID == "2"
-	}))
+	}})
 	status, _, body := h.post(`{"jsonrpc":"2.0","id":3,"method":"ping"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
 	if pong := gjson.Parse(body); status != http.StatusOK || pong.Get("id").Raw != "3" || !pong.Get("result").IsObject() {
 		t.Fatalf("a ping of the session after its client vanished: %d %s, want 200 and a result", status, body)

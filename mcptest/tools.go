@@ -83,14 +83,10 @@ func (t *Tool) Returns(replies ...Reply) *Tool {
 	return t
 }
 
-// ReturnsText is Returns(TextResult(text)).
+// ReturnsText is Returns(TextResult(text)), the reply most tests script;
+// every other one is Returns with its Reply (StructuredResult,
+// ToolErrorResult, ContentResult, JSONRPCError, …).
 func (t *Tool) ReturnsText(text string) *Tool { return t.Returns(TextResult(text)) }
-
-// ReturnsToolError is Returns(ToolErrorResult(text)): a result with isError set.
-func (t *Tool) ReturnsToolError(text string) *Tool { return t.Returns(ToolErrorResult(text)) }
-
-// ReturnsStructured is Returns(StructuredResult(v)).
-func (t *Tool) ReturnsStructured(v any) *Tool { return t.Returns(StructuredResult(v)) }
 
 // WhenArgs scripts replies for calls whose arguments contain subset (a JSON
 // object, as text or Go value: every key given must be present with an

@@ -96,15 +96,7 @@ func sessionsOf(msgs []Message) []int {
 	return out
 }
 
-// SequenceDiagram renders the conversation as a Mermaid sequenceDiagram:
-// one client lane per session and a server lane; requests as solid arrows,
-// results as dashed ones, notifications as open arrows, errors crossed and
-// marked with their code, invalid frames as notes.
-func (s *Server) SequenceDiagram() string {
-	return renderSequenceDiagram(s.journal.view())
-}
-
-// renderSequenceDiagram renders messages as Server.SequenceDiagram does.
+// renderSequenceDiagram renders messages as Messages.SequenceDiagram does.
 func renderSequenceDiagram(msgs []Message) string {
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
@@ -193,5 +185,9 @@ func clip(raw string, cut int) string {
 // number of messages, whatever the number of sessions.
 func (ms Messages) Transcript() string { return renderTranscript(ms) }
 
-// SequenceDiagram renders the messages as Server.SequenceDiagram does.
+// SequenceDiagram renders the messages as a Mermaid sequenceDiagram: one
+// client lane per session and a server lane; requests as solid arrows,
+// results as dashed ones, notifications as open arrows, errors crossed and
+// marked with their code, invalid frames as notes. The whole conversation
+// is srv.Journal().All().SequenceDiagram().
 func (ms Messages) SequenceDiagram() string { return renderSequenceDiagram(ms) }

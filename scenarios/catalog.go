@@ -308,12 +308,12 @@ func toolsSchemaChangedQuietly() Scenario {
 				return nil
 			},
 			After: &Reaction{
-				Event: mcptest.MatchFunc("the server rejects tools/call with -32602", func(m mcptest.Message) bool {
+				Event: mcptest.Matcher{Description: "the server rejects tools/call with -32602", Match: func(m mcptest.Message) bool {
 					return m.Direction == mcptest.FromServer && m.Method == "tools/call" && m.ErrorCode == mcptest.CodeInvalidParams
-				}),
-				Then: Always(mcptest.MatchFunc("the client sends tools/list or tools/call", func(m mcptest.Message) bool {
+				}},
+				Then: Always(mcptest.Matcher{Description: "the client sends tools/list or tools/call", Match: func(m mcptest.Message) bool {
 					return m.Direction == mcptest.FromClient && m.IsRequest() && (m.Method == "tools/list" || m.Method == "tools/call")
-				})),
+				}}),
 				Window: time.Second,
 			},
 			Check: func(o Outcome) error {
@@ -674,10 +674,10 @@ func slowToolTimeout() Scenario {
 			After: &Reaction{ // a client may send the cancellation from a goroutine of its own
 				Event: mcptest.ClientSent("tools/call"),
 				Then: func(call mcptest.Message) mcptest.Matcher {
-					return mcptest.MatchFunc("the client cancels tools/call id "+call.ID, func(m mcptest.Message) bool {
+					return mcptest.Matcher{Description: "the client cancels tools/call id " + call.ID, Match: func(m mcptest.Message) bool {
 						return m.Direction == mcptest.FromClient && m.IsNotification() && m.Method == "notifications/cancelled" &&
 							m.Get("params.requestId").Raw == call.ID
-					})
+					}}
 				},
 				Window: time.Second,
 			},

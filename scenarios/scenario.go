@@ -381,7 +381,7 @@ func awaitReaction(srv *mcptest.Server, r Reaction) {
 	}()
 	event := 0
 	var then mcptest.Matcher
-	_, _ = srv.Await(ctx, mcptest.MatchFunc("the reaction to "+r.Event.Description, func(m mcptest.Message) bool {
+	_, _ = srv.Await(ctx, mcptest.Matcher{Description: "the reaction to " + r.Event.Description, Match: func(m mcptest.Message) bool {
 		if event == 0 {
 			if r.Event.Match(m) {
 				event, then = m.Seq, r.Then(m)
@@ -389,7 +389,7 @@ func awaitReaction(srv *mcptest.Server, r Reaction) {
 			return false
 		}
 		return m.Seq > event && then.Match(m)
-	}))
+	}})
 }
 
 // Check judges an outcome: nil when the client did what a correct client

@@ -149,7 +149,7 @@ func waitSessions(ctx context.Context, srv *mcptest.Server) string {
 		known := len(sessions)
 		go func() {
 			defer close(newSession)
-			_, _ = srv.Await(wctx, mcptest.MatchFunc("a message of a new session", func(m mcptest.Message) bool { return m.SessionNumber > known }))
+			_, _ = srv.Await(wctx, mcptest.Matcher{Description: "a message of a new session", Match: func(m mcptest.Message) bool { return m.SessionNumber > known }})
 		}()
 		var openDone <-chan struct{}
 		if open != nil {

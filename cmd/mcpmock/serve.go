@@ -221,7 +221,7 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 		rep.Messages = len(msgs)
 		rep.Violations = reportViolations(srv.Violations())
 		rep.Transcript = srv.Transcript()
-		rep.Mermaid = srv.SequenceDiagram()
+		rep.Mermaid = srv.Journal().All().SequenceDiagram()
 		if spec.scenario != nil {
 			s := *spec.scenario
 			o := scenarios.Outcome{

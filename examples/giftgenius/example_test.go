@@ -58,7 +58,7 @@ func ExampleApp_Suggest_handshake() {
 	example(func(t mcptest.TB) {
 		srv := mcptest.NewServer(t).
 			WithProtocolVersions(mcptest.HandshakeVersions()...).
-			WithTools(mcptest.NewTool("suggest_gifts").ReturnsStructured(`{"ideas":["a scarf","a book"]}`))
+			WithTools(mcptest.NewTool("suggest_gifts").Returns(mcptest.StructuredResult(`{"ideas":["a scarf","a book"]}`)))
 
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -73,7 +73,7 @@ func ExampleApp_Suggest_handshake() {
 
 		srv.AssertHandshakeCompleted(t)
 		srv.AssertNegotiatedVersion(t, "2025-11-25")
-		fmt.Print(srv.SequenceDiagram())
+		fmt.Print(srv.Journal().All().SequenceDiagram())
 	})
 	// Output:
 	// ["a scarf" "a book"] <nil>

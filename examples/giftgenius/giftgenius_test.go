@@ -139,7 +139,7 @@ func TestSuggestStructured(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e era) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool(giftgenius.ToolName).
 			WithOutputSchema(`{"type":"object","properties":{"ideas":{"type":"array","items":{"type":"string"}}}}`).
-			ReturnsStructured(map[string]any{"ideas": []string{"a scarf", "a book"}})))
+			Returns(mcptest.StructuredResult(map[string]any{"ideas": []string{"a scarf", "a book"}}))))
 		app := connect(t, srv)
 		got, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		require.NoError(t, err)
@@ -260,7 +260,7 @@ func TestToolMissing(t *testing.T) {
 func TestToolError(t *testing.T) {
 	// isError: the tool ran and failed; its text is the error.
 	t.Run("isError", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool(giftgenius.ToolName).ReturnsToolError("the gift shop is closed"))
+		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool(giftgenius.ToolName).Returns(mcptest.ToolErrorResult("the gift shop is closed")))
 		app := connect(t, srv)
 		got, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		require.ErrorIs(t, err, giftgenius.ErrToolFailed)

@@ -157,9 +157,9 @@ func AnswersRequest(method string) scenarios.Expectation {
 		After: &scenarios.Reaction{
 			Event: mcptest.ServerSent(method),
 			Then: func(req mcptest.Message) mcptest.Matcher {
-				return mcptest.MatchFunc("the client's answer to "+method, func(m mcptest.Message) bool {
+				return mcptest.Matcher{Description: "the client's answer to " + method, Match: func(m mcptest.Message) bool {
 					return m.Direction == mcptest.FromClient && m.IsResponse() && m.Get("id").Raw == req.Get("id").Raw
-				})
+				}}
 			},
 			Window: time.Second,
 		},
