@@ -152,3 +152,28 @@ func TestRunTableFits(t *testing.T) {
 	assert.NotContains(t, out, "auth/metadata-default", "no row for a scenario not played")
 	assert.Regexp(t, `(?m)^[0-9]+ scenarios: .* [0-9]+ not applicable$`, out)
 }
+
+// TestReportReplacedWhole: serve's --report (like run's --json and --junit,
+// and record's --out) is written beside the old file and renamed over it,
+// so a failure while writing never leaves the user a half report: a hard
+// link to the old report still holds the old one afterwards.
+func TestReportReplacedWhole(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	report := filepath.Join(dir, "report.json")
+	require.NoError(t, os.WriteFile(report, []byte("old report\n"), 0o600))
+	require.NoError(t, os.Link(report, filepath.Join(dir, "old.json")))
+	p := start(t, "serve", "--report", report)
+	p.handshake()
+	assert.Equal(t, 0, p.exit(), "stderr:\n%s", p.stderr)
+	assert.Equal(t, "pass", readReport(t, report).Get("verdict").String())
+	old, err := os.ReadFile(filepath.Join(dir, "old.json"))
+	require.NoError(t, err)
+	assert.Equal(t, "old report\n", string(old), "the report was renamed over, not written into the old file")
+	fi, err := os.Stat(report)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), "the old report's permissions kept")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 2, "no temporary file left")
+}

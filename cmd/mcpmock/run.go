@@ -169,14 +169,14 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if *jsonFile != "" {
 		b, err := rep.JSON()
 		if err == nil {
-			err = os.WriteFile(*jsonFile, append(b, '\n'), 0o644)
+			err = replaceFile(*jsonFile, append(b, '\n'))
 		}
 		if err != nil {
 			return fmt.Errorf("--json: %v", err)
 		}
 	}
 	if *junitFile != "" {
-		if err := os.WriteFile(*junitFile, junit(rep, opts.command), 0o644); err != nil {
+		if err := replaceFile(*junitFile, junit(rep, opts.command)); err != nil {
 			return fmt.Errorf("--junit: %v", err)
 		}
 	}

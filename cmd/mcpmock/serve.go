@@ -317,7 +317,7 @@ func finish(rep *Report, reportFile string, logw io.Writer) error {
 	if reportFile != "" {
 		b, err := json.MarshalIndent(rep, "", "  ")
 		if err == nil {
-			err = os.WriteFile(reportFile, append(b, '\n'), 0o644)
+			err = replaceFile(reportFile, append(b, '\n'))
 		}
 		if err != nil {
 			return fmt.Errorf("--report: %v", err)
