@@ -191,3 +191,28 @@ func TestCommandServeHTTPAuthGoSDK(t *testing.T) {
 	}, "--auth")
 	assert.Contains(t, r.Get("transcript").String(), "POST /as/token", "the authorization went through the served process")
 }
+
+// TestCommandServeReplayMissGoSDK: go-sdk calls a tool of a config file
+// with arguments no case of it answers; the app gets the -32602 error, and
+// serve's verdict fails with the near-miss in its problems, not a pass.
+func TestCommandServeReplayMissGoSDK(t *testing.T) {
+	bin := mcpmockBinary(t)
+	dir := t.TempDir()
+	cfg, rep := filepath.Join(dir, "rec.json"), filepath.Join(dir, "report.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(`{
+  "server": {"name": "weather", "version": "1.0.0"},
+  "tools": [{"name": "get_forecast", "inputSchema": {"type": "object"},
+    "cases": [{"arguments": {"city": "Paris"}, "replies": [{"text": "rain"}]}]}]
+}`), 0o644))
+	cmd := exec.Command(bin, "serve", "--config", cfg, "--report", rep)
+	ctx := testContext(t)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err)
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_forecast", Arguments: map[string]any{"city": "Lyon"}})
+	require.Error(t, err, "no recorded case answers Lyon")
+	_ = cs.Close() // mcpmock exits 1: its verdict failed
+
+	r := report(t, rep)
+	assert.Equal(t, "fail", r.Get("verdict").String(), r.Raw)
+	assert.Contains(t, r.Get("problems.0").String(), `closest is case 1, WhenArgs({"city":"Paris"})`)
+}
