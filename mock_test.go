@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"go.uber.org/goleak"
 )
 
@@ -151,10 +152,10 @@ func TestJournalInWireOrder(t *testing.T) {
 // TestFaultActs: a fault breaks the protocol on purpose, and the client
 // sees exactly that.
 func TestFaultActs(t *testing.T) {
-	var fault *mcptest.FaultHandle
+	var h *mcptest.FaultHandle
 	withFault := func(t *testing.T) *mcptest.Server {
 		srv := weatherServer(t)
-		fault = srv.AddFault(mcptest.ReplaceWithJSONRPCError("tools/call", -32603, "the weather service is down", nil))
+		h = srv.AddFault(fault.ReplaceWithJSONRPCError("tools/call", -32603, "the weather service is down", nil))
 		return srv
 	}
 	each(t, withFault, func(t *testing.T, srv *mcptest.Server, c *mcpclient.Client, _ mcptest.Era) {
@@ -170,8 +171,8 @@ func TestFaultActs(t *testing.T) {
 		// The count is final once the server closed (it is counted just
 		// after the fault wrote its reply, which the client may read first).
 		srv.Close()
-		if fault.Hits() != 1 {
-			t.Errorf("want the fault to have acted once, got %d", fault.Hits())
+		if h.Hits() != 1 {
+			t.Errorf("want the fault to have acted once, got %d", h.Hits())
 		}
 	})
 }

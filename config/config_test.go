@@ -9,6 +9,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -43,13 +44,19 @@ func TestSchemaFaults(t *testing.T) {
 	}
 }
 
-// TestEveryFaultIsNamed: every fault constructor of mcptest can be named in
-// a file, so a fault added to the catalog is not forgotten here.
-func TestEveryFaultIsNamed(t *testing.T) {
-	files, err := filepath.Glob("../mcptest/*.go")
-	require.NoError(t, err)
+// faultConstructors returns the fault constructors of the catalogs a
+// file names faults from (packages fault and oauth, and mcptest's own),
+// each with its arguments' names, in order.
+func faultConstructors(t *testing.T) map[string][]string {
+	t.Helper()
+	var files []string
+	for _, pattern := range []string{"../mcptest/*.go", "../mcptest/fault/*.go", "../mcptest/oauth/*.go"} {
+		fs, err := filepath.Glob(pattern)
+		require.NoError(t, err)
+		files = append(files, fs...)
+	}
 	fset := token.NewFileSet()
-	var ctors []string
+	ctors := map[string][]string{}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -61,22 +68,44 @@ func TestEveryFaultIsNamed(t *testing.T) {
 			if !ok || fn.Recv != nil || !fn.Name.IsExported() || fn.Type.Results == nil || len(fn.Type.Results.List) != 1 {
 				continue
 			}
-			if id, ok := fn.Type.Results.List[0].Type.(*ast.Ident); ok && id.Name == "Fault" {
-				ctors = append(ctors, fn.Name.Name)
+			switch r := fn.Type.Results.List[0].Type.(type) {
+			case *ast.Ident:
+				if r.Name != "Fault" {
+					continue
+				}
+			case *ast.SelectorExpr:
+				if x, ok := r.X.(*ast.Ident); !ok || x.Name != "mcptest" || r.Sel.Name != "Fault" {
+					continue
+				}
+			default:
+				continue
 			}
+			var names []string
+			for _, p := range fn.Type.Params.List {
+				for _, n := range p.Names {
+					names = append(names, n.Name)
+				}
+			}
+			ctors[fn.Name.Name] = names
 		}
 	}
-	require.NotEmpty(t, ctors, "found no fault constructors in ../mcptest")
-	slices.Sort(ctors)
+	require.NotEmpty(t, ctors, "found no fault constructors in ../mcptest/fault")
+	return ctors
+}
+
+// TestEveryFaultIsNamed: every fault constructor can be named in a file,
+// so a fault added to the catalog is not forgotten here.
+func TestEveryFaultIsNamed(t *testing.T) {
+	ctors := faultConstructors(t)
 	var missing []string
-	for _, c := range ctors {
+	for _, c := range slices.Sorted(maps.Keys(ctors)) {
 		if _, ok := faultSpecs()[c]; !ok {
 			missing = append(missing, c)
 		}
 	}
-	assert.Empty(t, missing, "mcptest fault constructors a config file cannot name: add them to specs() in config/faults.go, then run go test ./config -run TestSchemaFaults -update")
+	assert.Empty(t, missing, "fault constructors a config file cannot name: add them to specs() in config/faults.go, then run go test ./config -run TestSchemaFaults -update")
 	for _, n := range faultNames() {
-		assert.Contains(t, ctors, n, "config names fault %q, which mcptest does not have", n)
+		assert.Contains(t, ctors, n, "config names fault %q, which no catalog has", n)
 	}
 }
 

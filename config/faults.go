@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpmock/mcpmock/internal/precheck"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/tidwall/gjson"
 )
 
@@ -145,64 +146,64 @@ func specs() []FaultSpec {
 	return []FaultSpec{
 		{Name: "RespondProtocolVersion", Doc: "answers initialize with this protocolVersion",
 			Params: []FaultParam{param("version", pAny, true, `the version to answer: any JSON ("1999-01-01", "", 42)`).as("v")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.RespondProtocolVersion(a.raw("version")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return fault.RespondProtocolVersion(a.raw("version")), nil }},
 		{Name: "RespondSupportedVersions", Doc: "server/discover lists these versions",
 			Params: []FaultParam{param("versions", pStrings, true, "the versions to list")},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.RespondSupportedVersions(a.strs("versions")...), nil
+				return fault.RespondSupportedVersions(a.strs("versions")...), nil
 			}},
 		{Name: "RejectProtocolVersionHandshake", Doc: "initialize gets -32602 Unsupported protocol version",
-			build: func(args) (mcptest.Fault, error) { return mcptest.RejectProtocolVersionHandshake(), nil }},
+			build: func(args) (mcptest.Fault, error) { return fault.RejectProtocolVersionHandshake(), nil }},
 		{Name: "RejectProtocolVersionStateless", Doc: "stateless requests get -32022 naming these versions",
 			Params: []FaultParam{param("versions", pStrings, false, "the versions the error says are supported")},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.RejectProtocolVersionStateless(a.strs("versions")...), nil
+				return fault.RejectProtocolVersionStateless(a.strs("versions")...), nil
 			}},
 		{Name: "OmitCapability", Doc: "the capability is left out, its methods still served",
 			Params: []FaultParam{param("capability", pString, true, `e.g. "tools"`).as("name")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.OmitCapability(a.str("capability")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return fault.OmitCapability(a.str("capability")), nil }},
 		{Name: "DeclareUnservedCapability", Doc: "the capability is declared, its methods get -32601",
 			Params: []FaultParam{param("capability", pString, true, `e.g. "prompts"`).as("name")},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.DeclareUnservedCapability(a.str("capability")), nil
+				return fault.DeclareUnservedCapability(a.str("capability")), nil
 			}},
 		{Name: "RespondCapabilities", Doc: "the capabilities are replaced by this JSON",
 			Params: []FaultParam{param("value", pAny, true, "the capabilities to send, any JSON (true, [], {…})").as("rawJSON")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.RespondCapabilities(a.text("value")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return fault.RespondCapabilities(a.text("value")), nil }},
 		{Name: "OmitServerInfo", Doc: "serverInfo is left out",
-			build: func(args) (mcptest.Fault, error) { return mcptest.OmitServerInfo(), nil }},
+			build: func(args) (mcptest.Fault, error) { return fault.OmitServerInfo(), nil }},
 		{Name: "CorruptServerInfo", Doc: "serverInfo is replaced by this JSON",
 			Params: []FaultParam{param("value", pAny, true, "the serverInfo to send, any JSON").as("rawJSON")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.CorruptServerInfo(a.text("value")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return fault.CorruptServerInfo(a.text("value")), nil }},
 		{Name: "SetField", Doc: "sets a field of the replies to method",
 			Params: []FaultParam{method, param("path", pString, true, `the field, e.g. "result.protocolVersion"`), param("value", pAny, true, "its new value, any JSON")},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.SetField(a.str("method"), a.str("path"), a.raw("value")), nil
+				return fault.SetField(a.str("method"), a.str("path"), a.raw("value")), nil
 			}},
 		{Name: "DeleteField", Doc: "deletes a field of the replies to method",
 			Params: []FaultParam{method, param("path", pString, true, `the field, e.g. "result.serverInfo"`)},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.DeleteField(a.str("method"), a.str("path")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return fault.DeleteField(a.str("method"), a.str("path")), nil }},
 		{Name: "NotifyBeforeInitializeResult", Doc: "sends a notification before the initialize result",
 			Params: []FaultParam{notifyMethod, params},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.NotifyBeforeInitializeResult(a.str("method"), a.raw("params")), nil
+				return fault.NotifyBeforeInitializeResult(a.str("method"), a.raw("params")), nil
 			}},
 		{Name: "NotifyAfterInitializeResult", Doc: "sends a notification after the initialize result, before notifications/initialized",
 			Params: []FaultParam{notifyMethod, params},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.NotifyAfterInitializeResult(a.str("method"), a.raw("params")), nil
+				return fault.NotifyAfterInitializeResult(a.str("method"), a.raw("params")), nil
 			}},
 		{Name: "RequestAfterInitializeResult", Doc: "sends a request (e.g. roots/list) before notifications/initialized",
 			Params: []FaultParam{notifyMethod, params},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.RequestAfterInitializeResult(a.str("method"), a.raw("params")), nil
+				return fault.RequestAfterInitializeResult(a.str("method"), a.raw("params")), nil
 			}},
-		methodOnly("Hang", "never answers method (until the server ends)", mcptest.Hang),
+		methodOnly("Hang", "never answers method (until the server ends)", fault.Hang),
 		{Name: "Delay", Doc: "answers method after a delay",
 			Params: []FaultParam{method, param("duration", pDuration, true, "how long").as("d")},
 			build: func(a args) (mcptest.Fault, error) {
 				d, err := a.duration("duration")
-				return mcptest.Delay(a.str("method"), d), err
+				return fault.Delay(a.str("method"), d), err
 			}},
 		{Name: "Jitter", Doc: "answers method after a random delay in [min, max]",
 			Params: []FaultParam{method, param("min", pDuration, true, "the shortest delay").as("lo"), param("max", pDuration, true, "the longest delay").as("hi")},
@@ -218,95 +219,95 @@ func specs() []FaultSpec {
 				if hi < lo {
 					return mcptest.Fault{}, &paramError{"max", fmt.Sprintf("max (%v) is shorter than min (%v)", hi, lo)}
 				}
-				return mcptest.Jitter(a.str("method"), lo, hi), nil
+				return fault.Jitter(a.str("method"), lo, hi), nil
 			}},
 		{Name: "ReplaceWithJSONRPCError", Doc: "answers method with a JSON-RPC error",
 			Params: []FaultParam{method, param("code", pInt, true, "the error code (negative allowed)"), param("message", pString, true, "the error message"), param("data", pAny, false, "the error's data")},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.ReplaceWithJSONRPCError(a.str("method"), a.int("code"), a.str("message"), a.raw("data")), nil
+				return fault.ReplaceWithJSONRPCError(a.str("method"), a.int("code"), a.str("message"), a.raw("data")), nil
 			}},
-		methodOnly("WrongID", "the reply carries another id", mcptest.WrongID),
-		methodOnly("FlipIDType", `the reply's id changes type (3 and "3")`, mcptest.FlipIDType),
-		methodOnly("NullID", "the reply's id is null", mcptest.NullID),
-		methodOnly("OmitID", "the reply has no id", mcptest.OmitID),
-		methodOnly("ReplyTwice", "the reply is sent twice", mcptest.ReplyTwice),
-		methodOnly("UnsolicitedResponse", "a response to no request follows the reply", mcptest.UnsolicitedResponse),
-		methodOnly("ResultAndError", "the reply has both result and error", mcptest.ResultAndError),
+		methodOnly("WrongID", "the reply carries another id", fault.WrongID),
+		methodOnly("FlipIDType", `the reply's id changes type (3 and "3")`, fault.FlipIDType),
+		methodOnly("NullID", "the reply's id is null", fault.NullID),
+		methodOnly("OmitID", "the reply has no id", fault.OmitID),
+		methodOnly("ReplyTwice", "the reply is sent twice", fault.ReplyTwice),
+		methodOnly("UnsolicitedResponse", "a response to no request follows the reply", fault.UnsolicitedResponse),
+		methodOnly("ResultAndError", "the reply has both result and error", fault.ResultAndError),
 		{Name: "JSONRPCVersion", Doc: `the reply's "jsonrpc" member is this value (absent: removed)`,
 			Params: []FaultParam{method, param("value", pAny, false, `e.g. "1.0"; absent removes the member`).as("v")},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.JSONRPCVersion(a.str("method"), a.raw("value")), nil
+				return fault.JSONRPCVersion(a.str("method"), a.raw("value")), nil
 			}},
-		methodOnly("Drop", "the reply (or notification) is never sent", mcptest.Drop),
-		methodOnly("CloseAfter", "the connection closes after the reply", mcptest.CloseAfter),
-		methodOnly("CloseBefore", "the connection closes instead of the reply", mcptest.CloseBefore),
+		methodOnly("Drop", "the reply (or notification) is never sent", fault.Drop),
+		methodOnly("CloseAfter", "the connection closes after the reply", fault.CloseAfter),
+		methodOnly("CloseBefore", "the connection closes instead of the reply", fault.CloseBefore),
 		{Name: "Truncate", Doc: "only the first bytes of the reply are written, then the connection closes",
 			Params: []FaultParam{method, param("bytes", pInt, true, "how many bytes").as("n")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.Truncate(a.str("method"), a.int("bytes")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return fault.Truncate(a.str("method"), a.int("bytes")), nil }},
 		{Name: "Banner", Doc: "a non-JSON line before the first message",
 			Params: []FaultParam{param("text", pString, true, "the line")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.Banner(a.str("text")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return fault.Banner(a.str("text")), nil }},
 		{Name: "NonJSONLine", Doc: "a non-JSON line before the reply",
 			Params: []FaultParam{method, param("text", pString, true, "the line")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.NonJSONLine(a.str("method"), a.str("text")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return fault.NonJSONLine(a.str("method"), a.str("text")), nil }},
 		{Name: "Dribble", Doc: "the reply is written in small pieces with pauses",
 			Params: []FaultParam{method, param("chunk", pInt, true, "bytes a write"), param("pause", pDuration, true, "the pause between writes")},
 			build: func(a args) (mcptest.Fault, error) {
 				d, err := a.duration("pause")
-				return mcptest.Dribble(a.str("method"), a.int("chunk"), d), err
+				return fault.Dribble(a.str("method"), a.int("chunk"), d), err
 			}},
-		methodOnly("PrettyPrint", "the reply is indented JSON on several lines", mcptest.PrettyPrint),
-		methodOnly("TwoOnOneLine", "the reply and a notification on one line", mcptest.TwoOnOneLine),
-		methodOnly("NoFinalNewline", "the reply without its newline", mcptest.NoFinalNewline),
+		methodOnly("PrettyPrint", "the reply is indented JSON on several lines", fault.PrettyPrint),
+		methodOnly("TwoOnOneLine", "the reply and a notification on one line", fault.TwoOnOneLine),
+		methodOnly("NoFinalNewline", "the reply without its newline", fault.NoFinalNewline),
 		{Name: "Oversized", Doc: "the reply padded by this many bytes",
 			Params: []FaultParam{method, param("bytes", pInt, true, "how many bytes of padding").as("n")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.Oversized(a.str("method"), a.int("bytes")), nil }},
-		methodOnly("InvalidUTF8", "bytes that are not UTF-8 in a string of the reply", mcptest.InvalidUTF8),
+			build:  func(a args) (mcptest.Fault, error) { return fault.Oversized(a.str("method"), a.int("bytes")), nil }},
+		methodOnly("InvalidUTF8", "bytes that are not UTF-8 in a string of the reply", fault.InvalidUTF8),
 		{Name: "GluedPrefix", Doc: "text glued to the start of the reply's line",
 			Params: []FaultParam{method, param("text", pString, true, "the text, e.g. a log line without its newline")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.GluedPrefix(a.str("method"), a.str("text")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return fault.GluedPrefix(a.str("method"), a.str("text")), nil }},
 		{Name: "RequestWithID", Doc: "a request to the client with a chosen id before the reply (by default the pending call's id)",
 			Params: []FaultParam{method, param("request", pString, true, `the request's method, e.g. "ping"`).as("reqMethod"),
 				param("id", pAny, false, "its id (absent: the id of the client's pending call)"), params},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.RequestWithID(a.str("method"), a.str("request"), a.raw("id"), a.raw("params")), nil
+				return fault.RequestWithID(a.str("method"), a.str("request"), a.raw("id"), a.raw("params")), nil
 			}},
 		{Name: "StringRequestIDs", Doc: `the mock's requests to the client carry string ids ("mcptest-1")`,
-			build: func(args) (mcptest.Fault, error) { return mcptest.StringRequestIDs(), nil }},
-		methodOnly("Batched", "the reply (and frames faults added before it) sent as one JSON-RPC batch", mcptest.Batched),
-		methodOnly("AsScripted", "the reply sent as scripted, without the downgrade for the session's version", mcptest.AsScripted),
-		methodOnly("LoopingCursor", "every page's nextCursor points back at the first page", mcptest.LoopingCursor),
+			build: func(args) (mcptest.Fault, error) { return fault.StringRequestIDs(), nil }},
+		methodOnly("Batched", "the reply (and frames faults added before it) sent as one JSON-RPC batch", fault.Batched),
+		methodOnly("AsScripted", "the reply sent as scripted, without the downgrade for the session's version", fault.AsScripted),
+		methodOnly("LoopingCursor", "every page's nextCursor points back at the first page", fault.LoopingCursor),
 		// Streamable HTTP only (mcpmock serve --http):
 		{Name: "ExpireSession", Doc: "HTTP: the session ends at the request it matches; it and later ones get 404",
-			build: func(args) (mcptest.Fault, error) { return mcptest.ExpireSession(), nil }},
+			build: func(args) (mcptest.Fault, error) { return fault.ExpireSession(), nil }},
 		{Name: "HTTPStatus", Doc: "HTTP: requests of method get this HTTP status instead of a JSON-RPC reply",
 			Params: []FaultParam{method, param("code", pInt, true, "the HTTP status, e.g. 502"), param("body", pString, false, "the body (absent: an HTML error page)")},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.HTTPStatus(a.str("method"), a.int("code"), a.str("body")), nil
+				return fault.HTTPStatus(a.str("method"), a.int("code"), a.str("body")), nil
 			}},
 		{Name: "SlowHeaders", Doc: "HTTP: the response to method starts only after a delay",
 			Params: []FaultParam{method, param("duration", pDuration, true, "how long").as("d")},
 			build: func(a args) (mcptest.Fault, error) {
 				d, err := a.duration("duration")
-				return mcptest.SlowHeaders(a.str("method"), d), err
+				return fault.SlowHeaders(a.str("method"), d), err
 			}},
 		{Name: "DropStream", Doc: "HTTP: the SSE stream answering method breaks off after n events, before the reply",
 			Params: []FaultParam{method, param("events", pInt, true, "how many events before the break (0: at once)").as("n"), param("resumable", pBool, false, "events carry ids, so the client can resume with Last-Event-ID")},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.DropStream(a.str("method"), a.int("events"), a.bool("resumable")), nil
+				return fault.DropStream(a.str("method"), a.int("events"), a.bool("resumable")), nil
 			}},
-		methodOnly("ReplyAsJSON", "HTTP: the reply to method is a JSON body, its notifications on the GET stream", mcptest.ReplyAsJSON),
-		methodOnly("ReplyAsSSE", "HTTP: the reply to method is an SSE stream, even with only the result", mcptest.ReplyAsSSE),
+		methodOnly("ReplyAsJSON", "HTTP: the reply to method is a JSON body, its notifications on the GET stream", fault.ReplyAsJSON),
+		methodOnly("ReplyAsSSE", "HTTP: the reply to method is an SSE stream, even with only the result", fault.ReplyAsSSE),
 		{Name: "OmitSessionID", Doc: "HTTP: initialize is answered without an Mcp-Session-Id header",
-			build: func(args) (mcptest.Fault, error) { return mcptest.OmitSessionID(), nil }},
+			build: func(args) (mcptest.Fault, error) { return fault.OmitSessionID(), nil }},
 		{Name: "WrongContentType", Doc: "HTTP: the reply to method is labelled with this Content-Type",
 			Params: []FaultParam{method, param("contentType", pString, true, `e.g. "text/html"`)},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.WrongContentType(a.str("method"), a.str("contentType")), nil
+				return fault.WrongContentType(a.str("method"), a.str("contentType")), nil
 			}},
 		{Name: "SSEComment", Doc: "HTTP: the reply to method is an SSE stream with a comment line before each event",
 			Params: []FaultParam{method, param("text", pString, true, "the comment's text")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.SSEComment(a.str("method"), a.str("text")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return fault.SSEComment(a.str("method"), a.str("text")), nil }},
 		// Authorization only (mcptest's WithAuthorization; a file cannot turn it on yet, so these never act from a file):
 		{Name: "ExpireToken", Doc: "auth: the token of the request it matches expires (401 invalid_token); its refresh token works",
 			build: func(args) (mcptest.Fault, error) { return mcptest.ExpireToken(), nil }},
@@ -351,11 +352,11 @@ func specs() []FaultSpec {
 			}},
 		{Name: "SwitchAuthorizationServer", Doc: "auth: once a token was revoked or expired, the PRM names the second authorization server first",
 			build: func(args) (mcptest.Fault, error) { return mcptest.SwitchAuthorizationServer(), nil }},
-		methodOnly("EmptyPageWithCursor", "an empty first page with a nextCursor", mcptest.EmptyPageWithCursor),
+		methodOnly("EmptyPageWithCursor", "an empty first page with a nextCursor", fault.EmptyPageWithCursor),
 		{Name: "ListChangedAfter", Doc: "a list_changed notification after the reply, although nothing changed",
 			Params: []FaultParam{method, param("notification", pString, true, `e.g. "notifications/tools/list_changed"`)},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.ListChangedAfter(a.str("method"), a.str("notification")), nil
+				return fault.ListChangedAfter(a.str("method"), a.str("notification")), nil
 			}},
 	}
 }
@@ -434,7 +435,7 @@ func buildFault(f Fault) (mcptest.Fault, error) {
 }
 
 // faultProblem builds a file's fault and checks it as mcptest's AddFault
-// will (precheck.Fault: the arguments its constructor could not take,
+// will (mcptest.Fault.Err: the arguments its constructor could not take,
 // a method of no protocol version), so that a file is refused at load for
 // what would otherwise fail the server at its start. It returns the JSON
 // pointer of the parameter at fault (the fault's own when none is) and
@@ -442,7 +443,7 @@ func buildFault(f Fault) (mcptest.Fault, error) {
 func faultProblem(f Fault) (ptr, msg string) {
 	fl, err := buildFault(f)
 	if err == nil {
-		err = precheck.Fault(fl)
+		err = fl.Err()
 	}
 	if err == nil {
 		return "", ""
@@ -475,7 +476,7 @@ type located struct {
 func (c *Config) sseFaults() []located {
 	out := make([]located, len(c.SSEReplies))
 	for i, m := range c.SSEReplies {
-		out[i] = located{fmt.Sprintf("/sseReplies/%d", i), mcptest.ReplyAsSSE(m).Optional()}
+		out[i] = located{fmt.Sprintf("/sseReplies/%d", i), fault.ReplyAsSSE(m).Optional()}
 	}
 	return out
 }
@@ -487,7 +488,7 @@ func (c *Config) resultFieldFaults() []located {
 	for _, m := range sortedKeys(c.ResultFields) {
 		ptr := "/resultFields/" + pointerToken(m)
 		eachField(c.ResultFields[m], func(k string, v json.RawMessage) {
-			out = append(out, located{ptr, mcptest.SetField(m, "result."+gjson.Escape(k), v).Optional()})
+			out = append(out, located{ptr, fault.SetField(m, "result."+gjson.Escape(k), v).Optional()})
 		})
 	}
 	return out

@@ -1,12 +1,8 @@
 package config
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -83,36 +79,13 @@ weather.json:6:30: faults[1].code: status 200 is not an HTTP error (400-599)`},
 }
 
 // TestFaultParamsNameTheConstructorsArguments: a fault's parameters are
-// its mcptest constructor's arguments, in order, each naming the argument
+// its constructor's arguments (package fault's, or mcptest's), in order, each naming the argument
 // it is given to (its name, or the one "as" gives). A reason mcptest gives
 // about an argument (precheck.ArgError) is placed at the file's
 // parameter by that name, so a parameter that names no argument would
 // leave its mistakes at the fault instead.
 func TestFaultParamsNameTheConstructorsArguments(t *testing.T) {
-	args := map[string][]string{}
-	files, err := filepath.Glob("../mcptest/*.go")
-	require.NoError(t, err)
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		require.NoError(t, err)
-		for _, d := range file.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Recv != nil || !fn.Name.IsExported() {
-				continue
-			}
-			var names []string
-			for _, p := range fn.Type.Params.List {
-				for _, n := range p.Names {
-					names = append(names, n.Name)
-				}
-			}
-			args[fn.Name.Name] = names
-		}
-	}
+	args := faultConstructors(t)
 	for _, s := range Faults() {
 		var got []string
 		for _, p := range s.Params {

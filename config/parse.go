@@ -439,7 +439,7 @@ func (p *fileParser) semantics(c *Config) {
 		}
 	}
 	for _, l := range append(c.sseFaults(), c.resultFieldFaults()...) {
-		if err := precheck.Fault(l.fault); err != nil {
+		if err := l.fault.Err(); err != nil {
 			p.add(l.ptr, err.Error())
 		}
 	}

@@ -24,6 +24,7 @@ import (
 	"testing"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 )
@@ -154,7 +155,7 @@ func benchHTTPTarget(tb testing.TB, name string) string {
 	case "mcptest-json", "mcptest-sse":
 		srv := mcptest.NewServer(tb).WithTools(mcptest.NewTool("echo").ReturnsText("hi"))
 		if name == "mcptest-sse" {
-			srv.WithFaults(mcptest.ReplyAsSSE("tools/call"))
+			srv.WithFaults(fault.ReplyAsSSE("tools/call"))
 		}
 		return srv.URL()
 	case "raw-json":

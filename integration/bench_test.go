@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 )
@@ -889,14 +890,14 @@ func BenchmarkScaleFaults(b *testing.B) {
 		faults []mcptest.Fault
 	}{
 		{"none", nil},
-		{"inbound", []mcptest.Fault{mcptest.Delay("prompts/get", time.Hour)}},
-		{"outbound", []mcptest.Fault{mcptest.SetField("prompts/get", "result.x", 1)}},
+		{"inbound", []mcptest.Fault{fault.Delay("prompts/get", time.Hour)}},
+		{"outbound", []mcptest.Fault{fault.SetField("prompts/get", "result.x", 1)}},
 		{"five", []mcptest.Fault{
-			mcptest.Delay("prompts/get", time.Hour),
-			mcptest.ReplaceWithJSONRPCError("resources/read", -32000, "down", nil),
-			mcptest.SetField("prompts/get", "result.x", 1),
-			mcptest.WrongID("resources/read"),
-			mcptest.Drop("prompts/list"),
+			fault.Delay("prompts/get", time.Hour),
+			fault.ReplaceWithJSONRPCError("resources/read", -32000, "down", nil),
+			fault.SetField("prompts/get", "result.x", 1),
+			fault.WrongID("resources/read"),
+			fault.Drop("prompts/list"),
 		}},
 	}
 	for _, set := range sets {

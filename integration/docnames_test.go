@@ -69,6 +69,7 @@ import (
 // name code uses for them.
 var libPackages = []struct{ name, dir, path string }{
 	{"mcptest", "../mcptest", "github.com/mcpmock/mcpmock/mcptest"},
+	{"fault", "../mcptest/fault", "github.com/mcpmock/mcpmock/mcptest/fault"},
 	{"scenarios", "../scenarios", "github.com/mcpmock/mcpmock/scenarios"},
 	{"tour", "../scenarios/tour", "github.com/mcpmock/mcpmock/scenarios/tour"},
 	{"bugs", "../scenarios/bugs", "github.com/mcpmock/mcpmock/scenarios/bugs"},
@@ -77,7 +78,7 @@ var libPackages = []struct{ name, dir, path string }{
 
 // varSources are the directories whose code (tests and examples too) says
 // which library type a variable name has (srv, sess, j…).
-var varSources = []string{"..", "../mcptest", "../scenarios", "../scenarios/tour", "../scenarios/bugs", "../config", "../cmd/mcpmock", "../examples/giftgenius", "../examples/handshake", "."}
+var varSources = []string{"..", "../mcptest", "../mcptest/fault", "../scenarios", "../scenarios/tour", "../scenarios/bugs", "../config", "../cmd/mcpmock", "../examples/giftgenius", "../examples/handshake", "."}
 
 // notAPI: words of the docs that look like Go names but are not the
 // library's API, and why.
@@ -1627,14 +1628,14 @@ func TestDocNamesCheckCatches(t *testing.T) {
 	}
 }
 
-// TestDocHandshakeTimeline: mcptest's package doc draws the handshake as
+// TestDocHandshakeTimeline: package fault's doc draws the handshake as
 // a timeline with the point where each handshake fault acts, and each of
 // those faults' docs says where it acts ("On the timeline: …"), both ways;
 // every fault of faults.go's handshake group is on it, but for SetField
 // and DeleteField, which edit any reply at a path.
 func TestDocHandshakeTimeline(t *testing.T) {
 	a := loadAPI(t)
-	p := a.pkgs["mcptest"]
+	p := a.pkgs["fault"]
 	var pkgDoc string
 	docs := map[string]string{} // fault constructor → its doc
 	var group []string          // the constructors of faults.go's handshake group
@@ -1670,7 +1671,7 @@ func TestDocHandshakeTimeline(t *testing.T) {
 	}
 	i := strings.Index(pkgDoc, "faults acting there")
 	if i < 0 {
-		t.Fatalf("mcptest's package doc draws no handshake timeline (a code block whose header ends \"faults acting there\")")
+		t.Fatalf("package fault's doc draws no handshake timeline (a code block whose header ends \"faults acting there\")")
 	}
 	var block strings.Builder // the code block: indented lines, and blank ones between
 	for _, l := range strings.Split(pkgDoc[i:], "\n")[1:] {

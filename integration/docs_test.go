@@ -81,6 +81,7 @@ var importTable = map[string]string{
 	"testing":   "testing",
 	"time":      "time",
 	"mcptest":   "github.com/mcpmock/mcpmock/mcptest",
+	"fault":     "github.com/mcpmock/mcpmock/mcptest/fault",
 	"scenarios": "github.com/mcpmock/mcpmock/scenarios",
 	"config":    "github.com/mcpmock/mcpmock/config",
 	"tour":      "github.com/mcpmock/mcpmock/scenarios/tour",

@@ -13,6 +13,7 @@ import (
 
 	m3 "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,7 +35,7 @@ func TestFaultGluedPrefix(t *testing.T) {
 		assert.Equal(t, "hi", gjson.Get(raw, "result.content.0.text").String(), "and goes on with the reply")
 	}
 	t.Run("gosdk", func(t *testing.T) {
-		srv := legacy(echoServer(t)).WithFaults(mcptest.GluedPrefix("tools/call", prefix))
+		srv := legacy(echoServer(t)).WithFaults(fault.GluedPrefix("tools/call", prefix))
 		cs := connectGoSDK(t, srv, nil, nil)
 		_, err := callGoSDK(testContext(t), cs)
 		require.Error(t, err)
@@ -44,7 +45,7 @@ func TestFaultGluedPrefix(t *testing.T) {
 		check(t, srv)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := legacy(echoServer(t)).WithFaults(mcptest.GluedPrefix("tools/call", prefix))
+		srv := legacy(echoServer(t)).WithFaults(fault.GluedPrefix("tools/call", prefix))
 		c, _ := connectMark3(t, srv)
 		_, _, err := callMark3(hangContext(t), c)
 		require.ErrorIs(t, err, context.DeadlineExceeded, "the reply on the glued line is lost")
@@ -75,7 +76,7 @@ func TestFaultRequestWithPendingID(t *testing.T) {
 		srv.AssertNoViolations(t)
 	}
 	t.Run("gosdk", func(t *testing.T) {
-		srv := legacy(echoServer(t)).WithFaults(mcptest.RequestWithID("tools/call", "ping", nil, nil))
+		srv := legacy(echoServer(t)).WithFaults(fault.RequestWithID("tools/call", "ping", nil, nil))
 		got, err := callGoSDK(testContext(t), connectGoSDK(t, srv, nil, nil))
 		require.NoError(t, err)
 		assert.Equal(t, "hi", got)
@@ -83,7 +84,7 @@ func TestFaultRequestWithPendingID(t *testing.T) {
 		check(t, srv)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := legacy(echoServer(t)).WithFaults(mcptest.RequestWithID("tools/call", "ping", nil, nil))
+		srv := legacy(echoServer(t)).WithFaults(fault.RequestWithID("tools/call", "ping", nil, nil))
 		c, _ := connectMark3(t, srv)
 		_, got, err := callMark3(testContext(t), c)
 		require.NoError(t, err)
@@ -104,7 +105,7 @@ func TestFaultStringRequestIDs(t *testing.T) {
 					return mcptest.ToolErrorResult(err.Error())
 				}
 				return mcptest.TextResult(m.Get("id").Raw)
-			}))).WithFaults(mcptest.StringRequestIDs())
+			}))).WithFaults(fault.StringRequestIDs())
 	}
 	check := func(t *testing.T, srv *mcptest.Server) {
 		t.Helper()
@@ -140,7 +141,7 @@ func TestFaultStringRequestIDs(t *testing.T) {
 // its deadline.
 func TestFaultBatched(t *testing.T) {
 	server := func(t *testing.T) *mcptest.Server {
-		return echoServer(t).WithProtocolVersions("2025-03-26").WithFaults(mcptest.Batched("tools/call"))
+		return echoServer(t).WithProtocolVersions("2025-03-26").WithFaults(fault.Batched("tools/call"))
 	}
 	check := func(t *testing.T, srv *mcptest.Server) {
 		t.Helper()
@@ -187,7 +188,7 @@ func TestFaultAsScripted(t *testing.T) {
 		assert.Equal(t, "text", sent(t, srv))
 	})
 	t.Run("gosdk", func(t *testing.T) {
-		srv := server(t, mcptest.AsScripted("tools/call"))
+		srv := server(t, fault.AsScripted("tools/call"))
 		res, err := connectGoSDK(t, srv, nil, nil).CallTool(testContext(t), &mcp.CallToolParams{Name: "echo"})
 		require.NoError(t, err)
 		link, ok := res.Content[0].(*mcp.ResourceLink)
@@ -196,7 +197,7 @@ func TestFaultAsScripted(t *testing.T) {
 		assert.Equal(t, "resource_link", sent(t, srv))
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := server(t, mcptest.AsScripted("tools/call"))
+		srv := server(t, fault.AsScripted("tools/call"))
 		c, _ := connectMark3(t, srv)
 		res, _, err := callMark3(testContext(t), c)
 		require.NoError(t, err)

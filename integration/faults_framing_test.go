@@ -36,6 +36,7 @@ import (
 	m3client "github.com/mark3labs/mcp-go/client"
 	m3 "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -192,7 +193,7 @@ func assertNotJSONLine(t *testing.T, m mcptest.Message, text string) {
 func TestFramingFaultBanner(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e eraCase) {
 		t.Run("gosdk", func(t *testing.T) {
-			banner := mcptest.Banner("Server started")
+			banner := fault.Banner("Server started")
 			srv := e.narrow(echoServer(t)).WithFaults(banner)
 			_, tap, err := tapGoSDK(t, srv, nil)
 			require.Error(t, err, "go-sdk cannot connect through a banner")
@@ -220,7 +221,7 @@ func TestFramingFaultBanner(t *testing.T) {
 			assertFaultsOn(t, srv, banner)
 		})
 		t.Run("mark3labs", func(t *testing.T) {
-			banner := mcptest.Banner("Server started")
+			banner := fault.Banner("Server started")
 			srv := e.narrow(echoServer(t)).WithFaults(banner)
 			c, tap := tapMark3(t, srv, nil)
 			srv.AssertEra(t, e.era)
@@ -244,7 +245,7 @@ func TestFramingFaultBanner(t *testing.T) {
 func TestFramingFaultNonJSONLine(t *testing.T) {
 	const line = "DEBUG: calling echo"
 	t.Run("gosdk", func(t *testing.T) {
-		fault := mcptest.NonJSONLine("tools/call", line)
+		fault := fault.NonJSONLine("tools/call", line)
 		srv := echoServer(t).WithFaults(fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
@@ -270,7 +271,7 @@ func TestFramingFaultNonJSONLine(t *testing.T) {
 		assertFaultsOn(t, srv, fault)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		fault := mcptest.NonJSONLine("tools/call", line)
+		fault := fault.NonJSONLine("tools/call", line)
 		srv := echoServer(t).WithFaults(fault)
 		c, tap := tapMark3(t, srv, nil)
 		for range 2 {
@@ -319,7 +320,7 @@ func TestFramingFaultDribble(t *testing.T) {
 	}
 	t.Run("gosdk", func(t *testing.T) {
 		plain := plainReply(t, "gosdk", same)
-		fault := mcptest.Dribble("tools/call", 3, time.Millisecond)
+		fault := fault.Dribble("tools/call", 3, time.Millisecond)
 		srv := echoServer(t).WithFaults(fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
@@ -332,7 +333,7 @@ func TestFramingFaultDribble(t *testing.T) {
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		plain := plainReply(t, "mark3labs", same)
-		fault := mcptest.Dribble("tools/call", 3, time.Millisecond)
+		fault := fault.Dribble("tools/call", 3, time.Millisecond)
 		srv := echoServer(t).WithFaults(fault)
 		c, tap := tapMark3(t, srv, nil)
 		start := time.Now()
@@ -364,7 +365,7 @@ func assertPretty(t *testing.T, srv *mcptest.Server, plain string) {
 func TestFramingFaultPrettyPrint(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
 		// go-sdk's streaming decoder does not care about lines: it copes.
-		fault := mcptest.PrettyPrint("tools/call")
+		fault := fault.PrettyPrint("tools/call")
 		srv := echoServer(t).WithFaults(fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
@@ -380,7 +381,7 @@ func TestFramingFaultPrettyPrint(t *testing.T) {
 		// mark3labs v1.2.1 parses each line on its own and silently skips
 		// the ones that are not JSON: "{", `  "jsonrpc": "2.0",`, … — the
 		// reply never arrives and the call hangs until its context ends.
-		fault := mcptest.PrettyPrint("tools/call")
+		fault := fault.PrettyPrint("tools/call")
 		srv := echoServer(t).WithFaults(fault)
 		c, tap := tapMark3(t, srv, nil)
 		_, _, err := callMark3(hangContext(t), c)
@@ -417,7 +418,7 @@ func assertTwoOnOneLine(t *testing.T, srv *mcptest.Server, plain string) {
 // TestFramingFaultTwoOnOneLine: the reply and a notification on one line.
 func TestFramingFaultTwoOnOneLine(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
-		fault := mcptest.TwoOnOneLine("tools/call")
+		fault := fault.TwoOnOneLine("tools/call")
 		srv := echoServer(t).WithFaults(fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
@@ -434,7 +435,7 @@ func TestFramingFaultTwoOnOneLine(t *testing.T) {
 		// mark3labs v1.2.1 fails to parse the line and skips it whole: the
 		// reply is lost (the call hangs until its deadline) and so is the
 		// notification.
-		fault := mcptest.TwoOnOneLine("tools/call")
+		fault := fault.TwoOnOneLine("tools/call")
 		srv := echoServer(t).WithFaults(fault)
 		notes := make(chan string, 4)
 		c, tap := tapMark3(t, srv, func(n m3.JSONRPCNotification) { notes <- n.Method })
@@ -480,7 +481,7 @@ func TestFramingFaultNoFinalNewline(t *testing.T) {
 		// its buffer, the "invalid trailing data" check of TwoOnOneLine
 		// would have dropped the connection: that case depends on timing
 		// and is not tested.)
-		fault := mcptest.NoFinalNewline("tools/call").Nth(1)
+		fault := fault.NoFinalNewline("tools/call").Nth(1)
 		srv := legacy(echoServer(t)).WithFaults(fault)
 		logs := make(chan string, 1)
 		cs, tap, err := tapGoSDK(t, srv, &mcp.ClientOptions{
@@ -510,7 +511,7 @@ func TestFramingFaultNoFinalNewline(t *testing.T) {
 		// mark3labs v1.2.1 waits for the newline: the call hangs until its
 		// deadline. The next frame completes the line, which is then not
 		// JSON and is skipped: the notification is lost with the reply.
-		fault := mcptest.NoFinalNewline("tools/call").Nth(1)
+		fault := fault.NoFinalNewline("tools/call").Nth(1)
 		srv := legacy(echoServer(t)).WithFaults(fault)
 		notes := make(chan string, 4)
 		c, tap := tapMark3(t, srv, func(n m3.JSONRPCNotification) { notes <- n.Method })
@@ -557,7 +558,7 @@ func TestFramingFaultOversized(t *testing.T) {
 		return m
 	}
 	t.Run("gosdk", func(t *testing.T) {
-		fault := mcptest.Oversized("tools/call", pad)
+		fault := fault.Oversized("tools/call", pad)
 		srv := echoServer(t).WithFaults(fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
@@ -574,7 +575,7 @@ func TestFramingFaultOversized(t *testing.T) {
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		// mark3labs v1.2.1 has no frame limit: it reads the whole line.
-		fault := mcptest.Oversized("tools/call", pad)
+		fault := fault.Oversized("tools/call", pad)
 		srv := echoServer(t).WithFaults(fault)
 		c, tap := tapMark3(t, srv, nil)
 		res, got, err := callMark3(budget(t), c)
@@ -609,7 +610,7 @@ func TestFramingFaultInvalidUTF8(t *testing.T) {
 		assert.Equal(t, plain, strings.Replace(m.Raw(), garbage, "", 1), "and the rest of the reply as ever")
 	}
 	t.Run("gosdk", func(t *testing.T) {
-		fault := mcptest.InvalidUTF8("tools/call")
+		fault := fault.InvalidUTF8("tools/call")
 		srv := echoServer(t).WithFaults(fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
@@ -622,7 +623,7 @@ func TestFramingFaultInvalidUTF8(t *testing.T) {
 		assertFaultsOn(t, srv, fault)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		fault := mcptest.InvalidUTF8("tools/call")
+		fault := fault.InvalidUTF8("tools/call")
 		srv := echoServer(t).WithFaults(fault)
 		c, tap := tapMark3(t, srv, nil)
 		res, got, err := callMark3(testContext(t), c)
@@ -664,7 +665,7 @@ func TestFramingFaultLoopingCursor(t *testing.T) {
 		// go-sdk v1.8.0's Tools iterator follows nextCursor as long as it is
 		// not empty: it yields the first page again and again and never
 		// ends. The caller has to bound it: here by counting.
-		fault := mcptest.LoopingCursor("tools/list")
+		fault := fault.LoopingCursor("tools/list")
 		srv := server(t, fault)
 		cs, tap, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
@@ -686,7 +687,7 @@ func TestFramingFaultLoopingCursor(t *testing.T) {
 	})
 	t.Run("gosdk deadline", func(t *testing.T) {
 		// …or by a context deadline, which is all that ends it.
-		fault := mcptest.LoopingCursor("tools/list")
+		fault := fault.LoopingCursor("tools/list")
 		srv := server(t, fault)
 		cs, _, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
@@ -706,7 +707,7 @@ func TestFramingFaultLoopingCursor(t *testing.T) {
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		// mark3labs notices the cursor did not advance and fails.
-		fault := mcptest.LoopingCursor("tools/list")
+		fault := fault.LoopingCursor("tools/list")
 		srv := server(t, fault)
 		c, tap := tapMark3(t, srv, nil)
 		_, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
@@ -744,10 +745,10 @@ func TestFramingFaultEmptyPageWithCursor(t *testing.T) {
 			assert.Equal(t, []any{}, first.Get("result.tools").Value(), "the first page is empty")
 			assert.NotEmpty(t, first.Get("result.nextCursor").String(), "and says there is more")
 			assert.Equal(t, mcptest.KindResult, first.Kind)
-			assertFaultsOn(t, srv, mcptest.EmptyPageWithCursor("tools/list"))
+			assertFaultsOn(t, srv, fault.EmptyPageWithCursor("tools/list"))
 		}
 		t.Run(name+"/gosdk", func(t *testing.T) {
-			srv := server(t, mcptest.EmptyPageWithCursor("tools/list"))
+			srv := server(t, fault.EmptyPageWithCursor("tools/list"))
 			cs, tap, err := tapGoSDK(t, srv, nil)
 			require.NoError(t, err)
 			var names []string
@@ -762,7 +763,7 @@ func TestFramingFaultEmptyPageWithCursor(t *testing.T) {
 			srv.AssertNoViolations(t)
 		})
 		t.Run(name+"/mark3labs", func(t *testing.T) {
-			srv := server(t, mcptest.EmptyPageWithCursor("tools/list"))
+			srv := server(t, fault.EmptyPageWithCursor("tools/list"))
 			c, tap := tapMark3(t, srv, nil)
 			list, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
 			require.NoError(t, err)
@@ -778,7 +779,7 @@ func TestFramingFaultEmptyPageWithCursor(t *testing.T) {
 	}
 	t.Run("gosdk one call", func(t *testing.T) {
 		// A single ListTools is one page: the empty one, with the cursor.
-		srv := mcptest.NewServer(t).WithTools(manyTools(5)...).WithFaults(mcptest.EmptyPageWithCursor("tools/list"))
+		srv := mcptest.NewServer(t).WithTools(manyTools(5)...).WithFaults(fault.EmptyPageWithCursor("tools/list"))
 		cs, _, err := tapGoSDK(t, srv, nil)
 		require.NoError(t, err)
 		page, err := cs.ListTools(testContext(t), nil)
@@ -787,7 +788,7 @@ func TestFramingFaultEmptyPageWithCursor(t *testing.T) {
 		assert.NotEmpty(t, page.NextCursor)
 		first := srv.Journal().Responses("tools/list")[0]
 		assert.Equal(t, first.Get("result.nextCursor").String(), page.NextCursor)
-		assertFaultsOn(t, srv, mcptest.EmptyPageWithCursor("tools/list"))
+		assertFaultsOn(t, srv, fault.EmptyPageWithCursor("tools/list"))
 	})
 }
 
@@ -816,7 +817,7 @@ func TestFramingFaultListChangedAfter(t *testing.T) {
 			// In the stateless era the notification has no subscriptionId and
 			// did not come on the listen stream go-sdk opened; go-sdk v1.8.0
 			// hands it to the ToolListChangedHandler all the same.
-			fault := mcptest.ListChangedAfter("tools/list", changed)
+			fault := fault.ListChangedAfter("tools/list", changed)
 			srv := e.narrow(mcptest.NewServer(t).WithTools(manyTools(2)...)).WithFaults(fault)
 			fired := make(chan struct{}, 4)
 			cs, tap, err := tapGoSDK(t, srv, &mcp.ClientOptions{
@@ -840,7 +841,7 @@ func TestFramingFaultListChangedAfter(t *testing.T) {
 			assertReadAll(t, srv, 1, tap)
 		})
 		t.Run("mark3labs", func(t *testing.T) {
-			fault := mcptest.ListChangedAfter("tools/list", changed)
+			fault := fault.ListChangedAfter("tools/list", changed)
 			srv := e.narrow(mcptest.NewServer(t).WithTools(manyTools(2)...)).WithFaults(fault)
 			notes := make(chan string, 4)
 			c, tap := tapMark3(t, srv, func(n m3.JSONRPCNotification) { notes <- n.Method })

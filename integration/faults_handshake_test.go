@@ -32,6 +32,7 @@ import (
 	m3transport "github.com/mark3labs/mcp-go/client/transport"
 	m3 "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -185,7 +186,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		t.Run(tc.name+"/gosdk", func(t *testing.T) {
 			t.Parallel()
 			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-				WithFaults(mcptest.RespondProtocolVersion(tc.version))
+				WithFaults(fault.RespondProtocolVersion(tc.version))
 			_, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 			require.Error(t, err)
 			if s, ok := tc.version.(string); ok {
@@ -201,7 +202,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		t.Run(tc.name+"/mark3labs", func(t *testing.T) {
 			t.Parallel()
 			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-				WithFaults(mcptest.RespondProtocolVersion(tc.version))
+				WithFaults(fault.RespondProtocolVersion(tc.version))
 			_, _, tap, err := hsMark3(t, srv, hsOK, nil)
 			require.Error(t, err)
 			if s, ok := tc.version.(string); ok {
@@ -276,7 +277,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		}
 		t.Run(tc.name+"/gosdk", func(t *testing.T) {
 			srv := tc.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-				WithFaults(mcptest.RespondProtocolVersion(tc.answered))
+				WithFaults(fault.RespondProtocolVersion(tc.answered))
 			cs, tap, err := hsGoSDK(t, srv, nil, tc.asked, hsOK)
 			require.NoError(t, err)
 			_, err = hsGoListTools(t, cs)
@@ -285,7 +286,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		})
 		t.Run(tc.name+"/mark3labs", func(t *testing.T) {
 			srv := tc.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-				WithFaults(mcptest.RespondProtocolVersion(tc.answered))
+				WithFaults(fault.RespondProtocolVersion(tc.answered))
 			var opts []m3client.ClientOption
 			if tc.asked != "" {
 				opts = append(opts, m3client.WithProtocolVersion(tc.asked))
@@ -305,7 +306,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		// {"error":{…},"result":{"protocolVersion":"1999-01-01"}}, which
 		// JSON-RPC forbids (go-sdk happens to take it as the error).
 		srv := mcptest.NewServer(t).WithProtocolVersions("2026-07-28").
-			WithFaults(mcptest.RespondProtocolVersion("1999-01-01").Optional())
+			WithFaults(fault.RespondProtocolVersion("1999-01-01").Optional())
 		_, tap, err := hsGoSDK(t, srv, nil, "2025-06-18", hsOK)
 		assert.EqualError(t, err, `calling "initialize": Unsupported protocol version: this server speaks only 2026-07-28`)
 		init := hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
@@ -323,7 +324,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 	// The stateless era has no initialize: the fault never acts.
 	t.Run("stateless-era-inert", func(t *testing.T) {
 		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
-			WithFaults(mcptest.RespondProtocolVersion("1999-01-01").Optional())
+			WithFaults(fault.RespondProtocolVersion("1999-01-01").Optional())
 		cs, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
@@ -376,7 +377,7 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 			// go-sdk finds no modern version it shares and falls back to
 			// initialize, which the default mock answers.
 			srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
-				WithFaults(mcptest.RespondSupportedVersions(versions...))
+				WithFaults(fault.RespondSupportedVersions(versions...))
 			cs, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 			require.NoError(t, err)
 			assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
@@ -396,7 +397,7 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 			// server did not list. The mock still serves 2026-07-28 (and
 			// records nothing), so the client's calls succeed.
 			srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
-				WithFaults(mcptest.RespondSupportedVersions(versions...))
+				WithFaults(fault.RespondSupportedVersions(versions...))
 			c, res, tap, err := hsMark3(t, srv, hsOK, nil)
 			require.NoError(t, err)
 			assert.Equal(t, "2026-07-28", res.ProtocolVersion)
@@ -421,7 +422,7 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 		// {"error":{…},"result":{"supportedVersions":[…]}}, which JSON-RPC
 		// forbids (both clients happen to treat it as the error).
 		srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFaults(mcptest.RespondSupportedVersions("2099-01-01").Optional())
+			WithFaults(fault.RespondSupportedVersions("2099-01-01").Optional())
 		cs, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
@@ -459,7 +460,7 @@ func TestFaultRejectProtocolVersionHandshake(t *testing.T) {
 	}
 	t.Run("gosdk", func(t *testing.T) {
 		t.Parallel()
-		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.RejectProtocolVersionHandshake())
+		srv := legacy(mcptest.NewServer(t)).WithFaults(fault.RejectProtocolVersionHandshake())
 		_, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.Error(t, err)
 		assert.EqualError(t, err, `calling "initialize": Unsupported protocol version`)
@@ -471,7 +472,7 @@ func TestFaultRejectProtocolVersionHandshake(t *testing.T) {
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		t.Parallel()
-		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.RejectProtocolVersionHandshake())
+		srv := legacy(mcptest.NewServer(t)).WithFaults(fault.RejectProtocolVersionHandshake())
 		_, _, tap, err := hsMark3(t, srv, hsOK, nil)
 		require.ErrorIs(t, err, m3.ErrInvalidParams)
 		assert.ErrorContains(t, err, "Unsupported protocol version")
@@ -479,7 +480,7 @@ func TestFaultRejectProtocolVersionHandshake(t *testing.T) {
 		checkJournal(t, srv, tap)
 	})
 	t.Run("stateless-era-inert", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithFaults(mcptest.RejectProtocolVersionHandshake().Optional())
+		srv := mcptest.NewServer(t).WithFaults(fault.RejectProtocolVersionHandshake().Optional())
 		_, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		_, _, _, err = hsMark3(t, srv, hsOK, nil)
@@ -526,7 +527,7 @@ func TestFaultRejectProtocolVersionStateless(t *testing.T) {
 		}
 		t.Run(tc.name+"/gosdk", func(t *testing.T) {
 			srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
-				WithFaults(mcptest.RejectProtocolVersionStateless(tc.versions...))
+				WithFaults(fault.RejectProtocolVersionStateless(tc.versions...))
 			cs, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 			require.NoError(t, err)
 			assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
@@ -536,7 +537,7 @@ func TestFaultRejectProtocolVersionStateless(t *testing.T) {
 		})
 		t.Run(tc.name+"/mark3labs", func(t *testing.T) {
 			srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")).
-				WithFaults(mcptest.RejectProtocolVersionStateless(tc.versions...))
+				WithFaults(fault.RejectProtocolVersionStateless(tc.versions...))
 			c, res, tap, err := hsMark3(t, srv, hsOK, nil)
 			require.NoError(t, err)
 			assert.Equal(t, "2025-11-25", res.ProtocolVersion)
@@ -548,7 +549,7 @@ func TestFaultRejectProtocolVersionStateless(t *testing.T) {
 	t.Run("handshake-era-inert", func(t *testing.T) {
 		// A legacy mock serves no stateless-era request: the probe gets the
 		// usual -32601.
-		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.RejectProtocolVersionStateless("2026-07-28").Optional())
+		srv := legacy(mcptest.NewServer(t)).WithFaults(fault.RejectProtocolVersionStateless("2026-07-28").Optional())
 		_, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		assert.Equal(t, mcptest.CodeMethodNotFound, hsOnly(t, srv.Journal().Responses("server/discover"), "one probe").ErrorCode)
@@ -584,7 +585,7 @@ func hsCapsReply(t *testing.T, srv *mcptest.Server, e eraCase) mcptest.Message {
 func TestFaultOmitCapability(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFaults(mcptest.OmitCapability("tools"))
+			WithFaults(fault.OmitCapability("tools"))
 		srv.ExpectViolation("capabilities/undeclared-method")
 		var tap *wireTap
 		switch client {
@@ -626,7 +627,7 @@ func TestFaultOmitCapability(t *testing.T) {
 func TestFaultDeclareUnservedCapability(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFaults(mcptest.DeclareUnservedCapability("prompts"))
+			WithFaults(fault.DeclareUnservedCapability("prompts"))
 		var tap *wireTap
 		switch client {
 		case "gosdk":
@@ -664,7 +665,7 @@ func TestFaultDeclareUnservedCapability(t *testing.T) {
 func TestFaultRespondCapabilities(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFaults(mcptest.RespondCapabilities(`true`))
+			WithFaults(fault.RespondCapabilities(`true`))
 		var tap *wireTap
 		var err error
 		switch client {
@@ -696,7 +697,7 @@ func TestFaultRespondCapabilities(t *testing.T) {
 func TestFaultOmitServerInfo(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithServerInfo("gift-genius-backend", "0.2.0").WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFaults(mcptest.OmitServerInfo())
+			WithFaults(fault.OmitServerInfo())
 		var tap *wireTap
 		switch client {
 		case "gosdk":
@@ -732,7 +733,7 @@ func TestFaultOmitServerInfo(t *testing.T) {
 func TestFaultCorruptServerInfo(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFaults(mcptest.CorruptServerInfo(`{"name":42}`))
+			WithFaults(fault.CorruptServerInfo(`{"name":42}`))
 		var tap *wireTap
 		switch client {
 		case "gosdk":
@@ -775,7 +776,7 @@ func TestFaultSetFieldDeleteFieldToolsList(t *testing.T) {
 		// silently, as a tool named "".
 		hsEras(t, func(t *testing.T, e eraCase, client string) {
 			srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("x"))).
-				WithFaults(mcptest.DeleteField("tools/list", "result.tools.0.name"))
+				WithFaults(fault.DeleteField("tools/list", "result.tools.0.name"))
 			var tap *wireTap
 			switch client {
 			case "gosdk":
@@ -806,7 +807,7 @@ func TestFaultSetFieldDeleteFieldToolsList(t *testing.T) {
 		// "tools":"x": both clients fail to decode the result.
 		hsEras(t, func(t *testing.T, e eraCase, client string) {
 			srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("x"))).
-				WithFaults(mcptest.SetField("tools/list", "result.tools", "x"))
+				WithFaults(fault.SetField("tools/list", "result.tools", "x"))
 			var tap *wireTap
 			switch client {
 			case "gosdk":
@@ -838,7 +839,7 @@ func TestFaultSetFieldDeleteFieldToolsList(t *testing.T) {
 // complete the handshake. The stateless era has no initialize: inert.
 func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 	fault := func() mcptest.Fault {
-		return mcptest.NotifyBeforeInitializeResult("notifications/message", map[string]any{"level": "info", "data": "early"})
+		return fault.NotifyBeforeInitializeResult("notifications/message", map[string]any{"level": "info", "data": "early"})
 	}
 	check := func(t *testing.T, srv *mcptest.Server, tap *wireTap) {
 		t.Helper()
@@ -901,8 +902,8 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 func TestFaultNotifyAfterInitializeResult(t *testing.T) {
 	newServer := func(t *testing.T) *mcptest.Server {
 		return legacy(mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(
-			mcptest.NotifyAfterInitializeResult("notifications/message", map[string]any{"level": "info", "data": "early"}),
-			mcptest.NotifyAfterInitializeResult("notifications/tools/list_changed", nil))
+			fault.NotifyAfterInitializeResult("notifications/message", map[string]any{"level": "info", "data": "early"}),
+			fault.NotifyAfterInitializeResult("notifications/tools/list_changed", nil))
 	}
 	check := func(t *testing.T, srv *mcptest.Server, tap *wireTap) {
 		t.Helper()
@@ -971,7 +972,7 @@ func TestFaultRequestAfterInitializeResult(t *testing.T) {
 		srv.AssertNoViolations(t)
 	}
 	t.Run("gosdk", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.RequestAfterInitializeResult("roots/list", nil))
+		srv := legacy(mcptest.NewServer(t)).WithFaults(fault.RequestAfterInitializeResult("roots/list", nil))
 		tap := dialTap(t, srv)
 		client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, nil)
 		client.AddRoots(&mcp.Root{URI: "file:///home/ada", Name: "home"})
@@ -981,7 +982,7 @@ func TestFaultRequestAfterInitializeResult(t *testing.T) {
 		check(t, srv, tap, "file:///home/ada")
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.RequestAfterInitializeResult("roots/list", nil))
+		srv := legacy(mcptest.NewServer(t)).WithFaults(fault.RequestAfterInitializeResult("roots/list", nil))
 		_, _, tap, err := hsMark3(t, srv, hsOK, nil, m3client.WithRootsHandler(rootsHandler{}))
 		require.NoError(t, err)
 		check(t, srv, tap, "file:///m3")
@@ -999,7 +1000,7 @@ func TestFaultHangDiscover(t *testing.T) {
 			// context ends, and it never falls back — its fallback
 			// initialize is refused by its own writer, the context being
 			// done.
-			srv := e.narrow(mcptest.NewServer(t)).WithFaults(mcptest.Hang("server/discover"))
+			srv := e.narrow(mcptest.NewServer(t)).WithFaults(fault.Hang("server/discover"))
 			_, _, err := hsGoSDK(t, srv, nil, "", hsBlocked)
 			require.ErrorIs(t, err, context.DeadlineExceeded)
 			srv.WaitFor(t, mcptest.ClientSent("server/discover"))
@@ -1013,7 +1014,7 @@ func TestFaultHangDiscover(t *testing.T) {
 			t.Parallel()
 			// mark3labs bounds the probe (5 s by default, here 200 ms) and
 			// then falls back to initialize, which both mocks answer.
-			srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(mcptest.Hang("server/discover"))
+			srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(fault.Hang("server/discover"))
 			start := time.Now()
 			c, res, tap, err := hsMark3(t, srv, hsOK, nil, m3client.WithDiscoverTimeout(hsProbe))
 			require.NoError(t, err)
@@ -1034,7 +1035,7 @@ func TestFaultHangDiscover(t *testing.T) {
 		t.Parallel()
 		// Release serves the held probe: the blocked Connect completes, stateless.
 		srv := mcptest.NewServer(t)
-		f := srv.AddFault(mcptest.Hang("server/discover"))
+		f := srv.AddFault(fault.Hang("server/discover"))
 		type result struct {
 			cs  *mcp.ClientSession
 			err error
@@ -1063,7 +1064,7 @@ func TestFaultHangDiscover(t *testing.T) {
 func TestFaultHangInitialize(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
 		t.Parallel()
-		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.Hang("initialize"))
+		srv := legacy(mcptest.NewServer(t)).WithFaults(fault.Hang("initialize"))
 		_, _, err := hsGoSDK(t, srv, nil, "2025-11-25", hsBlocked)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
 		srv.WaitFor(t, mcptest.ClientSent("initialize"))
@@ -1074,7 +1075,7 @@ func TestFaultHangInitialize(t *testing.T) {
 	})
 	t.Run("mark3labs", func(t *testing.T) {
 		t.Parallel()
-		srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.Hang("initialize"))
+		srv := legacy(mcptest.NewServer(t)).WithFaults(fault.Hang("initialize"))
 		_, _, _, err := hsMark3(t, srv, hsBlocked, nil, m3client.WithProtocolVersion("2025-11-25"))
 		require.ErrorIs(t, err, context.DeadlineExceeded)
 		assert.ErrorContains(t, err, "transport error")
@@ -1086,7 +1087,7 @@ func TestFaultHangInitialize(t *testing.T) {
 		srv.AssertNoViolations(t)
 	})
 	t.Run("stateless-era-inert", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithFaults(mcptest.Hang("initialize").Optional())
+		srv := mcptest.NewServer(t).WithFaults(fault.Hang("initialize").Optional())
 		_, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		_, _, _, err = hsMark3(t, srv, hsOK, nil)
@@ -1105,7 +1106,7 @@ func TestFaultHangCloseUnblocks(t *testing.T) {
 		for _, client := range []string{"gosdk", "mark3labs"} {
 			t.Run(method+"/"+client, func(t *testing.T) {
 				t.Parallel()
-				srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.Hang(method))
+				srv := legacy(mcptest.NewServer(t)).WithFaults(fault.Hang(method))
 				errc := make(chan error, 1)
 				go func() {
 					var err error
@@ -1148,7 +1149,7 @@ func TestFaultHangCloseUnblocks(t *testing.T) {
 func TestFaultReplaceWithJSONRPCErrorDiscover(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
 		srv := e.narrow(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
-			WithFaults(mcptest.ReplaceWithJSONRPCError("server/discover", -32000, "boom", nil))
+			WithFaults(fault.ReplaceWithJSONRPCError("server/discover", -32000, "boom", nil))
 		var tap *wireTap
 		switch client {
 		case "gosdk":
@@ -1185,7 +1186,7 @@ func TestFaultReplaceWithJSONRPCErrorDiscover(t *testing.T) {
 func TestFaultDelayInitialize(t *testing.T) {
 	const delay = 100 * time.Millisecond
 	newServer := func(t *testing.T) *mcptest.Server {
-		return legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(mcptest.Delay("initialize", delay))
+		return legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(fault.Delay("initialize", delay))
 	}
 	waited := func(t *testing.T, srv *mcptest.Server) {
 		t.Helper()
@@ -1265,8 +1266,8 @@ func TestFaultHandshakeComposition(t *testing.T) {
 			method = "server/discover"
 		}
 		return []mcptest.Fault{
-			mcptest.SetField(method, "result.capabilities.tools.listChanged", false),
-			mcptest.ListChangedAfter("tools/list", "notifications/tools/list_changed"),
+			fault.SetField(method, "result.capabilities.tools.listChanged", false),
+			fault.ListChangedAfter("tools/list", "notifications/tools/list_changed"),
 		}
 	}
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
@@ -1327,8 +1328,8 @@ func TestFaultHandshakeComposition(t *testing.T) {
 // RespondSupportedVersions) rewrite error replies too.
 func TestFaultHandshakeCompositionKinds(t *testing.T) {
 	srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(
-		mcptest.ReplaceWithJSONRPCError("tools/list", -32000, "down", nil).Nth(1),
-		mcptest.ListChangedAfter("tools/list", "notifications/tools/list_changed"))
+		fault.ReplaceWithJSONRPCError("tools/list", -32000, "down", nil).Nth(1),
+		fault.ListChangedAfter("tools/list", "notifications/tools/list_changed"))
 	cs, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 	require.NoError(t, err)
 	_, err = hsGoListTools(t, cs)
@@ -1351,36 +1352,36 @@ func TestFaultHandshakeStringAndTranscript(t *testing.T) {
 		f    mcptest.Fault
 		want string
 	}{
-		{mcptest.RespondProtocolVersion("1999-01-01"), `RespondProtocolVersion("1999-01-01")`},
-		{mcptest.RespondProtocolVersion(""), `RespondProtocolVersion("")`},
-		{mcptest.RespondProtocolVersion(42), `RespondProtocolVersion(42)`},
-		{mcptest.RespondSupportedVersions("2099-01-01", "2026-07-28"), `RespondSupportedVersions("2099-01-01", "2026-07-28")`},
-		{mcptest.RespondSupportedVersions(), `RespondSupportedVersions()`},
-		{mcptest.RejectProtocolVersionHandshake(), `RejectProtocolVersionHandshake()`},
-		{mcptest.RejectProtocolVersionStateless("2026-07-28"), `RejectProtocolVersionStateless("2026-07-28")`},
-		{mcptest.OmitCapability("tools"), `OmitCapability("tools")`},
-		{mcptest.DeclareUnservedCapability("prompts"), `DeclareUnservedCapability("prompts")`},
-		{mcptest.RespondCapabilities(`true`), `RespondCapabilities(true)`},
-		{mcptest.OmitServerInfo(), `OmitServerInfo()`},
-		{mcptest.CorruptServerInfo(`{"name":42}`), `CorruptServerInfo({"name":42})`},
-		{mcptest.SetField("tools/list", "result.tools", "x"), `SetField("tools/list", "result.tools", "x")`},
-		{mcptest.SetField("initialize", "result.capabilities.tools.listChanged", false), `SetField("initialize", "result.capabilities.tools.listChanged", false)`},
-		{mcptest.DeleteField("tools/list", "result.tools.0.name"), `DeleteField("tools/list", "result.tools.0.name")`},
-		{mcptest.NotifyBeforeInitializeResult("notifications/message", nil), `NotifyBeforeInitializeResult("notifications/message")`},
-		{mcptest.NotifyAfterInitializeResult("notifications/tools/list_changed", nil), `NotifyAfterInitializeResult("notifications/tools/list_changed")`},
-		{mcptest.RequestAfterInitializeResult("roots/list", nil), `RequestAfterInitializeResult("roots/list")`},
-		{mcptest.Hang("server/discover"), `Hang("server/discover")`},
-		{mcptest.Delay("initialize", 100*time.Millisecond), `Delay("initialize", 100ms)`},
-		{mcptest.ReplaceWithJSONRPCError("server/discover", -32000, "boom", nil), `ReplaceWithJSONRPCError("server/discover", -32000, "boom")`},
-		{mcptest.ListChangedAfter("tools/list", "notifications/tools/list_changed"), `ListChangedAfter("tools/list", "notifications/tools/list_changed").Nth(1)`},
-		{mcptest.Hang("initialize").Nth(2).InSession(3).WithProbability(0.5), `Hang("initialize").Nth(2).InSession(3).WithProbability(0.5)`},
+		{fault.RespondProtocolVersion("1999-01-01"), `RespondProtocolVersion("1999-01-01")`},
+		{fault.RespondProtocolVersion(""), `RespondProtocolVersion("")`},
+		{fault.RespondProtocolVersion(42), `RespondProtocolVersion(42)`},
+		{fault.RespondSupportedVersions("2099-01-01", "2026-07-28"), `RespondSupportedVersions("2099-01-01", "2026-07-28")`},
+		{fault.RespondSupportedVersions(), `RespondSupportedVersions()`},
+		{fault.RejectProtocolVersionHandshake(), `RejectProtocolVersionHandshake()`},
+		{fault.RejectProtocolVersionStateless("2026-07-28"), `RejectProtocolVersionStateless("2026-07-28")`},
+		{fault.OmitCapability("tools"), `OmitCapability("tools")`},
+		{fault.DeclareUnservedCapability("prompts"), `DeclareUnservedCapability("prompts")`},
+		{fault.RespondCapabilities(`true`), `RespondCapabilities(true)`},
+		{fault.OmitServerInfo(), `OmitServerInfo()`},
+		{fault.CorruptServerInfo(`{"name":42}`), `CorruptServerInfo({"name":42})`},
+		{fault.SetField("tools/list", "result.tools", "x"), `SetField("tools/list", "result.tools", "x")`},
+		{fault.SetField("initialize", "result.capabilities.tools.listChanged", false), `SetField("initialize", "result.capabilities.tools.listChanged", false)`},
+		{fault.DeleteField("tools/list", "result.tools.0.name"), `DeleteField("tools/list", "result.tools.0.name")`},
+		{fault.NotifyBeforeInitializeResult("notifications/message", nil), `NotifyBeforeInitializeResult("notifications/message")`},
+		{fault.NotifyAfterInitializeResult("notifications/tools/list_changed", nil), `NotifyAfterInitializeResult("notifications/tools/list_changed")`},
+		{fault.RequestAfterInitializeResult("roots/list", nil), `RequestAfterInitializeResult("roots/list")`},
+		{fault.Hang("server/discover"), `Hang("server/discover")`},
+		{fault.Delay("initialize", 100*time.Millisecond), `Delay("initialize", 100ms)`},
+		{fault.ReplaceWithJSONRPCError("server/discover", -32000, "boom", nil), `ReplaceWithJSONRPCError("server/discover", -32000, "boom")`},
+		{fault.ListChangedAfter("tools/list", "notifications/tools/list_changed"), `ListChangedAfter("tools/list", "notifications/tools/list_changed").Nth(1)`},
+		{fault.Hang("initialize").Nth(2).InSession(3).WithProbability(0.5), `Hang("initialize").Nth(2).InSession(3).WithProbability(0.5)`},
 		{mcptest.Fault{}, `Fault(nil)`},
 	} {
 		assert.Equal(t, tc.want, tc.f.String())
 	}
 
 	t.Run("refining-copies", func(t *testing.T) {
-		base := mcptest.Hang("initialize")
+		base := fault.Hang("initialize")
 		_ = base.Nth(2)
 		assert.Equal(t, `Hang("initialize")`, base.String(), "Nth returns a new fault")
 	})
@@ -1388,8 +1389,8 @@ func TestFaultHandshakeStringAndTranscript(t *testing.T) {
 	t.Run("transcript-and-InSession", func(t *testing.T) {
 		// Only the second session is told an unknown version: the first
 		// go-sdk client connects, the second fails.
-		bad := mcptest.RespondProtocolVersion("1999-01-01").InSession(2)
-		late := mcptest.Delay("initialize", time.Millisecond)
+		bad := fault.RespondProtocolVersion("1999-01-01").InSession(2)
+		late := fault.Delay("initialize", time.Millisecond)
 		srv := legacy(mcptest.NewServer(t)).WithFaults(bad, late)
 		_, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
@@ -1431,7 +1432,7 @@ func TestFaultHandshakeStringAndTranscript(t *testing.T) {
 // which initialized() sets only when the initialize result is built; for a
 // pending initialize initID is "" and no violation is recorded.
 func TestFaultHangInitializeCancelIsViolation(t *testing.T) {
-	srv := legacy(mcptest.NewServer(t)).WithFaults(mcptest.Hang("initialize"))
+	srv := legacy(mcptest.NewServer(t)).WithFaults(fault.Hang("initialize"))
 	conn := srv.Dial()
 	defer conn.Close()
 	_, err := io.WriteString(conn, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`+"\n")

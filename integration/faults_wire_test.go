@@ -25,6 +25,7 @@ import (
 	m3transport "github.com/mark3labs/mcp-go/client/transport"
 	m3 "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -124,7 +125,7 @@ func TestWireFaultWrongID(t *testing.T) {
 		srv.AssertCancelled(t, "tools/call")
 	}
 	t.Run("gosdk", func(t *testing.T) {
-		srv := wfServer(t, mcptest.WrongID("tools/call"))
+		srv := wfServer(t, fault.WrongID("tools/call"))
 		cs, tap := wfGoSDK(t, srv)
 		_, err := wfGoSDKCall(wfShortContext(t), cs)
 		require.ErrorIs(t, err, context.DeadlineExceeded, "go-sdk v1.8.0 drops the unmatched reply silently")
@@ -133,7 +134,7 @@ func TestWireFaultWrongID(t *testing.T) {
 		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := wfServer(t, mcptest.WrongID("tools/call"))
+		srv := wfServer(t, fault.WrongID("tools/call"))
 		c, tap := wfMark3(t, srv)
 		_, err := wfMark3Call(wfShortContext(t), c)
 		require.ErrorIs(t, err, context.DeadlineExceeded, "mark3labs v1.2.1 drops the unmatched reply silently")
@@ -155,7 +156,7 @@ func TestWireFaultFlipIDType(t *testing.T) {
 		srv.AssertCancelled(t, "tools/call")
 	}
 	t.Run("gosdk", func(t *testing.T) {
-		srv := wfServer(t, mcptest.FlipIDType("tools/call"))
+		srv := wfServer(t, fault.FlipIDType("tools/call"))
 		cs, tap := wfGoSDK(t, srv)
 		_, err := wfGoSDKCall(wfShortContext(t), cs)
 		// go-sdk v1.8.0: jsonrpc2 keys pending calls by typed ID and drops
@@ -167,7 +168,7 @@ func TestWireFaultFlipIDType(t *testing.T) {
 		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := wfServer(t, mcptest.FlipIDType("tools/call"))
+		srv := wfServer(t, fault.FlipIDType("tools/call"))
 		c, tap := wfMark3(t, srv)
 		_, err := wfMark3Call(wfShortContext(t), c)
 		// mark3labs v1.2.1 keys pending calls by "int64:3" / "string:3":
@@ -199,7 +200,7 @@ func wfFatalToGoSDK(t *testing.T, fault mcptest.Fault, check func(t *testing.T, 
 // request and drops the connection; mark3labs ignores it and hangs.
 func TestWireFaultNullID(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
-		wfFatalToGoSDK(t, mcptest.NullID("tools/call"), func(t *testing.T, err error) {
+		wfFatalToGoSDK(t, fault.NullID("tools/call"), func(t *testing.T, err error) {
 			var rpcErr *jsonrpc.Error
 			require.ErrorAs(t, err, &rpcErr)
 			assert.Equal(t, int64(jsonrpc.CodeInvalidRequest), rpcErr.Code)
@@ -207,7 +208,7 @@ func TestWireFaultNullID(t *testing.T) {
 		})
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := wfServer(t, mcptest.NullID("tools/call"))
+		srv := wfServer(t, fault.NullID("tools/call"))
 		c, tap := wfMark3(t, srv)
 		_, err := wfMark3Call(wfShortContext(t), c)
 		// mark3labs v1.2.1 looks the null id up ("<nil>"), finds nothing,
@@ -235,7 +236,7 @@ func TestWireFaultOmitID(t *testing.T) {
 		// A response must have an id (JSON-RPC 2.0 §5); OmitID's doc says
 		// the reply then looks like "neither a response nor a
 		// notification", which the journal's KindInvalid is for.
-		srv := wfServer(t, mcptest.OmitID("tools/call"))
+		srv := wfServer(t, fault.OmitID("tools/call"))
 		cs := connectGoSDK(t, srv, nil, nil)
 		_, err := wfGoSDKCall(testContext(t), cs)
 		require.Error(t, err)
@@ -245,14 +246,14 @@ func TestWireFaultOmitID(t *testing.T) {
 		assert.NotEmpty(t, replies[0].Problem, "the journal says what is wrong with it")
 	})
 	t.Run("gosdk", func(t *testing.T) {
-		wfFatalToGoSDK(t, mcptest.OmitID("tools/call"), func(t *testing.T, err error) {
+		wfFatalToGoSDK(t, fault.OmitID("tools/call"), func(t *testing.T, err error) {
 			var rpcErr *jsonrpc.Error
 			require.ErrorAs(t, err, &rpcErr)
 			assert.Equal(t, int64(jsonrpc.CodeInvalidRequest), rpcErr.Code)
 		})
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := wfServer(t, mcptest.OmitID("tools/call"))
+		srv := wfServer(t, fault.OmitID("tools/call"))
 		c, tap := wfMark3(t, srv)
 		_, err := wfMark3Call(wfShortContext(t), c)
 		require.ErrorIs(t, err, context.DeadlineExceeded, "mark3labs v1.2.1 drops a reply without an id")
@@ -299,7 +300,7 @@ func TestWireFaultReplyTwice(t *testing.T) {
 		assert.Equal(t, call.ID, replies[1].ID)
 		srv.AssertNoViolations(t)
 	}
-	wfBothSurvive(t, mcptest.ReplyTwice("tools/call"), check)
+	wfBothSurvive(t, fault.ReplyTwice("tools/call"), check)
 }
 
 // TestWireFaultUnsolicitedResponse: a response to a request nobody sent
@@ -312,7 +313,7 @@ func TestWireFaultUnsolicitedResponse(t *testing.T) {
 		assert.Equal(t, mcptest.KindResult, replies[1].Kind)
 		srv.AssertNoViolations(t)
 	}
-	wfBothSurvive(t, mcptest.UnsolicitedResponse("tools/call"), check)
+	wfBothSurvive(t, fault.UnsolicitedResponse("tools/call"), check)
 }
 
 // TestWireFaultResultAndError: both clients believe the error and drop
@@ -326,7 +327,7 @@ func TestWireFaultResultAndError(t *testing.T) {
 		assert.True(t, replies[0].Get("result.content").Exists())
 	}
 	t.Run("gosdk", func(t *testing.T) {
-		srv := wfServer(t, mcptest.ResultAndError("tools/call"))
+		srv := wfServer(t, fault.ResultAndError("tools/call"))
 		cs, tap := wfGoSDK(t, srv)
 		_, err := wfGoSDKCall(testContext(t), cs)
 		var rpcErr *jsonrpc.Error
@@ -338,7 +339,7 @@ func TestWireFaultResultAndError(t *testing.T) {
 		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := wfServer(t, mcptest.ResultAndError("tools/call"))
+		srv := wfServer(t, fault.ResultAndError("tools/call"))
 		c, tap := wfMark3(t, srv)
 		_, err := wfMark3Call(testContext(t), c)
 		require.ErrorIs(t, err, m3.ErrInternalError, "mark3labs maps -32603 to its sentinel")
@@ -369,12 +370,12 @@ func TestWireFaultJSONRPCVersion(t *testing.T) {
 				}
 			}
 			t.Run("gosdk", func(t *testing.T) {
-				wfFatalToGoSDK(t, mcptest.JSONRPCVersion("tools/call", c.version), func(t *testing.T, err error) {
+				wfFatalToGoSDK(t, fault.JSONRPCVersion("tools/call", c.version), func(t *testing.T, err error) {
 					assert.Contains(t, err.Error(), "invalid message version tag "+c.tag+`; expected "2.0"`)
 				})
 			})
 			t.Run("mark3labs", func(t *testing.T) {
-				srv := wfServer(t, mcptest.JSONRPCVersion("tools/call", c.version))
+				srv := wfServer(t, fault.JSONRPCVersion("tools/call", c.version))
 				cl, tap := wfMark3(t, srv)
 				res, err := wfMark3Call(testContext(t), cl)
 				require.NoError(t, err, "mark3labs v1.2.1 accepts a reply that is not JSON-RPC 2.0")
@@ -392,7 +393,7 @@ func TestWireFaultJSONRPCVersion(t *testing.T) {
 // message of a code it does not know.
 func TestWireFaultReplaceWithJSONRPCError(t *testing.T) {
 	fault := func() mcptest.Fault {
-		return mcptest.ReplaceWithJSONRPCError("tools/call", -32000, "backend down", map[string]any{"retry": true})
+		return fault.ReplaceWithJSONRPCError("tools/call", -32000, "backend down", map[string]any{"retry": true})
 	}
 	check := func(t *testing.T, srv *mcptest.Server) {
 		resp := srv.Journal().Responses("tools/call")
@@ -439,7 +440,7 @@ func TestWireFaultDeleteContent(t *testing.T) {
 		srv.AssertNoViolations(t)
 	}
 	t.Run("gosdk", func(t *testing.T) {
-		srv := wfServer(t, mcptest.DeleteField("tools/call", "result.content"))
+		srv := wfServer(t, fault.DeleteField("tools/call", "result.content"))
 		cs, tap := wfGoSDK(t, srv)
 		res, err := wfGoSDKCall(testContext(t), cs)
 		require.NoError(t, err, "go-sdk v1.8.0 does not require content")
@@ -449,7 +450,7 @@ func TestWireFaultDeleteContent(t *testing.T) {
 		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := wfServer(t, mcptest.DeleteField("tools/call", "result.content"))
+		srv := wfServer(t, fault.DeleteField("tools/call", "result.content"))
 		c, tap := wfMark3(t, srv)
 		_, err := wfMark3Call(testContext(t), c)
 		require.EqualError(t, err, "content is missing")
@@ -477,7 +478,7 @@ func wfReplyDelay(t *testing.T, srv *mcptest.Server, call mcptest.Message) time.
 func TestWireFaultDelay(t *testing.T) {
 	t.Run("longer-deadline-gets-the-result", func(t *testing.T) {
 		const d = 150 * time.Millisecond
-		srv := wfServer(t, mcptest.Delay("tools/call", d))
+		srv := wfServer(t, fault.Delay("tools/call", d))
 		cs := connectGoSDK(t, srv, nil, nil)
 		res, err := wfGoSDKCall(testContext(t), cs)
 		require.NoError(t, err)
@@ -487,7 +488,7 @@ func TestWireFaultDelay(t *testing.T) {
 		assert.GreaterOrEqual(t, wfReplyDelay(t, srv, calls[0]), d)
 	})
 	t.Run("shorter-deadline-cancels", func(t *testing.T) {
-		srv := wfServer(t, mcptest.Delay("tools/call", time.Hour))
+		srv := wfServer(t, fault.Delay("tools/call", time.Hour))
 		cs := connectGoSDK(t, srv, nil, nil)
 		_, err := wfGoSDKCall(wfShortContext(t), cs)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
@@ -504,7 +505,7 @@ func TestWireFaultDelay(t *testing.T) {
 			func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 				served <- req.Message.ID
 				return mcptest.TextResult("a kite")
-			}))).WithFaults(mcptest.Delay("tools/call", d))
+			}))).WithFaults(fault.Delay("tools/call", d))
 		cs := connectGoSDK(t, srv, nil, nil)
 		ctx, cancel := context.WithCancel(testContext(t))
 		errc := make(chan error, 1)
@@ -560,7 +561,7 @@ func TestWireFaultJitter(t *testing.T) {
 			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("echo").HandledBy(
 				func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 					return mcptest.TextResult(req.Params().Get("arguments.n").String())
-				}))).WithFaultSeed(seed).WithFaults(mcptest.Jitter("tools/call", lo, hi))
+				}))).WithFaultSeed(seed).WithFaults(fault.Jitter("tools/call", lo, hi))
 			cs := connectGoSDK(t, srv, nil, nil)
 			errc := make(chan error, calls)
 			for i := range calls {
@@ -594,7 +595,7 @@ func TestWireFaultJitter(t *testing.T) {
 // the fault, and later calls pass straight through.
 func TestWireFaultHangRelease(t *testing.T) {
 	srv := wfServer(t)
-	h := srv.AddFault(mcptest.Hang("tools/call"))
+	h := srv.AddFault(fault.Hang("tools/call"))
 	cs := connectGoSDK(t, srv, nil, nil)
 	type result struct {
 		res *mcp.CallToolResult
@@ -627,7 +628,7 @@ func TestWireFaultDrop(t *testing.T) {
 		func(context.Context, *mcptest.Request) mcptest.Reply {
 			served <- struct{}{}
 			return mcptest.TextResult("a kite")
-		}))).WithFaults(mcptest.Drop("tools/call"))
+		}))).WithFaults(fault.Drop("tools/call"))
 	cs, tap := wfGoSDK(t, srv)
 	_, err := wfGoSDKCall(wfShortContext(t), cs)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
@@ -648,7 +649,7 @@ func TestWireFaultDrop(t *testing.T) {
 // TestWireFaultDropNotification: a dropped tools/list_changed never
 // reaches the client's handler.
 func TestWireFaultDropNotification(t *testing.T) {
-	srv := wfServer(t, mcptest.Drop("notifications/tools/list_changed"))
+	srv := wfServer(t, fault.Drop("notifications/tools/list_changed"))
 	changed := make(chan struct{}, 1)
 	logged := make(chan struct{}, 1)
 	cs := connectGoSDK(t, srv, &mcp.ClientOptions{
@@ -696,7 +697,7 @@ func TestWireFaultDropNotification(t *testing.T) {
 // connection closes; the next call fails instead of hanging.
 func TestWireFaultCloseAfter(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
-		srv := wfServer(t, mcptest.CloseAfter("tools/list"))
+		srv := wfServer(t, fault.CloseAfter("tools/list"))
 		cs, tap := wfGoSDK(t, srv)
 		list, err := cs.ListTools(testContext(t), nil)
 		require.NoError(t, err, "the reply went out before the close")
@@ -713,7 +714,7 @@ func TestWireFaultCloseAfter(t *testing.T) {
 		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := wfServer(t, mcptest.CloseAfter("tools/list"))
+		srv := wfServer(t, fault.CloseAfter("tools/list"))
 		c, tap := wfMark3(t, srv)
 		list, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
 		require.NoError(t, err)
@@ -749,7 +750,7 @@ func wfClosedError(err error) bool {
 // the pending call fails at once, it does not hang.
 func TestWireFaultCloseBefore(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
-		srv := wfServer(t, mcptest.CloseBefore("tools/call"))
+		srv := wfServer(t, fault.CloseBefore("tools/call"))
 		cs, tap := wfGoSDK(t, srv)
 		_, err := wfGoSDKCall(testContext(t), cs)
 		require.ErrorIs(t, err, io.EOF, `go-sdk v1.8.0: calling "tools/call": EOF`)
@@ -759,7 +760,7 @@ func TestWireFaultCloseBefore(t *testing.T) {
 		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := wfServer(t, mcptest.CloseBefore("tools/call"))
+		srv := wfServer(t, fault.CloseBefore("tools/call"))
 		c, tap := wfMark3(t, srv)
 		_, err := wfMark3Call(testContext(t), c)
 		require.ErrorIs(t, err, m3transport.ErrTransportClosed, "mark3labs v1.2.1")
@@ -784,7 +785,7 @@ func TestWireFaultTruncate(t *testing.T) {
 		assert.Empty(t, srv.Journal().Responses("tools/call"), "no complete reply went out")
 	}
 	t.Run("gosdk", func(t *testing.T) {
-		srv := wfServer(t, mcptest.Truncate("tools/call", 25))
+		srv := wfServer(t, fault.Truncate("tools/call", 25))
 		cs, tap := wfGoSDK(t, srv)
 		_, err := wfGoSDKCall(testContext(t), cs)
 		require.ErrorIs(t, err, io.ErrUnexpectedEOF, "go-sdk v1.8.0 reports the cut frame")
@@ -792,7 +793,7 @@ func TestWireFaultTruncate(t *testing.T) {
 		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := wfServer(t, mcptest.Truncate("tools/call", 25))
+		srv := wfServer(t, fault.Truncate("tools/call", 25))
 		c, tap := wfMark3(t, srv)
 		_, err := wfMark3Call(testContext(t), c)
 		// mark3labs v1.2.1 drops the partial line and reports only the close.
@@ -821,14 +822,14 @@ func wfFailed(t *testing.T, cs *mcp.ClientSession, n int) []int {
 
 // TestWireFaultNth: only the second call is faulted.
 func TestWireFaultNth(t *testing.T) {
-	srv := wfServer(t, mcptest.ReplaceWithJSONRPCError("tools/call", -32000, "second", nil).Nth(2))
+	srv := wfServer(t, fault.ReplaceWithJSONRPCError("tools/call", -32000, "second", nil).Nth(2))
 	cs := connectGoSDK(t, srv, nil, nil)
 	assert.Equal(t, []int{2}, wfFailed(t, cs, 4))
 }
 
 // TestWireFaultInSession: only the second Dial is faulted.
 func TestWireFaultInSession(t *testing.T) {
-	srv := wfServer(t, mcptest.ReplaceWithJSONRPCError("tools/call", -32000, "session two", nil).InSession(2))
+	srv := wfServer(t, fault.ReplaceWithJSONRPCError("tools/call", -32000, "session two", nil).InSession(2))
 	first := connectGoSDK(t, srv, nil, nil)
 	second := connectGoSDK(t, srv, nil, nil)
 	assert.Empty(t, wfFailed(t, first, 2))
@@ -841,7 +842,7 @@ func TestWireFaultInSession(t *testing.T) {
 func TestWireFaultProbability(t *testing.T) {
 	run := func(t *testing.T, seed int64) []int {
 		srv := wfServer(t).WithFaultSeed(seed).
-			WithFaults(mcptest.ReplaceWithJSONRPCError("tools/call", -32000, "unlucky", nil).WithProbability(0.5))
+			WithFaults(fault.ReplaceWithJSONRPCError("tools/call", -32000, "unlucky", nil).WithProbability(0.5))
 		cs := connectGoSDK(t, srv, nil, nil)
 		return wfFailed(t, cs, 20)
 	}
@@ -855,7 +856,7 @@ func TestWireFaultProbability(t *testing.T) {
 
 // TestWireFaultRemoveWhileConnected: after RemoveFault the next call is clean.
 func TestWireFaultRemoveWhileConnected(t *testing.T) {
-	f := mcptest.WrongID("tools/call")
+	f := fault.WrongID("tools/call")
 	srv := wfServer(t, f)
 	cs := connectGoSDK(t, srv, nil, nil)
 	_, err := wfGoSDKCall(wfShortContext(t), cs)
@@ -882,11 +883,11 @@ func TestWireFaultCloseNeverHangs(t *testing.T) {
 		// waitReply: wait until the mock is writing the reply
 		waitReply bool
 	}{
-		{"Hang", func() mcptest.Fault { return mcptest.Hang("tools/call") }, false},
-		{"Delay", func() mcptest.Fault { return mcptest.Delay("tools/call", time.Hour) }, false},
-		{"Jitter", func() mcptest.Fault { return mcptest.Jitter("tools/call", time.Hour, 2*time.Hour) }, false},
-		{"Drop", func() mcptest.Fault { return mcptest.Drop("tools/call") }, false},
-		{"Dribble", func() mcptest.Fault { return mcptest.Dribble("tools/call", 1, time.Second) }, true},
+		{"Hang", func() mcptest.Fault { return fault.Hang("tools/call") }, false},
+		{"Delay", func() mcptest.Fault { return fault.Delay("tools/call", time.Hour) }, false},
+		{"Jitter", func() mcptest.Fault { return fault.Jitter("tools/call", time.Hour, 2*time.Hour) }, false},
+		{"Drop", func() mcptest.Fault { return fault.Drop("tools/call") }, false},
+		{"Dribble", func() mcptest.Fault { return fault.Dribble("tools/call", 1, time.Second) }, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Run("gosdk", func(t *testing.T) {
@@ -935,7 +936,7 @@ func wfCloseWhileBlocked(t *testing.T, srv *mcptest.Server, waitReply bool, errc
 // a Dribble did not go on the wire whole; the journal must hold the bytes
 // that did, as it does for Truncate.
 func TestWireFaultDribbleCutByClose(t *testing.T) {
-	srv := wfServer(t, mcptest.Dribble("tools/call", 1, time.Second))
+	srv := wfServer(t, fault.Dribble("tools/call", 1, time.Second))
 	cs, tap := wfGoSDK(t, srv)
 	errc := make(chan error, 1)
 	go func() {

@@ -11,6 +11,7 @@ import (
 
 	m3 "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,7 +35,7 @@ func TestHTTPFaultExpireSession(t *testing.T) {
 	ctx := testContext(t)
 	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"})
 	require.NoError(t, err)
-	h := srv.AddFault(mcptest.ExpireSession().Nth(1))
+	h := srv.AddFault(fault.ExpireSession().Nth(1))
 	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"})
 	require.Error(t, err, "the call after the session expired fails")
 	assert.Equal(t, 1, h.Hits())
@@ -58,7 +59,7 @@ func TestHTTPFaultHTTPStatus(t *testing.T) {
 			srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))
 			cs := connectGoSDKHTTP(t, srv, nil, pinned())
 			ctx := testContext(t)
-			h := srv.AddFault(mcptest.HTTPStatus("tools/call", code, "").Nth(1))
+			h := srv.AddFault(fault.HTTPStatus("tools/call", code, "").Nth(1))
 			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"})
 			require.Error(t, err, "the error reaches the app")
 			assert.Equal(t, 1, h.Hits())
@@ -74,7 +75,7 @@ func TestHTTPFaultHTTPStatus(t *testing.T) {
 		srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x"))
 		cs := connectGoSDKHTTP(t, srv, nil, pinned())
 		ctx := testContext(t)
-		srv.AddFault(mcptest.HTTPStatus("tools/call", http.StatusUnauthorized, "").Nth(1))
+		srv.AddFault(fault.HTTPStatus("tools/call", http.StatusUnauthorized, "").Nth(1))
 		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "Unauthorized")
@@ -87,7 +88,7 @@ func TestHTTPFaultHTTPStatus(t *testing.T) {
 	t.Run("mark3labs", func(t *testing.T) {
 		srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("t").ReturnsText("x")))
 		c, _ := connectMark3HTTP(t, srv, nil)
-		srv.AddFault(mcptest.HTTPStatus("tools/call", http.StatusServiceUnavailable, "").Nth(1))
+		srv.AddFault(fault.HTTPStatus("tools/call", http.StatusServiceUnavailable, "").Nth(1))
 		ctx := testContext(t)
 		_, err := c.CallTool(ctx, m3.CallToolRequest{Params: m3.CallToolParams{Name: "t"}})
 		require.Error(t, err)
@@ -102,7 +103,7 @@ func TestHTTPFaultHTTPStatus(t *testing.T) {
 // result replayed; without, the call fails.
 func TestHTTPFaultDropStream(t *testing.T) {
 	t.Run("resumable", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithTools(progressTool()).WithFaults(mcptest.DropStream("tools/call", 1, true))
+		srv := legacy(mcptest.NewServer(t)).WithTools(progressTool()).WithFaults(fault.DropStream("tools/call", 1, true))
 		cs := connectGoSDKHTTP(t, srv, nil, nil)
 		res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "work", Meta: mcp.Meta{"progressToken": "p"}})
 		require.NoError(t, err, "go-sdk resumes the stream")
@@ -114,7 +115,7 @@ func TestHTTPFaultDropStream(t *testing.T) {
 		assert.Empty(t, reply[0].Problem)
 	})
 	t.Run("not resumable", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithTools(progressTool()).WithFaults(mcptest.DropStream("tools/call", 1, false))
+		srv := legacy(mcptest.NewServer(t)).WithTools(progressTool()).WithFaults(fault.DropStream("tools/call", 1, false))
 		cs := connectGoSDKHTTP(t, srv, nil, nil)
 		_, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "work", Meta: mcp.Meta{"progressToken": "p"}})
 		require.Error(t, err, "without event ids the reply is lost")
@@ -124,7 +125,7 @@ func TestHTTPFaultDropStream(t *testing.T) {
 
 func TestHTTPFaultReplyModes(t *testing.T) {
 	t.Run("ReplyAsJSON", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithTools(progressTool()).WithFaults(mcptest.ReplyAsJSON("tools/call"))
+		srv := legacy(mcptest.NewServer(t)).WithTools(progressTool()).WithFaults(fault.ReplyAsJSON("tools/call"))
 		progress := make(chan string, 1)
 		cs := connectGoSDKHTTP(t, srv, &mcp.ClientOptions{
 			ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { progress <- r.Params.Message },
@@ -138,7 +139,7 @@ func TestHTTPFaultReplyModes(t *testing.T) {
 		assert.NotEqual(t, "POST", note.HTTP.Method, "progress could not go on the call's JSON reply")
 	})
 	t.Run("ReplyAsSSE", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(mcptest.ReplyAsSSE("tools/list"))
+		srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(fault.ReplyAsSSE("tools/list"))
 		cs := connectGoSDKHTTP(t, srv, nil, nil)
 		list, err := cs.ListTools(testContext(t), nil)
 		require.NoError(t, err)
@@ -148,7 +149,7 @@ func TestHTTPFaultReplyModes(t *testing.T) {
 }
 
 func TestHTTPFaultOmitSessionID(t *testing.T) {
-	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(mcptest.OmitSessionID())
+	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(fault.OmitSessionID())
 	cs := connectGoSDKHTTP(t, srv, nil, nil)
 	res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "t"})
 	require.NoError(t, err, "go-sdk works with a server that keeps no session ids")
@@ -160,7 +161,7 @@ func TestHTTPFaultOmitSessionID(t *testing.T) {
 }
 
 func TestHTTPFaultWrongContentType(t *testing.T) {
-	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(mcptest.WrongContentType("tools/call", "text/plain"))
+	srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(fault.WrongContentType("tools/call", "text/plain"))
 	cs := connectGoSDKHTTP(t, srv, nil, nil)
 	_, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "t"})
 	require.Error(t, err)
@@ -170,14 +171,14 @@ func TestHTTPFaultWrongContentType(t *testing.T) {
 
 func TestHTTPFaultSSEComment(t *testing.T) {
 	t.Run("gosdk", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(mcptest.SSEComment("tools/call", "keep-alive"))
+		srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(fault.SSEComment("tools/call", "keep-alive"))
 		cs := connectGoSDKHTTP(t, srv, nil, nil)
 		res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "t"})
 		require.NoError(t, err, "comments are ignored")
 		assert.Equal(t, "x", text(t, res.Content[0]))
 	})
 	t.Run("mark3labs", func(t *testing.T) {
-		srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(mcptest.SSEComment("tools/call", "keep-alive"))
+		srv := legacy(mcptest.NewServer(t)).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(fault.SSEComment("tools/call", "keep-alive"))
 		c, _ := connectMark3HTTP(t, srv, nil)
 		out, err := c.CallTool(testContext(t), m3.CallToolRequest{Params: m3.CallToolParams{Name: "t"}})
 		require.NoError(t, err)
@@ -195,7 +196,7 @@ func TestHTTPFaultSlowHeaders(t *testing.T) {
 		&mcp.StreamableClientTransport{Endpoint: srv.URL(), HTTPClient: &http.Client{Transport: tr}, DisableStandaloneSSE: true}, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = cs.Close() })
-	h := srv.AddFault(mcptest.SlowHeaders("tools/call", time.Minute).Nth(1))
+	h := srv.AddFault(fault.SlowHeaders("tools/call", time.Minute).Nth(1))
 	_, err = cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "t"})
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "timeout") || strings.Contains(err.Error(), "awaiting headers"), err.Error())

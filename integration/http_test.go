@@ -12,6 +12,7 @@ import (
 	m3transport "github.com/mark3labs/mcp-go/client/transport"
 	m3 "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -204,7 +205,7 @@ func TestHTTPProgressAsSSE(t *testing.T) {
 			}),
 			mcptest.NewTool("quick").ReturnsText("q"))
 		if sse {
-			srv.WithFaults(mcptest.ReplyAsSSE("tools/call"))
+			srv.WithFaults(fault.ReplyAsSSE("tools/call"))
 		}
 		progress := make(chan float64, 2)
 		cs := connectGoSDKHTTP(t, srv, &mcp.ClientOptions{

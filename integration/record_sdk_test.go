@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpmock/mcpmock/config"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -234,7 +235,7 @@ func TestRecordFromJournalGoSDK(t *testing.T) {
 	assert.Contains(t, string(b), `"name": "orig"`)
 
 	// Broken on purpose: the recording with a fault on top.
-	broken := config.LoadServer(t, path).WithFaults(mcptest.ReplaceWithJSONRPCError("tools/call", -32603, "the backend fell over", nil).Nth(1))
+	broken := config.LoadServer(t, path).WithFaults(fault.ReplaceWithJSONRPCError("tools/call", -32603, "the backend fell over", nil).Nth(1))
 	cs = connectGoSDK(t, broken, nil, nil)
 	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": 1, "b": 2}})
 	require.Error(t, err)

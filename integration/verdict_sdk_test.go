@@ -16,6 +16,7 @@ import (
 
 	m3client "github.com/mark3labs/mcp-go/client"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,7 +26,7 @@ func TestUnfiredFaultVerdictGoSDK(t *testing.T) {
 	var log bytes.Buffer
 	err := mcptest.NewProgramTB("unfired", &log).Run(func(tb mcptest.TB) {
 		srv := mcptest.NewServer(tb).WithTools(mcptest.NewTool("echo").ReturnsText("hi")).
-			WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
+			WithFaults(fault.RespondProtocolVersion("1999-01-01"))
 		cs := connectGoSDK(t, srv, nil, nil) // the default client probes and goes stateless
 		_, err := cs.ListTools(testContext(t), nil)
 		require.NoError(t, err)
@@ -41,7 +42,7 @@ func TestUnfiredFaultVerdictGoSDK(t *testing.T) {
 	// and the client rejects the version: the verdict has nothing to say.
 	err = mcptest.NewProgramTB("fired", &log).Run(func(tb mcptest.TB) {
 		srv := mcptest.NewServer(tb).WithProtocolVersions(mcptest.HandshakeVersions()...).
-			WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
+			WithFaults(fault.RespondProtocolVersion("1999-01-01"))
 		conn := srv.Dial()
 		defer conn.Close()
 		_, err := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, nil).
@@ -54,7 +55,7 @@ func TestUnfiredFaultVerdictGoSDK(t *testing.T) {
 
 func TestUnfiredFaultVerdictMark3(t *testing.T) {
 	err := mcptest.NewProgramTB("unfired", nil).Run(func(tb mcptest.TB) {
-		srv := mcptest.NewServer(tb).WithFaults(mcptest.Hang("server/discover"))
+		srv := mcptest.NewServer(tb).WithFaults(fault.Hang("server/discover"))
 		// Pinned to a handshake version, mark3labs never probes.
 		c, _ := connectMark3(t, srv, m3client.WithProtocolVersion("2025-06-18"))
 		require.NoError(t, c.Close())

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 )
 
 // These tests pin the API of faults as immutable values with registrations
@@ -25,7 +26,7 @@ import (
 // Nth(1) acts on the first ping of each server (it used to share a count,
 // and the second server was not faulted).
 func TestFaultValueReusedOnTwoServers(t *testing.T) {
-	f := mcptest.ReplaceWithJSONRPCError("ping", -32000, "faulted", nil).Nth(1)
+	f := fault.ReplaceWithJSONRPCError("ping", -32000, "faulted", nil).Nth(1)
 	for i := range 2 {
 		srv := mcptest.NewServer(t).WithFaults(f)
 		c := dialRaw(t, srv)
@@ -46,7 +47,7 @@ func TestFaultValueReusedOnTwoServers(t *testing.T) {
 func TestHangReleaseAfterInSession(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := mcptest.NewServer(t)
-		h := srv.AddFault(mcptest.Hang("ping").InSession(1))
+		h := srv.AddFault(fault.Hang("ping").InSession(1))
 		c := dialRaw(t, srv)
 		c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 		// The journal has the ping before the faults see it: wait for the
@@ -72,9 +73,9 @@ func TestHangReleaseAfterInSession(t *testing.T) {
 // RemoveFault takes away a fault equal to the one given, not only the
 // same value (it used to compare pointers and do nothing).
 func TestRemoveFaultOfAnEqualValue(t *testing.T) {
-	srv := mcptest.NewServer(t).WithFaults(mcptest.ReplaceWithJSONRPCError("ping", -32000, "faulted", nil).Optional())
+	srv := mcptest.NewServer(t).WithFaults(fault.ReplaceWithJSONRPCError("ping", -32000, "faulted", nil).Optional())
 	c := dialRaw(t, srv)
-	srv.RemoveFault(mcptest.ReplaceWithJSONRPCError("ping", -32000, "faulted", nil).Optional())
+	srv.RemoveFault(fault.ReplaceWithJSONRPCError("ping", -32000, "faulted", nil).Optional())
 	if got := c.call(t, "1", "ping", ""); got.Get("error").Exists() {
 		t.Errorf("want the ping served after RemoveFault, got %s", got.Raw)
 	}
@@ -106,14 +107,14 @@ func TestMisbuiltFaultsFailAtOnce(t *testing.T) {
 		fault mcptest.Fault
 		want  []string
 	}{
-		{"unencodable SetField value", mcptest.SetField("tools/list", "result.x", make(chan int)),
+		{"unencodable SetField value", fault.SetField("tools/list", "result.x", make(chan int)),
 			[]string{"WithFaults(SetField(", "cannot encode chan int"}},
-		{"misspelled method", mcptest.Delay("tool/call", time.Second),
+		{"misspelled method", fault.Delay("tool/call", time.Second),
 			[]string{`Delay("tool/call", 1s)`, `"tool/call" is no method`, `did you mean "tools/call"?`}},
-		{"bad Nth", mcptest.Hang("ping").Nth(0), []string{"Nth(0)", "counts from 1"}},
-		{"bad probability", mcptest.Hang("ping").WithProbability(2), []string{"WithProbability(2)"}},
-		{"bad raw JSON", mcptest.RespondCapabilities(`{nope`), []string{"RespondCapabilities({nope)", "not JSON text"}},
-		{"unencodable params", mcptest.NotifyAfterInitializeResult("notifications/message", func() {}), []string{"NotifyAfterInitializeResult", "params"}},
+		{"bad Nth", fault.Hang("ping").Nth(0), []string{"Nth(0)", "counts from 1"}},
+		{"bad probability", fault.Hang("ping").WithProbability(2), []string{"WithProbability(2)"}},
+		{"bad raw JSON", fault.RespondCapabilities(`{nope`), []string{"RespondCapabilities({nope)", "not JSON text"}},
+		{"unencodable params", fault.NotifyAfterInitializeResult("notifications/message", func() {}), []string{"NotifyAfterInitializeResult", "params"}},
 		{"zero fault", mcptest.Fault{}, []string{"a zero Fault"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,7 +133,7 @@ func TestMisbuiltFaultsFailAtOnce(t *testing.T) {
 	// A method only a Handle serves is fine.
 	fake := faketb.New(t)
 	srv := mcptest.NewServer(fake).Handle("x/custom", func(context.Context, *mcptest.Request) mcptest.Reply { return mcptest.Result(`{}`) })
-	if !fake.Run(func() { srv.WithFaults(mcptest.Delay("x/custom", time.Millisecond).Optional()) }) {
+	if !fake.Run(func() { srv.WithFaults(fault.Delay("x/custom", time.Millisecond).Optional()) }) {
 		t.Errorf("want a fault on a handled custom method accepted, got %s", fake.Report())
 	}
 }
@@ -143,7 +144,7 @@ func TestMisbuiltFaultsFailAtOnce(t *testing.T) {
 func TestUnfiredFaultFailsTheTest(t *testing.T) {
 	fake := faketb.New(t)
 	srv := mcptest.NewServer(fake).WithTools(mcptest.NewTool("t").ReturnsText("x")).
-		WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
+		WithFaults(fault.RespondProtocolVersion("1999-01-01"))
 	c := dialRaw(t, srv)
 	c.discover(t, "1")
 	c.result(t, "2", "tools/list", modernParams(""))
@@ -166,12 +167,12 @@ func TestFaultFiredOrOptional(t *testing.T) {
 		pings int
 		fails bool
 	}{
-		{"acted", mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", nil), 1, false},
-		{"never matched", mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", nil), 0, true},
-		{"optional, never matched", mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", nil).Optional(), 0, false},
-		{"Nth beyond what came", mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", nil).Nth(3), 2, true},
-		{"probabilistic, matched but not drawn", mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", nil).WithProbability(1e-9), 1, false},
-		{"another session only", mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", nil).InSession(2), 1, true},
+		{"acted", fault.ReplaceWithJSONRPCError("ping", -32000, "x", nil), 1, false},
+		{"never matched", fault.ReplaceWithJSONRPCError("ping", -32000, "x", nil), 0, true},
+		{"optional, never matched", fault.ReplaceWithJSONRPCError("ping", -32000, "x", nil).Optional(), 0, false},
+		{"Nth beyond what came", fault.ReplaceWithJSONRPCError("ping", -32000, "x", nil).Nth(3), 2, true},
+		{"probabilistic, matched but not drawn", fault.ReplaceWithJSONRPCError("ping", -32000, "x", nil).WithProbability(1e-9), 1, false},
+		{"another session only", fault.ReplaceWithJSONRPCError("ping", -32000, "x", nil).InSession(2), 1, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := faketb.New(t)
@@ -200,7 +201,7 @@ func TestVerify(t *testing.T) {
 	}
 
 	fake := faketb.New(t)
-	bad := mcptest.NewServer(fake).WithFaults(mcptest.Hang("tools/call"))
+	bad := mcptest.NewServer(fake).WithFaults(fault.Hang("tools/call"))
 	b := dialRaw(t, bad)
 	b.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`) // before initialize
 	b.recv(t)
@@ -305,9 +306,9 @@ func TestServe(t *testing.T) {
 // "42" into a number).
 func TestOneJSONRule(t *testing.T) {
 	srv := mcptest.NewServer(t).WithFaults(
-		mcptest.SetField("initialize", "result.instructions", "42"),
-		mcptest.SetField("initialize", "result.serverInfo.version", json.RawMessage(`42`)),
-		mcptest.ReplaceWithJSONRPCError("ping", -32000, "x", "text data"),
+		fault.SetField("initialize", "result.instructions", "42"),
+		fault.SetField("initialize", "result.serverInfo.version", json.RawMessage(`42`)),
+		fault.ReplaceWithJSONRPCError("ping", -32000, "x", "text data"),
 	)
 	srv.ExpectViolation() // nothing
 	c := dialRaw(t, srv)
@@ -372,7 +373,7 @@ func TestSetToolsAnnounce(t *testing.T) {
 func TestHangReleasedBeforeItsRequest(t *testing.T) {
 	fake := faketb.New(t)
 	srv := mcptest.NewServer(fake)
-	h := srv.AddFault(mcptest.Hang("ping"))
+	h := srv.AddFault(fault.Hang("ping"))
 	h.Release()
 	c := dialRaw(t, srv)
 	if got := c.call(t, "1", "ping", ""); !got.Get("result").Exists() {

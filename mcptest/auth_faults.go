@@ -53,7 +53,7 @@ type authFaultCtx struct {
 
 func authFaultOf(name, method string, point authPoint, act func(h *FaultHandle, a *authState, ctx *authFaultCtx) bool) Fault {
 	// http: a no-op HTTP fault, so that the hooks find it in the snapshot without a lock
-	return Fault{&fault{name: name, method: method, http: &httpFault{}, auth: &authFault{point: point, act: act}}}
+	return builtFault(built{&fault{name: name, method: method, http: &httpFault{}, auth: &authFault{point: point, act: act}}})
 }
 
 // authFaultsAt returns the installed authorization faults of a point.
@@ -190,7 +190,7 @@ func RevokeToken() Fault {
 func InsufficientScope(method, scope string) Fault {
 	name := fmt.Sprintf("InsufficientScope(%q, %q)", method, scope)
 	if scope == "" || strings.ContainsAny(scope, "\"\\") {
-		return brokenArg(name, "scope", fmt.Errorf("scope %q: want space-separated scope tokens without quotes", scope))
+		return builtFault(brokenArg(name, "scope", fmt.Errorf("scope %q: want space-separated scope tokens without quotes", scope)))
 	}
 	need := strings.Fields(scope)
 	return authFaultOf(name, method, atResource, func(h *FaultHandle, a *authState, ctx *authFaultCtx) bool {
@@ -296,7 +296,7 @@ func NoPRM() Fault {
 func TokenError(code string) Fault {
 	name := fmt.Sprintf("TokenError(%q)", code)
 	if code == "" || strings.ContainsAny(code, "\"\\ ") {
-		return brokenArg(name, "code", fmt.Errorf("error code %q: want an OAuth error code such as invalid_grant", code))
+		return builtFault(brokenArg(name, "code", fmt.Errorf("error code %q: want an OAuth error code such as invalid_grant", code)))
 	}
 	return authFaultOf(name, "", atToken, func(h *FaultHandle, a *authState, ctx *authFaultCtx) bool {
 		ctx.q.oauthError(http.StatusBadRequest, code, "fault "+h.String())
@@ -312,7 +312,7 @@ func TokenError(code string) Fault {
 func TokenStatus(status int) Fault {
 	name := fmt.Sprintf("TokenStatus(%d)", status)
 	if status < 400 || status > 599 {
-		return brokenArg(name, "status", fmt.Errorf("status %d is not an HTTP error (400-599)", status))
+		return builtFault(brokenArg(name, "status", fmt.Errorf("status %d is not an HTTP error (400-599)", status)))
 	}
 	return authFaultOf(name, "", atToken, func(h *FaultHandle, a *authState, ctx *authFaultCtx) bool {
 		text := http.StatusText(status)
@@ -328,7 +328,7 @@ func TokenStatus(status int) Fault {
 func SlowToken(d time.Duration) Fault {
 	name := fmt.Sprintf("SlowToken(%v)", d)
 	if d <= 0 {
-		return brokenArg(name, "d", fmt.Errorf("delay %v is not positive", d))
+		return builtFault(brokenArg(name, "d", fmt.Errorf("delay %v is not positive", d)))
 	}
 	return authFaultOf(name, "", atToken, func(h *FaultHandle, a *authState, ctx *authFaultCtx) bool {
 		sleep(ctx.q.r.Context(), d)

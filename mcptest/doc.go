@@ -51,52 +51,28 @@
 // # Faults
 //
 // A Fault is one way a real server breaks clients, as a value: a trigger
-// and an action (RespondProtocolVersion, OmitCapability, Hang, WrongID,
-// Banner, Truncate, …). Fault values are immutable and hold no state: one
-// value may be given to any number of Servers. Server.WithFaults (chained)
-// and Server.AddFault (which returns a *FaultHandle with Hits, Remove and
-// Release) install faults, before or while clients are connected; each
-// installation counts for itself. A fault that never acted fails the test
-// at its end, saying why it likely did not (the client never sent that
-// method, went stateless, …), unless it was marked Optional. The journal
-// records exactly what went on the wire.
-//
-// The handshake faults act at fixed points of the handshake, each named
-// for where it acts relative to the initialize result. In wire order (the
-// client's messages on the left, the mock's in the middle), handshake era
-// first, then the stateless era, which has no handshake:
-//
-//	client                        mock                     faults acting there
-//	initialize ------------>                               RejectProtocolVersionHandshake (-32602 instead)
-//	                              before the result:       NotifyBeforeInitializeResult
-//	            <-----------      initialize result        RespondProtocolVersion, RespondCapabilities,
-//	                                                       OmitCapability, DeclareUnservedCapability,
-//	                                                       OmitServerInfo, CorruptServerInfo (edit it)
-//	                              right after the result:  NotifyAfterInitializeResult,
-//	                                                       RequestAfterInitializeResult
-//	notifications/initialized ->                           none: the handshake is over
-//	tools/list, tools/call… ->                             every other fault, as on any request
-//
-//	server/discover ------->                               RejectProtocolVersionStateless (-32022 instead)
-//	            <-----------      discover result          RespondSupportedVersions, RespondCapabilities,
-//	                                                       OmitCapability, DeclareUnservedCapability
-//	each stateless request ->                              RejectProtocolVersionStateless (-32022 instead)
-//	            <-----------      each result's _meta      OmitServerInfo, CorruptServerInfo
-//
-// A scenario may name the same point from the client's side: the scenario
-// notify-before-initialized (the tour's lesson talking-before-initialized)
-// is NotifyAfterInitializeResult, after the initialize result and before
-// the client's notifications/initialized; NotifyBeforeInitializeResult is
-// an earlier point, before the client has the server's capabilities.
+// and an action. The catalog is package
+// github.com/mcpmock/mcpmock/mcptest/fault (fault.RespondProtocolVersion,
+// fault.OmitCapability, fault.Hang, fault.WrongID, fault.Banner,
+// fault.Truncate, …; its doc draws where each handshake fault acts), and
+// authorization's faults are package oauth's. Fault values are immutable
+// and hold no state: one value may be given to any number of Servers.
+// Server.WithFaults (chained) and Server.AddFault (which returns a
+// *FaultHandle with Hits, Remove and Release) install faults, before or
+// while clients are connected; each installation counts for itself. A
+// fault that never acted fails the test at its end, saying why it likely
+// did not (the client never sent that method, went stateless, …), unless
+// it was marked Optional. The journal records exactly what went on the
+// wire.
 //
 // # JSON values
 //
 // One rule for every parameter that takes JSON. A parameter that takes any
-// JSON value (SetField, Journal.Where, JSONRPCError and ReplaceWithJSONRPCError's
-// data, JSONRPCVersion, RespondProtocolVersion) reads a Go string as a JSON
+// JSON value (Journal.Where, JSONRPCError's data; package fault's SetField,
+// ReplaceWithJSONRPCError's data, JSONRPCVersion, RespondProtocolVersion) reads a Go string as a JSON
 // string and a json.RawMessage (or []byte) as JSON text; anything else is what
-// encoding/json makes of it: SetField(m, p, "42") sets the string "42",
-// SetField(m, p, json.RawMessage(`42`)) the number. A parameter that only
+// encoding/json makes of it: fault.SetField(m, p, "42") sets the string
+// "42", fault.SetField(m, p, json.RawMessage(`42`)) the number. A parameter that only
 // takes a JSON object or schema (params, results, argument subsets,
 // capabilities, input and output schemas) also accepts JSON text in a
 // string or []byte: WhenArgs(`{"age":8}`, …). A value JSON cannot encode
@@ -123,7 +99,8 @@
 // checked against the body), and the legacy HTTP+SSE transport of
 // 2024-11-05 too.
 // The http/… rules check the client's side of HTTP, and the HTTP faults
-// (ExpireSession, HTTPStatus, DropStream, ReplyAsSSE, …) break the server's.
+// (fault.ExpireSession, fault.HTTPStatus, fault.DropStream, fault.ReplyAsSSE,
+// …) break the server's.
 //
 // # What the client did
 //

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 )
 
 // A program that is not a test runs a Server with a ProgramTB: the
@@ -36,7 +37,7 @@ func ExampleProgramTB() {
 // Verify returns the verdict so far as one error, as goleak.Find does.
 func ExampleServer_Verify() {
 	t := newExampleT()
-	srv := mcptest.NewServer(t).WithFaults(mcptest.Delay("tools/call", 0))
+	srv := mcptest.NewServer(t).WithFaults(fault.Delay("tools/call", 0))
 	c := dial(srv)
 	c.handshake("2025-11-25")
 	c.close()
@@ -54,7 +55,7 @@ func ExampleServer_Verify() {
 func ExampleServer_AddFault() {
 	t := newExampleT()
 	defer t.Finish()
-	second := mcptest.ReplaceWithJSONRPCError("ping", -32000, "flaky", nil).Nth(2)
+	second := fault.ReplaceWithJSONRPCError("ping", -32000, "flaky", nil).Nth(2)
 	srv := mcptest.NewServer(t)
 	h := srv.AddFault(second)
 	c := dial(srv)

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faultkit"
 	"github.com/mcpmock/mcpmock/internal/precheck"
 )
 
@@ -20,8 +22,11 @@ import (
 // the mock serves it (answer instead, delay, hang, close), on a message
 // the mock sends (change a field, a wrong id, insert, duplicate or drop
 // messages), or on how that message is written (split, truncate, garbage,
-// framing). Build faults with the constructors of this package and refine
-// the trigger with Nth, InSession, WithProbability and Optional.
+// framing). The catalog of faults is package
+// github.com/mcpmock/mcpmock/mcptest/fault (fault.Hang, fault.Delay,
+// fault.RespondProtocolVersion, …); authorization's are in package
+// github.com/mcpmock/mcpmock/mcptest/oauth. Refine the trigger with Nth,
+// InSession, WithProbability and Optional.
 //
 // A Fault is immutable and holds no state: the same value may be given to
 // any number of Servers, and the refining methods return new values.
@@ -30,7 +35,7 @@ import (
 // test when it ends, saying why it likely did not, unless it is Optional.
 // A fault prints itself, and a failing test's transcript names the faults
 // that were on.
-type Fault struct{ f *fault }
+type Fault faultkit.Fault
 
 type fault struct {
 	name     string
@@ -49,51 +54,155 @@ type fault struct {
 	// http acts at the HTTP transport (http_faults.go).
 	http *httpFault
 	auth *authFault // acts in the authorization flow (auth_faults.go)
+	// ext is the action of a fault an extension plays (faultkit.Spec.Ext).
+	ext any
 }
+
+// built is what a constructor of the engine's catalog (faults.go,
+// http_faults.go) makes: the fault's action, named, with no trigger yet.
+type built struct{ f *fault }
 
 // brokenFault is a fault whose constructor failed: installing it fails the
 // test with err, naming the constructor call.
-func brokenFault(name string, err error) Fault {
-	return Fault{&fault{name: name, err: err}}
+func brokenFault(name string, err error) built {
+	return built{&fault{name: name, err: err}}
 }
 
 // brokenArg is a fault whose constructor (or refinement) could not take
 // its argument param (named as its signature names it): the config
 // package places the reason at the file's matching parameter.
-func brokenArg(name, param string, err error) Fault {
+func brokenArg(name, param string, err error) built {
 	return brokenFault(name, &precheck.ArgError{Param: param, Err: err})
+}
+
+// builtFault makes a Fault of a fault built in this package, outside the
+// catalog (the authorization faults, internal tests).
+func builtFault(b built) Fault { return Fault(faultkit.Make(faultkit.Spec{Ext: b})) }
+
+// faultCatalog holds the engine's fault constructors, one method per
+// constructor of package fault, with the same name and signature: a
+// fault.Hang("tools/call") is the data {Op: "Hang", Args: ["tools/call"]},
+// which resolve plays with faultCatalog.Hang. Their docs are package fault's.
+type faultCatalog struct{}
+
+// spec returns what f is, nil for the zero Fault.
+func (f Fault) spec() *faultkit.Spec { return faultkit.Fault(f).Spec() }
+
+// resolve builds f's action with its trigger: nil for the zero Fault. It
+// is pure, so a Fault stays a value; AddFault resolves once.
+func (f Fault) resolve() *fault {
+	sp := f.spec()
+	if sp == nil {
+		return nil
+	}
+	var b *fault
+	switch {
+	case sp.Op != "":
+		b = callCatalog(sp.Op, sp.Args)
+	case sp.Ext != nil:
+		if pre, ok := sp.Ext.(built); ok { // a fault of this package's own (auth_faults.go)
+			c := *pre.f
+			b = &c
+		} else {
+			b = &fault{name: sp.Name, method: sp.Method, err: sp.Err, ext: sp.Ext}
+		}
+	default:
+		b = &fault{name: sp.Name, err: errZeroFault}
+	}
+	c := *b
+	// the trigger: a refinement's, over what the constructor set (ListChangedAfter is Nth(1))
+	if sp.Nth != 0 {
+		c.nth = sp.Nth
+	}
+	if sp.Session != 0 {
+		c.session = sp.Session
+	}
+	if sp.Prob != 0 {
+		c.prob = sp.Prob
+	}
+	c.optional = c.optional || sp.Optional
+	if sp.Refine != nil && c.err == nil {
+		c.err = sp.Refine
+	}
+	return &c
+}
+
+// callCatalog calls the faultCatalog's constructor op with args (the typed
+// arguments package fault passed on), or returns a broken fault saying why
+// it cannot: a test checks that every constructor of package fault has its
+// method here, with the same signature.
+func callCatalog(op string, args []any) *fault {
+	m := reflect.ValueOf(faultCatalog{}).MethodByName(op)
+	if !m.IsValid() {
+		return brokenFault(op, fmt.Errorf("mcptest has no fault %q; build faults with the constructors of package fault", op)).f
+	}
+	t := m.Type()
+	if len(args) != t.NumIn() {
+		return brokenFault(op, fmt.Errorf("fault %s takes %d arguments, got %d", op, t.NumIn(), len(args))).f
+	}
+	in := make([]reflect.Value, len(args))
+	for i, a := range args {
+		want := t.In(i)
+		if a == nil {
+			in[i] = reflect.Zero(want)
+			continue
+		}
+		v := reflect.ValueOf(a)
+		if !v.Type().AssignableTo(want) {
+			return brokenFault(op, fmt.Errorf("fault %s: argument %d is a %s, want %s", op, i+1, v.Type(), want)).f
+		}
+		in[i] = v
+	}
+	var out []reflect.Value
+	if t.IsVariadic() {
+		out = m.CallSlice(in)
+	} else {
+		out = m.Call(in)
+	}
+	return out[0].Interface().(built).f
 }
 
 // String names the fault and its trigger, e.g. `Delay("tools/call", 2s).Nth(3)`:
 // what it does on the wire (Optional, which changes only the verdict, is
 // not shown).
 func (f Fault) String() string {
-	if f.f == nil {
+	r := f.resolve()
+	if r == nil {
 		return "Fault(nil)"
 	}
 	var b strings.Builder
-	b.WriteString(f.f.name)
-	if f.f.nth > 0 {
-		fmt.Fprintf(&b, ".Nth(%d)", f.f.nth)
+	b.WriteString(r.name)
+	if r.nth > 0 {
+		fmt.Fprintf(&b, ".Nth(%d)", r.nth)
 	}
-	if f.f.session > 0 {
-		fmt.Fprintf(&b, ".InSession(%d)", f.f.session)
+	if r.session > 0 {
+		fmt.Fprintf(&b, ".InSession(%d)", r.session)
 	}
-	if f.f.prob > 0 {
-		fmt.Fprintf(&b, ".WithProbability(%g)", f.f.prob)
+	if r.prob > 0 {
+		fmt.Fprintf(&b, ".WithProbability(%g)", r.prob)
 	}
 	return b.String() // Optional is left out: it changes the verdict, not what goes on the wire
-
 }
 
 // refine returns a copy of the fault with a changed trigger.
-func (f Fault) refine(change func(*fault)) Fault {
-	if f.f == nil {
+func (f Fault) refine(change func(*faultkit.Spec)) Fault {
+	sp := f.spec()
+	if sp == nil {
 		return f
 	}
-	c := *f.f
+	c := *sp
 	change(&c)
-	return Fault{&c}
+	return Fault(faultkit.Make(c))
+}
+
+// refineErr returns a copy of the fault that fails to install with a
+// refinement's error (the first one it got).
+func (f Fault) refineErr(param string, err error) Fault {
+	return f.refine(func(c *faultkit.Spec) {
+		if c.Refine == nil {
+			c.Refine = &precheck.ArgError{Param: param, Err: err}
+		}
+	})
 }
 
 // Nth makes the fault act on the nth matching message only, counted from 1
@@ -102,18 +211,18 @@ func (f Fault) refine(change func(*fault)) Fault {
 // the nth message of each.
 func (f Fault) Nth(n int) Fault {
 	if n < 1 {
-		return brokenArg(f.String()+fmt.Sprintf(".Nth(%d)", n), "Nth", fmt.Errorf("Nth(%d): n counts from 1", n))
+		return f.refineErr("Nth", fmt.Errorf("Nth(%d): n counts from 1", n))
 	}
-	return f.refine(func(c *fault) { c.nth = n })
+	return f.refine(func(c *faultkit.Spec) { c.Nth = n })
 }
 
 // InSession makes the fault act in the n-th session of the server only,
 // counted from 1 in the order the sessions opened (Session.Number).
 func (f Fault) InSession(n int) Fault {
 	if n < 1 {
-		return brokenArg(f.String()+fmt.Sprintf(".InSession(%d)", n), "InSession", fmt.Errorf("InSession(%d): sessions count from 1", n))
+		return f.refineErr("InSession", fmt.Errorf("InSession(%d): sessions count from 1", n))
 	}
-	return f.refine(func(c *fault) { c.session = n })
+	return f.refine(func(c *faultkit.Spec) { c.Session = n })
 }
 
 // WithProbability makes the fault act on each matching message with
@@ -123,23 +232,31 @@ func (f Fault) InSession(n int) Fault {
 // made it act.
 func (f Fault) WithProbability(p float64) Fault {
 	if !(p > 0 && p <= 1) {
-		return brokenArg(f.String()+fmt.Sprintf(".WithProbability(%g)", p), "WithProbability", fmt.Errorf("WithProbability(%g): want 0 < p <= 1", p))
+		return f.refineErr("WithProbability", fmt.Errorf("WithProbability(%g): want 0 < p <= 1", p))
 	}
-	return f.refine(func(c *fault) { c.prob = p })
+	return f.refine(func(c *faultkit.Spec) { c.Prob = p })
 }
 
 // Optional marks a fault that may legitimately never act in this test (a
 // client that may or may not reach it): it then does not fail the test at
 // its end. Without it, a fault that never acted is reported as evidence
 // that the test did not test what it says.
-func (f Fault) Optional() Fault { return f.refine(func(c *fault) { c.optional = true }) }
+func (f Fault) Optional() Fault { return f.refine(func(c *faultkit.Spec) { c.Optional = true }) }
+
+// Err reports why the fault cannot be installed on any server, or nil: a
+// zero Fault, an argument its constructor or a refinement could not take,
+// a method no version of the protocol has (a method a Handle serves is
+// checked when the fault is installed). AddFault and WithFaults fail the
+// test with it; config checks a file's faults with it when it loads.
+func (f Fault) Err() error { return f.problem(nil, false) }
 
 // FaultHandle is one installed fault: the registration that Server.AddFault
 // returns (and Server.Faults lists), with its own counts. It is safe for
 // concurrent use.
 type FaultHandle struct {
-	srv *Server
-	f   *fault
+	srv   *Server
+	f     *fault
+	value Fault // what was installed
 
 	mu       sync.Mutex
 	matched  int          // messages the trigger matched (method, session, kind)
@@ -151,7 +268,7 @@ type FaultHandle struct {
 }
 
 // Fault returns the fault value this registration installed.
-func (h *FaultHandle) Fault() Fault { return Fault{h.f} }
+func (h *FaultHandle) Fault() Fault { return h.value }
 
 // String names the fault, as Fault.String does.
 func (h *FaultHandle) String() string { return h.Fault().String() }
@@ -281,18 +398,19 @@ func (s *Server) AddFault(f Fault) *FaultHandle {
 // test naming call and f and saying why, and returns nil.
 func (s *Server) addFault(call string, f Fault) *FaultHandle {
 	s.t.Helper()
+	r := f.resolve()
 	if err := f.problem(s.handled(), true); err != nil {
 		switch {
-		case f.f == nil:
+		case r == nil:
 			s.t.Fatalf("mcptest: %s: %v", call, err)
-		case f.f.err == nil: // built, so its method is what is wrong
+		case r.err == nil: // built, so its method is what is wrong
 			s.t.Fatalf("mcptest: %s(%s): the fault would never act: %v", call, f, err)
 		default:
 			s.t.Fatalf("mcptest: %s(%s): %v", call, f, err)
 		}
 		return nil
 	}
-	h := &FaultHandle{srv: s, f: f.f, release: make(chan struct{})}
+	h := &FaultHandle{srv: s, f: r, value: f, release: make(chan struct{})}
 	s.faults.mu.Lock()
 	s.faults.all = append(s.faults.all, h)
 	s.faults.swap()
@@ -598,32 +716,23 @@ func (s *Server) handled() []string {
 	return names
 }
 
-func init() {
-	precheck.Fault = func(f any) error {
-		fl, ok := f.(Fault)
-		if !ok {
-			return fmt.Errorf("precheck.Fault: want an mcptest.Fault, got %T", f)
-		}
-		return fl.problem(nil, false)
-	}
-}
-
 // errZeroFault is the problem of a Fault not made by a constructor.
-var errZeroFault = errors.New("a zero Fault; build faults with the constructors (Hang, Delay, RespondProtocolVersion, …)")
+var errZeroFault = errors.New("a zero Fault; build faults with the constructors of package fault (fault.Hang, fault.Delay, …)")
 
 // problem says why f cannot be installed on a server whose Handles serve
 // served (handles: the caller has Handle), or returns nil: a zero Fault,
 // an argument its constructor could not take, a method it would never see.
-// AddFault and WithFaults check it, and, through precheck.Fault, the
-// config package checks a file's faults with it at load.
+// AddFault and WithFaults check it, and, through Err, the config package
+// checks a file's faults with it at load.
 func (f Fault) problem(served []string, handles bool) error {
-	if f.f == nil {
+	r := f.resolve()
+	if r == nil {
 		return errZeroFault
 	}
-	if f.f.err != nil {
-		return f.f.err
+	if r.err != nil {
+		return r.err
 	}
-	if why := precheck.UnknownMethod(f.f.method, served, handles); why != "" {
+	if why := precheck.UnknownMethod(r.method, served, handles); why != "" {
 		return &precheck.ArgError{Param: "method", Err: errors.New(why)}
 	}
 	return nil

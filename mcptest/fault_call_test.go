@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 )
 
 // A fault that cannot be installed fails the test naming the call the
@@ -21,16 +22,16 @@ func TestFaultRefusedNamesTheCall(t *testing.T) {
 		fault mcptest.Fault
 		want  string // with %s for the call
 	}{
-		{"misspelled method", mcptest.Delay("tools/cal", time.Second),
+		{"misspelled method", fault.Delay("tools/cal", time.Second),
 			`mcptest: %s(Delay("tools/cal", 1s)): the fault would never act: "tools/cal" is no method of any protocol version, nor one a Handle serves; did you mean "tools/call"?`},
-		{"near a handled method", mcptest.Drop("x/custon"),
+		{"near a handled method", fault.Drop("x/custon"),
 			`mcptest: %s(Drop("x/custon")): the fault would never act: "x/custon" is no method of any protocol version, nor one a Handle serves; did you mean "x/custom"?`},
-		{"far from every method", mcptest.Hang("frobnicate/now"),
+		{"far from every method", fault.Hang("frobnicate/now"),
 			`mcptest: %s(Hang("frobnicate/now")): the fault would never act: "frobnicate/now" is no method of any protocol version, nor one a Handle serves; name one of the protocol's methods, e.g. "tools/call", or serve it with Handle before installing the fault`},
 		{"an argument the constructor cannot take", mcptest.TokenStatus(200),
 			`mcptest: %s(TokenStatus(200)): status 200 is not an HTTP error (400-599)`},
 		{"a zero Fault", mcptest.Fault{},
-			`mcptest: %s: a zero Fault; build faults with the constructors (Hang, Delay, RespondProtocolVersion, …)`},
+			`mcptest: %s: a zero Fault; build faults with the constructors of package fault (fault.Hang, fault.Delay, …)`},
 	} {
 		for _, call := range []string{"WithFaults", "AddFault"} {
 			t.Run(tc.name+"/"+call, func(t *testing.T) {

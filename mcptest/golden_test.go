@@ -11,6 +11,7 @@ import (
 	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/tidwall/gjson"
 )
 
@@ -266,9 +267,9 @@ var goldenVariants = []struct {
 	apply  func(*mcptest.Server) *mcptest.Server
 }{
 	{name: "plain", apply: func(s *mcptest.Server) *mcptest.Server { return s }},
-	{name: "sse-replies", httpOnly: true, apply: func(s *mcptest.Server) *mcptest.Server { return s.WithFaults(mcptest.ReplyAsSSE("").Optional()) }},
+	{name: "sse-replies", httpOnly: true, apply: func(s *mcptest.Server) *mcptest.Server { return s.WithFaults(fault.ReplyAsSSE("").Optional()) }},
 	{name: "sse-retry", httpOnly: true, apply: func(s *mcptest.Server) *mcptest.Server {
-		return s.WithFaults(mcptest.ReplyAsSSE("").Optional()).WithHTTP(mcptest.HTTPOptions{SSERetry: time.Second})
+		return s.WithFaults(fault.ReplyAsSSE("").Optional()).WithHTTP(mcptest.HTTPOptions{SSERetry: time.Second})
 	}},
 	{name: "no-get-stream", httpOnly: true, noPush: true, apply: func(s *mcptest.Server) *mcptest.Server { return s.WithHTTP(mcptest.HTTPOptions{NoStandaloneSSE: true}) }},
 	{name: "empty-string-cursor", apply: func(s *mcptest.Server) *mcptest.Server { return s.WithEmptyStringCursor() }},

@@ -24,12 +24,12 @@ type httpFault struct {
 	reply func(h *FaultHandle, c *httpConn, st *sseStream) bool
 }
 
-func httpRequestFault(name, method string, act func(h *FaultHandle, c *httpConn, w http.ResponseWriter, r *http.Request, m Message, body []byte) bool) Fault {
-	return Fault{&fault{name: name, method: method, http: &httpFault{request: act}}}
+func httpRequestFault(name, method string, act func(h *FaultHandle, c *httpConn, w http.ResponseWriter, r *http.Request, m Message, body []byte) bool) built {
+	return built{&fault{name: name, method: method, http: &httpFault{request: act}}}
 }
 
-func httpReplyFault(name, method string, act func(h *FaultHandle, c *httpConn, st *sseStream) bool) Fault {
-	return Fault{&fault{name: name, method: method, http: &httpFault{reply: act}}}
+func httpReplyFault(name, method string, act func(h *FaultHandle, c *httpConn, st *sseStream) bool) built {
+	return built{&fault{name: name, method: method, http: &httpFault{reply: act}}}
 }
 
 // httpFaults returns the HTTP faults that are on.
@@ -72,13 +72,8 @@ func (c *httpConn) faultReply(st *sseStream) {
 	}
 }
 
-// ExpireSession ends the session when the client sends the request the
-// fault matches (any request; choose which with Nth or InSession): that
-// request and every later one with the session's id get 404 Not Found, as
-// from a server that restarted or timed the session out. Reproduces: a
-// client that does not start a new session (initialize without the old
-// Mcp-Session-Id) after 404, as the spec says it MUST.
-func ExpireSession() Fault {
+// ExpireSession: see fault.ExpireSession.
+func (faultCatalog) ExpireSession() built {
 	return httpRequestFault("ExpireSession()", "", func(h *FaultHandle, c *httpConn, w http.ResponseWriter, r *http.Request, m Message, body []byte) bool {
 		if c.stateless {
 			return false
@@ -95,13 +90,8 @@ func ExpireSession() Fault {
 	})
 }
 
-// HTTPStatus answers requests of method with an HTTP error instead of a
-// JSON-RPC reply: code with body, which, when empty, is an HTML error
-// page as proxies and frameworks write (500, 502, 503), or for 401 a
-// WWW-Authenticate challenge, for 429 a Retry-After. The session goes on.
-// Reproduces: a gateway error or rate limit in front of the server — the
-// client must surface the error to the app and keep the session.
-func HTTPStatus(method string, code int, body string) Fault {
+// HTTPStatus: see fault.HTTPStatus.
+func (faultCatalog) HTTPStatus(method string, code int, body string) built {
 	name := fmt.Sprintf("HTTPStatus(%q, %d, %q)", method, code, body)
 	if code < 400 || code > 599 {
 		return brokenArg(name, "code", fmt.Errorf("status %d is not an HTTP error (400-599)", code))
@@ -133,11 +123,8 @@ func HTTPStatus(method string, code int, body string) Fault {
 	})
 }
 
-// SlowHeaders waits d before the mock starts answering a request of
-// method over HTTP: the client sees no status line for that long.
-// Reproduces: a slow backend behind the endpoint — a client with a short
-// response-header timeout fails the call.
-func SlowHeaders(method string, d time.Duration) Fault {
+// SlowHeaders: see fault.SlowHeaders.
+func (faultCatalog) SlowHeaders(method string, d time.Duration) built {
 	return httpRequestFault(fmt.Sprintf("SlowHeaders(%q, %v)", method, d), method, func(h *FaultHandle, c *httpConn, w http.ResponseWriter, r *http.Request, m Message, body []byte) bool {
 		h.hit()
 		sleep(r.Context(), d)
@@ -145,14 +132,8 @@ func SlowHeaders(method string, d time.Duration) Fault {
 	})
 }
 
-// DropStream answers a request of method with an SSE stream and cuts it
-// after the first n events (n = 0: right after the stream opens), before
-// the reply. With resumable, the events carry ids (and a priming event
-// opens the stream), so the client can reconnect with GET and
-// Last-Event-ID, and the mock replays what it missed, the reply included;
-// without, they carry none and the reply is lost. Reproduces: a proxy
-// that cuts long responses — a client that does not resume loses the call.
-func DropStream(method string, n int, resumable bool) Fault {
+// DropStream: see fault.DropStream.
+func (faultCatalog) DropStream(method string, n int, resumable bool) built {
 	name := fmt.Sprintf("DropStream(%q, %d, %v)", method, n, resumable)
 	if n < 0 {
 		return brokenArg(name, "n", fmt.Errorf("n = %d events: want 0 or more", n))
@@ -170,34 +151,24 @@ func DropStream(method string, n int, resumable bool) Fault {
 	})
 }
 
-// ReplyAsJSON answers requests of method with a JSON body even when the
-// mock sends notifications or requests before the result: those go on the
-// standalone GET stream instead (or wait for one). Reproduces: a server
-// that never streams — progress arrives late, or never.
-func ReplyAsJSON(method string) Fault {
+// ReplyAsJSON: see fault.ReplyAsJSON.
+func (faultCatalog) ReplyAsJSON(method string) built {
 	return httpReplyFault(fmt.Sprintf("ReplyAsJSON(%q)", method), method, func(h *FaultHandle, c *httpConn, st *sseStream) bool {
 		st.forceJSON, st.forceSSE = true, false
 		return true
 	})
 }
 
-// ReplyAsSSE answers requests of method (every request when method is "")
-// with an SSE stream even when only the result goes on it. By default a
-// request is answered with a JSON body, and with SSE when the mock sends a
-// notification or a request before the result. Reproduces: a server that always streams — a
-// client that handles only JSON bodies fails.
-func ReplyAsSSE(method string) Fault {
+// ReplyAsSSE: see fault.ReplyAsSSE.
+func (faultCatalog) ReplyAsSSE(method string) built {
 	return httpReplyFault(fmt.Sprintf("ReplyAsSSE(%q)", method), method, func(h *FaultHandle, c *httpConn, st *sseStream) bool {
 		st.forceSSE, st.forceJSON = true, false
 		return true
 	})
 }
 
-// OmitSessionID answers initialize without an Mcp-Session-Id header, as a
-// server that keeps no sessions does (the spec makes the header a MAY):
-// the mock then takes the session's later requests without one. Reproduces:
-// a client that insists on a session id, or sends an empty one.
-func OmitSessionID() Fault {
+// OmitSessionID: see fault.OmitSessionID.
+func (faultCatalog) OmitSessionID() built {
 	return httpReplyFault("OmitSessionID()", "initialize", func(h *FaultHandle, c *httpConn, st *sseStream) bool {
 		if c.stateless {
 			return false
@@ -208,22 +179,16 @@ func OmitSessionID() Fault {
 	})
 }
 
-// WrongContentType labels the reply to method with contentType (e.g.
-// "text/plain" or "text/html") instead of application/json or
-// text/event-stream; the body is unchanged. Reproduces: a framework that
-// sets its default content type — a strict client rejects the reply.
-func WrongContentType(method, contentType string) Fault {
+// WrongContentType: see fault.WrongContentType.
+func (faultCatalog) WrongContentType(method, contentType string) built {
 	return httpReplyFault(fmt.Sprintf("WrongContentType(%q, %q)", method, contentType), method, func(h *FaultHandle, c *httpConn, st *sseStream) bool {
 		st.contentType = contentType
 		return true
 	})
 }
 
-// SSEComment answers requests of method with an SSE stream and writes the
-// comment line ": text" before each of its events, as servers and proxies
-// send keep-alives. Reproduces: a client whose SSE parser chokes on
-// comments, which the SSE format says to ignore.
-func SSEComment(method, text string) Fault {
+// SSEComment: see fault.SSEComment.
+func (faultCatalog) SSEComment(method, text string) built {
 	return httpReplyFault(fmt.Sprintf("SSEComment(%q, %q)", method, text), method, func(h *FaultHandle, c *httpConn, st *sseStream) bool {
 		st.forceSSE, st.forceJSON = true, false
 		st.comment = text

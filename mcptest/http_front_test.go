@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
@@ -205,8 +206,8 @@ func TestHTTPRefusedInitializeOpensNoSession(t *testing.T) {
 // wrote its refusals itself, and the fault never acted.)
 func TestHTTPOutboundFaultsActOnRefusals(t *testing.T) {
 	srv := ruleServer(faketb.New(t))
-	call := srv.AddFault(mcptest.JSONRPCVersion("tools/call", "1.0"))
-	ping := srv.AddFault(mcptest.JSONRPCVersion("ping", "1.0"))
+	call := srv.AddFault(fault.JSONRPCVersion("tools/call", "1.0"))
+	ping := srv.AddFault(fault.JSONRPCVersion("ping", "1.0"))
 	h := newHTTPRaw(t, srv)
 	sid := h.handshake("2025-11-25")
 

@@ -14,8 +14,8 @@ import (
 // kept until a GET resumes it. The short reply stream goes out in one
 // write, with a Content-Length.
 func TestHTTPDeliveredStreamsNotKept(t *testing.T) {
-	srv := NewServer(t).WithTools(NewTool("t").ReturnsText("x")).WithFaults(ReplyAsSSE("tools/call"))
-	srv.AddFault(DropStream("tools/call", 0, true).Nth(4))
+	srv := NewServer(t).WithTools(NewTool("t").ReturnsText("x")).WithFaults(builtFault(faultCatalog{}.ReplyAsSSE("tools/call")))
+	srv.AddFault(builtFault(faultCatalog{}.DropStream("tools/call", 0, true)).Nth(4))
 	url := srv.URL()
 	sid := ""
 	post := func(body string) (string, int64) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 )
 
 // TestElicitationContentViaRequest: an elicitation/create the test sends
@@ -109,7 +110,7 @@ func TestDiscoverFirstOnlyOnStdio(t *testing.T) {
 // handshake breaks again) is reported once a session: violate reads the
 // row, the check does not count.
 func TestOncePerSessionFromTheTable(t *testing.T) {
-	srv := ruleServer(t).WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
+	srv := ruleServer(t).WithFaults(fault.RespondProtocolVersion("1999-01-01"))
 	for range 2 {
 		c := dialRaw(t, srv)
 		c.result(t, rawInitID, "initialize", initializeParams("2025-11-25"))

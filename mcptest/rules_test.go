@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/tidwall/gjson"
 )
 
@@ -335,7 +336,7 @@ var ruleCases = []ruleCase{
 	// lifecycle/unoffered-version-accepted (a warning): answered.
 	{name: "requests after a version no handshake has", rule: "lifecycle/unoffered-version-accepted", severity: mcptest.SeverityWarning,
 		server: func(t testing.TB) *mcptest.Server {
-			return ruleServer(t).WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
+			return ruleServer(t).WithFaults(fault.RespondProtocolVersion("1999-01-01"))
 		}, before: ruleFresh,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			if got := c.result(t, rawInitID, "initialize", initializeParams("2025-11-25")).Get("protocolVersion").String(); got != "1999-01-01" {
@@ -1326,7 +1327,7 @@ func TestServerRequestUnanswered(t *testing.T) {
 // out as "mcptest-1"; giving up on it cancels that id and reports it once,
 // not the number it had before the fault.
 func TestGivingUpOnAStringID(t *testing.T) {
-	srv := ruleServer(t).WithFaults(mcptest.StringRequestIDs()).ExpectViolation("jsonrpc/server-request-unanswered")
+	srv := ruleServer(t).WithFaults(fault.StringRequestIDs()).ExpectViolation("jsonrpc/server-request-unanswered")
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond) // never answered: no race

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/tidwall/gjson"
 )
 
@@ -189,7 +190,7 @@ func initializeResultMalformed() Scenario {
 			"It catches clients that accept any result (and then guess what the server can do) or that crash decoding it.",
 		Spec: spec(latestHandshake, "basic/lifecycle#initialization"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(legacy(base), mcptest.RespondCapabilities(`true`))
+			return faulty(legacy(base), fault.RespondCapabilities(`true`))
 		},
 		Expect: Expectation{
 			Description:   "connect fails with an error and nothing else is sent after the malformed initialize result (no notifications/initialized, no tools/list)",
@@ -207,7 +208,7 @@ func protocolVersionUnknown() Scenario {
 			"It catches clients that do not check the negotiated version and go on talking a protocol the server may not speak.",
 		Spec: spec(latestHandshake, "basic/lifecycle#version-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(legacy(base), mcptest.RespondProtocolVersion(bogusVersion))
+			return faulty(legacy(base), fault.RespondProtocolVersion(bogusVersion))
 		},
 		Expect: Expectation{
 			Description:   "connect fails with an unsupported-version error (mentioning the version) and nothing else is sent after the initialize result",
@@ -225,7 +226,7 @@ func toolsCapabilityMissing() Scenario {
 			"It catches clients that call tools/list without checking the capability: the classic \"the app shows no tools\", seen from the client's side.",
 		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, mcptest.OmitCapability("tools"))
+			return faulty(base, fault.OmitCapability("tools"))
 		},
 		Expect: Expectation{
 			Description:   "tools/list and tools/call are never called, since the server did not declare tools",
@@ -277,7 +278,7 @@ func notifyBeforeInitialized() Scenario {
 			"It catches clients that treat an early notification as fatal, or deadlock on it.",
 		Spec: spec(latestHandshake, "basic/lifecycle#initialization"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(legacy(base), mcptest.NotifyAfterInitializeResult("notifications/tools/list_changed", nil))
+			return faulty(legacy(base), fault.NotifyAfterInitializeResult("notifications/tools/list_changed", nil))
 		},
 		Expect: Expectation{
 			Description:   "the early notification is tolerated and the session proceeds: notifications/initialized is sent, the client's work gets results, and connect returns nil",
@@ -295,7 +296,7 @@ func toolsSchemaChangedQuietly() Scenario {
 			"It catches clients that trust a stale tool list forever and repeat the rejected call instead of refreshing it.",
 		Spec: spec(latestHandshake, "server/tools#list-changed-notification"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, mcptest.ReplaceWithJSONRPCError("tools/call", mcptest.CodeInvalidParams,
+			return faulty(base, fault.ReplaceWithJSONRPCError("tools/call", mcptest.CodeInvalidParams,
 				"Invalid params: the tool's input schema changed; list the tools again", nil).Nth(1))
 		},
 		Expect: Expectation{
@@ -355,7 +356,7 @@ func capabilitiesLie() Scenario {
 			"It catches clients that crash on the error, retry it in a loop, or call a tool they could not list.",
 		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, mcptest.DeclareUnservedCapability("tools"))
+			return faulty(base, fault.DeclareUnservedCapability("tools"))
 		},
 		Expect: Expectation{
 			Description:   "the client copes with the -32601 to tools/list: it calls no tool it could not list, sends tools/list at most twice, and returns",
@@ -393,7 +394,7 @@ func toolsListChanged() Scenario {
 			"It catches clients that ignore the notification and keep using a tool list the server said is out of date.",
 		Spec: spec(latestHandshake, "server/tools#list-changed-notification"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(legacy(base), mcptest.ListChangedAfter("tools/list", "notifications/tools/list_changed"))
+			return faulty(legacy(base), fault.ListChangedAfter("tools/list", "notifications/tools/list_changed"))
 		},
 		Expect: Expectation{
 			Description:   fmt.Sprintf("the client lists the tools again after notifications/tools/list_changed, before its session ends (Play waits up to %v after connect returned, for clients that re-list from their own goroutine)", listChangedWindow),
@@ -456,7 +457,7 @@ func negotiateUnknownVersion() Scenario {
 			"It catches clients that ignore -32022 and go on in their own version, or retry with a version the server did not list.",
 		Spec: spec(latestStateless, "basic/versioning#version-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, mcptest.RejectProtocolVersionStateless(unknownVersion))
+			return faulty(base, fault.RejectProtocolVersionStateless(unknownVersion))
 		},
 		Expect: Expectation{
 			Description:   "after -32022 the client sends no stateless request in a version the server did not list; it falls back to initialize and completes the handshake, or gives up with an error",
@@ -504,7 +505,7 @@ func discoverNeverAnswered() Scenario {
 			"It catches probing clients that wait for the probe forever instead of timing out and falling back to initialize, as the stdio transport says.",
 		Spec: spec(latestStateless, "basic/transports/stdio#protocol-version-detection"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(legacy(base), mcptest.Hang("server/discover"))
+			return faulty(legacy(base), fault.Hang("server/discover"))
 		},
 		Expect: Expectation{
 			Description:   "the client gives up on server/discover after a reasonable wait, falls back to initialize, completes the handshake and its work gets results within its deadline; connect returns nil",
@@ -596,7 +597,7 @@ func stdoutBanner() Scenario {
 		Spec: spec(latestHandshake, "basic/transports#stdio"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
 			name, version := base.ServerInfo()
-			return faulty(base, mcptest.Banner(strings.TrimSpace(name+" "+version)+" listening on stdio"))
+			return faulty(base, fault.Banner(strings.TrimSpace(name+" "+version)+" listening on stdio"))
 		},
 		Expect: Expectation{
 			Description:   "the client skips the non-JSON line and the session proceeds: its work gets results and connect returns nil",
@@ -614,7 +615,7 @@ func wrongIDType() Scenario {
 			"It catches clients that take the stray reply for theirs, and clients that hang forever waiting for a reply that will never match.",
 		Spec: spec(latestHandshake, "basic#responses"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, mcptest.FlipIDType("tools/call"))
+			return faulty(base, fault.FlipIDType("tools/call"))
 		},
 		Expect: Expectation{
 			Description:   "the reply with the mistyped id is not taken for the call's reply: the call fails when the client's deadline ends, and connect returns an error",
@@ -638,7 +639,7 @@ func disconnectMidCall() Scenario {
 			"It catches clients whose pending call never notices the closed connection and waits for a reply until its own timeout, or forever.",
 		Spec: spec(latestHandshake, "basic/lifecycle#shutdown"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, mcptest.CloseBefore("tools/call"))
+			return faulty(base, fault.CloseBefore("tools/call"))
 		},
 		Expect: Expectation{
 			Description:   "the pending call fails at once with an error (end of file), and connect returns well before its deadline",
@@ -665,7 +666,7 @@ func slowToolTimeout() Scenario {
 			"It catches clients that give up without telling the server (no notifications/cancelled), leaving it to work for nothing, and clients that never give up.",
 		Spec: spec(latestHandshake, "basic/utilities/cancellation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, mcptest.Delay("tools/call", time.Hour))
+			return faulty(base, fault.Delay("tools/call", time.Hour))
 		},
 		Expect: Expectation{
 			Description:   "when its deadline ends the client gives up on the call, sends notifications/cancelled with the call's requestId before its session ends (Play waits up to 1s after connect returned, for clients that send it from their own goroutine), and connect returns an error",
@@ -845,7 +846,7 @@ func loopingCursor() Scenario {
 			"It catches clients that follow nextCursor blindly and page forever (auto-paging iterators included).",
 		Spec: spec(latestHandshake, "server/utilities/pagination"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, mcptest.LoopingCursor("tools/list"), mcptest.LoopingCursor("resources/list"))
+			return faulty(base, fault.LoopingCursor("tools/list"), fault.LoopingCursor("resources/list"))
 		},
 		Expect: Expectation{
 			Description:   fmt.Sprintf("the client notices the repeated cursor and stops paging (at most %d requests of each list), and connect returns before its deadline", maxPages),

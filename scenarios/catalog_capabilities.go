@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/tidwall/gjson"
 )
 
@@ -34,7 +35,7 @@ func capabilitiesUnknownKeys() Scenario {
 			var faults []mcptest.Fault
 			for _, method := range []string{"initialize", "server/discover"} {
 				for _, k := range unknownCapabilityKeys {
-					faults = append(faults, mcptest.SetField(method, k.path, k.value))
+					faults = append(faults, fault.SetField(method, k.path, k.value))
 				}
 			}
 			return faulty(base, faults...)
@@ -55,7 +56,7 @@ func capabilitiesDifferByEra() Scenario {
 			"It catches clients that do not take the capabilities of the era they speak: a stateless client that calls tools/list anyway, or one that mixes the two answers.",
 		Spec: spec(latestStateless, "server/discover"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, mcptest.DeleteField("server/discover", "result.capabilities.tools"))
+			return faulty(base, fault.DeleteField("server/discover", "result.capabilities.tools"))
 		},
 		Expect: Expectation{
 			Description:   "the client trusts the capabilities of its own era: stateless (after server/discover) it sends no tools/list or tools/call, since discover declared no tools; in the handshake era it completes the handshake and its work gets results; either way it returns before its deadline",
@@ -85,7 +86,7 @@ func capabilitiesPerSession() Scenario {
 			"It catches clients that keep the capabilities of an earlier session (a cache across reconnects) instead of reading each session's own.",
 		Spec: spec(latestHandshake, "basic/lifecycle#capability-negotiation"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, mcptest.OmitCapability("tools").InSession(2))
+			return faulty(base, fault.OmitCapability("tools").InSession(2))
 		},
 		Expect: Expectation{
 			Description:   "the client reads each session's capabilities afresh: in the second session it sends no tools/list or tools/call, since that session declared no tools",

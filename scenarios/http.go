@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 )
 
 // HTTP returns the scenarios of the Streamable HTTP transport, for a
@@ -46,7 +47,7 @@ func httpSessionExpired() Scenario {
 			"It catches clients that give up, or keep sending the dead session id, instead of starting a new session as the spec says they MUST.",
 		Spec: spec(latestHandshake, "basic/transports#session-management"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(legacy(base), mcptest.ExpireSession().Nth(2))
+			return faulty(legacy(base), fault.ExpireSession().Nth(2))
 		},
 		Expect: Expectation{
 			Description:   "after the 404 the client sends a new initialize without the old session id, and its work in the new session gets results",
@@ -83,7 +84,7 @@ func httpErrorPage() Scenario {
 			"It catches clients that swallow the error or that take the session for dead and leave without ending it.",
 		Spec: spec(latestHandshake, "basic/transports#sending-messages-to-the-server"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(legacy(base), mcptest.HTTPStatus("tools/call", http.StatusServiceUnavailable, "").Nth(1))
+			return faulty(legacy(base), fault.HTTPStatus("tools/call", http.StatusServiceUnavailable, "").Nth(1))
 		},
 		Expect: Expectation{
 			Description:   "the 503 reaches the app as an error of its call (connect returns it, naming the status) and the client ends its session with DELETE",
@@ -118,7 +119,7 @@ func httpStreamDropped() Scenario {
 			"It catches clients that lose the call instead of reconnecting with GET and Last-Event-ID, which makes the server replay the reply.",
 		Spec: spec(latestHandshake, "basic/transports#resumability-and-redelivery"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(legacy(base), mcptest.DropStream("tools/call", 0, true))
+			return faulty(legacy(base), fault.DropStream("tools/call", 0, true))
 		},
 		Expect: Expectation{
 			Description:   "the client resumes the stream with GET and Last-Event-ID, gets the replayed reply, and connect returns nil",

@@ -151,9 +151,9 @@ func TestJSONRuleCatches(t *testing.T) {
 const caps = ` + "`" + `{"tools":{}}` + "`" + `
 func f() {
 	_ = mcptest.JSONRPCError(mcptest.CodeMissingClientCapability, "Missing", ` + "`" + `{"requiredCapabilities":{"elicitation":{}}}` + "`" + `)
-	_ = mcptest.SetField("initialize", "result.capabilities", caps)
+	_ = fault.SetField("initialize", "result.capabilities", caps)
 	_ = mcptest.JSONRPCError(1, "ok", json.RawMessage(` + "`" + `{"a":1}` + "`" + `))
-	_ = mcptest.SetField("initialize", "result.protocolVersion", "2025-11-25")
+	_ = fault.SetField("initialize", "result.protocolVersion", "2025-11-25")
 	_ = srv.Journal().Where("params.name", " [1]")
 }
 `

@@ -17,7 +17,7 @@ func TestListBugs(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	assert.Len(t, lines, len(bugs.All()), "one line a bug")
 	assert.Contains(t, out, `mcp-go-588: mark3labs/mcp-go v0.39.1 (stdio client) — "bufio.Scanner: token too long"`)
-	assert.Contains(t, out, `[mark3labs/mcp-go#588] recipe: mcptest.Oversized("tools/list", 70000)`)
+	assert.Contains(t, out, `[mark3labs/mcp-go#588] recipe: fault.Oversized("tools/list", 70000)`)
 }
 
 // TestRunBug: run --bug plays the bug's scenario under the bug's ID: the

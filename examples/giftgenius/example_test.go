@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpmock/mcpmock/examples/giftgenius"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 )
 
 // The examples run with mcptest.ProgramTB, the TB for programs that are not
@@ -98,7 +99,7 @@ func ExampleConnect_unknownProtocolVersion() {
 		srv := mcptest.NewServer(t).
 			WithProtocolVersions(mcptest.HandshakeVersions()...).
 			WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite")).
-			WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
+			WithFaults(fault.RespondProtocolVersion("1999-01-01"))
 
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -125,7 +126,7 @@ func ExampleApp_Suggest_toolsCapabilityForgotten() {
 	example(func(t mcptest.TB) {
 		srv := mcptest.NewServer(t).
 			WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a kite")).
-			WithFaults(mcptest.OmitCapability("tools"))
+			WithFaults(fault.OmitCapability("tools"))
 
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpmock/mcpmock/examples/giftgenius"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -178,7 +179,7 @@ func TestSuggestTextLines(t *testing.T) {
 // neither tools/list nor tools/call.
 func TestToolsCapabilityOmitted(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e era) {
-		srv := e.narrow(giftServer(t)).WithFaults(mcptest.OmitCapability("tools"))
+		srv := e.narrow(giftServer(t)).WithFaults(fault.OmitCapability("tools"))
 		app := connect(t, srv)
 		_, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		require.ErrorIs(t, err, giftgenius.ErrNoGiftTool)
@@ -194,7 +195,7 @@ func TestToolsCapabilityOmitted(t *testing.T) {
 	// Today's Go SDK on its own: tools/list goes out without the
 	// capability and is answered; the mock records the broken rule.
 	t.Run("go-sdk-alone", func(t *testing.T) {
-		srv := giftServer(t).WithFaults(mcptest.OmitCapability("tools"))
+		srv := giftServer(t).WithFaults(fault.OmitCapability("tools"))
 		srv.ExpectViolation("capabilities/undeclared-method")
 		conn := srv.Dial()
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bare", Version: "1.0.0"}, nil).
@@ -248,7 +249,7 @@ func TestToolMissing(t *testing.T) {
 	// Every page points back at the first: the app stops at the repeated
 	// cursor instead of paging forever.
 	t.Run("looping-cursor", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithTools(other("wrap_gift")...).WithFaults(mcptest.LoopingCursor("tools/list"))
+		srv := mcptest.NewServer(t).WithTools(other("wrap_gift")...).WithFaults(fault.LoopingCursor("tools/list"))
 		app := connect(t, srv)
 		_, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		require.ErrorIs(t, err, giftgenius.ErrNoGiftTool)
@@ -292,7 +293,7 @@ func TestToolError(t *testing.T) {
 // connection is closed right after the initialize result: no
 // notifications/initialized, no tools/list.
 func TestUnknownProtocolVersion(t *testing.T) {
-	srv := legacy(giftServer(t)).WithFaults(mcptest.RespondProtocolVersion("1999-01-01"))
+	srv := legacy(giftServer(t)).WithFaults(fault.RespondProtocolVersion("1999-01-01"))
 	app, err := giftgenius.Connect(ctxFor(t, 5*time.Second), srv.Dial())
 	require.Error(t, err)
 	assert.Nil(t, app)
@@ -316,7 +317,7 @@ func TestUnknownProtocolVersion(t *testing.T) {
 	// The fault edits initialize results only: a server that also speaks
 	// the stateless era is reached through server/discover, untouched.
 	t.Run("stateless-era-unaffected", func(t *testing.T) {
-		srv := giftServer(t).WithFaults(mcptest.RespondProtocolVersion("1999-01-01").Optional())
+		srv := giftServer(t).WithFaults(fault.RespondProtocolVersion("1999-01-01").Optional())
 		app := connect(t, srv)
 		assert.Equal(t, "2026-07-28", app.ProtocolVersion())
 		srv.AssertNotCalled(t, "initialize")
@@ -328,7 +329,7 @@ func TestUnknownProtocolVersion(t *testing.T) {
 // notifications/cancelled.
 func TestToolHangs(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e era) {
-		srv := e.narrow(giftServer(t)).WithFaults(mcptest.Hang("tools/call"))
+		srv := e.narrow(giftServer(t)).WithFaults(fault.Hang("tools/call"))
 		app := connect(t, srv)
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
@@ -350,7 +351,7 @@ func TestToolHangs(t *testing.T) {
 // arrives. Suggest fails at once with EOF; it does not wait for its deadline.
 func TestDisconnectMidCall(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e era) {
-		srv := e.narrow(giftServer(t)).WithFaults(mcptest.CloseBefore("tools/call"))
+		srv := e.narrow(giftServer(t)).WithFaults(fault.CloseBefore("tools/call"))
 		app := connect(t, srv)
 		_, err := app.Suggest(ctxFor(t, 10*time.Second), 25, 0)
 		require.Error(t, err)

@@ -2,8 +2,8 @@
 // so that the config package refuses a file at load for the same reasons,
 // with the same words, instead of the server failing when it starts: the
 // methods of the protocol (read from internal/spec), the check of a fault's
-// method and arguments that AddFault and WithFaults make, and the check of
-// a URI template.
+// method (mcptest.Fault.Err makes the rest of AddFault's check), and the
+// check of a URI template.
 package precheck
 
 import (
@@ -64,14 +64,6 @@ func (e *ArgError) Error() string { return e.Err.Error() }
 
 // Unwrap returns Err.
 func (e *ArgError) Unwrap() error { return e.Err }
-
-// Fault is the check AddFault makes of a fault that does not depend on
-// the server: its constructor's arguments and its method, a Handle
-// serving none. It takes an mcptest.Fault and returns nil when that fault
-// can be installed, else the first problem (an *ArgError when an argument
-// is at fault). Package mcptest sets it when it is initialised, so it is
-// set in any program that can build a fault.
-var Fault func(fault any) error
 
 // URITemplate is the check a resource template's URI template gets when
 // it is registered (mcptest's WithResourceTemplates): nil when it is an

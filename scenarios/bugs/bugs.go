@@ -111,7 +111,7 @@ func (r Recipe) Lines() []string {
 		out = append(out, r.Script)
 	}
 	for _, f := range r.Faults {
-		out = append(out, "mcptest."+f.String())
+		out = append(out, "fault."+f.String())
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/mcpmock/mcpmock/scenarios"
 )
 
@@ -68,7 +69,7 @@ func manyTools(n int) []*mcptest.Tool {
 
 func catalog() []Bug {
 	longLine := func() Recipe {
-		return faults(func() expectation { return Proceeds("a 70 KB line") }, mcptest.Oversized("tools/list", 70_000))
+		return faults(func() expectation { return Proceeds("a 70 KB line") }, fault.Oversized("tools/list", 70_000))
 	}
 	paged := func() Recipe {
 		return Recipe{
@@ -90,7 +91,7 @@ func catalog() []Bug {
 	const handshakeScript = "srv.WithProtocolVersions(mcptest.HandshakeVersions()...)"
 	inHandshake := func(r Recipe) Recipe { r.Setup, r.Script = handshake, handshakeScript; return r }
 	newer := func() Recipe {
-		return inHandshake(faults(func() expectation { return AcceptsVersion("2025-11-25") }, mcptest.RespondProtocolVersion("2025-11-25")))
+		return inHandshake(faults(func() expectation { return AcceptsVersion("2025-11-25") }, fault.RespondProtocolVersion("2025-11-25")))
 	}
 	// pingInCall is a tool that pings the client and answers once the
 	// client answered: a client that never answers never gets its result.
@@ -110,7 +111,7 @@ func catalog() []Bug {
 		}
 	}
 	serverPing := func(id any) Recipe { // the stateless era has no requests from the server
-		return inHandshake(faults(func() expectation { return AnswersRequest("ping") }, mcptest.RequestWithID("tools/list", "ping", id, nil)))
+		return inHandshake(faults(func() expectation { return AnswersRequest("ping") }, fault.RequestWithID("tools/list", "ping", id, nil)))
 	}
 	elicit := func() Recipe {
 		return Recipe{
@@ -140,11 +141,11 @@ func catalog() []Bug {
 		Proof: real("github.com/mark3labs/mcp-go", "v0.39.1", "v1.2.1", "mcpgo-v0.39.1")}, issue("mark3labs/mcp-go", 588))
 	add(Bug{ID: "mcp-go-462", Client: "mark3labs/mcp-go v0.32.0 (stdio client)",
 		Symptom: "the client panics (slice bounds out of range in bufio) when the server writes a really long line",
-		Recipe:  faults(func() expectation { return Proceeds("a 100 KB line") }, mcptest.Oversized("tools/list", 100_000)), Fixed: "reads the long line without panicking (PR #464, later PR #603)",
+		Recipe:  faults(func() expectation { return Proceeds("a 100 KB line") }, fault.Oversized("tools/list", 100_000)), Fixed: "reads the long line without panicking (PR #464, later PR #603)",
 		Proof: raw("a reader that panics on a line over its 4 KB buffer", "a reader without limit")}, issue("mark3labs/mcp-go", 462))
 	add(Bug{ID: "go-mcp-128", Client: "ThinkInAIXYZ/go-mcp (stdio client)",
 		Symptom: "\"token too long\" when a result exceeds 64 KB, then every ping fails",
-		Recipe:  faults(func() expectation { return Proceeds("a 70 KB result") }, mcptest.Oversized("tools/call", 70_000)), Fixed: "reads results of any length",
+		Recipe:  faults(func() expectation { return Proceeds("a 70 KB result") }, fault.Oversized("tools/call", 70_000)), Fixed: "reads results of any length",
 		Proof: raw("a reader that fails on a line over 64 KB", "a reader without limit")}, issue("ThinkInAIXYZ/go-mcp", 128))
 	add(Bug{ID: "llamacloud-5", Client: "Claude Desktop",
 		Symptom: "\"Unexpected token\" and a disconnect when the server prints a banner on stdout",
@@ -153,17 +154,17 @@ func catalog() []Bug {
 	add(Bug{ID: "firecrawl-98", Client: "an MCP host on stdio (as reported)",
 		Symptom: "a parse error on the \"[dotenv@…] injecting env\" line the server logs to stdout; the server fails to start",
 		Recipe: faults(func() expectation { return Proceeds("a dotenv log line") },
-			mcptest.NonJSONLine("tools/list", "[dotenv@16.4.5] injecting env (0) from .env")),
+			fault.NonJSONLine("tools/list", "[dotenv@16.4.5] injecting env (0) from .env")),
 		Fixed: "skips the line that is not JSON and goes on",
 		Proof: raw("a reader that ends the session on a line that is not JSON", "a reader that skips it")}, issue("firecrawl/firecrawl-mcp-server", 98))
 	add(Bug{ID: "mateclaw-227", Client: "mateaix/mateclaw",
 		Symptom: "a log line that is not JSON ends the client's read loop: every later reply is lost",
-		Recipe:  faults(func() expectation { return Proceeds("a log line") }, mcptest.NonJSONLine("tools/call", "INFO tool started")),
+		Recipe:  faults(func() expectation { return Proceeds("a log line") }, fault.NonJSONLine("tools/call", "INFO tool started")),
 		Fixed:   "skips the line and keeps reading",
 		Proof:   raw("a read loop that stops at a line that is not JSON", "a read loop that skips it")}, pr("mateaix/mateclaw", 227))
 	dotenv := func() Recipe {
 		return faults(func() expectation { return Proceeds("a dotenv log line") },
-			mcptest.NonJSONLine("tools/list", "[dotenv@17.2.3] injecting env (0) from .env"))
+			fault.NonJSONLine("tools/list", "[dotenv@17.2.3] injecting env (0) from .env"))
 	}
 	add(Bug{ID: "brave-search-mcp-server-32", Client: "modelcontextprotocol/go-sdk (IOTransport, CommandTransport), Claude Desktop",
 		Symptom: "a dotenv line on the server's stdout makes the client disconnect (\"Unexpected token 'd'\" in Claude Desktop)",
@@ -177,17 +178,17 @@ func catalog() []Bug {
 	add(Bug{ID: "actual-mcp-109", Client: "OpenAI Codex CLI",
 		Symptom: "\"handshaking with MCP server failed: connection closed: initialize response\" when the server prints a dotenv line",
 		Recipe: inHandshake(faults(func() expectation { return Proceeds("a dotenv line before the initialize result") },
-			mcptest.NonJSONLine("initialize", "[dotenv@17.2.3] injecting env (0) from .env"))),
+			fault.NonJSONLine("initialize", "[dotenv@17.2.3] injecting env (0) from .env"))),
 		Fixed: "skips the line that is not JSON and completes the handshake",
 		Proof: raw("a reader that fails on a line that is not JSON", "a reader that skips it")}, issue("s-stefanov/actual-mcp", 109))
 	add(Bug{ID: "inspect-ai-3290", Client: "UKGovernmentBEIS/inspect_ai (stdio MCP client)",
 		Symptom: "a line that is not JSON on the server's stdout raises a validation error instead of being skipped",
-		Recipe:  faults(func() expectation { return Proceeds("a shell trace line") }, mcptest.NonJSONLine("tools/list", "+ exec server")),
+		Recipe:  faults(func() expectation { return Proceeds("a shell trace line") }, fault.NonJSONLine("tools/list", "+ exec server")),
 		Fixed:   "skips blank and non-JSON lines",
 		Proof:   raw("a reader that fails on a line that is not JSON", "a reader that skips it")}, pr("UKGovernmentBEIS/inspect_ai", 3290))
 	add(Bug{ID: "python-sdk-2456", Client: "modelcontextprotocol/python-sdk stdio_client",
 		Symptom: "bytes that are not UTF-8 on the server's stdout crash stdio_client (strict decoding)",
-		Recipe:  faults(func() expectation { return Proceeds("bytes that are not UTF-8") }, mcptest.InvalidUTF8("tools/call")),
+		Recipe:  faults(func() expectation { return Proceeds("bytes that are not UTF-8") }, fault.InvalidUTF8("tools/call")),
 		Fixed:   "decodes with replacement and goes on",
 		Proof:   raw("a reader that fails on bytes that are not UTF-8", "a reader that replaces them")}, pr("modelcontextprotocol/python-sdk", 2456))
 
@@ -371,8 +372,8 @@ func catalog() []Bug {
 				return handshake(s).WithTools(mcptest.NewTool("wrap_gift").ReturnsText("wrapped"))
 			},
 			Script: `srv.WithProtocolVersions(mcptest.HandshakeVersions()...).WithTools(NewTool("wrap_gift"))`,
-			Faults: []mcptest.Fault{mcptest.DeleteField("tools/list", "result.tools.1").Nth(1),
-				mcptest.ListChangedAfter("tools/list", "notifications/tools/list_changed").Nth(1)},
+			Faults: []mcptest.Fault{fault.DeleteField("tools/list", "result.tools.1").Nth(1),
+				fault.ListChangedAfter("tools/list", "notifications/tools/list_changed").Nth(1)},
 			Expect: CallsTool("wrap_gift", "it appears only in the list after notifications/tools/list_changed"),
 		},
 		Fixed: "registers the tools of the new list, so the app can call them",
@@ -389,15 +390,15 @@ func catalog() []Bug {
 	// ---- a server that dies, or never answers ----
 	add(Bug{ID: "python-sdk-332", Client: "modelcontextprotocol/python-sdk stdio_client",
 		Symptom: "a call hangs forever when the server process dies in the middle of it",
-		Recipe:  faults(FailsFast, mcptest.CloseBefore("tools/call")), Fixed: "fails the pending call at end of file",
+		Recipe:  faults(FailsFast, fault.CloseBefore("tools/call")), Fixed: "fails the pending call at end of file",
 		Proof: raw("a client that waits for the reply after end of file", "one that fails pending calls at end of file")}, issue("modelcontextprotocol/python-sdk", 332))
 	add(Bug{ID: "python-sdk-434", Client: "modelcontextprotocol/python-sdk ClientSession.initialize",
 		Symptom: "initialize hangs when the server exits during it",
-		Recipe:  inHandshake(faults(FailsFast, mcptest.CloseBefore("initialize"))), Fixed: "fails initialize at end of file",
+		Recipe:  inHandshake(faults(FailsFast, fault.CloseBefore("initialize"))), Fixed: "fails initialize at end of file",
 		Proof: raw("a client that waits for the reply after end of file", "one that fails pending calls at end of file")}, pr("modelcontextprotocol/python-sdk", 434))
 	add(Bug{ID: "langchain-mcp-adapters-609", Client: "langchain-ai/langchain-mcp-adapters",
 		Symptom: "no default timeout: a tool that never answers blocks the agent forever",
-		Recipe:  faults(GivesUp, mcptest.Hang("tools/call")), Fixed: "gives up when its timeout ends",
+		Recipe:  faults(GivesUp, fault.Hang("tools/call")), Fixed: "gives up when its timeout ends",
 		Proof: raw("a client without a timeout (it returns only when its connection is closed)", "one that gives up at its deadline")}, issue("langchain-ai/langchain-mcp-adapters", 609))
 	add(Bug{ID: "ruby-mcp-client-178", Client: "simonx1/ruby-mcp-client",
 		Symptom: "a timed-out call is not cancelled (and was re-sent under a new id)",
@@ -425,11 +426,11 @@ func catalog() []Bug {
 	// ---- ids ----
 	add(Bug{ID: "mcp-go-154", Client: "mark3labs/mcp-go (client)",
 		Symptom: "\"cannot unmarshal string into ... int64\": a server request with a string id breaks the client",
-		Recipe:  pingInCall(mcptest.StringRequestIDs()), Fixed: "takes string ids and answers with the same string",
+		Recipe:  pingInCall(fault.StringRequestIDs()), Fixed: "takes string ids and answers with the same string",
 		Proof: raw("a client that decodes request ids as integers", "one that keeps the id as sent")}, issue("mark3labs/mcp-go", 154))
 	add(Bug{ID: "mcp-go-201", Client: "mark3labs/mcp-go (client)",
 		Symptom: "a reply with id null is matched to nothing and the call runs into its timeout",
-		Recipe:  faults(GivesUp, mcptest.NullID("tools/call")), Fixed: "reports an error for the call instead of hanging (it can tell no reply came)",
+		Recipe:  faults(GivesUp, fault.NullID("tools/call")), Fixed: "reports an error for the call instead of hanging (it can tell no reply came)",
 		Proof: raw("a client without a timeout (it returns only when its connection is closed)", "one that gives up at its deadline")}, issue("mark3labs/mcp-go", 201))
 	add(Bug{ID: "genie-14", Client: "kcaldas/genie",
 		Symptom: "a request id above 2^53 loses its last digits (parsed as a float64), so the answer carries another id",
@@ -479,7 +480,7 @@ func catalog() []Bug {
 		Proof: raw("an HTTP client that fails the call when the stream ends", "one that resumes with Last-Event-ID")}, issue("modelcontextprotocol/php-sdk", 327))
 	add(Bug{ID: "python-sdk-1577", Client: "modelcontextprotocol/python-sdk streamable_http client",
 		Symptom: "a call hangs when the server dies in the middle of it over Streamable HTTP",
-		Recipe: Recipe{Faults: []mcptest.Fault{mcptest.DropStream("tools/call", 0, false)}, Expect: FailsFast(),
+		Recipe: Recipe{Faults: []mcptest.Fault{fault.DropStream("tools/call", 0, false)}, Expect: FailsFast(),
 			Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true},
 		Fixed: "fails the call when its stream ends without a reply and cannot be resumed",
 		Proof: raw("an HTTP client that waits for the reply after its stream ended", "one that fails the call")}, issue("modelcontextprotocol/python-sdk", 1577))
@@ -490,7 +491,7 @@ func catalog() []Bug {
 	add(Bug{ID: "java-sdk-324", Client: "modelcontextprotocol/java-sdk McpClientSession (HTTP+SSE client transport)",
 		Symptom: "a request answered with an HTTP 4xx or 5xx waits until its timeout instead of failing",
 		Recipe: Recipe{Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true,
-			Faults: []mcptest.Fault{mcptest.HTTPStatus("tools/call", 503, "")}, Expect: FailsFast()},
+			Faults: []mcptest.Fault{fault.HTTPStatus("tools/call", 503, "")}, Expect: FailsFast()},
 		Fixed: "fails the request at once with the HTTP status",
 		Proof: raw("an HTTP client that keeps waiting after an HTTP error", "one that fails the request")}, pr("modelcontextprotocol/java-sdk", 324))
 	add(Bug{ID: "csharp-sdk-495", Client: "modelcontextprotocol/csharp-sdk Streamable HTTP client",
@@ -501,7 +502,7 @@ func catalog() []Bug {
 		Proof: raw("an HTTP client that sends no MCP-Protocol-Version header", "one that sends it")}, issue("modelcontextprotocol/csharp-sdk", 495))
 	add(Bug{ID: "go-sdk-265", Client: "modelcontextprotocol/go-sdk ClientSession (Streamable HTTP)",
 		Symptom: "Wait never returns after the server closed the session",
-		Recipe: Recipe{Faults: []mcptest.Fault{mcptest.ExpireSession().Nth(3)}, Expect: ReturnsPromptly(), HTTP: true,
+		Recipe: Recipe{Faults: []mcptest.Fault{fault.ExpireSession().Nth(3)}, Expect: ReturnsPromptly(), HTTP: true,
 			Setup: handshake, Script: "srv.URL(), srv.WithProtocolVersions(mcptest.HandshakeVersions()...) // sessions are of the handshake era"}, Fixed: "does not wait on a session the server ended: Wait returns (or a new session starts)",
 		Proof: raw("an HTTP client that keeps waiting after the 404", "one that ends the session")}, issue("modelcontextprotocol/go-sdk", 265))
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/fault"
 	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/mcpmock/mcpmock/scenarios/bugs"
 	"github.com/stretchr/testify/assert"
@@ -33,7 +34,7 @@ func TestReport123(t *testing.T) {
 		Client:  "myapp 0.4 (stdio)",
 		Symptom: "the session dies when tools/list is longer than 64 KB",
 		Recipe: bugs.Recipe{
-			Faults: []mcptest.Fault{mcptest.Oversized("tools/list", 70_000)},
+			Faults: []mcptest.Fault{fault.Oversized("tools/list", 70_000)},
 			Expect: bugs.Proceeds("a 70 KB line"),
 		},
 		Fixed: "reads lines of any length",
@@ -58,7 +59,7 @@ func TestReport123Caught(t *testing.T) {
 func TestReport123Plain(t *testing.T) {
 	srv := mcptest.NewServer(t).
 		WithTools(mcptest.NewTool("search").ReturnsText("found")).
-		WithFaults(mcptest.Oversized("tools/list", 70_000))
+		WithFaults(fault.Oversized("tools/list", 70_000))
 	// the client under test, on srv.Dial() (stdio framing) or srv.URL()
 	if err := runMyClient(t.Context(), srv.Dial()); err != nil {
 		t.Fatal(err)
