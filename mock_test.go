@@ -130,7 +130,7 @@ func TestJournalInWireOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		sent := c.Sent()
-		got := srv.Journal().From(mcptest.FromClient)
+		got := srv.Journal().All().From(mcptest.FromClient)
 		if len(got) != len(sent) {
 			t.Fatalf("the client sent %d frames, the journal holds %d from it:\n%s", len(sent), len(got), srv.Transcript())
 		}
@@ -139,8 +139,8 @@ func TestJournalInWireOrder(t *testing.T) {
 				t.Errorf("client frame %d: journaled %s, sent %s", i+1, m.Raw(), sent[i])
 			}
 		}
-		for _, req := range srv.Journal().From(mcptest.FromClient).Filter(mcptest.Message.IsRequest) {
-			reply, ok := srv.Journal().ResponseTo(req)
+		for _, req := range srv.Journal().All().From(mcptest.FromClient).Filter(mcptest.Message.IsRequest) {
+			reply, ok := srv.Journal().All().ResponseTo(req)
 			if ok && reply.Seq < req.Seq {
 				t.Errorf("reply %s journaled before its request %s", reply, req)
 			}
@@ -164,7 +164,7 @@ func TestFaultActs(t *testing.T) {
 		if !errors.As(err, &re) || re.Code != -32603 || re.Message != "the weather service is down" {
 			t.Fatalf("tools/call: want the fault's error -32603, got %v", err)
 		}
-		if rs := srv.Journal().Responses("tools/call"); len(rs) != 1 || rs[0].ErrorCode != -32603 {
+		if rs := srv.Journal().All().Responses("tools/call"); len(rs) != 1 || rs[0].ErrorCode != -32603 {
 			t.Errorf("want the faulty reply journaled, got %v", rs)
 		}
 		srv.AssertNoViolations(t) // a fault is the server's doing, never the client's

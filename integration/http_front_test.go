@@ -23,7 +23,7 @@ func TestHTTPHandshakeClientOfModernOnlyServer(t *testing.T) {
 	check := func(t *testing.T, srv *mcptest.Server, err error) {
 		t.Helper()
 		require.Error(t, err, "the initialize of a handshake-era client to a modern-only server fails")
-		replies := srv.Journal().Filter(func(m mcptest.Message) bool {
+		replies := srv.Journal().All().Filter(func(m mcptest.Message) bool {
 			return m.Direction == mcptest.FromServer && m.Method == "initialize"
 		})
 		require.Len(t, replies, 1, srv.Transcript())

@@ -301,7 +301,7 @@ func (s *Server) settledGot(got, why string) string {
 	if why != "" {
 		return got + "; " + why
 	}
-	return fmt.Sprintf("%s, within %v (WithWaitTimeout)", got, s.waitTimeout)
+	return fmt.Sprintf("%s, within %v (Options.WaitTimeout)", got, s.waitTimeout)
 }
 
 func journalTail(msgs Messages, n int) string {
@@ -366,7 +366,7 @@ func metaLast(p gjson.Result) string {
 // WaitFor blocks until a message matching m is in the journal (it may
 // already be there) and returns it. Like testify's require, it stops the
 // test (t.Fatalf) when it fails: after the server's wait timeout
-// (WithWaitTimeout), or at once when no match can come any more: every
+// (Options.WaitTimeout), or at once when no match can come any more: every
 // session has ended, or m can never match on this server (see ToolCall and
 // Method). To wait without failing, or for a client that reconnects, use
 // Await.
@@ -771,7 +771,7 @@ func (s *Server) AssertNotCalled(t TB, method string) bool {
 // the whole test: when it passes, Verify (which NewServer's cleanup runs
 // after Close) checks the count again, and a later call of method fails
 // the test there, naming this call's file:line and the extra message.
-// To check a count only so far, compare len(srv.Journal().Requests(method))
+// To check a count only so far, compare len(srv.Journal().All().Requests(method))
 // (or Notifications) yourself.
 func (s *Server) AssertCalledTimes(t TB, method string, n int) bool {
 	t.Helper()

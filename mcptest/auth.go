@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"maps"
 	"net/http"
@@ -565,10 +566,10 @@ func (a *authState) checkToken(f *httpFront, w http.ResponseWriter, r *http.Requ
 				t.uses++
 				a.accepted++
 				a.mcpPath = r.URL.Path
-				if sid := r.Header.Get(HeaderSessionID); sid != "" && a.sessTok[sid] != tok {
+				if sid := r.Header.Get(spec.HeaderSessionID); sid != "" && a.sessTok[sid] != tok {
 					a.sessTok[sid] = tok
 				}
-				if v := r.Header.Get(HeaderProtocolVersion); v != "" {
+				if v := r.Header.Get(spec.HeaderProtocolVersion); v != "" {
 					a.version = v
 				}
 				a.mu.Unlock()
@@ -608,7 +609,7 @@ func readMCPRequest(r *http.Request, limit int64, in *postBody) mcpRequest {
 	if q.method == "tools/call" {
 		q.tool = p.name().String()
 	}
-	q.version = r.Header.Get(HeaderProtocolVersion)
+	q.version = r.Header.Get(spec.HeaderProtocolVersion)
 	if q.version == "" && p.pv.Type != 0 {
 		q.version = p.pv.String()
 	}
@@ -699,7 +700,7 @@ func (a *authState) checkTokenSlow(f *httpFront, w http.ResponseWriter, r *http.
 			t.okHost, t.okPath = r.Host, r.URL.Path // the audience held here: the next request to it takes the short path
 		}
 	}
-	if sid := r.Header.Get(HeaderSessionID); sid != "" {
+	if sid := r.Header.Get(spec.HeaderSessionID); sid != "" {
 		a.sessTok[sid] = tok
 	}
 	a.accepted++
@@ -767,7 +768,7 @@ func canonicalResource(s string) (string, bool) {
 // sessionOf returns the session an MCP request names with Mcp-Session-Id,
 // or the one that journals what belongs to none.
 func (a *authState) sessionOf(f *httpFront, r *http.Request) *Session {
-	if c := f.lookup(r.Header.Get(HeaderSessionID)); c != nil {
+	if c := f.lookup(r.Header.Get(spec.HeaderSessionID)); c != nil {
 		return c.sess
 	}
 	return f.strays()
@@ -781,7 +782,7 @@ func (a *authState) sessionOf(f *httpFront, r *http.Request) *Session {
 // a request without one to be told how to authorize again, is not blamed.
 func (a *authState) authorizedBefore(f *httpFront, r *http.Request, q mcpRequest) bool {
 	valid := func(t *accessToken) bool { return t != nil && !t.revoked && time.Now().Before(t.expires) }
-	if sid := r.Header.Get(HeaderSessionID); sid != "" {
+	if sid := r.Header.Get(spec.HeaderSessionID); sid != "" {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		return valid(a.tokens[a.sessTok[sid]])

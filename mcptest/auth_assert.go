@@ -11,7 +11,7 @@ import (
 )
 
 // The assertions over the authorization flow. Like the other waiting
-// assertions they wait up to the wait timeout (WithWaitTimeout) for the
+// assertions they wait up to the wait timeout (Options.WaitTimeout) for the
 // flow to get there, and fail at once when it is settled: the server
 // closed, or the answer can no longer change.
 

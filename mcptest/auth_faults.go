@@ -151,7 +151,7 @@ func ExpireToken() Fault {
 			t.expires = time.Now().Add(-time.Second)
 		}
 		a.mu.Unlock()
-		a.journalMCP(ctx.sess, ctx.r, ctx.mcp, "a token that expired (fault "+h.String()+")")
+		a.journalMCP(ctx.sess, ctx.r, ctx.mcp, "a token that expired (fault "+h.Fault().String()+")")
 		a.challenge(ctx.sess, ctx.w, ctx.r, ctx.org, http.StatusUnauthorized, "invalid_token", "the token expired", nil)
 		ctx.handled = true
 		return true
@@ -174,7 +174,7 @@ func RevokeToken() Fault {
 			}
 		}
 		a.mu.Unlock()
-		a.journalMCP(ctx.sess, ctx.r, ctx.mcp, "a revoked token (fault "+h.String()+")")
+		a.journalMCP(ctx.sess, ctx.r, ctx.mcp, "a revoked token (fault "+h.Fault().String()+")")
 		a.challenge(ctx.sess, ctx.w, ctx.r, ctx.org, http.StatusUnauthorized, "invalid_token", "the token was revoked", nil)
 		ctx.handled = true
 		return true
@@ -201,7 +201,7 @@ func InsufficientScope(method, scope string) Fault {
 		if ok {
 			return false
 		}
-		a.journalMCP(ctx.sess, ctx.r, ctx.mcp, "a token without "+scope+" (fault "+h.String()+")")
+		a.journalMCP(ctx.sess, ctx.r, ctx.mcp, "a token without "+scope+" (fault "+h.Fault().String()+")")
 		a.challenge(ctx.sess, ctx.w, ctx.r, ctx.org, http.StatusForbidden, "insufficient_scope", method+" needs "+scope, need)
 		ctx.handled = true
 		return true
@@ -283,7 +283,7 @@ func PRMResource(resource string) Fault {
 // saying why.
 func NoPRM() Fault {
 	return authFaultOf("NoPRM()", "", atPRM, func(h *FaultHandle, a *authState, ctx *authFaultCtx) bool {
-		ctx.q.notFound("no Protected Resource Metadata (fault " + h.String() + ")")
+		ctx.q.notFound("no Protected Resource Metadata (fault " + h.Fault().String() + ")")
 		ctx.handled = true
 		return true
 	})
@@ -299,7 +299,7 @@ func TokenError(code string) Fault {
 		return builtFault(brokenArg(name, "code", fmt.Errorf("error code %q: want an OAuth error code such as invalid_grant", code)))
 	}
 	return authFaultOf(name, "", atToken, func(h *FaultHandle, a *authState, ctx *authFaultCtx) bool {
-		ctx.q.oauthError(http.StatusBadRequest, code, "fault "+h.String())
+		ctx.q.oauthError(http.StatusBadRequest, code, "fault "+h.Fault().String())
 		ctx.handled = true
 		return true
 	})

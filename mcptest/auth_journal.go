@@ -3,6 +3,7 @@ package mcptest
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"net/http"
 	"net/url"
 	"slices"
@@ -86,8 +87,8 @@ func (a *authState) journalMCP(sess *Session, r *http.Request, q mcpRequest, why
 		line += " " + string(q.body)
 	}
 	line += " (" + why + ")"
-	x := &HTTPExchange{Method: r.Method, ContentType: mediaType(r.Header.Get("Content-Type")), SessionID: r.Header.Get(HeaderSessionID),
-		ProtocolVersion: r.Header.Get(HeaderProtocolVersion), MCPMethod: r.Header.Get(HeaderMethod), MCPName: r.Header.Get(HeaderName)}
+	x := &HTTPExchange{Method: r.Method, ContentType: mediaType(r.Header.Get("Content-Type")), SessionID: r.Header.Get(spec.HeaderSessionID),
+		ProtocolVersion: r.Header.Get(spec.HeaderProtocolVersion), MCPMethod: r.Header.Get(spec.HeaderMethod), MCPName: r.Header.Get(spec.HeaderName)}
 	m := a.srv.journal.record(Message{SessionNumber: sess.n, Direction: FromClient, Time: time.Now(), Kind: KindAuth, Method: AuthResource, raw: line, HTTP: x})
 	a.mu.Lock()
 	a.exchanges = append(a.exchanges, AuthExchange{Seq: m.Seq, Endpoint: AuthResource, Method: r.Method, URL: origin(r) + r.URL.RequestURI(),

@@ -58,7 +58,7 @@ func TestBatchesInVersionsThatHaveThem(t *testing.T) {
 			}
 			c.ping(t, "9") // nothing else was sent
 
-			j := srv.Journal()
+			j := srv.Journal().All()
 			in := j.Filter(func(m mcptest.Message) bool { return m.Direction == mcptest.FromClient && m.Kind == mcptest.KindBatch })
 			if len(in) != 1 || in[0].Raw() != frame {
 				t.Fatalf("want the batch frame journaled as sent, got %v", in)
@@ -94,7 +94,7 @@ func TestBatchOfNotifications(t *testing.T) {
 	c.handshake(t, "2025-03-26")
 	c.send("[" + rawNotification("notifications/roots/list_changed", "") + "," + rawNotification("notifications/progress", `{"progressToken":"p","progress":1}`) + "]")
 	c.ping(t, "1") // the next line is the ping's answer: no reply to the batch
-	if n := len(srv.Journal().Notifications("notifications/roots/list_changed")); n != 1 {
+	if n := len(srv.Journal().All().Notifications("notifications/roots/list_changed")); n != 1 {
 		t.Errorf("want the notification journaled, got %d", n)
 	}
 	srv.AssertNoViolations(t)
@@ -147,7 +147,7 @@ func TestBatchRefused(t *testing.T) {
 			if msg := reply.Get("error.message").String(); !strings.Contains(msg, tc.says) {
 				t.Errorf("want the error to say %q, got %q", tc.says, msg)
 			}
-			if inv := srv.Journal().Invalid(); len(inv) != 1 || inv[0].Raw() != tc.frame {
+			if inv := srv.Journal().All().Invalid(); len(inv) != 1 || inv[0].Raw() != tc.frame {
 				t.Errorf("want the frame journaled as one invalid message, got %v", inv)
 			}
 			stillServing(t, srv, c)

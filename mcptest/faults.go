@@ -186,11 +186,11 @@ func (faultCatalog) RespondCapabilities(rawJSON string) built {
 // OmitServerInfo: see fault.OmitServerInfo.
 func (faultCatalog) OmitServerInfo() built {
 	return edit("OmitServerInfo()", "", func(_ *Session, d []byte) []byte {
-		if !gjson.GetBytes(d, "result.serverInfo").Exists() && !gjson.GetBytes(d, "result."+metaPath(MetaServerInfo)).Exists() {
+		if !gjson.GetBytes(d, "result.serverInfo").Exists() && !gjson.GetBytes(d, "result."+metaPath(spec.MetaServerInfo)).Exists() {
 			return nil
 		}
 		d = del(d, "result.serverInfo")
-		return del(d, "result."+metaPath(MetaServerInfo))
+		return del(d, "result."+metaPath(spec.MetaServerInfo))
 	})
 }
 
@@ -206,8 +206,8 @@ func (faultCatalog) CorruptServerInfo(rawJSON string) built {
 		if gjson.GetBytes(d, "result.serverInfo").Exists() {
 			d, acted = setRaw(d, "result.serverInfo", raw), true
 		}
-		if gjson.GetBytes(d, "result."+metaPath(MetaServerInfo)).Exists() {
-			d, acted = setRaw(d, "result."+metaPath(MetaServerInfo), raw), true
+		if gjson.GetBytes(d, "result."+metaPath(spec.MetaServerInfo)).Exists() {
+			d, acted = setRaw(d, "result."+metaPath(spec.MetaServerInfo), raw), true
 		}
 		if !acted {
 			return nil

@@ -13,17 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
-)
-
-// The HTTP headers of the Streamable HTTP transport.
-const (
-	HeaderSessionID       = spec.HeaderSessionID
-	HeaderProtocolVersion = spec.HeaderProtocolVersion
-	HeaderMethod          = spec.HeaderMethod
-	HeaderName            = spec.HeaderName
-	HeaderLastEventID     = spec.HeaderLastEventID
 )
 
 // CodeHeaderMismatch is the stateless-era error (2026-07-28) for a request
@@ -31,9 +21,9 @@ const (
 // disagrees with its body.
 const CodeHeaderMismatch = -32020
 
-// DefaultHTTPBodyLimit is the largest POST body the mock reads unless
+// defaultHTTPBodyLimit is the largest POST body the mock reads unless
 // HTTPOptions.BodyLimit says otherwise; a longer one gets 413.
-const DefaultHTTPBodyLimit = 4 << 20
+const defaultHTTPBodyLimit = 4 << 20
 
 // httpFront is a Server's Streamable HTTP endpoint.
 type httpFront struct {
@@ -98,7 +88,7 @@ func (s *Server) front() (*httpFront, error) {
 	if s.http == nil {
 		s.http = &httpFront{srv: s, conns: map[string]*httpConn{}, stateless: map[string]*httpConn{}}
 		if s.httpCfg.bodyLimit == 0 {
-			s.httpCfg.bodyLimit = DefaultHTTPBodyLimit
+			s.httpCfg.bodyLimit = defaultHTTPBodyLimit
 		}
 	}
 	return s.http, nil

@@ -114,7 +114,7 @@ func (faultCatalog) HTTPStatus(method string, code int, body string) built {
 			w.Header().Set("Retry-After", "1")
 		}
 		c.front.srv.journal.record(Message{SessionNumber: c.sess.n, Direction: FromServer, Time: time.Now(), Kind: KindInvalid, Method: m.Method,
-			raw: out, Problem: fmt.Sprintf("HTTP %d instead of a JSON-RPC reply (fault %s)", code, h),
+			raw: out, Problem: fmt.Sprintf("HTTP %d instead of a JSON-RPC reply (fault %s)", code, h.Fault()),
 			HTTP: &HTTPExchange{Method: r.Method, Status: code, ContentType: strings.Split(ct, ";")[0]}})
 		w.Header().Set("Content-Type", ct)
 		w.WriteHeader(code)

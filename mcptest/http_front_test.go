@@ -1,6 +1,7 @@
 package mcptest_test
 
 import (
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"net/http"
 	"slices"
@@ -182,11 +183,11 @@ func TestHTTPRefusedInitializeOpensNoSession(t *testing.T) {
 	if s := srv.Sessions(); len(s) != 1 || s[0].ID() != sid || s[0].Number() != 1 {
 		t.Fatalf("want one session, number 1, with id %s; got %d sessions", sid, len(s))
 	}
-	if status, _, _ := h.do(http.MethodDelete, "", mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25"); status != http.StatusOK {
+	if status, _, _ := h.do(http.MethodDelete, "", spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25"); status != http.StatusOK {
 		t.Fatalf("DELETE: status %d", status)
 	}
 	<-srv.Sessions()[0].Done()
-	refused := srv.Journal().Filter(func(m mcptest.Message) bool {
+	refused := srv.Journal().All().Filter(func(m mcptest.Message) bool {
 		return m.SessionNumber == 0 && m.Direction == mcptest.FromClient && m.Method == "initialize"
 	})
 	if len(refused) != 2 {
@@ -213,7 +214,7 @@ func TestHTTPOutboundFaultsActOnRefusals(t *testing.T) {
 
 	status, hdr, body := h.do(http.MethodPost, rawRequest("7", "tools/call", `{"name":"echo"}`),
 		"Content-Type", "application/json", "Accept", "application/json",
-		mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+		spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25")
 	if status != http.StatusNotAcceptable || gjson.Get(body, "jsonrpc").String() != "1.0" || gjson.Get(body, "id").Raw != "7" ||
 		gjson.Get(body, "error.code").Int() != mcptest.CodeInvalidRequest {
 		t.Errorf("406 within the session: %d %s; want the refusal (-32600, id 7) with the fault's jsonrpc 1.0", status, body)
@@ -232,7 +233,7 @@ func TestHTTPOutboundFaultsActOnRefusals(t *testing.T) {
 		session, status int
 		method          string
 	}{{1, http.StatusNotAcceptable, "tools/call"}, {0, http.StatusBadRequest, "ping"}} {
-		out := srv.Journal().Filter(func(m mcptest.Message) bool {
+		out := srv.Journal().All().Filter(func(m mcptest.Message) bool {
 			return m.SessionNumber == want.session && m.Direction == mcptest.FromServer && m.Method == want.method
 		})
 		if len(out) != 1 || out[0].HTTP == nil || out[0].HTTP.Status != want.status || !strings.Contains(out[0].Raw(), `"jsonrpc":"1.0"`) {

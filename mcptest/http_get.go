@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -22,7 +23,7 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 		f.refuse(w, r, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: a GET must accept text/event-stream")
 		return
 	}
-	if x.SessionID == "" && r.Header.Get(HeaderLastEventID) == "" && !srv.httpCfg.noGET && (srv.httpCfg.legacyOnly || f.sessionlessConn() == nil) && !isStateless(x.ProtocolVersion) {
+	if x.SessionID == "" && r.Header.Get(spec.HeaderLastEventID) == "" && !srv.httpCfg.noGET && (srv.httpCfg.legacyOnly || f.sessionlessConn() == nil) && !isStateless(x.ProtocolVersion) {
 		f.legacyStream(w, r)
 		return
 	}
@@ -65,7 +66,7 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 // or the standalone stream.
 func (f *httpFront) getStream(w http.ResponseWriter, r *http.Request, c *httpConn) {
 	srv := f.srv
-	if last := r.Header.Get(HeaderLastEventID); last != "" {
+	if last := r.Header.Get(spec.HeaderLastEventID); last != "" {
 		st, why := c.resume(w, last)
 		if st == nil {
 			if why == "" {

@@ -55,9 +55,9 @@ func (p *peeked) peek(body []byte) {
 	if meta := d.getParam(paramMeta); meta.IsObject() {
 		meta.ForEach(func(k, v gjson.Result) bool {
 			switch k.Str {
-			case MetaProtocolVersion:
+			case spec.MetaProtocolVersion:
 				p.pv = v
-			case MetaClientInfo:
+			case spec.MetaClientInfo:
 				p.info = v
 			case "progressToken":
 				p.progress = v
@@ -102,7 +102,7 @@ func (p *peeked) isBatchWithoutRequests() bool {
 	return true
 }
 
-var pathSubscriptionID = metaPath(MetaSubscriptionID)
+var pathSubscriptionID = metaPath(spec.MetaSubscriptionID)
 
 // namedMethod reports whether method's Mcp-Name header names what it acts
 // on (spec: Method.NameParam).

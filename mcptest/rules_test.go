@@ -30,8 +30,8 @@ func ruleServer(t testing.TB) *mcptest.Server {
 		WithPrompts(mcptest.NewPrompt("greet").WithArgument("name", "who to greet", true).ReturnsText("Hello!"),
 			mcptest.NewPrompt("plain").ReturnsText("Hi.")).
 		WithPromptCompletion("greet", "name", "alice", "bob").
-		WithLogging().
-		WithPageSize(1)
+		WithOptions(mcptest.Options{Logging: true}).
+		WithOptions(mcptest.Options{PageSize: 1})
 }
 
 // mrtrServer has a tool that asks the client to confirm before it answers.
@@ -1016,7 +1016,7 @@ func TestOversizedFrame(t *testing.T) {
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"blob":"` + strings.Repeat("a", mockMaxFrame+128<<10) + `"}}`)
 	checkReply(t, c.recvJSON(t), wantError(mcptest.CodeInvalidRequest, "null"))
 	c.ping(t, "2")
-	inv := srv.Journal().Invalid()
+	inv := srv.Journal().All().Invalid()
 	if len(inv) != 1 || !strings.Contains(inv[0].Problem, "longer than") || inv[0].Raw() != "" {
 		t.Fatalf("want one invalid message for the long frame, with a Problem and no bytes kept, got %v", inv)
 	}
@@ -1074,7 +1074,7 @@ func TestDeepFrames(t *testing.T) {
 	c.send(nested(mockMaxDepth))
 	checkReply(t, c.recvJSON(t), wantResult("7"))
 
-	inv := srv.Journal().Invalid()
+	inv := srv.Journal().All().Invalid()
 	if len(inv) != len(deep) {
 		t.Fatalf("want %d invalid frames, got %d: %v", len(deep), len(inv), inv)
 	}

@@ -208,7 +208,7 @@ func (s *Session) modernRoute(d decoded) bool {
 	if s.Era() == EraHandshake {
 		return false // an initialize selected the handshake era for this connection
 	}
-	if len(srv.legacy) == 0 || d.msg.Method == "server/discover" || d.meta(MetaProtocolVersion).Exists() {
+	if len(srv.legacy) == 0 || d.msg.Method == "server/discover" || d.meta(spec.MetaProtocolVersion).Exists() {
 		return true
 	}
 	return s.Era() == EraStateless
@@ -234,13 +234,13 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		s.replyError(m.ID, m.Method, CodeInvalidParams, "Unsupported protocol version: this server speaks only "+strings.Join(srv.versions, ", "), data)
 		return
 	}
-	pv, caps := d.meta(MetaProtocolVersion), d.meta(MetaClientCapabilities)
+	pv, caps := d.meta(spec.MetaProtocolVersion), d.meta(spec.MetaClientCapabilities)
 	var missing []string
 	if pv.Type != gjson.String {
-		missing = append(missing, MetaProtocolVersion)
+		missing = append(missing, spec.MetaProtocolVersion)
 	}
 	if !caps.IsObject() {
-		missing = append(missing, MetaClientCapabilities)
+		missing = append(missing, spec.MetaClientCapabilities)
 	}
 	if len(missing) > 0 {
 		s.violate(ruleMetaRequired, m, "params._meta lacks "+strings.Join(missing, " and "))
@@ -259,8 +259,8 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		s.replyError(m.ID, m.Method, CodeUnsupportedProtocolVersion, "Unsupported protocol version", data)
 		return
 	}
-	if lvl := d.meta(MetaLogLevel); lvl.Exists() && (lvl.Type != gjson.String || !slices.Contains(logLevels, lvl.Str)) {
-		s.invalidParams(m, "_meta "+MetaLogLevel+" is "+describe(lvl)+", want one of debug … emergency")
+	if lvl := d.meta(spec.MetaLogLevel); lvl.Exists() && (lvl.Type != gjson.String || !slices.Contains(logLevels, lvl.Str)) {
+		s.invalidParams(m, "_meta "+spec.MetaLogLevel+" is "+describe(lvl)+", want one of debug … emergency")
 		return
 	}
 	s.noteModernRequest(m, d, pv.Str, caps)

@@ -167,7 +167,7 @@ func (s *Session) undeclared(m Message, path string) string {
 			builder = "WithPrompts"
 		}
 	case "logging":
-		builder = "WithLogging"
+		builder = "WithOptions(Options{Logging: true})"
 	case "completions":
 		if len(srv.completions) == 0 {
 			builder = "WithPromptCompletion or WithResourceCompletion"

@@ -36,9 +36,9 @@ const (
 func GiftGen(t mcptest.TB) *mcptest.Server {
 	t.Helper()
 	return mcptest.NewServer(t).
-		WithServerInfo("gift-genius-backend", "0.2.0").
-		WithInstructions("Suggest gifts.").
-		WithPageSize(2).
+		WithOptions(mcptest.Options{Name: "gift-genius-backend", Version: "0.2.0"}).
+		WithOptions(mcptest.Options{Instructions: "Suggest gifts."}).
+		WithOptions(mcptest.Options{PageSize: 2}).
 		WithTools(mcptest.NewTool("suggest_gifts").
 			WithDescription("Suggests gift ideas for a recipient").
 			WithInputSchema(ageSchema).
@@ -827,7 +827,7 @@ func confirmInput() mcptest.InputRequest {
 // initCaps returns the capabilities the client declared in the
 // session's initialize.
 func initCaps(srv *mcptest.Server, sess *mcptest.Session) gjson.Result {
-	for _, m := range srv.Journal().InSession(sess.Number()) {
+	for _, m := range srv.Journal().All().InSession(sess.Number()) {
 		if m.Direction == mcptest.FromClient && m.IsRequest() && m.Method == "initialize" {
 			return m.Get("params.capabilities")
 		}

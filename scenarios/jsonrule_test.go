@@ -154,7 +154,7 @@ func f() {
 	_ = fault.SetField("initialize", "result.capabilities", caps)
 	_ = mcptest.JSONRPCError(1, "ok", json.RawMessage(` + "`" + `{"a":1}` + "`" + `))
 	_ = fault.SetField("initialize", "result.protocolVersion", "2025-11-25")
-	_ = srv.Journal().Where("params.name", " [1]")
+	_ = srv.Journal().All().Where("params.name", " [1]")
 }
 `
 	fset := token.NewFileSet()
