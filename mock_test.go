@@ -17,6 +17,7 @@ package mcpmock_test
 import (
 	"context"
 	"errors"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"testing"
 	"time"
 
@@ -195,7 +196,7 @@ func TestWrongFrame(t *testing.T) {
 		reply, err := srv.Await(ctx(t), mcptest.Matcher{Description: "the reply to id 900", Match: func(m mcptest.Message) bool {
 			return m.Direction == mcptest.FromServer && m.ID == "900"
 		}})
-		if err != nil || reply.ErrorCode != mcptest.CodeInvalidParams {
+		if err != nil || reply.ErrorCode != spec.CodeInvalidParams {
 			t.Fatalf("want -32602 for the wrong frame, got %v, %v\n%s", reply, err, srv.Transcript())
 		}
 		vs := srv.Violations()

@@ -28,6 +28,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"strings"
 	"testing"
 	"time"
@@ -213,7 +214,7 @@ func TestFramingFaultBanner(t *testing.T) {
 				if e.era == mcptest.EraStateless {
 					assert.Equal(t, mcptest.KindResult, frames[1].Kind)
 				} else {
-					assert.Equal(t, mcptest.CodeMethodNotFound, frames[1].ErrorCode)
+					assert.Equal(t, spec.CodeMethodNotFound, frames[1].ErrorCode)
 				}
 			}
 			assert.GreaterOrEqual(t, assertWirePrefix(t, srv, 1, tap), len("Server started\n"))

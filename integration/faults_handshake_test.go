@@ -23,6 +23,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"strings"
 	"testing"
@@ -316,7 +317,7 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 		assert.False(t, reply.Get("result").Exists(), "the -32602 must stay a plain error: %s", reply.Raw())
 		assert.Empty(t, reply.Problem)
 		assert.Equal(t, mcptest.KindError, reply.Kind)
-		assert.Equal(t, mcptest.CodeInvalidParams, reply.ErrorCode)
+		assert.Equal(t, spec.CodeInvalidParams, reply.ErrorCode)
 		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	})
@@ -433,7 +434,7 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 		assert.False(t, disc.Get("result").Exists(), "the -32601 must stay a plain error: %s", disc.Raw())
 		assert.Empty(t, disc.Problem)
 		assert.Equal(t, mcptest.KindError, disc.Kind)
-		assert.Equal(t, mcptest.CodeMethodNotFound, disc.ErrorCode)
+		assert.Equal(t, spec.CodeMethodNotFound, disc.ErrorCode)
 		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
@@ -447,7 +448,7 @@ func TestFaultRejectProtocolVersionHandshake(t *testing.T) {
 		// the list even names the version it asked for).
 		hsOnly(t, srv.Journal().All().Requests("initialize"), "one initialize, no retry")
 		resp := hsOnly(t, srv.Journal().All().Responses("initialize"), "one reply")
-		assert.Equal(t, mcptest.CodeInvalidParams, resp.ErrorCode)
+		assert.Equal(t, spec.CodeInvalidParams, resp.ErrorCode)
 		assert.Equal(t, "Unsupported protocol version", resp.Get("error.message").String())
 		assert.Equal(t, "2025-11-25", resp.Get("error.data.requested").String())
 		assert.JSONEq(t, `["2024-11-05","2025-03-26","2025-06-18","2025-11-25"]`, resp.Get("error.data.supported").Raw)
@@ -466,7 +467,7 @@ func TestFaultRejectProtocolVersionHandshake(t *testing.T) {
 		assert.EqualError(t, err, `calling "initialize": Unsupported protocol version`)
 		var wire *jsonrpc.Error
 		require.ErrorAs(t, err, &wire)
-		assert.Equal(t, int64(mcptest.CodeInvalidParams), wire.Code)
+		assert.Equal(t, int64(spec.CodeInvalidParams), wire.Code)
 		assert.True(t, hsClosedWithin(t, srv.Session(1), hsOK), "go-sdk closes the connection")
 		checkJournal(t, srv, tap)
 	})
@@ -515,7 +516,7 @@ func TestFaultRejectProtocolVersionStateless(t *testing.T) {
 			replies := srv.Journal().All().Responses("server/discover")
 			require.Len(t, replies, discovers)
 			for _, r := range replies {
-				assert.Equal(t, mcptest.CodeUnsupportedProtocolVersion, r.ErrorCode)
+				assert.Equal(t, spec.CodeUnsupportedProtocolVersion, r.ErrorCode)
 				assert.JSONEq(t, string(supported), r.Get("error.data.supported").Raw)
 				assert.Equal(t, "2026-07-28", r.Get("error.data.requested").String())
 			}
@@ -552,7 +553,7 @@ func TestFaultRejectProtocolVersionStateless(t *testing.T) {
 		srv := legacy(mcptest.NewServer(t)).WithFaults(fault.RejectProtocolVersionStateless("2026-07-28").Optional())
 		_, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
-		assert.Equal(t, mcptest.CodeMethodNotFound, hsOnly(t, srv.Journal().All().Responses("server/discover"), "one probe").ErrorCode)
+		assert.Equal(t, spec.CodeMethodNotFound, hsOnly(t, srv.Journal().All().Responses("server/discover"), "one probe").ErrorCode)
 		srv.AssertNoViolations(t)
 	})
 }
@@ -638,7 +639,7 @@ func TestFaultDeclareUnservedCapability(t *testing.T) {
 			_, err = cs.ListPrompts(hsCtx(t, hsOK), nil)
 			var wire *jsonrpc.Error
 			require.ErrorAs(t, err, &wire)
-			assert.Equal(t, int64(mcptest.CodeMethodNotFound), wire.Code)
+			assert.Equal(t, int64(spec.CodeMethodNotFound), wire.Code)
 		case "mark3labs":
 			c, res, tp, err := hsMark3(t, srv, hsOK, nil)
 			require.NoError(t, err)
@@ -649,7 +650,7 @@ func TestFaultDeclareUnservedCapability(t *testing.T) {
 		}
 		assert.JSONEq(t, `{}`, hsCapsReply(t, srv, e).Get("result.capabilities.prompts").Raw)
 		reply := hsOnly(t, srv.Journal().All().Responses("prompts/list"), "one prompts/list reply")
-		assert.Equal(t, mcptest.CodeMethodNotFound, reply.ErrorCode)
+		assert.Equal(t, spec.CodeMethodNotFound, reply.ErrorCode)
 		if e.era == mcptest.EraHandshake {
 			assert.Equal(t, "Method not found: prompts/list", reply.Get("error.message").String())
 		}

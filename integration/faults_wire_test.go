@@ -560,7 +560,7 @@ func TestWireFaultJitter(t *testing.T) {
 			}
 			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("echo").HandledBy(
 				func(_ context.Context, req *mcptest.Request) mcptest.Reply {
-					return mcptest.TextResult(req.Params().Get("arguments.n").String())
+					return mcptest.TextResult(req.Message.Get("params.arguments.n").String())
 				}))).WithOptions(mcptest.Options{FaultSeed: seed}).WithFaults(fault.Jitter("tools/call", lo, hi))
 			cs := connectGoSDK(t, srv, nil, nil)
 			errc := make(chan error, calls)

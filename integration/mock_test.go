@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"net"
 	"testing"
 	"time"
@@ -94,7 +95,7 @@ func giftServer(t *testing.T) *mcptest.Server {
 			mcptest.NewResource("gifts://catalog/2", "Gift 2").WithMIMEType("text/plain").ReturnsText("a scarf")).
 		WithResourceTemplates(mcptest.NewResourceTemplate("gifts://person/{name}", "Person").
 			HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
-				return mcptest.ReadResult(mcptest.TextResourceContents(req.Params().Get("uri").String(), "text/plain", "likes for "+req.Vars["name"]))
+				return mcptest.ReadResult(mcptest.TextResourceContents(req.Message.Get("params.uri").String(), "text/plain", "likes for "+req.Vars["name"]))
 			})).
 		WithPrompts(mcptest.NewPrompt("gift_idea").WithDescription("Ask for a gift idea").
 			WithArgument("occasion", "what for", true).
@@ -167,7 +168,7 @@ func TestGoSDKDiscoverFallback(t *testing.T) {
 	srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
 	resp := srv.Journal().All().Responses("server/discover")
 	require.Len(t, resp, 1)
-	assert.Equal(t, mcptest.CodeMethodNotFound, resp[0].ErrorCode)
+	assert.Equal(t, spec.CodeMethodNotFound, resp[0].ErrorCode)
 	srv.AssertNoViolations(t)
 }
 
@@ -524,7 +525,7 @@ func TestGoSDKServerRequests(t *testing.T) {
 
 	unknown, err := srv.SendRequest(ctx, "no/such-method", nil)
 	require.NoError(t, err)
-	assert.Equal(t, mcptest.CodeMethodNotFound, unknown.ErrorCode)
+	assert.Equal(t, spec.CodeMethodNotFound, unknown.ErrorCode)
 
 	assert.Len(t, srv.Journal().All().From(mcptest.FromServer).Requests(""), 5)
 	assert.Len(t, srv.Journal().All().Responses("elicitation/create"), 1)
@@ -883,7 +884,7 @@ func TestEraDetection(t *testing.T) {
 		require.Len(t, discover, 2, "one probe, one retry")
 		replies := srv.Journal().All().Responses("server/discover")
 		require.Len(t, replies, 2)
-		assert.Equal(t, mcptest.CodeUnsupportedProtocolVersion, replies[0].ErrorCode)
+		assert.Equal(t, spec.CodeUnsupportedProtocolVersion, replies[0].ErrorCode)
 		assert.Equal(t, `["2026-07-28"]`, replies[0].Get("error.data.supported").Raw)
 		assert.Equal(t, "2026-09-01", replies[0].Get("error.data.requested").String())
 		assert.Equal(t, mcptest.KindResult, replies[1].Kind)
@@ -923,7 +924,7 @@ func TestEraDetection(t *testing.T) {
 		_, init := connectMark3(t, srv, m3client.WithProtocolVersion("2026-09-01"))
 		assert.Equal(t, "2026-07-28", init.ProtocolVersion)
 		require.Len(t, srv.Journal().All().Requests("server/discover"), 2, "one probe, one retry")
-		assert.Equal(t, mcptest.CodeUnsupportedProtocolVersion, srv.Journal().All().Responses("server/discover")[0].ErrorCode)
+		assert.Equal(t, spec.CodeUnsupportedProtocolVersion, srv.Journal().All().Responses("server/discover")[0].ErrorCode)
 		srv.AssertEra(t, mcptest.EraStateless)
 		srv.AssertNegotiatedVersion(t, "2026-07-28")
 	})
@@ -986,9 +987,9 @@ func TestMultiRoundTrip(t *testing.T) {
 			_, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "buy_gift", Arguments: map[string]any{}})
 			require.Error(t, err)
 			reply := srv.Journal().All().Responses("tools/call")[0]
-			want := mcptest.CodeInternalError
+			want := spec.CodeInternalError
 			if e.era == mcptest.EraStateless {
-				want = mcptest.CodeMissingClientCapability
+				want = spec.CodeMissingClientCapability
 			}
 			assert.Equal(t, want, reply.ErrorCode)
 			assert.True(t, reply.Get("error.data.requiredCapabilities.elicitation").Exists())

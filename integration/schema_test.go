@@ -384,8 +384,8 @@ func TestServerMessagesMatchSchema(t *testing.T) {
 					assert.Empty(t, spec.serverRequests, "2026-07-28 has no server-to-client requests")
 					assert.NotContains(t, spec.clientRequests, "initialize")
 					assert.NotContains(t, spec.clientRequests, "ping")
-					assert.Equal(t, "InvalidParamsError", spec.errorDefs[mcptest.CodeInvalidParams].name)
-					assert.Equal(t, "MethodNotFoundError", spec.errorDefs[mcptest.CodeMethodNotFound].name)
+					assert.Equal(t, "InvalidParamsError", spec.errorDefs[-32602].name)
+					assert.Equal(t, "MethodNotFoundError", spec.errorDefs[-32601].name)
 				} else {
 					assert.Equal(t, "InitializeResult", spec.resultDefFor(spec.clientRequests["initialize"]))
 					for _, m := range []string{"ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"} {
@@ -565,7 +565,7 @@ func schemaCatalog(t *testing.T, spec *schemaSpec) *mcptest.Server {
 	third := mcptest.NewResource("schema://docs/third", "third doc").WithMIMEType("text/plain").ReturnsText("three")
 	tmpl := mcptest.NewResourceTemplate("schema://person/{name}", "person").WithMIMEType("text/plain").WithDescription("A person").
 		HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
-			return mcptest.ReadResult(mcptest.TextResourceContents(req.Params().Get("uri").String(), "text/plain", "about "+req.Vars["name"]))
+			return mcptest.ReadResult(mcptest.TextResourceContents(req.Message.Get("params.uri").String(), "text/plain", "about "+req.Vars["name"]))
 		})
 	greet := mcptest.NewPrompt("greet").WithDescription("Greets someone").WithArgument("name", "who", true).
 		ReturnsText("Say hello")

@@ -2,6 +2,7 @@ package mcptest_test
 
 import (
 	"context"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ func TestBatchesInVersionsThatHaveThem(t *testing.T) {
 			}
 			got := byID(replies)
 			if got["1"].Get("result").Raw != "{}" || !got["2"].Get("result.tools").IsArray() ||
-				got[`"three"`].Get("result.content.0.text").String() != "echoed" || got["null"].Get("error.code").Int() != mcptest.CodeInvalidRequest {
+				got[`"three"`].Get("result.content.0.text").String() != "echoed" || got["null"].Get("error.code").Int() != spec.CodeInvalidRequest {
 				t.Fatalf("want ping, tools/list, tools/call answered and the invalid element refused, got %v", replies)
 			}
 			c.ping(t, "9") // nothing else was sent
@@ -143,7 +144,7 @@ func TestBatchRefused(t *testing.T) {
 			}
 			c.send(tc.frame)
 			reply := c.recvJSON(t)
-			checkReply(t, reply, wantError(mcptest.CodeInvalidRequest, "null"))
+			checkReply(t, reply, wantError(spec.CodeInvalidRequest, "null"))
 			if msg := reply.Get("error.message").String(); !strings.Contains(msg, tc.says) {
 				t.Errorf("want the error to say %q, got %q", tc.says, msg)
 			}

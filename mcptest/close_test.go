@@ -172,7 +172,7 @@ func TestCancelWithSharedID(t *testing.T) {
 	release := make(chan struct{})
 	srv := ruleServer(t).ExpectViolation("jsonrpc/id-unique").Handle("x/work",
 		func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
-			n := req.Params().Get("n").String()
+			n := req.Message.Get("params.n").String()
 			started <- n
 			if n == "1" {
 				<-release

@@ -119,7 +119,7 @@ func (faultCatalog) RespondSupportedVersions(versions ...string) built {
 func (faultCatalog) RejectProtocolVersionHandshake() built {
 	return inbound("RejectProtocolVersionHandshake()", "initialize", func(s *Session, m Message, _ func()) bool {
 		data := jsonValue(map[string]any{"supported": s.srv.legacy, "requested": m.Get("params.protocolVersion").Value()})
-		s.replyError(m.ID, m.Method, CodeInvalidParams, "Unsupported protocol version", data)
+		s.replyError(m.ID, m.Method, spec.CodeInvalidParams, "Unsupported protocol version", data)
 		return true
 	})
 }
@@ -134,7 +134,7 @@ func (faultCatalog) RejectProtocolVersionStateless(versions ...string) built {
 			versions = []string{}
 		}
 		data := jsonValue(map[string]any{"supported": versions, "requested": m.Get("params." + pathProtocolVersion).Value()})
-		s.replyError(m.ID, m.Method, CodeUnsupportedProtocolVersion, "Unsupported protocol version", data)
+		s.replyError(m.ID, m.Method, spec.CodeUnsupportedProtocolVersion, "Unsupported protocol version", data)
 		return true
 	})
 }
@@ -165,7 +165,7 @@ func (faultCatalog) DeclareUnservedCapability(name string) built {
 		if c, ok := spec.ServerCapability(m.Method, ""); !ok || strings.Split(c, ".")[0] != name {
 			return false
 		}
-		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: "+m.Method, nil)
+		s.replyError(m.ID, m.Method, spec.CodeMethodNotFound, "Method not found: "+m.Method, nil)
 		return true
 	}
 	return f

@@ -3,6 +3,7 @@ package mcptest_test
 import (
 	"bytes"
 	"context"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 	"strconv"
 	"strings"
@@ -522,7 +523,7 @@ func FuzzFrames(f *testing.F) {
 		answered := srv.Journal().All().Filter(func(m mcptest.Message) bool {
 			// by what the mock wrote: the client closed its end, so the
 			// journal may say the answer was never delivered
-			return m.Direction == mcptest.FromServer && m.Get("error.code").Int() == mcptest.CodeInvalidRequest &&
+			return m.Direction == mcptest.FromServer && m.Get("error.code").Int() == spec.CodeInvalidRequest &&
 				strings.Contains(m.Get("error.message").String(), "deeper than 1000 levels")
 		})
 		if len(deep) != len(answered) {

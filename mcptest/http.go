@@ -3,6 +3,7 @@ package mcptest
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"net"
 	"net/http"
@@ -15,11 +16,6 @@ import (
 
 	"github.com/tidwall/gjson"
 )
-
-// CodeHeaderMismatch is the stateless-era error (2026-07-28) for a request
-// whose Mcp-Method, Mcp-Name or Mcp-Protocol-Version header is missing or
-// disagrees with its body.
-const CodeHeaderMismatch = -32020
 
 // defaultHTTPBodyLimit is the largest POST body the mock reads unless
 // HTTPOptions.BodyLimit says otherwise; a longer one gets 413.
@@ -219,7 +215,7 @@ func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.delete(w, r, x)
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
-		f.refuse(w, r, f.strays(), nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: the MCP endpoint takes POST, GET and DELETE")
+		f.refuse(w, r, f.strays(), nil, http.StatusMethodNotAllowed, spec.CodeInvalidRequest, "Method Not Allowed: the MCP endpoint takes POST, GET and DELETE")
 	}
 }
 
@@ -277,7 +273,7 @@ func (f *httpFront) refuseStray(w http.ResponseWriter, r *http.Request, x *HTTPE
 	}
 	in := journalHTTP(sess, body, x)
 	sess.violate(rule, in, detail)
-	f.refuse(w, r, sess, &in, status, CodeInvalidRequest, message)
+	f.refuse(w, r, sess, &in, status, spec.CodeInvalidRequest, message)
 }
 
 // refuse answers an HTTP request with status and a JSON-RPC error, a

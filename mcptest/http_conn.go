@@ -331,14 +331,14 @@ func (c *httpConn) statusFor(st *sseStream, m Message) int {
 		return http.StatusOK
 	}
 	switch m.ErrorCode {
-	case CodeParseError, CodeInvalidRequest:
+	case spec.CodeParseError, spec.CodeInvalidRequest:
 		return http.StatusBadRequest
 	}
 	if c.stateless {
 		switch m.ErrorCode {
-		case CodeHeaderMismatch, CodeUnsupportedProtocolVersion:
+		case spec.CodeHeaderMismatch, spec.CodeUnsupportedProtocolVersion:
 			return http.StatusBadRequest
-		case CodeMethodNotFound:
+		case spec.CodeMethodNotFound:
 			return http.StatusNotFound
 		}
 	}

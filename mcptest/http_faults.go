@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"net/http"
 	"strconv"
 	"strings"
@@ -85,7 +86,7 @@ func (faultCatalog) ExpireSession() built {
 		c.mu.Lock()
 		c.told404 = true
 		c.mu.Unlock()
-		c.front.refuse(w, r, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+c.sess.id+" has expired; initialize a new one")
+		c.front.refuse(w, r, c.sess, &in, http.StatusNotFound, spec.CodeInvalidRequest, "Not Found: session "+c.sess.id+" has expired; initialize a new one")
 		return true
 	})
 }

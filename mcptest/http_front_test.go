@@ -68,7 +68,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 			got := gjson.Parse(body)
 			srv.Close()
 			rules := chargedRules(srv)
-			if slices.Contains(rules, "http/stateless-headers") || got.Get("error.code").Int() == mcptest.CodeHeaderMismatch {
+			if slices.Contains(rules, "http/stateless-headers") || got.Get("error.code").Int() == spec.CodeHeaderMismatch {
 				t.Errorf("a message that is not a stateless-era request was held to the stateless era's headers: %d %s, violations %v", status, body, srv.Violations())
 			}
 			if got.Get("error.code").Int() != want.Get("error.code").Int() || got.Get("result").Exists() != want.Get("result").Exists() ||
@@ -84,7 +84,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 		srv := modernOnlyServer(faketb.New(t))
 		h := newHTTPRaw(t, srv)
 		status, _, body := h.post(rawRequest("1", "initialize", initializeParams(`"2025-11-25"`)))
-		if status != http.StatusOK || gjson.Get(body, "error.code").Int() != mcptest.CodeInvalidParams || gjson.Get(body, "error.data.supported.0").String() != statelessVersion {
+		if status != http.StatusOK || gjson.Get(body, "error.code").Int() != spec.CodeInvalidParams || gjson.Get(body, "error.data.supported.0").String() != statelessVersion {
 			t.Errorf("got %d %s, want 200 with -32602 naming %s", status, body, statelessVersion)
 		}
 		srv.Close()
@@ -96,7 +96,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 		srv := ruleServer(faketb.New(t))
 		h := newHTTPRaw(t, srv)
 		status, _, body := h.post(rawRequest("1", "tools/list", `{`+statelessMeta+`}`))
-		if status != http.StatusBadRequest || gjson.Get(body, "error.code").Int() != mcptest.CodeHeaderMismatch {
+		if status != http.StatusBadRequest || gjson.Get(body, "error.code").Int() != spec.CodeHeaderMismatch {
 			t.Errorf("got %d %s, want 400 with -32020", status, body)
 		}
 		srv.Close()
@@ -120,13 +120,13 @@ func TestHTTPMalformedWithoutSession(t *testing.T) {
 		id         string
 		rule       mcptest.RuleID
 	}{
-		{"not JSON", `{"jsonrpc":"2.0",`, mcptest.CodeParseError, "null", "jsonrpc/parse-error"},
-		{"plain text", `hello`, mcptest.CodeParseError, "null", "jsonrpc/parse-error"},
-		{"a JSON object that is no message", `{"foo":1}`, mcptest.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
-		{"a JSON number", `42`, mcptest.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
-		{"neither request nor response, with an id", `{"jsonrpc":"2.0","id":3}`, mcptest.CodeInvalidRequest, "3", "jsonrpc/invalid-request"},
-		{"an empty batch", `[]`, mcptest.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
-		{"an empty body", ``, mcptest.CodeParseError, "null", "jsonrpc/parse-error"},
+		{"not JSON", `{"jsonrpc":"2.0",`, spec.CodeParseError, "null", "jsonrpc/parse-error"},
+		{"plain text", `hello`, spec.CodeParseError, "null", "jsonrpc/parse-error"},
+		{"a JSON object that is no message", `{"foo":1}`, spec.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
+		{"a JSON number", `42`, spec.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
+		{"neither request nor response, with an id", `{"jsonrpc":"2.0","id":3}`, spec.CodeInvalidRequest, "3", "jsonrpc/invalid-request"},
+		{"an empty batch", `[]`, spec.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
+		{"an empty body", ``, spec.CodeParseError, "null", "jsonrpc/parse-error"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -152,7 +152,7 @@ func TestHTTPMalformedWithoutSession(t *testing.T) {
 		srv := ruleServer(faketb.New(t))
 		h := newHTTPRaw(t, srv)
 		status, _, body := h.post(`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
-		if status != http.StatusBadRequest || gjson.Get(body, "error.code").Int() != mcptest.CodeInvalidRequest {
+		if status != http.StatusBadRequest || gjson.Get(body, "error.code").Int() != spec.CodeInvalidRequest {
 			t.Errorf("got %d %s, want 400 with -32600", status, body)
 		}
 		srv.Close()
@@ -216,7 +216,7 @@ func TestHTTPOutboundFaultsActOnRefusals(t *testing.T) {
 		"Content-Type", "application/json", "Accept", "application/json",
 		spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25")
 	if status != http.StatusNotAcceptable || gjson.Get(body, "jsonrpc").String() != "1.0" || gjson.Get(body, "id").Raw != "7" ||
-		gjson.Get(body, "error.code").Int() != mcptest.CodeInvalidRequest {
+		gjson.Get(body, "error.code").Int() != spec.CodeInvalidRequest {
 		t.Errorf("406 within the session: %d %s; want the refusal (-32600, id 7) with the fault's jsonrpc 1.0", status, body)
 	}
 	if got := hdr.Get("Content-Type"); got != "application/json" {

@@ -383,7 +383,7 @@ func TestHTTPDeleteRacesPost(t *testing.T) {
 		t.Fatalf("DELETE: %d %s", s, b)
 	}
 	a := <-posted
-	if a.status != http.StatusNotFound || gjson.Get(a.body, "id").Int() != 2 || gjson.Get(a.body, "error.code").Int() != mcptest.CodeInvalidRequest {
+	if a.status != http.StatusNotFound || gjson.Get(a.body, "id").Int() != 2 || gjson.Get(a.body, "error.code").Int() != spec.CodeInvalidRequest {
 		t.Fatalf("the POST cut by DELETE: %d %q, want 404 with a JSON-RPC error for id 2", a.status, a.body)
 	}
 	ended := srv.Journal().All().Filter(func(m mcptest.Message) bool {

@@ -89,23 +89,23 @@ type httpRuleCase struct {
 }
 
 var httpRuleCases = []httpRuleCase{
-	{name: "post accepts only json", rule: "http/accept", status: http.StatusNotAcceptable, code: mcptest.CodeInvalidRequest,
+	{name: "post accepts only json", rule: "http/accept", status: http.StatusNotAcceptable, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.do(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Content-Type", "application/json", "Accept", "application/json")
 			return s, b
 		}},
-	{name: "get without event-stream", rule: "http/accept", status: http.StatusNotAcceptable, code: mcptest.CodeInvalidRequest,
+	{name: "get without event-stream", rule: "http/accept", status: http.StatusNotAcceptable, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
 			s, _, b := h.do(http.MethodGet, "", "Accept", "application/json", spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
-	{name: "text/plain body", rule: "http/content-type", severity: mcptest.SeverityWarning, status: http.StatusUnsupportedMediaType, code: mcptest.CodeInvalidRequest,
+	{name: "text/plain body", rule: "http/content-type", severity: mcptest.SeverityWarning, status: http.StatusUnsupportedMediaType, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.do(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Content-Type", "text/plain", "Accept", both)
 			return s, b
 		}},
-	{name: "request without session id", rule: "http/session-id", status: http.StatusBadRequest, code: mcptest.CodeInvalidRequest,
+	{name: "request without session id", rule: "http/session-id", status: http.StatusBadRequest, code: spec.CodeInvalidRequest,
 		server: func(t testing.TB) *mcptest.Server {
 			return ruleServer(t).WithProtocolVersions(mcptest.HandshakeVersions()...)
 		},
@@ -114,7 +114,7 @@ var httpRuleCases = []httpRuleCase{
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, spec.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
-	{name: "invented session id", rule: "http/session-id", status: http.StatusNotFound, code: mcptest.CodeInvalidRequest,
+	{name: "invented session id", rule: "http/session-id", status: http.StatusNotFound, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, spec.HeaderSessionID, "guessed", spec.HeaderProtocolVersion, "2025-11-25")
 			return s, b
@@ -131,13 +131,13 @@ var httpRuleCases = []httpRuleCase{
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-06-18")
 			return s, b
 		}},
-	{name: "unknown version header", rule: "http/protocol-version-negotiated", status: http.StatusBadRequest, code: mcptest.CodeInvalidRequest, severity: mcptest.SeverityWarning,
+	{name: "unknown version header", rule: "http/protocol-version-negotiated", status: http.StatusBadRequest, code: spec.CodeInvalidRequest, severity: mcptest.SeverityWarning,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "1999-01-01")
 			return s, b
 		}},
-	{name: "ended session used twice", rule: "http/reinitialize-after-404", status: http.StatusNotFound, code: mcptest.CodeInvalidRequest,
+	{name: "ended session used twice", rule: "http/reinitialize-after-404", status: http.StatusNotFound, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
 			if s, _, _ := h.do(http.MethodDelete, "", spec.HeaderSessionID, sid); s != http.StatusOK {
@@ -153,29 +153,29 @@ var httpRuleCases = []httpRuleCase{
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"ping"}`, spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
-	{name: "no Mcp-Method", rule: "http/stateless-headers", status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
+	{name: "no Mcp-Method", rule: "http/stateless-headers", status: http.StatusBadRequest, code: spec.CodeHeaderMismatch,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+statelessMeta+`}}`, spec.HeaderProtocolVersion, "2026-07-28")
 			return s, b
 		}},
-	{name: "Mcp-Name disagrees", rule: "http/stateless-headers", status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
+	{name: "Mcp-Name disagrees", rule: "http/stateless-headers", status: http.StatusBadRequest, code: spec.CodeHeaderMismatch,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo",`+statelessMeta+`}}`,
 				spec.HeaderProtocolVersion, "2026-07-28", spec.HeaderMethod, "tools/call", spec.HeaderName, "add")
 			return s, b
 		}},
-	{name: "version header disagrees with _meta", rule: "http/stateless-headers", status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
+	{name: "version header disagrees with _meta", rule: "http/stateless-headers", status: http.StatusBadRequest, code: spec.CodeHeaderMismatch,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+statelessMeta+`}}`,
 				spec.HeaderProtocolVersion, "2025-11-25", spec.HeaderMethod, "tools/list")
 			return s, b
 		}},
-	{name: "foreign origin", rule: "http/origin", severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
+	{name: "foreign origin", rule: "http/origin", severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Origin", "https://evil.example")
 			return s, b
 		}},
-	{name: "rebound host", rule: "http/host", severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
+	{name: "rebound host", rule: "http/host", severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			req, _ := http.NewRequest(http.MethodPost, h.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
 			req.Host = "attacker.example"
@@ -273,13 +273,13 @@ func TestHTTPMalformed(t *testing.T) {
 		status     int
 		code       int64
 	}{
-		{"not JSON", `{"jsonrpc":"2.0","id":2,"method":`, http.StatusBadRequest, mcptest.CodeParseError},
-		{"plain text", `hello`, http.StatusBadRequest, mcptest.CodeParseError},
-		{"empty batch", `[]`, http.StatusBadRequest, mcptest.CodeInvalidRequest},
-		{"batch in 2025-11-25", `[{"jsonrpc":"2.0","id":3,"method":"ping"}]`, http.StatusBadRequest, mcptest.CodeInvalidRequest},
-		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, http.StatusBadRequest, mcptest.CodeInvalidRequest},
-		{"wrong jsonrpc", `{"jsonrpc":"1.0","id":4,"method":"ping"}`, http.StatusBadRequest, mcptest.CodeInvalidRequest},
-		{"too large", `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2<<10) + `"}}`, http.StatusRequestEntityTooLarge, mcptest.CodeInvalidRequest},
+		{"not JSON", `{"jsonrpc":"2.0","id":2,"method":`, http.StatusBadRequest, spec.CodeParseError},
+		{"plain text", `hello`, http.StatusBadRequest, spec.CodeParseError},
+		{"empty batch", `[]`, http.StatusBadRequest, spec.CodeInvalidRequest},
+		{"batch in 2025-11-25", `[{"jsonrpc":"2.0","id":3,"method":"ping"}]`, http.StatusBadRequest, spec.CodeInvalidRequest},
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, http.StatusBadRequest, spec.CodeInvalidRequest},
+		{"wrong jsonrpc", `{"jsonrpc":"1.0","id":4,"method":"ping"}`, http.StatusBadRequest, spec.CodeInvalidRequest},
+		{"too large", `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2<<10) + `"}}`, http.StatusRequestEntityTooLarge, spec.CodeInvalidRequest},
 	}
 	for _, tc := range cases {
 		status, _, body := h.post(tc.body, hdr...)

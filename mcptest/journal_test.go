@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"slices"
 	"strings"
 	"sync"
@@ -32,7 +33,7 @@ func journalFixture(t *testing.T) *mcptest.Server {
 	c1.ping(t, "4")
 	c1.notify("notifications/progress", `{"progressToken":"t","progress":1}`)
 	c1.send("oops")
-	if got := c1.recvJSON(t).Get("error.code").Int(); got != mcptest.CodeParseError {
+	if got := c1.recvJSON(t).Get("error.code").Int(); got != spec.CodeParseError {
 		t.Fatalf("want -32700 for a line that is not JSON, got %d", got)
 	}
 	if n := srv.Broadcast("notifications/tools/list_changed", nil); n != 1 {
@@ -117,7 +118,7 @@ s2 ← result ping 1
 			t.Errorf("want Raw without its newline and not empty, #%d is %q", m.Seq, m.Raw())
 		}
 	}
-	if e := all[13]; e.ErrorCode != mcptest.CodeParseError || e.Get("error.code").Int() != mcptest.CodeParseError {
+	if e := all[13]; e.ErrorCode != spec.CodeParseError || e.Get("error.code").Int() != spec.CodeParseError {
 		t.Errorf("want the parse error reply journaled with ErrorCode -32700, got %s", e)
 	}
 }
@@ -236,7 +237,7 @@ func TestJournalWhere(t *testing.T) {
 		{"id", 1, 6},                    // a request id is per session and per direction
 		{"result", map[string]any{}, 3}, // the ping results, both directions
 		{"params.clientInfo.name", "rawclient", 2},
-		{"error.code", mcptest.CodeParseError, 1},
+		{"error.code", spec.CodeParseError, 1},
 		{"no.such.path", 1, 0},
 		{"params.name", json.RawMessage(`{bad`), 0},
 		{"params.name", func() {}, 0}, // cannot be encoded: matches nothing
@@ -475,7 +476,7 @@ func TestMessagesPairing(t *testing.T) {
 	if resp, _ := j.ResponseTo(serverPing); resp.Direction != mcptest.FromClient || resp.SessionNumber != 1 {
 		t.Errorf("want the client's answer to the mock's ping, got %s", resp)
 	}
-	parseErr := j.Responses("").Where("error.code", mcptest.CodeParseError)[0]
+	parseErr := j.Responses("").Where("error.code", spec.CodeParseError)[0]
 	if req, ok := j.RequestOf(parseErr); ok {
 		t.Errorf("want no request for the reply to a line that was not JSON (id null), got %s", req)
 	}

@@ -11,12 +11,6 @@ import (
 	"github.com/tidwall/sjson"
 )
 
-// Error codes of the stateless era.
-const (
-	CodeMissingClientCapability    = -32021
-	CodeUnsupportedProtocolVersion = -32022
-)
-
 // Era is one of the two eras of the protocol a session can be in
 // (Session.Era): EraHandshake or EraStateless. The zero value is no era yet.
 type Era string

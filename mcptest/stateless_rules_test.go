@@ -1028,7 +1028,7 @@ func TestStatelessLogging(t *testing.T) {
 		HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 			sent, err := req.Log(req.Arguments().Get("level").String(), "x")
 			if err != nil {
-				return mcptest.JSONRPCError(mcptest.CodeInternalError, err.Error(), nil)
+				return mcptest.JSONRPCError(spec.CodeInternalError, err.Error(), nil)
 			}
 			return mcptest.TextResult(strconv.FormatBool(sent))
 		}))

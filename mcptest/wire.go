@@ -364,16 +364,6 @@ type rpcError struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
-// Standard JSON-RPC 2.0 and MCP error codes.
-const (
-	CodeParseError       = -32700
-	CodeInvalidRequest   = -32600
-	CodeMethodNotFound   = -32601
-	CodeInvalidParams    = -32602
-	CodeInternalError    = -32603
-	CodeResourceNotFound = -32002
-)
-
 // appendResult writes a result response frame, the result given in parts
 // (a stateless-era result and the members decorate adds to it).
 func appendResult(dst []byte, id string, result ...[]byte) []byte {

@@ -296,7 +296,7 @@ func toolsSchemaChangedQuietly() Scenario {
 			"It catches clients that trust a stale tool list forever and repeat the rejected call instead of refreshing it.",
 		Spec: spec(latestHandshake, "server/tools#list-changed-notification"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, fault.ReplaceWithJSONRPCError("tools/call", mcptest.CodeInvalidParams,
+			return faulty(base, fault.ReplaceWithJSONRPCError("tools/call", -32602,
 				"Invalid params: the tool's input schema changed; list the tools again", nil).Nth(1))
 		},
 		Expect: Expectation{
@@ -310,7 +310,7 @@ func toolsSchemaChangedQuietly() Scenario {
 			},
 			After: &Reaction{
 				Event: mcptest.Matcher{Description: "the server rejects tools/call with -32602", Match: func(m mcptest.Message) bool {
-					return m.Direction == mcptest.FromServer && m.Method == "tools/call" && m.ErrorCode == mcptest.CodeInvalidParams
+					return m.Direction == mcptest.FromServer && m.Method == "tools/call" && m.ErrorCode == -32602
 				}},
 				Then: Always(mcptest.Matcher{Description: "the client sends tools/list or tools/call", Match: func(m mcptest.Message) bool {
 					return m.Direction == mcptest.FromClient && m.IsRequest() && (m.Method == "tools/list" || m.Method == "tools/call")
@@ -342,7 +342,7 @@ func toolsSchemaChangedQuietly() Scenario {
 // rejectedCall returns the client's first tools/call that was answered -32602.
 func rejectedCall(o Outcome) (mcptest.Message, bool) {
 	for _, c := range requests(o, "tools/call") {
-		if res, ok := responseTo(o, c); ok && res.ErrorCode == mcptest.CodeInvalidParams {
+		if res, ok := responseTo(o, c); ok && res.ErrorCode == -32602 {
 			return c, true
 		}
 	}
@@ -363,7 +363,7 @@ func capabilitiesLie() Scenario {
 			DecisionPoint: "the client's tools/list was answered -32601",
 			Reached: func(o Outcome) error {
 				for _, r := range requests(o, "tools/list") {
-					if res, ok := responseTo(o, r); ok && res.ErrorCode == mcptest.CodeMethodNotFound {
+					if res, ok := responseTo(o, r); ok && res.ErrorCode == -32601 {
 						return nil
 					}
 				}
@@ -491,7 +491,7 @@ func negotiateUnknownVersion() Scenario {
 // unsupported returns the Seq of the server's first -32022, 0 if none.
 func unsupported(o Outcome) int {
 	for _, m := range o.Journal {
-		if m.Direction == mcptest.FromServer && m.ErrorCode == mcptest.CodeUnsupportedProtocolVersion {
+		if m.Direction == mcptest.FromServer && m.ErrorCode == -32022 {
 			return m.Seq
 		}
 	}
@@ -766,8 +766,8 @@ func elicitationRoundTrip() Scenario {
 // lacks the elicitation capability: -32021, or in the handshake era -32603
 // with data.requiredCapabilities.
 func missingCapability(res mcptest.Message) bool {
-	return res.ErrorCode == mcptest.CodeMissingClientCapability ||
-		res.ErrorCode == mcptest.CodeInternalError && res.Get("error.data.requiredCapabilities").IsObject()
+	return res.ErrorCode == -32021 ||
+		res.ErrorCode == -32603 && res.Get("error.data.requiredCapabilities").IsObject()
 }
 
 // confirmFirst answers every tools/call after the user confirmed, whatever
@@ -784,9 +784,9 @@ func confirmFirst(srv *mcptest.Server) mcptest.Handler {
 	missing := func(statelessEra bool) mcptest.Reply {
 		data := json.RawMessage(`{"requiredCapabilities":{"elicitation":{}}}`)
 		if statelessEra {
-			return mcptest.JSONRPCError(mcptest.CodeMissingClientCapability, "Missing required client capability: elicitation", data)
+			return mcptest.JSONRPCError(-32021, "Missing required client capability: elicitation", data)
 		}
-		return mcptest.JSONRPCError(mcptest.CodeInternalError, "Missing required client capability: elicitation", data)
+		return mcptest.JSONRPCError(-32603, "Missing required client capability: elicitation", data)
 	}
 	answer := func(name string, resp gjson.Result) mcptest.Reply {
 		if resp.Get("action").String() != "accept" {
@@ -795,7 +795,7 @@ func confirmFirst(srv *mcptest.Server) mcptest.Handler {
 		return mcptest.TextResult(name + ": done, as confirmed")
 	}
 	return func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
-		name := req.Params().Get("name").String()
+		name := req.Message.Get("params.name").String()
 		if stateless(req.Message) {
 			if r := req.InputResponse("confirm"); r.Exists() {
 				return answer(name, r)
@@ -811,10 +811,10 @@ func confirmFirst(srv *mcptest.Server) mcptest.Handler {
 		reply, err := req.Session.SendRequest(ctx, "elicitation/create", map[string]any{
 			"message": "Please confirm the call of " + name, "requestedSchema": json.RawMessage(confirmSchema)})
 		if err != nil {
-			return mcptest.JSONRPCError(mcptest.CodeInternalError, "asking the client to confirm: "+err.Error(), nil)
+			return mcptest.JSONRPCError(-32603, "asking the client to confirm: "+err.Error(), nil)
 		}
 		if reply.Kind == mcptest.KindError {
-			return mcptest.JSONRPCError(mcptest.CodeInternalError, "the client answered elicitation/create with an error", nil)
+			return mcptest.JSONRPCError(-32603, "the client answered elicitation/create with an error", nil)
 		}
 		return answer(name, reply.Get("result"))
 	}
