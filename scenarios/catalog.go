@@ -83,7 +83,7 @@ func faulty(srv *mcptest.Server, faults ...mcptest.Fault) *mcptest.Server {
 // Streamable HTTP scenarios of HTTP (not applicable to a client that never
 // asks for Endpoint.URL). Each call returns fresh values.
 func All() []Scenario {
-	return append([]Scenario{
+	return append(withBases([]Scenario{
 		giftgenHandshake(),
 		giftgenStateless(),
 		initializeResultMalformed(),
@@ -107,7 +107,7 @@ func All() []Scenario {
 		slowToolTimeout(),
 		elicitationRoundTrip(),
 		loopingCursor(),
-	}, append(HTTP(), Auth()...)...)
+	}), append(HTTP(), Auth()...)...)
 }
 
 // Names returns the names of the catalog's scenarios, in catalog order.
