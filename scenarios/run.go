@@ -37,13 +37,18 @@ const (
 	// stateless-era scenario for a client that initialized without
 	// probing. The subtest is skipped with the reason.
 	NotApplicable Status = "not-applicable"
+	// Warning: the client failed a scenario whose basis the run was told
+	// to treat as a warning (Warn): a SHOULD it did not follow, or a
+	// robustness scenario it did not survive. It is reported, with its
+	// transcript, and does not fail the run.
+	Warning Status = "warning"
 )
 
 // Failed reports whether the status fails a run: Fail and NotReached.
 func (s Status) Failed() bool { return s == Fail || s == NotReached }
 
 // Statuses lists every status, in the order reports count them.
-func Statuses() []Status { return []Status{Pass, Deviation, Fail, NotReached, NotApplicable} }
+func Statuses() []Status { return []Status{Pass, Deviation, Warning, Fail, NotReached, NotApplicable} }
 
 // Option changes what Run, Judge, Play and Evaluate do.
 type Option func(*config)
@@ -53,6 +58,7 @@ type config struct {
 	skip       []string
 	deviations map[string]string
 	server     func(t mcptest.TB) *mcptest.Server
+	warn       []BasisKind
 }
 
 func newConfig(opts []Option) config {
@@ -112,6 +118,11 @@ func (c config) unknownNames() []string {
 	for _, n := range slices.Sorted(maps.Keys(c.deviations)) {
 		check("KnownDeviation", n)
 	}
+	for _, k := range c.warn {
+		if k != Should && k != Robustness {
+			out = append(out, fmt.Sprintf("Warn(%q): only SHOULD and robustness fails can be warnings; a broken MUST is a spec violation", k))
+		}
+	}
 	return out
 }
 
@@ -124,6 +135,15 @@ func (c config) unknownNames() []string {
 // reaches says nothing about it (leave it out with Skip).
 func KnownDeviation(name, why string) Option {
 	return func(c *config) { c.deviations[name] = why }
+}
+
+// Warn makes a failed scenario whose basis is of one of kinds (Should,
+// Robustness) a Warning instead of a Fail: reported with its transcript,
+// without failing the run. A MUST the client broke still fails; so does a
+// scenario it never reached. Warn(Must) is refused (Run fails t): a
+// broken MUST is a spec violation.
+func Warn(kinds ...BasisKind) Option {
+	return func(c *config) { c.warn = append(c.warn, kinds...) }
 }
 
 // WithServer makes every scenario start from the server newServer builds
@@ -152,6 +172,9 @@ type Result struct {
 	Observed string `json:"observed"`
 	// Status is the verdict.
 	Status Status `json:"status"`
+	// Basis is what the verdict rests on: the requirement on the client,
+	// or, for robustness, the sentence the scenario's server breaks.
+	Basis Basis `json:"basis"`
 	// Why is the reason a KnownDeviation gave, or why the status is Fail
 	// although the check passed.
 	Why string `json:"why,omitempty"`
@@ -176,7 +199,7 @@ func (r Result) String() string {
 // It is what Run does after Play.
 func (s Scenario) Evaluate(o Outcome, opts ...Option) Result {
 	c := newConfig(opts)
-	r := Result{Scenario: s.Name, Spec: s.Spec, Expected: s.Expect.Description, DecisionPoint: s.Expect.DecisionPoint, ElapsedMS: o.Elapsed.Milliseconds()}
+	r := Result{Scenario: s.Name, Spec: s.Spec, Basis: s.Basis, Expected: s.Expect.Description, DecisionPoint: s.Expect.DecisionPoint, ElapsedMS: o.Elapsed.Milliseconds()}
 	st, got := s.judge(o)
 	why, deviates := c.deviations[s.Name]
 	r.Status, r.Observed = st, got
@@ -196,6 +219,9 @@ func (s Scenario) Evaluate(o Outcome, opts ...Option) Result {
 	case st == NotApplicable && deviates:
 		r.Why = fmt.Sprintf("KnownDeviation(%q) was declared, but the scenario does not apply to this client", s.Name)
 	}
+	if r.Status == Fail && r.Why == "" && slices.Contains(c.warn, s.Basis.Kind()) {
+		r.Status = Warning
+	}
 	if r.Status != Pass && r.Status != NotApplicable && o.Server != nil {
 		r.Transcript = clipTranscript(o.Server.Transcript())
 	}
@@ -208,13 +234,21 @@ func (s Scenario) Evaluate(o Outcome, opts ...Option) Result {
 // prints it; the transcript follows in the test log.
 func (s Scenario) Failure(r Result) string {
 	var b strings.Builder
-	if r.Status == NotReached {
+	switch {
+	case r.Status == NotReached:
 		fmt.Fprintf(&b, "scenario %s not reached: the client never got to its decision point, so there is no verdict (this counts as a failure)\n", s.Name)
-	} else {
+	case s.Basis.Kind() == Robustness && s.Basis != (Basis{}):
+		fmt.Fprintf(&b, "scenario %s failed: the client did not survive a server that breaks the spec (robustness, no requirement of the client)\n", s.Name)
+	case s.Basis != (Basis{}):
+		fmt.Fprintf(&b, "scenario %s failed: the client broke a %s of the spec\n", s.Name, s.Basis.Keyword)
+	default:
 		fmt.Fprintf(&b, "scenario %s failed\n", s.Name)
 	}
 	fmt.Fprintf(&b, "  mistake: %s\n", s.Mistake)
 	fmt.Fprintf(&b, "  spec:    %s\n", s.Spec)
+	if s.Basis != (Basis{}) {
+		fmt.Fprintf(&b, "  basis:   %s\n", s.Basis)
+	}
 	fmt.Fprintf(&b, "  needs:   %s\n", r.DecisionPoint)
 	fmt.Fprintf(&b, "  want:    %s\n", r.Expected)
 	if r.Status == NotReached {
@@ -289,6 +323,8 @@ func run(t mcptest.TB, connect ConnectFunc, opts []Option, sub func(name string,
 			switch r.Status {
 			case Fail, NotReached:
 				t.Errorf("%s", s.Failure(r))
+			case Warning:
+				t.Logf("warning (Warn(%s)): %s", s.Basis.Kind(), s.Failure(r))
 			case Deviation:
 				t.Logf("known deviation of scenario %s (%s)\n  want: %s\n  got:  %s", s.Name, r.Why, r.Expected, r.Observed)
 			case NotApplicable:
@@ -327,9 +363,10 @@ func (r *Report) Status(name string) Status {
 }
 
 // JSON returns the report as indented JSON: {"results": [{"scenario",
-// "spec", "expected", "decision_point", "observed", "status", "why",
-// "elapsed_ms", "transcript"}, …], "summary": {"pass": n, "fail": n,
-// "known-deviation": n, "not-reached": n, "not-applicable": n}}.
+// "spec", "expected", "decision_point", "observed", "status", "basis":
+// {"keyword", "sentence", "version"}, "why", "elapsed_ms", "transcript"},
+// …], "summary": {"pass": n, "known-deviation": n, "warning": n, "fail":
+// n, "not-reached": n, "not-applicable": n}}.
 func (r *Report) JSON() ([]byte, error) {
 	n := r.Counts()
 	summary := map[Status]int{}
@@ -383,7 +420,11 @@ func (r *Report) Table() string {
 	}
 	row("SCENARIO", "STATUS")
 	for _, res := range r.Results {
-		row(res.Scenario, string(res.Status))
+		status := string(res.Status)
+		if (res.Status == Fail || res.Status == Warning) && res.Basis != (Basis{}) {
+			status += " (" + string(res.Basis.Kind()) + ")" // a broken MUST, a SHOULD, or robustness
+		}
+		row(res.Scenario, status)
 		if res.Status != NotApplicable {
 			text("expected", res.Expected)
 			text("observed", res.Observed)
@@ -391,6 +432,9 @@ func (r *Report) Table() string {
 			text("why", res.Observed)
 		}
 		text("note", res.Why)
+		if res.Status == Fail || res.Status == Warning {
+			text("basis", res.Basis.String())
+		}
 	}
 	b.WriteString(r.Summary())
 	b.WriteByte('\n')
@@ -399,11 +443,16 @@ func (r *Report) Table() string {
 
 // Summary is the report's counts in one line, the last of Table: "62
 // scenarios: 50 pass, 2 known deviations, 3 fail, 0 not reached, 7 not
-// applicable".
+// applicable", with the warnings before the fails when there are any
+// ("1 warning, 2 fail").
 func (r *Report) Summary() string {
 	n := r.Counts()
-	return fmt.Sprintf("%s: %d pass, %s, %d fail, %d not reached, %d not applicable",
-		plural(len(r.Results), "scenario", "scenarios"), n[Pass], plural(n[Deviation], "known deviation", "known deviations"), n[Fail], n[NotReached], n[NotApplicable])
+	warn := ""
+	if n[Warning] > 0 {
+		warn = plural(n[Warning], "warning", "warnings") + ", "
+	}
+	return fmt.Sprintf("%s: %d pass, %s, %s%d fail, %d not reached, %d not applicable",
+		plural(len(r.Results), "scenario", "scenarios"), n[Pass], plural(n[Deviation], "known deviation", "known deviations"), warn, n[Fail], n[NotReached], n[NotApplicable])
 }
 
 // wrapColumn breaks s into lines of at most width runes, at spaces (a

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/scenarios"
 )
 
@@ -241,5 +242,70 @@ auth/basic-cimd     not-applicable
 		if n := utf8.RuneCountInString(l); n > scenarios.TableWidth {
 			t.Errorf("line of %d columns, over %d: %q", n, scenarios.TableWidth, l)
 		}
+	}
+}
+
+// TestWarn: Warn makes a failed SHOULD or robustness scenario a warning
+// (reported, not failing), never a broken MUST; the failure says which of
+// the three the client failed, and the report's table and JSON carry the
+// basis.
+func TestWarn(t *testing.T) {
+	s, _ := scenarios.Lookup("tools-capability-missing")
+	bad := s.Play(t, connectWith(bugs{IgnoreCapabilities: true}))
+	robust, should, must := s, s, s
+	robust.Basis = scenarios.Basis{Sentence: "the server declares what it serves", Version: "2025-11-25"}
+	should.Basis = scenarios.Basis{Keyword: "SHOULD", Sentence: "clients SHOULD read the capabilities", Version: "2025-11-25"}
+	must.Basis = scenarios.Basis{Keyword: "MUST", Sentence: "clients MUST respect the capabilities", Version: "2025-11-25"}
+
+	warn := scenarios.Warn(scenarios.Robustness, scenarios.Should)
+	for _, c := range []struct {
+		s    scenarios.Scenario
+		opts []scenarios.Option
+		want scenarios.Status
+		says string
+	}{
+		{robust, nil, scenarios.Fail, "the client did not survive a server that breaks the spec (robustness, no requirement of the client)"},
+		{robust, []scenarios.Option{warn}, scenarios.Warning, "robustness"},
+		{should, []scenarios.Option{warn}, scenarios.Warning, "the client broke a SHOULD of the spec"},
+		{should, []scenarios.Option{scenarios.Warn(scenarios.Robustness)}, scenarios.Fail, "the client broke a SHOULD of the spec"},
+		{must, []scenarios.Option{warn}, scenarios.Fail, "the client broke a MUST of the spec"},
+	} {
+		r := c.s.Evaluate(bad, c.opts...)
+		if r.Status != c.want || r.Basis != c.s.Basis {
+			t.Errorf("%s basis, %d options: want %s with the basis, got %s %+v", c.s.Basis.Kind(), len(c.opts), c.want, r.Status, r.Basis)
+		}
+		if f := c.s.Failure(r); !strings.Contains(f, c.says) || !strings.Contains(f, "basis:   "+c.s.Basis.String()) {
+			t.Errorf("%s: the failure does not say %q and the basis:\n%s", c.s.Basis.Kind(), c.says, f)
+		}
+		if c.want == scenarios.Warning && r.Status.Failed() {
+			t.Errorf("a warning fails the run")
+		}
+	}
+
+	rep := &scenarios.Report{Results: []scenarios.Result{robust.Evaluate(bad, warn), must.Evaluate(bad, warn)}}
+	tab := rep.Table()
+	for _, want := range []string{"warning (robustness)", "fail (MUST)", `basis     MUST (2025-11-25): "clients MUST respect the capabilities"`, "2 scenarios: 0 pass, 0 known deviations, 1 warning, 1 fail"} {
+		if !strings.Contains(tab, want) {
+			t.Errorf("Table has no %q:\n%s", want, tab)
+		}
+	}
+	b, err := rep.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"keyword": "MUST"`) || !strings.Contains(string(b), `"warning": 1`) {
+		t.Errorf("JSON carries no basis or warning count:\n%s", b)
+	}
+}
+
+// TestWarnMustRefused: a broken MUST is a spec violation; Warn(Must) is a
+// mistake of the run, named.
+func TestWarnMustRefused(t *testing.T) {
+	ft := faketb.New(t)
+	ft.Run(func() {
+		scenarios.Judge(ft, correct, scenarios.Only("giftgen-handshake"), scenarios.Warn(scenarios.Must))
+	})
+	if got := strings.Join(ft.Errors(), "\n"); !strings.Contains(got, `Warn("MUST"): only SHOULD and robustness fails can be warnings`) {
+		t.Errorf("want Warn(Must) refused, got %s", ft.Report())
 	}
 }

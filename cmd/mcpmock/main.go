@@ -7,7 +7,7 @@
 //	go build -o mcpmock ./cmd/mcpmock    # in a clone of the repository
 //
 //	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET]]
-//	mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
+//	mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--warn KINDS] [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
 //	mcpmock list [--faults | --rules | --bugs]
 //	mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
 //	mcpmock record --out FILE [--append] [--redact PATH]... [--grace DURATION] -- CMD ARGS...
@@ -98,7 +98,7 @@ var errVerdict = errors.New("the verdict is negative")
 // The synopses of the commands, for their -h and the usage.
 const (
 	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET]]"
-	runSynopsis   = "[--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
+	runSynopsis   = "[--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--warn KINDS] [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
 )
 
 const usage = `mcpmock: the MCP mock server for clients in any language
@@ -109,8 +109,8 @@ usage:
                         [--auth] [--auth-client ID:SECRET]]
   mcpmock run [--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]]
               [--json FILE] [--junit FILE]
-              [--known-deviation NAME=why]... [--log FILE] [--config FILE]
-              [--startup-timeout DURATION] -- CMD ARGS...
+              [--known-deviation NAME=why]... [--warn KINDS] [--log FILE]
+              [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
   mcpmock list [--faults | --rules | --bugs]
   mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
   mcpmock record --out FILE [--append] [--redact PATH]... [--grace DURATION] -- CMD ARGS...

@@ -971,3 +971,30 @@ func TestRunStdioSkipsHTTPScenarios(t *testing.T) {
 	assert.Contains(t, out, "not played: 2 scenarios about Streamable HTTP (1 auth/, 1 http-),")
 	assert.NotContains(t, out, "auth/metadata-default")
 }
+
+// TestRunWarn: --warn robustness makes a robustness fail (wrong-id-type:
+// the server breaks the id rule, the client has no requirement there) a
+// warning: reported with its basis, exit 0; a MUST cannot be warned away.
+func TestRunWarn(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env, cmd := fakeClientCmd("by-number")
+	junitFile := filepath.Join(dir, "r.xml")
+	out, _, code := runMcpmock(t, env, append([]string{"run", "--scenario", "wrong-id-type", "--"}, cmd...)...)
+	assert.Equal(t, exitVerdict, code, out)
+	assert.Regexp(t, `(?m)^wrong-id-type +fail \(robustness\)$`, out)
+	assert.Contains(t, out, "basis     robustness: the server breaks")
+
+	out, _, code = runMcpmock(t, env, append([]string{"run", "--warn", "robustness", "--scenario", "wrong-id-type", "--junit", junitFile, "--"}, cmd...)...)
+	assert.Equal(t, 0, code, out)
+	assert.Regexp(t, `(?m)^wrong-id-type +warning \(robustness\)$`, out)
+	assert.Contains(t, out, "1 scenario: 0 pass, 0 known deviations, 1 warning, 0 fail")
+	b, err := os.ReadFile(junitFile)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `failures="0"`)
+	assert.Contains(t, string(b), "warning (--warn robustness)")
+
+	_, stderr, code := runMcpmock(t, env, append([]string{"run", "--warn", "must", "--"}, cmd...)...)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "--warn must: a broken MUST is a spec violation and always fails")
+}

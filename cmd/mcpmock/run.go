@@ -61,6 +61,7 @@ type runOptions struct {
 	stderrLines int
 	config      *config.Config
 	auth        authFlag
+	warn        []scenarios.BasisKind // --warn: the bases whose fails are warnings
 }
 
 // needsHTTP reports whether s can apply only to a client of the
@@ -98,6 +99,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	configFile := fs.String("config", "", "start every scenario from the server the JSON file `FILE` describes instead of GiftGen (the scenarios then judge whatever the client calls)")
 	authOn := fs.Bool("auth", false, "with --http: every scenario's server requires OAuth (the mock's authorization server, mcptest.NewAuthorization's defaults), for scenarios without authorization of their own")
 	authClient := fs.String("auth-client", "", "with --http: like --auth, with the client `ID:SECRET` pre-registered and handed to the client in MCP_CONFORMANCE_CONTEXT, as the conformance suite does")
+	warn := fs.String("warn", "", "treat a failed scenario whose basis is `KINDS` as a warning, not a failure (the exit status follows): should, robustness, or should,robustness; a broken MUST always fails")
 	startup := fs.Duration("startup-timeout", 60*time.Second, "how long the client may take to start and send its first byte (a `DURATION` such as 90s)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -118,6 +120,18 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 			if scenarios.IsAuth(n) {
 				return usagef("--scenario %s brings its own authorization: leave out --auth and --auth-client", n)
 			}
+		}
+	}
+	for _, k := range strings.FieldsFunc(*warn, func(r rune) bool { return r == ',' || r == ' ' }) {
+		switch strings.ToLower(k) {
+		case "should":
+			opts.warn = append(opts.warn, scenarios.Should)
+		case "robustness":
+			opts.warn = append(opts.warn, scenarios.Robustness)
+		case "must":
+			return usagef("--warn %s: a broken MUST is a spec violation and always fails; --warn takes should and robustness", k)
+		default:
+			return usagef("--warn %q: want should, robustness, or should,robustness", k)
 		}
 	}
 	for _, d := range deviations {
@@ -287,7 +301,7 @@ func runScenario(s scenarios.Scenario, opts runOptions) scenarios.Result {
 	var res scenarios.Result
 	p := mcptest.NewProgramTB(s.Name, opts.log)
 	runErr := p.Run(func(t mcptest.TB) {
-		var evalOpts []scenarios.Option
+		evalOpts := []scenarios.Option{scenarios.Warn(opts.warn...)}
 		if why, ok := opts.deviations[s.Name]; ok {
 			evalOpts = append(evalOpts, scenarios.KnownDeviation(s.Name, why))
 		}
@@ -677,15 +691,24 @@ func junit(rep *scenarios.Report, command []string) []byte {
 		total += r.ElapsedMS
 		tc := testcase{Name: r.Scenario, Classname: "mcpmock.scenarios", Time: seconds(r.ElapsedMS)}
 		text := fmt.Sprintf("spec: %s\nwant: %s\ngot:  %s\n", r.Spec, r.Expected, r.Observed)
+		if r.Basis != (scenarios.Basis{}) {
+			text += "basis: " + r.Basis.String() + "\n"
+		}
 		switch {
 		case r.Status == scenarios.Deviation:
 			tc.SystemOut = "known deviation: " + r.Why + "\n" + text
+		case r.Status == scenarios.Warning:
+			tc.SystemOut = "warning (--warn " + strings.ToLower(string(r.Basis.Kind())) + "): " + r.Observed + "\n" + text + "\n" + r.Transcript
 		case r.Status.Failed(): // fail, not reached
 			suite.Failures++
 			if r.Why != "" {
 				text += "note: " + r.Why + "\n"
 			}
-			tc.Failure = &failure{Message: r.Observed, Type: string(r.Status), Text: text + "\n" + r.Transcript}
+			typ := string(r.Status) // not-reached, or fail with its basis: fail (MUST), fail (robustness)
+			if r.Status == scenarios.Fail && r.Basis != (scenarios.Basis{}) {
+				typ += " (" + string(r.Basis.Kind()) + ")"
+			}
+			tc.Failure = &failure{Message: r.Observed, Type: typ, Text: text + "\n" + r.Transcript}
 		case r.Status == scenarios.NotApplicable:
 			suite.Skipped++
 			tc.Skipped = &skipped{Message: r.Observed}
