@@ -261,9 +261,11 @@ func (s *Server) AssertOrder(t TB, methods ...string) bool {
 	return true
 }
 
-// AssertCancelled checks that the client cancelled (notifications/cancelled)
-// a request of the given method ("" for any), waiting up to the wait
-// timeout; it fails at once when every session has ended, or when method
+// AssertCancelled checks that the client cancelled a request of the given
+// method ("" for any): with notifications/cancelled, or, for a request of
+// the stateless era over Streamable HTTP, by closing its response before
+// the reply (HTTPExchange.Cancelled), as the 2026-07-28 spec cancels there.
+// It waits up to the wait timeout; it fails at once when every session has ended, or when method
 // is a near miss of a known one (a typo), naming it.
 func (s *Server) AssertCancelled(t TB, method string) bool {
 	t.Helper()
@@ -273,6 +275,9 @@ func (s *Server) AssertCancelled(t TB, method string) bool {
 	}
 	cancelled := func(msgs Messages) bool {
 		for _, m := range msgs {
+			if m.HTTP != nil && m.HTTP.Cancelled && m.Direction == FromClient && (method == "" || m.Method == method) {
+				return true // a stateless-era request whose response the client closed: its cancellation on HTTP
+			}
 			if m.Direction != FromClient || m.Method != "notifications/cancelled" {
 				continue
 			}
@@ -291,7 +296,7 @@ func (s *Server) AssertCancelled(t TB, method string) bool {
 		if method != "" {
 			what = "a " + method + " request"
 		}
-		return s.fail(t, fmt.Sprintf("AssertCancelled(%q)", method), "notifications/cancelled for "+what,
+		return s.fail(t, fmt.Sprintf("AssertCancelled(%q)", method), "notifications/cancelled (or, stateless over HTTP, a closed response) for "+what,
 			s.settledGot(fmt.Sprintf("%d notifications/cancelled, none for %s", countClient(msgs, "notifications/cancelled"), what), why), msgs)
 	}
 	return true

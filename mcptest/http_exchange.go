@@ -34,6 +34,12 @@ type HTTPExchange struct {
 	MCPMethod, MCPName string
 	// EventID is the SSE event id the message went out with, "" for a JSON reply.
 	EventID string
+	// Cancelled marks a request of the stateless era (2026-07-28) whose
+	// response the client closed before the reply went out: on Streamable
+	// HTTP that is the spec's cancellation of the request ("Closing the SSE
+	// response stream is the cancellation signal"), and the mock treated it
+	// so (no reply). AssertCancelled counts it.
+	Cancelled bool
 }
 
 // String is a one-line summary, e.g. "POST 200 text/event-stream id=1-2".
@@ -63,6 +69,9 @@ func (x *HTTPExchange) String() string {
 	}
 	if x.MCPName != "" {
 		b.WriteString(" mcp-name=" + x.MCPName)
+	}
+	if x.Cancelled {
+		b.WriteString(" cancelled (the client closed the response)")
 	}
 	return b.String()
 }

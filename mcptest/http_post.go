@@ -195,6 +195,9 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	st := c.openPost(w, key, method, p.progress.Raw)
 	c.receive(&p.d)
 	c.wait(st, w, r)
+	if r.Context().Err() != nil && c.stateless {
+		c.clientClosed(st, x, key)
+	}
 	if r.Context().Err() == nil && c.unanswered(st) {
 		// The session ended by a DELETE, or the server closed, before
 		// anything went out on this POST: an answer, rather than an empty
@@ -212,6 +215,47 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 		}
 		f.mu.Unlock()
 		f.refuseID(w, r, c.sess, nil, id, status, spec.CodeInvalidRequest, msg)
+	}
+}
+
+// clientClosed handles a client that closed the response of a stateless-era
+// request before its reply went out: on Streamable HTTP that is how the
+// 2026-07-28 spec cancels a request ("Closing the SSE response stream is the
+// cancellation signal. The server MUST treat a client disconnect as
+// cancellation of that request. No notifications/cancelled message is
+// required or expected", basic/patterns/cancellation). The request's
+// handler, or the fault holding it, is cancelled as notifications/cancelled
+// would, so no reply is made; the journal marks the request's exchange
+// (x, the one its message carries) Cancelled, for AssertCancelled and the
+// scenarios. In the handshake era a disconnect is no cancellation (the
+// transport page: the client SHOULD send notifications/cancelled), and
+// nothing is marked.
+func (c *httpConn) clientClosed(st *sseStream, x *HTTPExchange, key string) {
+	c.mu.Lock()
+	complete := st.complete
+	c.mu.Unlock()
+	if complete || key == "null" {
+		return // the reply went out: there was nothing left to cancel
+	}
+	j := c.front.srv.journal
+	msgs := j.view()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if m := msgs[i]; m.HTTP == x && m.IsRequest() {
+			j.amend(m.Seq, func(m *Message) {
+				marked := *m.HTTP
+				marked.Cancelled = true
+				m.HTTP = &marked
+			})
+			j.wake()
+			break
+		}
+	}
+	s := c.sess
+	s.mu.Lock()
+	running := slices.Clone(s.inflight[key])
+	s.mu.Unlock()
+	for _, inf := range running {
+		inf.cancel(errCancelledByClient)
 	}
 }
 
