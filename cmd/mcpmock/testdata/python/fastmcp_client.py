@@ -42,7 +42,7 @@ def transport() -> StdioTransport | str:
 
 
 async def main(mode: str) -> None:
-    client = Client(transport(), name="fastmcp-app", timeout=TIMEOUT, init_timeout=TIMEOUT, mode=mode)
+    client = Client(transport(), name="fastmcp-app", timeout=TIMEOUT, mode=mode)
     async with client:
         tools = await client.list_tools()
         print("tools: " + ", ".join(t.name for t in tools), file=sys.stderr)
