@@ -88,3 +88,53 @@ pyvenv() {
 }
 
 check_python_clients
+
+# check_python_bug_versions: the bug catalog's proofs by releases of the
+# official Python SDK (scenarios/bugs, Proof.Test names this function). The
+# app integration/bugs/py/app.py, in a virtual environment of each release
+# (its hash-pinned lock in integration/bugs/py, or the clients' for 2.3.0),
+# must be caught on the buggy release (the bug's verdict is fail) and pass
+# on the fixed one; where no release is fixed yet, the raw client of
+# scenarios/bugs TestProofs is the fixed one.
+check_python_bug_versions() {
+	local dir start=$SECONDS
+	dir="$(mktemp -d)"
+	trap 'rm -rf "$dir"; trap - RETURN' RETURN
+	export PIP_CACHE_DIR="${PIP_CACHE_DIR:-$HOME/.cache/mcpmock-pip}"
+	go build -o "$dir/mcpmock" ./cmd/mcpmock
+	local v pids=()
+	for v in 1.9.1 1.9.2 1.30.0 2.0.0; do
+		pyvenv "$dir/mcp-$v" "integration/bugs/py/requirements-mcp-$v.txt" &
+		pids+=($!)
+	done
+	pyvenv "$dir/mcp-2.3.0" cmd/mcpmock/testdata/python/requirements.txt
+	for v in "${pids[@]}"; do wait "$v"; done
+	echo "python bugs: the virtual environments took $((SECONDS - start)) s"
+	# expect STATUS VERSION BUG [mcpmock run flags]: one play of the bug.
+	expect() {
+		local want="$1" v="$2" bug="$3"
+		shift 3
+		"$dir/mcpmock" run --bug "$bug" --json "$dir/$bug-$v.json" --log "$dir/$bug-$v.log" "$@" -- "$dir/mcp-$v/bin/python" integration/bugs/py/app.py >/dev/null || true
+		local got
+		got="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["status"])' "$dir/$bug-$v.json" 2>/dev/null || echo "no report")"
+		if [ "$got" != "$want" ]; then
+			echo "FAIL: mcpmock run --bug $bug $* with mcp $v: $got, want $want (log follows)"
+			cat "$dir/$bug-$v.log"
+			exit 1
+		fi
+		echo "python bugs: $bug with mcp $v: $got"
+	}
+	expect fail 1.9.1 python-sdk-332
+	expect pass 1.9.2 python-sdk-332
+	expect fail 1.9.1 python-sdk-434
+	expect pass 1.9.2 python-sdk-434
+	expect fail 1.30.0 python-sdk-2507
+	expect pass 2.0.0 python-sdk-2507
+	expect fail 1.30.0 python-sdk-1577 --http
+	expect pass 2.0.0 python-sdk-1577 --http
+	expect fail 2.3.0 python-sdk-2456
+	expect fail 2.3.0 python-sdk-3556 --http
+	expect fail 2.3.0 python-sdk-1676 --http
+	echo "ok: the PyPI releases of the bug catalog: buggy ones caught, fixed ones pass ($((SECONDS - start)) s)"
+}
+check_python_bug_versions
