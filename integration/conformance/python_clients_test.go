@@ -194,12 +194,12 @@ func (v *pyVerdicts) cellOf(r pyRun, name string) string {
 		return "—"
 	}
 	if _, n := note(v.NotPlayed, name, r.Name); n != 0 {
-		return fmt.Sprintf("not played [%d](#py-np-%d)", n, n)
+		return fmt.Sprintf("not played (%d)", n)
 	}
 	switch st := r.Verdicts[name]; st {
 	case scenarios.Deviation:
 		_, n := note(v.Deviations, name, r.Name)
-		return fmt.Sprintf("**deviation** [%d](#py-dev-%d)", n, n)
+		return fmt.Sprintf("**deviation** (%d)", n)
 	case scenarios.NotApplicable:
 		return "n/a"
 	default:
@@ -250,14 +250,14 @@ func (v *pyVerdicts) table() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\nKnown deviations, each declared in CI with this reason:\n\n")
+	b.WriteString("\nKnown deviations, numbered as the cells cite them, each declared in CI with this reason:\n\n")
 	for i, n := range v.Deviations {
-		fmt.Fprintf(&b, "%d. <a id=\"py-dev-%d\"></a>`%s` (%s): %s\n", i+1, i+1, n.Scenario, strings.Join(n.Runs, ", "), n.Why)
+		fmt.Fprintf(&b, "%d. `%s` (%s): %s\n", i+1, n.Scenario, strings.Join(n.Runs, ", "), n.Why)
 	}
 	if len(v.NotPlayed) > 0 {
-		b.WriteString("\nNot played:\n\n")
+		b.WriteString("\nNot played, numbered as the cells cite them:\n\n")
 		for i, n := range v.NotPlayed {
-			fmt.Fprintf(&b, "%d. <a id=\"py-np-%d\"></a>`%s` (%s): %s\n", i+1, i+1, n.Scenario, strings.Join(n.Runs, ", "), n.Why)
+			fmt.Fprintf(&b, "%d. `%s` (%s): %s\n", i+1, n.Scenario, strings.Join(n.Runs, ", "), n.Why)
 		}
 	}
 	return b.String()

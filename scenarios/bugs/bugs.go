@@ -143,7 +143,7 @@ type Proof struct {
 	// Test names the test that holds the proof.
 	Test string
 	// Release is the buggy release of a RealVersion proof as
-	// package@version, as its registry names it: "mcp@1.9.1" (PyPI),
+	// package@version, as its registry names it: "mcp@1.9.1" (the Python package index),
 	// "@modelcontextprotocol/sdk@1.32.2" (npm),
 	// "github.com/mark3labs/mcp-go@v0.39.1" (a Go module).
 	Release string
