@@ -41,13 +41,25 @@ func raw(buggy, fixed string) Proof {
 // real is a proof by the released versions of a Go module, in the
 // version-pinned module integration/bugs/<dir>.
 func real(module, buggy, fixed, dir string) Proof {
-	return Proof{Kind: RealVersion, Buggy: module + " " + buggy, Fixed: module + " " + fixed, Test: "integration/bugs/" + dir + " TestBug"}
+	return Proof{Kind: RealVersion, Buggy: module + " " + buggy, Fixed: module + " " + fixed, Test: "integration/bugs/" + dir + " TestBug",
+		Release: module + "@" + buggy}
 }
 
 // npm is a proof by released npm packages, run by .ci/run
-// (check_bug_versions) with the app integration/bugs/ts/app.mjs.
-func npm(buggy, fixed string) Proof {
-	return Proof{Kind: RealVersion, Buggy: buggy, Fixed: fixed, Test: ".ci/run check_bug_versions (integration/bugs/ts/app.mjs)"}
+// (check_bug_versions) with the app integration/bugs/ts/app.mjs; release
+// is the buggy one as package@version.
+func npm(release, buggy, fixed string) Proof {
+	return Proof{Kind: RealVersion, Buggy: buggy, Fixed: fixed, Test: ".ci/run check_bug_versions (integration/bugs/ts/app.mjs)", Release: release}
+}
+
+// pypi is a proof by releases of the official Python SDK (the PyPI
+// package mcp), run by .ci/python_clients.sh (check_python_bug_versions)
+// with the app integration/bugs/py/app.py in a virtual environment of each
+// release (integration/bugs/py/requirements-mcp-VERSION.txt, or the
+// clients' lock for 2.3.0); fixed says what passes.
+func pypi(buggy, fixed string) Proof {
+	return Proof{Kind: RealVersion, Buggy: "mcp " + buggy + " (PyPI)", Fixed: fixed,
+		Test: ".ci/python_clients.sh check_python_bug_versions (integration/bugs/py/app.py)", Release: "mcp@" + buggy}
 }
 
 // The tools and names of the recipes that script the server.
@@ -171,7 +183,7 @@ func catalog() []Bug {
 	add(Bug{ID: "brave-search-mcp-server-32", Client: "modelcontextprotocol/go-sdk (IOTransport, CommandTransport), Claude Desktop",
 		Symptom: "a dotenv line on the server's stdout makes the client disconnect (\"Unexpected token 'd'\" in Claude Desktop)",
 		Recipe:  dotenv(), Fixed: "skips the line that is not JSON and goes on",
-		Proof: Proof{Kind: RealVersion, Buggy: "github.com/modelcontextprotocol/go-sdk v1.8.0 (still has it)", Fixed: "no release yet: the raw client that skips the line",
+		Proof: Proof{Kind: RealVersion, Release: "github.com/modelcontextprotocol/go-sdk@v1.8.0", Buggy: "github.com/modelcontextprotocol/go-sdk v1.8.0 (still has it)", Fixed: "no release yet: the raw client that skips the line",
 			Test: "integration/bugs_real_test.go TestBugGoSDK"}}, issue("brave/brave-search-mcp-server", 32))
 	add(Bug{ID: "postman-mcp-server-154", Client: "Claude Code Desktop",
 		Symptom: "\"Invalid JSON-RPC message: [dotenv@17.2.2] injecting env\": the server never starts",
@@ -192,7 +204,7 @@ func catalog() []Bug {
 		Symptom: "bytes that are not UTF-8 on the server's stdout crash stdio_client (strict decoding)",
 		Recipe:  faults(func() expectation { return Proceeds("bytes that are not UTF-8") }, fault.InvalidUTF8("tools/call")),
 		Fixed:   "decodes with replacement and goes on",
-		Proof:   raw("a reader that fails on bytes that are not UTF-8", "a reader that replaces them")}, pr("modelcontextprotocol/python-sdk", 2456))
+		Proof:   pypi("2.3.0", "no release yet (2.3.0 is the newest): the raw client whose reader replaces them")}, pr("modelcontextprotocol/python-sdk", 2456))
 
 	// ---- versions ----
 	add(Bug{ID: "mcp-go-650", Client: "mark3labs/mcp-go v0.41.1 (kubectl-ai)",
@@ -308,7 +320,7 @@ func catalog() []Bug {
 			Expect: CallsTool("gift_price", "it has an outputSchema and answers isError with an error envelope"),
 		},
 		Fixed: "hands the isError result to the app without checking it against outputSchema (PR #1945; @modelcontextprotocol/client 2.0.0)",
-		Proof: npm("@modelcontextprotocol/sdk 1.32.2", "@modelcontextprotocol/client 2.0.0")}, issue("modelcontextprotocol/typescript-sdk", 1943))
+		Proof: npm("@modelcontextprotocol/sdk@1.32.2", "@modelcontextprotocol/sdk 1.32.2", "@modelcontextprotocol/client 2.0.0")}, issue("modelcontextprotocol/typescript-sdk", 1943))
 	add(Bug{ID: "vercel-ai-14925", Client: "vercel/ai MCP client",
 		Symptom: "\"Failed to parse server response\" on a tool result with resource_link content",
 		Recipe: Recipe{
@@ -393,11 +405,11 @@ func catalog() []Bug {
 	add(Bug{ID: "python-sdk-332", Client: "modelcontextprotocol/python-sdk stdio_client",
 		Symptom: "a call hangs forever when the server process dies in the middle of it",
 		Recipe:  faults(FailsFast, fault.CloseBefore("tools/call")), Fixed: "fails the pending call at end of file",
-		Proof: raw("a client that waits for the reply after end of file", "one that fails pending calls at end of file")}, issue("modelcontextprotocol/python-sdk", 332))
+		Proof: pypi("1.9.1", "mcp 1.9.2")}, issue("modelcontextprotocol/python-sdk", 332))
 	add(Bug{ID: "python-sdk-434", Client: "modelcontextprotocol/python-sdk ClientSession.initialize",
 		Symptom: "initialize hangs when the server exits during it",
 		Recipe:  inHandshake(faults(FailsFast, fault.CloseBefore("initialize"))), Fixed: "fails initialize at end of file",
-		Proof: raw("a client that waits for the reply after end of file", "one that fails pending calls at end of file")}, pr("modelcontextprotocol/python-sdk", 434))
+		Proof: pypi("1.9.1", "mcp 1.9.2")}, pr("modelcontextprotocol/python-sdk", 434))
 	add(Bug{ID: "langchain-mcp-adapters-609", Client: "langchain-ai/langchain-mcp-adapters",
 		Symptom: "no default timeout: a tool that never answers blocks the agent forever",
 		Recipe:  faults(GivesUp, fault.Hang("tools/call")), Fixed: "gives up when its timeout ends",
@@ -409,7 +421,7 @@ func catalog() []Bug {
 	add(Bug{ID: "python-sdk-2507", Client: "modelcontextprotocol/python-sdk ClientSession.send_request",
 		Symptom: "no notifications/cancelled on a request timeout: the server's work runs on",
 		Recipe:  scenario("slow-tool-timeout"), Fixed: "sends notifications/cancelled before raising the timeout (PR #2514)",
-		Proof: raw("a client that gives up without notifications/cancelled", "one that cancels")}, issue("modelcontextprotocol/python-sdk", 2507))
+		Proof: pypi("1.30.0", "mcp 2.0.0")}, issue("modelcontextprotocol/python-sdk", 2507))
 	add(Bug{ID: "opencode-21701", Client: "anomalyco/opencode (TypeScript SDK without onprogress)",
 		Symptom: "-32001 request timed out at 60 s although the server was sending progress: the call carried no progressToken",
 		Recipe: Recipe{
@@ -423,7 +435,7 @@ func catalog() []Bug {
 			Expect: CarriesProgressToken(),
 		},
 		Fixed: "asks for progress (onprogress, resetTimeoutOnProgress) so that progress keeps the call alive",
-		Proof: npm("an app on @modelcontextprotocol/sdk 1.32.2 calling without onprogress", "the same app with onprogress and resetTimeoutOnProgress")}, pr("anomalyco/opencode", 21701))
+		Proof: npm("@modelcontextprotocol/sdk@1.32.2", "an app on @modelcontextprotocol/sdk 1.32.2 calling without onprogress", "the same app with onprogress and resetTimeoutOnProgress")}, pr("anomalyco/opencode", 21701))
 
 	// ---- ids ----
 	add(Bug{ID: "mcp-go-154", Client: "mark3labs/mcp-go (client)",
@@ -467,15 +479,19 @@ func catalog() []Bug {
 		{"rust-sdk-733", "modelcontextprotocol/rust-sdk", "modelcontextprotocol/rust-sdk (rmcp) streamable HTTP client", 733},
 		{"mcp-proxy-149", "sparfenyuk/mcp-proxy", "sparfenyuk/mcp-proxy", 149},
 	} {
+		proof := raw("an HTTP client that reports the 404 and stops", "one that initializes again")
+		if b.repo == "modelcontextprotocol/python-sdk" {
+			proof = pypi("2.3.0", "no release yet (2.3.0 is the newest): the raw HTTP client that initializes again")
+		}
 		add(Bug{ID: b.id, Client: b.client,
 			Symptom: "after a server restart every request gets 404 for the old Mcp-Session-Id, and the client never starts a new session",
 			Recipe:  scenario("http-session-expired"), Fixed: "sends a new initialize without the session id and goes on in the new session",
-			Proof: raw("an HTTP client that reports the 404 and stops", "one that initializes again")}, issue(b.repo, b.n))
+			Proof: proof}, issue(b.repo, b.n))
 	}
 	add(Bug{ID: "typescript-sdk-1708", Client: "modelcontextprotocol/typescript-sdk StreamableHTTPClientTransport (1.32.2, client 2.0.0)",
 		Symptom: "after a server restart every request gets 404 for the old Mcp-Session-Id, and the client never starts a new session",
 		Recipe:  scenario("http-session-expired"), Fixed: "sends a new initialize without the session id and goes on in the new session",
-		Proof: npm("@modelcontextprotocol/sdk 1.32.2 and @modelcontextprotocol/client 2.0.0 (both still have it)", "no release yet: the raw HTTP client that initializes again")}, issue("modelcontextprotocol/typescript-sdk", 1708))
+		Proof: npm("@modelcontextprotocol/sdk@1.32.2", "@modelcontextprotocol/sdk 1.32.2 and @modelcontextprotocol/client 2.0.0 (both still have it)", "no release yet: the raw HTTP client that initializes again")}, issue("modelcontextprotocol/typescript-sdk", 1708))
 	add(Bug{ID: "php-sdk-327", Client: "modelcontextprotocol/php-sdk HttpTransport",
 		Symptom: "an SSE stream cut before the reply is abandoned: no GET with Last-Event-ID, the call is lost",
 		Recipe:  scenario("http-stream-dropped"), Fixed: "resumes the stream with GET and Last-Event-ID",
@@ -485,7 +501,7 @@ func catalog() []Bug {
 		Recipe: Recipe{Faults: []mcptest.Fault{fault.DropStream("tools/call", 0, false)}, Expect: FailsFast(),
 			Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true},
 		Fixed: "fails the call when its stream ends without a reply and cannot be resumed",
-		Proof: raw("an HTTP client that waits for the reply after its stream ended", "one that fails the call")}, issue("modelcontextprotocol/python-sdk", 1577))
+		Proof: pypi("1.30.0", "mcp 2.0.0")}, issue("modelcontextprotocol/python-sdk", 1577))
 	add(Bug{ID: "claude-code-79826", Client: "Claude Code (Streamable HTTP)",
 		Symptom: "tools are never refreshed after notifications/tools/list_changed over HTTP",
 		Recipe:  Recipe{Scenario: "tools-list-changed", HTTP: true}, Fixed: "lists the tools again, on every transport",
