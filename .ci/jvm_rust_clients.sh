@@ -30,7 +30,7 @@ check_jvm_rust_clients() {
 	# The builds: Maven builds a copy (it writes target/ beside the pom);
 	# cargo writes only into its target folder.
 	cp -r integration/clients/java "$dir/java"
-	(cd "$dir/java" && mvn -B -q -Dmaven.repo.local="$cache/m2" package)
+	(cd "$dir/java" && mvn -B -q -Dstyle.color=never -Dmaven.repo.local="$cache/m2" package)
 	local jar="$dir/java/target/java-sdk-client.jar"
 	echo "jvm-rust: the Java client built in $((SECONDS - start)) s"
 	CARGO_TARGET_DIR="$cache/cargo-target" cargo build --quiet --release --locked \
