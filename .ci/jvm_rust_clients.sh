@@ -18,7 +18,9 @@
 # fetched from Maven Central and crates.io; the Maven repository and the
 # cargo target folder are kept in MCPMOCK_CI_CACHE (default
 # ~/.cache/mcpmock-ci), so that a second run on the same machine builds
-# nothing. Needs Java 17 with Maven, cargo, and jq.
+# nothing. Needs Java 17 with Maven, cargo, and jq. At its end,
+# check_jvm_rust_bugs plays the bug catalog's Java and Rust bugs with the
+# buggy and fixed releases.
 check_jvm_rust_clients() {
 	local dir start=$SECONDS cache
 	dir="$(mktemp -d)"
@@ -113,5 +115,31 @@ check_jvm_rust_clients() {
 	play rust-http-auto --http "${auto_http[@]}" "${rust[@]}" "${rust_auto[@]}" "${rust_http[@]}" \
 		-- "$rmcp" --auto
 	echo "ok: the Java SDK and rmcp on stdio and HTTP against mcpmock ($((SECONDS - start)) s)"
+
+	# check_jvm_rust_bugs: the bug catalog's proofs by Java and Rust
+	# releases (scenarios/bugs/catalog_jvmrust.go, Proof.Test names this
+	# step). The buggy release must be caught (mcpmock run --bug exits 1),
+	# the fixed one pass (exit 0). rmcp 1.1.1 has an older API: its app is
+	# integration/bugs/rmcp-v1.1.1, built into the same target folder.
+	CARGO_TARGET_DIR="$cache/cargo-target" cargo build --quiet --release --locked \
+		--manifest-path integration/bugs/rmcp-v1.1.1/Cargo.toml
+	local rmcp111="$cache/cargo-target/release/rmcp-v1-1-1-client"
+	# expect EXIT BUG [mcpmock run flags] -- CMD...: one play of the bug.
+	expect() {
+		local want="$1" bug="$2" got=0
+		shift 2
+		(cd "$dir" && ./mcpmock run --bug "$bug" --log "$bug.log" "$@" >"$bug.out") || got=$?
+		if [ "$got" != "$want" ]; then
+			cat "$dir/$bug.out"
+			echo "FAIL: mcpmock run --bug $bug $* exited $got, want $want (log follows)"
+			cat "$dir/$bug.log"
+			exit 1
+		fi
+	}
+	expect 1 java-sdk-959 -- "${javacmd[@]}"
+	expect 1 java-sdk-611 -- "${javacmd[@]}"
+	expect 1 rust-sdk-733 --http -- "$rmcp111"
+	expect 0 rust-sdk-733 --http -- "$rmcp"
+	echo "ok: the Java and Rust releases of the bug catalog: buggy ones caught, fixed ones pass ($((SECONDS - start)) s)"
 }
 check_jvm_rust_clients

@@ -142,6 +142,20 @@ type Proof struct {
 	Buggy, Fixed string
 	// Test names the test that holds the proof.
 	Test string
+	// Release is the buggy release of a RealVersion proof as
+	// package@version, as its registry names it: "mcp@1.9.1" (PyPI),
+	// "@modelcontextprotocol/sdk@1.32.2" (npm),
+	// "github.com/mark3labs/mcp-go@v0.39.1" (a Go module).
+	Release string
+}
+
+// Short says how the bug is proven in a few words: "real: " and the buggy
+// release (package@version), or "raw client".
+func (p Proof) Short() string {
+	if p.Kind == RealVersion {
+		return "real: " + p.Release
+	}
+	return "raw client"
 }
 
 // String says the proof in one line.
@@ -154,9 +168,10 @@ func (p Proof) String() string {
 	}
 }
 
-// String lists a bug on one line: ID, source, client and symptom.
+// String lists a bug on one line: ID, source, client, symptom, recipe and
+// how it is proven (Proof.Short).
 func (b Bug) String() string {
-	return fmt.Sprintf("%s: %s — %s [%s] recipe: %s", b.ID, b.Client, b.Symptom, b.Source, b.Recipe)
+	return fmt.Sprintf("%s: %s — %s [%s] recipe: %s; proof: %s", b.ID, b.Client, b.Symptom, b.Source, b.Recipe, b.Proof.Short())
 }
 
 // Scenario returns the bug as a scenario: named by the bug's ID, its
