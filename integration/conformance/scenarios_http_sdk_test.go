@@ -53,9 +53,6 @@ var (
 		mark3Deviation("capabilities-differ-by-era"),
 		mark3Deviation("tools-schema-changed-quietly"),
 		mark3Deviation("tools-list-changed"),
-		scenarios.KnownDeviation("slow-tool-timeout",
-			"mark3labs/mcp-go v1.2.1: over Streamable HTTP, a call whose context ends only drops its POST; "+
-				"no notifications/cancelled is sent (over stdio one is, from a goroutine: see mark3Racy)"),
 		scenarios.KnownDeviation("http-session-expired",
 			`mark3labs/mcp-go v1.2.1: a 404 is returned as "session terminated (404). need to re-initialize"; `+
 				"re-initializing is left to the app, which this one does not do"),
@@ -65,10 +62,10 @@ var (
 	}
 	// gosdkHTTPRacy: over HTTP too, go-sdk sends notifications/cancelled
 	// from a goroutine that races the app's Close.
-	gosdkHTTPRacy = map[string]string{
-		"slow-tool-timeout": "go-sdk v1.8.0 over Streamable HTTP: when CallTool's context ends the call is retired at once and notifications/cancelled is POSTed from a new goroutine " +
-			"(best effort, go-sdk issue #1150); the app's deferred ClientSession.Close usually ends the session first, so the notification usually never reaches the server",
-	}
+	// (empty since the mock reads a stateless-era client's closed POST as
+	// its cancellation, as the 2026-07-28 spec says: go-sdk's call is then
+	// cancelled however its notification races Close)
+	gosdkHTTPRacy = map[string]string{}
 )
 
 // gosdkDeviation and mark3Deviation return an SDK's declaration over

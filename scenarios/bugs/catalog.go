@@ -524,5 +524,6 @@ func catalog() []Bug {
 			Setup: handshake, Script: "srv.URL(), srv.WithProtocolVersions(mcptest.HandshakeVersions()...) // sessions are of the handshake era"}, Fixed: "does not wait on a session the server ended: Wait returns (or a new session starts)",
 		Proof: raw("an HTTP client that keeps waiting after the 404", "one that ends the session")}, issue("modelcontextprotocol/go-sdk", 265))
 
+	out = jvmRust(out) // catalog_jvmrust.go
 	return out
 }

@@ -17,7 +17,7 @@ import (
 // "raw client"; and the bugs proven by a PyPI release of the official
 // Python SDK name it so.
 func TestProofShort(t *testing.T) {
-	release := regexp.MustCompile(`^(@?[a-z0-9./_-]+)@v?[0-9][0-9A-Za-z.-]*$`)
+	release := regexp.MustCompile(`^(@?[a-z0-9./_:-]+)@v?[0-9][0-9A-Za-z.-]*$`)
 	for _, b := range bugs.All() {
 		switch b.Proof.Kind {
 		case bugs.RealVersion:
