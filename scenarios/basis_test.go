@@ -1,6 +1,9 @@
 package scenarios
 
 import (
+	"os"
+	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -34,4 +37,92 @@ func TestEveryScenarioHasABasis(t *testing.T) {
 			t.Errorf("bases() names %q, which is no scenario of the catalog", name)
 		}
 	}
+}
+
+// TestBasisQuotesTheSpec checks the quotes of the MCP spec's versions
+// against the spec itself: each "…"-separated part of a sentence, once
+// markdown is stripped (bold, code, links, list markers, line breaks),
+// appears in that order in one page of the version quoted. The spec is a
+// git repository (modelcontextprotocol/modelcontextprotocol, a clone or a
+// bare mirror) named by MCPMOCK_SPEC_REPO; without it the test is skipped.
+// The RFC and JSON-RPC quotes are not checked here.
+func TestBasisQuotesTheSpec(t *testing.T) {
+	repo := os.Getenv("MCPMOCK_SPEC_REPO")
+	if repo == "" {
+		t.Skip("MCPMOCK_SPEC_REPO is not set: set it to a clone of github.com/modelcontextprotocol/modelcontextprotocol to check the quotes")
+	}
+	pages := map[string][]string{} // version → its pages, rendered
+	for name, b := range bases() {
+		if !specVersion.MatchString(b.Version) {
+			continue
+		}
+		if _, ok := pages[b.Version]; !ok {
+			pages[b.Version] = specPages(t, repo, b.Version)
+		}
+		if !quoted(pages[b.Version], b.Sentence) {
+			t.Errorf("%s: %q is not in the spec %s (each part between … must appear, in order, in one page)", name, b.Sentence, b.Version)
+		}
+	}
+}
+
+// specVersion is a version of the MCP spec, as opposed to an RFC.
+var specVersion = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// specPages returns the pages of a version of the spec in repo, rendered.
+func specPages(t *testing.T, repo, version string) []string {
+	t.Helper()
+	git := func(args ...string) string {
+		out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).Output()
+		if err != nil {
+			t.Fatalf("git %s in %s: %v", strings.Join(args, " "), repo, err)
+		}
+		return string(out)
+	}
+	var out []string
+	for _, f := range strings.Fields(git("ls-tree", "-r", "--name-only", "HEAD", "docs/specification/"+version)) {
+		if strings.HasSuffix(f, ".mdx") || strings.HasSuffix(f, ".md") {
+			out = append(out, rendered(git("show", "HEAD:"+f)))
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no pages of the spec %s in %s", version, repo)
+	}
+	return out
+}
+
+var (
+	mdLink     = regexp.MustCompile(`\[([^\]]*)\](\([^)]*\)|\[[^\]]*\])`)
+	mdList     = regexp.MustCompile(`(?m)^\s*(?:[-*>]|\d+\.)\s+`)
+	mdEmphasis = regexp.MustCompile(`(^|[\s(])_([^_\s][^_]*)_([\s.,:;)]|$)`)
+	spaces     = regexp.MustCompile(`\s+`)
+)
+
+// rendered is markdown text as a reader sees it, on one line.
+func rendered(md string) string {
+	md = mdLink.ReplaceAllString(md, "$1")
+	md = mdList.ReplaceAllString(md, "")
+	md = strings.NewReplacer("**", "", "`", "").Replace(md)
+	md = mdEmphasis.ReplaceAllString(md, "$1$2$3")
+	return strings.TrimSpace(spaces.ReplaceAllString(md, " "))
+}
+
+// quoted reports whether one of pages holds the parts of sentence between
+// its "…", in order.
+func quoted(pages []string, sentence string) bool {
+	for _, page := range pages {
+		rest, ok := page, true
+		for _, part := range strings.Split(rendered(sentence), "…") {
+			part = strings.TrimSpace(part)
+			i := strings.Index(rest, part)
+			if i < 0 {
+				ok = false
+				break
+			}
+			rest = rest[i+len(part):]
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }

@@ -29,7 +29,8 @@ func TestAttributedToCaller(t *testing.T) {
 		t.Fatalf("the probe should fail:\n%s", out)
 	}
 	for _, want := range []string{
-		`(?m)^\s+helper_test\.go:18: scenario wrong-id-type failed$`,
+		// wrong-id-type's basis is robustness, and the first line says so.
+		`(?m)^\s+helper_test\.go:18: scenario wrong-id-type failed: the client did not survive a server that breaks the spec`,
 		`(?m)^\s+helper_test\.go:18: mcptest transcript:$`,
 	} {
 		if !regexp.MustCompile(want).Match(out) {

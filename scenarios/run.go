@@ -432,7 +432,7 @@ func (r *Report) Table() string {
 			text("why", res.Observed)
 		}
 		text("note", res.Why)
-		if res.Status == Fail || res.Status == Warning {
+		if (res.Status == Fail || res.Status == Warning) && res.Basis != (Basis{}) {
 			text("basis", res.Basis.String())
 		}
 	}

@@ -697,7 +697,7 @@ func TestRunBuggyClientAndKnownDeviation(t *testing.T) {
 	junitFile := filepath.Join(dir, "r.xml")
 	out, _, code := runMcpmock(t, env, append([]string{"run", "--scenario", "wrong-id-type", "--junit", junitFile, "--"}, cmd...)...)
 	assert.Equal(t, exitVerdict, code, out)
-	assert.Regexp(t, `(?m)^wrong-id-type +fail\n(    .*\n)*    observed  the client exited with status 0`, out,
+	assert.Regexp(t, `(?m)^wrong-id-type +fail \(robustness\)\n(    .*\n)*    observed  the client exited with status 0`, out,
 		"a program's result in the command's words: its exit status, not Go's \"connect returned nil\"")
 	assert.NotContains(t, out, "connect return")
 	b, err := os.ReadFile(junitFile)
