@@ -217,7 +217,7 @@ func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body postBody // a POST's body, decoded once: by the authorization gate or by post
-	if f.srv.auth != nil && f.srv.auth.intercept(f, w, r, &body) {
+	if g := f.srv.auth; g != nil && (g.Serve(w, r) || g.Gate(w, r, &gateRequest{f: f, r: r, in: &body})) {
 		return
 	}
 	switch r.Method {
