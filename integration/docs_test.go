@@ -104,14 +104,14 @@ const mark3labsMCP = "github.com/mark3labs/mcp-go/mcp"
 // glueVars: the variables a fragment may use without declaring them (a
 // fragment's function parameters), and their types.
 var glueVars = map[string]string{
-	"t":   "*testing.T",
-	"ctx": "context.Context",
-	"srv": "*mcptest.Server",
-	// the authorization of the docs' OAuth-protected server
-	"authz": "*oauth.Authorization",
-	"impl":  "*mcp.Implementation",
-	"opts":  "*mcp.ClientOptions",
-	"call":  "mcptest.Message",
+	"t":    "*testing.T",
+	"ctx":  "context.Context",
+	"srv":  "*mcptest.Server",
+	"impl": "*mcp.Implementation",
+	"opts": "*mcp.ClientOptions",
+	"call": "mcptest.Message",
+
+	"authz": "*oauth.Authorization", // the authorization of the docs' OAuth-protected server
 }
 
 // gluePackageDecls: what a block may use from the reader's own code,
