@@ -17,6 +17,7 @@ package mcpmock_test
 import (
 	"context"
 	"errors"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"testing"
 	"time"
 
@@ -130,7 +131,7 @@ func TestJournalInWireOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		sent := c.Sent()
-		got := srv.Journal().From(mcptest.FromClient)
+		got := srv.Journal().All().From(mcptest.FromClient)
 		if len(got) != len(sent) {
 			t.Fatalf("the client sent %d frames, the journal holds %d from it:\n%s", len(sent), len(got), srv.Transcript())
 		}
@@ -139,8 +140,8 @@ func TestJournalInWireOrder(t *testing.T) {
 				t.Errorf("client frame %d: journaled %s, sent %s", i+1, m.Raw(), sent[i])
 			}
 		}
-		for _, req := range srv.Journal().From(mcptest.FromClient).Filter(mcptest.Message.IsRequest) {
-			reply, ok := srv.Journal().ResponseTo(req)
+		for _, req := range srv.Journal().All().From(mcptest.FromClient).Filter(mcptest.Message.IsRequest) {
+			reply, ok := srv.Journal().All().ResponseTo(req)
 			if ok && reply.Seq < req.Seq {
 				t.Errorf("reply %s journaled before its request %s", reply, req)
 			}
@@ -164,7 +165,7 @@ func TestFaultActs(t *testing.T) {
 		if !errors.As(err, &re) || re.Code != -32603 || re.Message != "the weather service is down" {
 			t.Fatalf("tools/call: want the fault's error -32603, got %v", err)
 		}
-		if rs := srv.Journal().Responses("tools/call"); len(rs) != 1 || rs[0].ErrorCode != -32603 {
+		if rs := srv.Journal().All().Responses("tools/call"); len(rs) != 1 || rs[0].ErrorCode != -32603 {
 			t.Errorf("want the faulty reply journaled, got %v", rs)
 		}
 		srv.AssertNoViolations(t) // a fault is the server's doing, never the client's
@@ -195,7 +196,7 @@ func TestWrongFrame(t *testing.T) {
 		reply, err := srv.Await(ctx(t), mcptest.Matcher{Description: "the reply to id 900", Match: func(m mcptest.Message) bool {
 			return m.Direction == mcptest.FromServer && m.ID == "900"
 		}})
-		if err != nil || reply.ErrorCode != mcptest.CodeInvalidParams {
+		if err != nil || reply.ErrorCode != spec.CodeInvalidParams {
 			t.Fatalf("want -32602 for the wrong frame, got %v, %v\n%s", reply, err, srv.Transcript())
 		}
 		vs := srv.Violations()

@@ -27,22 +27,22 @@ func (c *Config) NewServer(t mcptest.TB) *mcptest.Server {
 	}
 	srv := mcptest.NewServer(t)
 	if c.Server.Name != "" || c.Server.Version != "" {
-		srv.WithServerInfo(c.Server.Name, c.Server.Version)
+		srv.WithOptions(mcptest.Options{Name: c.Server.Name, Version: c.Server.Version})
 	}
 	if c.Server.Title != "" {
-		srv.WithServerTitle(c.Server.Title)
+		srv.WithOptions(mcptest.Options{Title: c.Server.Title})
 	}
 	if c.Server.Instructions != "" {
-		srv.WithInstructions(c.Server.Instructions)
+		srv.WithOptions(mcptest.Options{Instructions: c.Server.Instructions})
 	}
 	if len(c.ProtocolVersions) > 0 {
 		srv.WithProtocolVersions(c.ProtocolVersions...)
 	}
 	if c.PageSize > 0 {
-		srv.WithPageSize(c.PageSize)
+		srv.WithOptions(mcptest.Options{PageSize: c.PageSize})
 	}
 	if c.Logging {
-		srv.WithLogging()
+		srv.WithOptions(mcptest.Options{Logging: true})
 	}
 	if len(c.Capabilities) > 0 {
 		srv.WithCapabilities(json.RawMessage(c.Capabilities))
@@ -73,13 +73,13 @@ func (c *Config) NewServer(t mcptest.TB) *mcptest.Server {
 		srv.WithFaults(l.fault)
 	}
 	if c.CacheHints != nil {
-		srv.WithCacheHints(time.Duration(c.CacheHints.TTLMs)*time.Millisecond, c.CacheHints.CacheScope)
+		srv.WithOptions(mcptest.Options{CacheTTL: time.Duration(c.CacheHints.TTLMs) * time.Millisecond, CacheScope: c.CacheHints.CacheScope})
 	}
 	for _, l := range c.resultFieldFaults() {
 		faults = append(faults, l.fault)
 	}
 	if c.FaultSeed != nil {
-		srv.WithFaultSeed(*c.FaultSeed)
+		srv.WithOptions(mcptest.Options{FaultSeed: *c.FaultSeed})
 	}
 	if len(faults) > 0 {
 		srv.WithFaults(faults...)

@@ -168,7 +168,7 @@ func TestNewServerFull(t *testing.T) {
 	srv := c.NewServer(t)
 	s := dialRaw(t, srv)
 
-	init := srv.Journal().Responses("initialize")[0]
+	init := srv.Journal().All().Responses("initialize")[0]
 	assert.Equal(t, "weather", init.Get("result.serverInfo.name").String())
 	assert.Equal(t, "Weather service", init.Get("result.serverInfo.title").String())
 	assert.Equal(t, "Ask for forecasts.", init.Get("result.instructions").String())
@@ -229,7 +229,7 @@ func TestNewServerFull(t *testing.T) {
 	assert.Equal(t, []any{"lyon"}, comp.Get("result.completion.values").Value(), comp.Raw)
 
 	// The Delay fault acted on the second call, ListChangedAfter after prompts/get.
-	assert.NotEmpty(t, srv.Journal().Notifications("notifications/prompts/list_changed"))
+	assert.NotEmpty(t, srv.Journal().All().Notifications("notifications/prompts/list_changed"))
 	srv.Close()
 	assert.Empty(t, srv.Violations())
 }
@@ -239,7 +239,7 @@ func TestEmptyToolsDeclaresTheCapability(t *testing.T) {
 	require.NoError(t, err)
 	srv := c.NewServer(t)
 	s := dialRaw(t, srv)
-	init := srv.Journal().Responses("initialize")[0]
+	init := srv.Journal().All().Responses("initialize")[0]
 	assert.True(t, init.Get("result.capabilities.tools").Exists(), init.Raw)
 	assert.Empty(t, s.call("tools/list", `{}`).Get("result.tools").Array())
 }

@@ -28,9 +28,9 @@ func FromJournal(ms mcptest.Messages, redact ...string) *Config {
 		case m.Kind == mcptest.KindBatch:
 			// Its messages follow, each journaled on its own.
 		case m.Kind == mcptest.KindInvalid && m.Direction == mcptest.FromServer:
-			r.NonJSON(m.SessionNumber, m.Bytes())
+			r.NonJSON(m.SessionNumber, []byte(m.Raw()))
 		default:
-			r.Message(m.SessionNumber, m.Direction == mcptest.FromClient, m.Bytes())
+			r.Message(m.SessionNumber, m.Direction == mcptest.FromClient, []byte(m.Raw()))
 			if m.IsResponse() && m.Direction == mcptest.FromServer && m.HTTP != nil && m.HTTP.ContentType == "text/event-stream" && m.Method != "" {
 				r.mu.Lock()
 				r.sseReply(m.Method)
@@ -39,7 +39,7 @@ func FromJournal(ms mcptest.Messages, redact ...string) *Config {
 		}
 		if n := m.Truncated(); n > 0 {
 			r.mu.Lock()
-			r.note("the journal left out %d bytes of message %d (WithJournalLimit): its reply may be cut", n, m.Seq)
+			r.note("the journal left out %d bytes of message %d (Options.JournalLimit): its reply may be cut", n, m.Seq)
 			r.mu.Unlock()
 		}
 	}

@@ -26,8 +26,8 @@ func original(t *testing.T) *mcptest.Server {
 		mcptest.NewTool("login").Returns(mcptest.StructuredResult(`{"token":"s3cret","user":"ann"}`)),
 		mcptest.NewTool("t3"), mcptest.NewTool("t4"),
 	}
-	return mcptest.NewServer(t).WithServerInfo("orig", "1.2.3").WithInstructions("be nice").
-		WithPageSize(2).WithTools(tools...).
+	return mcptest.NewServer(t).WithOptions(mcptest.Options{Name: "orig", Version: "1.2.3"}).WithOptions(mcptest.Options{Instructions: "be nice"}).
+		WithOptions(mcptest.Options{PageSize: 2}).WithTools(tools...).
 		WithResources(mcptest.NewResource("file:///a.txt", "a").WithMIMEType("text/plain").ReturnsText("hello")).
 		WithResourceTemplates(mcptest.NewResourceTemplate("file:///logs/{day}", "logs").
 			Returns(mcptest.ReadResult(mcptest.TextResourceContents("file:///logs/x", "text/plain", "log")))).
@@ -214,7 +214,7 @@ func TestRecorderIncludeIsLikeOneRecording(t *testing.T) {
 	r := NewRecorder("structuredContent.token")
 	r.Include(fromFile)
 	for _, m := range second {
-		r.Message(2, m.Direction == mcptest.FromClient, m.Bytes())
+		r.Message(2, m.Direction == mcptest.FromClient, []byte(m.Raw()))
 	}
 	got, err := r.Config().JSON()
 	require.NoError(t, err)

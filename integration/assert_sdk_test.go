@@ -29,7 +29,7 @@ const (
 )
 
 func failFastServer(t *testing.T) *mcptest.Server {
-	return mcptest.NewServer(t).WithWaitTimeout(failFastTimeout).
+	return mcptest.NewServer(t).WithOptions(mcptest.Options{WaitTimeout: failFastTimeout}).
 		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
 }
 
@@ -49,7 +49,7 @@ func failsFast(t *testing.T, assertion func(tb mcptest.TB) bool, want ...string)
 	for _, w := range want {
 		assert.Contains(t, err.Error(), w)
 	}
-	assert.NotContains(t, err.Error(), "(WithWaitTimeout)", "a settled failure does not blame the wait timeout")
+	assert.NotContains(t, err.Error(), "(Options.WaitTimeout)", "a settled failure does not blame the wait timeout")
 }
 
 func TestFailFastWithRealClients(t *testing.T) {

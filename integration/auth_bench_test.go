@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"net/http"
 	"strconv"
@@ -39,8 +40,8 @@ func (c *benchAuthClient) post(frame []byte) error {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
 	if c.sid != "" {
-		req.Header.Set(mcptest.HeaderSessionID, c.sid)
-		req.Header.Set(mcptest.HeaderProtocolVersion, "2025-11-25")
+		req.Header.Set(spec.HeaderSessionID, c.sid)
+		req.Header.Set(spec.HeaderProtocolVersion, "2025-11-25")
 	}
 	resp, err := c.tr.RoundTrip(req)
 	if err != nil {
@@ -54,7 +55,7 @@ func (c *benchAuthClient) post(frame []byte) error {
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("status %d: %s", resp.StatusCode, c.body.String())
 	}
-	if sid := resp.Header.Get(mcptest.HeaderSessionID); sid != "" {
+	if sid := resp.Header.Get(spec.HeaderSessionID); sid != "" {
 		c.sid = sid
 	}
 	return nil
@@ -107,7 +108,7 @@ func newBenchAuthClient(tb testing.TB, bearer bool) *benchAuthClient {
 	}
 	tb.Cleanup(func() {
 		req, _ := http.NewRequest(http.MethodDelete, c.url, nil)
-		req.Header.Set(mcptest.HeaderSessionID, c.sid)
+		req.Header.Set(spec.HeaderSessionID, c.sid)
 		if c.token != "" {
 			req.Header.Set("Authorization", "Bearer "+c.token)
 		}

@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"net"
 	"net/http"
@@ -47,7 +48,7 @@ func newBenchHTTPClient(tb testing.TB, url string) *benchHTTPClient {
 	if err != nil {
 		tb.Fatalf("initialize: %v", err)
 	}
-	c.sid = resp.Header.Get(mcptest.HeaderSessionID)
+	c.sid = resp.Header.Get(spec.HeaderSessionID)
 	if _, err := c.post(benchInitializedFrame); err != nil {
 		tb.Fatalf("notifications/initialized: %v", err)
 	}
@@ -58,7 +59,7 @@ func newBenchHTTPClient(tb testing.TB, url string) *benchHTTPClient {
 // end sends DELETE, ending the session, as a client that is done does.
 func (c *benchHTTPClient) end() {
 	req, _ := http.NewRequest(http.MethodDelete, c.url, nil)
-	req.Header.Set(mcptest.HeaderSessionID, c.sid)
+	req.Header.Set(spec.HeaderSessionID, c.sid)
 	if resp, err := c.tr.RoundTrip(req); err == nil {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
@@ -74,8 +75,8 @@ func (c *benchHTTPClient) post(frame []byte) (*http.Response, error) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if c.sid != "" {
-		req.Header.Set(mcptest.HeaderSessionID, c.sid)
-		req.Header.Set(mcptest.HeaderProtocolVersion, "2025-11-25")
+		req.Header.Set(spec.HeaderSessionID, c.sid)
+		req.Header.Set(spec.HeaderProtocolVersion, "2025-11-25")
 	}
 	resp, err := c.tr.RoundTrip(req)
 	if err != nil {
@@ -128,7 +129,7 @@ func benchRawHTTP(sse bool) http.Handler {
 			return
 		}
 		resp := `{"jsonrpc":"2.0","id":` + id.Raw + `,"result":{"content":[{"text":"hi","type":"text"}]}}`
-		w.Header().Set(mcptest.HeaderSessionID, "raw-session")
+		w.Header().Set(spec.HeaderSessionID, "raw-session")
 		if sse {
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = io.WriteString(w, "id: 1-1\nevent: message\ndata: "+resp+"\n\n")
@@ -238,7 +239,7 @@ func benchOpenHTTPSession(url string) (func(), error) {
 			fmt.Fprintf(&h, "Content-Type: application/json\r\nContent-Length: %d\r\n", len(frame))
 		}
 		if sid != "" {
-			fmt.Fprintf(&h, "%s: %s\r\n%s: 2025-11-25\r\n", mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion)
+			fmt.Fprintf(&h, "%s: %s\r\n%s: 2025-11-25\r\n", spec.HeaderSessionID, sid, spec.HeaderProtocolVersion)
 		}
 		h.WriteString("\r\n")
 		if _, err := io.WriteString(post, h.String()); err != nil {
@@ -260,8 +261,8 @@ func benchOpenHTTPSession(url string) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("initialize: %w", err)
 	}
-	if sid = resp.Header.Get(mcptest.HeaderSessionID); sid == "" {
-		return nil, fmt.Errorf("initialize: %s without %s", resp.Status, mcptest.HeaderSessionID)
+	if sid = resp.Header.Get(spec.HeaderSessionID); sid == "" {
+		return nil, fmt.Errorf("initialize: %s without %s", resp.Status, spec.HeaderSessionID)
 	}
 	for _, frame := range [][]byte{benchInitializedFrame, []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)} {
 		if resp, err = send(http.MethodPost, frame, both); err != nil || resp.StatusCode/100 != 2 {
@@ -270,7 +271,7 @@ func benchOpenHTTPSession(url string) (func(), error) {
 	}
 	end := func() {
 		req, _ := http.NewRequest(http.MethodDelete, url, nil)
-		req.Header.Set(mcptest.HeaderSessionID, sid)
+		req.Header.Set(spec.HeaderSessionID, sid)
 		tr := &http.Transport{}
 		if resp, err := tr.RoundTrip(req); err == nil {
 			resp.Body.Close()
@@ -283,7 +284,7 @@ func benchOpenHTTPSession(url string) (func(), error) {
 		return nil, err
 	}
 	closer := func() { end(); get.Close() }
-	if _, err := fmt.Fprintf(get, "GET %s HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n%s: %s\r\n%s: 2025-11-25\r\n\r\n", path, host, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion); err != nil {
+	if _, err := fmt.Fprintf(get, "GET %s HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n%s: %s\r\n%s: 2025-11-25\r\n\r\n", path, host, spec.HeaderSessionID, sid, spec.HeaderProtocolVersion); err != nil {
 		return closer, err
 	}
 	if resp, err = http.ReadResponse(bufio.NewReaderSize(get, 16), nil); err != nil || resp.StatusCode != http.StatusOK {
@@ -301,7 +302,7 @@ func benchFloorHTTP(tb testing.TB) string {
 		_, _ = io.Copy(io.Discard, r.Body)
 		switch r.Method {
 		case http.MethodPost:
-			w.Header().Set(mcptest.HeaderSessionID, "floor")
+			w.Header().Set(spec.HeaderSessionID, "floor")
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
 		case http.MethodGet:

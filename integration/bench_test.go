@@ -765,7 +765,7 @@ func BenchmarkScaleLargeResult(b *testing.B) {
 
 // BenchmarkScaleLargeArguments: a tools/call whose arguments hold 1 MiB of
 // text, beside a raw server that reads the same line and answers.
-// "journal-limit" is the mock with WithJournalLimit(4096): the journal
+// "journal-limit" is the mock with Options{JournalLimit: 4096}: the journal
 // keeps 4 KiB of each frame, so what a call's frame occupied is garbage
 // by the next call (in the mock row, the journal keeps every frame).
 // "schema" is the mock with a tool whose inputSchema the arguments are
@@ -785,7 +785,7 @@ func BenchmarkScaleLargeArguments(b *testing.B) {
 				t = newBenchMcptest(b)
 			case "journal-limit":
 				m := newBenchMcptest(b)
-				m.srv.WithJournalLimit(4096)
+				m.srv.WithOptions(mcptest.Options{JournalLimit: 4096})
 				t = m
 			case "stateless":
 				t = newBenchMcptest(b)

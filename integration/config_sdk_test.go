@@ -91,7 +91,7 @@ func TestGoSDKConfigFile(t *testing.T) {
 
 			srv.AssertToolCalled(t, "get_forecast", `{"city":"Paris"}`)
 			// The file's SetField fault acted on every tools/list reply.
-			for _, m := range srv.Journal().Responses("tools/list") {
+			for _, m := range srv.Journal().All().Responses("tools/list") {
 				assert.Equal(t, "added by a fault", m.Get("result._meta.note").String())
 			}
 		})

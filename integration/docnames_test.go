@@ -16,7 +16,7 @@ package integration_test
 //   - var.Member (srv.Broadcast, sess.Notify), where var is a name the
 //     library's code, tests and examples give one of its types more often
 //     than another package's (srv is a *mcptest.Server): a member of it;
-//   - a chain of calls (srv.Journal().InSession(2).Transcript()), each
+//   - a chain of calls (srv.Journal().All().InSession(2).Transcript()), each
 //     name a member of what the one before returns;
 //   - a bare name (Notify, WithFaults(…), FromServer): a member of the type
 //     the comment documents (a method's receiver and parameters, a field's
@@ -1585,7 +1585,7 @@ func TestDocNamesCheckCatches(t *testing.T) {
 			[]string{"Dial: Endpoint.Dial is gone", "ep.Dial(): scenarios.Endpoint has no member Dial"}},
 		// the current names, in the same forms
 		{"mcptest", "// Package mcptest …: srv.URL(); Server.HTTPHandler is the same endpoint to\n// mount yourself, and a Handler is the escape hatch. Narrow with\n// From(FromClient) or From(FromServer); http.Handler and mcp.ClientSession\n// are other packages'.\npackage mcptest\n", nil},
-		{"mcptest", "package mcptest\n\n// Broadcast sends to every session (as Broadcast does); Session.Notify,\n// sess.Notify(m, nil) and srv.Journal().InSession(2).Transcript() send to\n// one or read one. See BroadcastResourceUpdated.\nfunc (s *Server) Broadcast() {}\n\n// Notify sends a notification to this session; Notify fails once it ended.\nfunc (s *Session) Notify() {}\n", nil},
+		{"mcptest", "package mcptest\n\n// Broadcast sends to every session (as Broadcast does); Session.Notify,\n// sess.Notify(m, nil) and srv.Journal().All().InSession(2).Transcript() send to\n// one or read one. See BroadcastResourceUpdated.\nfunc (s *Server) Broadcast() {}\n\n// Notify sends a notification to this session; Notify fails once it ended.\nfunc (s *Session) Notify() {}\n", nil},
 		{"scenarios", "package scenarios\n\n// ConnectFunc reaches the server through ep (Open for the stdio framing,\n// URL for Streamable HTTP): ep.Open(), Endpoint.Open; do not call the\n// base server's Server.Dial.\ntype ConnectFunc func()\n", nil},
 	}
 	for i, c := range cases {
@@ -1602,7 +1602,7 @@ func TestDocNamesCheckCatches(t *testing.T) {
 	}
 
 	readme := "Use `Session.Notify`, `srv.Broadcast(m, nil)`, `Broadcast`, a `Handler`, `http.Handler`, `mcp.ClientSession`,\n" +
-		"`srv.Journal().InSession(2).Transcript()`, `.ReturnsText(\"a\")`, `Hang(m)`, `TestDocNamesCheckCatches`, `TestDoc*`.\n" +
+		"`srv.Journal().All().InSession(2).Transcript()`, `.ReturnsText(\"a\")`, `Hang(m)`, `TestDocNamesCheckCatches`, `TestDoc*`.\n" +
 		"Not `Notify`, `Server.Notify`, `srv.Notify(m, nil)`, `mcptest.NoSuchThing`, `WithNoSuchOption`, `TestNoSuchTest`.\n" +
 		"```go\nsrv.Nope()\n```\n"
 	got, _ := a.readmeProblems("README.md", readme)

@@ -2,6 +2,7 @@ package integration_test
 
 import (
 	"context"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"testing"
 
 	m3client "github.com/mark3labs/mcp-go/client"
@@ -47,7 +48,7 @@ func TestGoSDKElicitRequestContentRule(t *testing.T) {
 				// requestedSchema, as the spec says a client SHOULD, and
 				// answers -32602 instead: nothing accepted, nothing to blame.
 				require.Equal(t, mcptest.KindError, reply.Kind, "%s", reply.Raw())
-				assert.Equal(t, mcptest.CodeInvalidParams, reply.ErrorCode)
+				assert.Equal(t, spec.CodeInvalidParams, reply.ErrorCode)
 				assert.Empty(t, got, "an error is not an accepted content")
 				return
 			}

@@ -27,7 +27,7 @@ func TestFaultGluedPrefix(t *testing.T) {
 	const prefix = "INFO ready"
 	check := func(t *testing.T, srv *mcptest.Server) {
 		t.Helper()
-		frames := framesAfter(srv, srv.Journal().Requests("tools/call")[0])
+		frames := framesAfter(srv, srv.Journal().All().Requests("tools/call")[0])
 		require.NotEmpty(t, frames)
 		assert.Equal(t, mcptest.KindInvalid, frames[0].Kind, "the journal says the line is no JSON")
 		raw, ok := strings.CutPrefix(frames[0].Raw(), prefix)
@@ -66,11 +66,11 @@ var pingAnswered = mcptest.Matcher{Description: "the client's answer to ping", M
 func TestFaultRequestWithPendingID(t *testing.T) {
 	check := func(t *testing.T, srv *mcptest.Server) {
 		t.Helper()
-		call := srv.Journal().Requests("tools/call")[0]
-		pings := srv.Journal().From(mcptest.FromServer).Requests("ping")
+		call := srv.Journal().All().Requests("tools/call")[0]
+		pings := srv.Journal().All().From(mcptest.FromServer).Requests("ping")
 		require.Len(t, pings, 1)
 		assert.Equal(t, call.ID, pings[0].ID, "the ping carries the pending call's id")
-		answers := srv.Journal().From(mcptest.FromClient).Responses("ping")
+		answers := srv.Journal().All().From(mcptest.FromClient).Responses("ping")
 		require.Len(t, answers, 1, "the client answered the ping")
 		assert.Equal(t, call.ID, answers[0].ID)
 		srv.AssertNoViolations(t)
@@ -109,7 +109,7 @@ func TestFaultStringRequestIDs(t *testing.T) {
 	}
 	check := func(t *testing.T, srv *mcptest.Server) {
 		t.Helper()
-		reqs := srv.Journal().From(mcptest.FromServer).Requests("roots/list")
+		reqs := srv.Journal().All().From(mcptest.FromServer).Requests("roots/list")
 		require.Len(t, reqs, 1)
 		assert.Equal(t, `"mcptest-1"`, reqs[0].ID)
 		srv.AssertNoViolations(t)
@@ -145,7 +145,7 @@ func TestFaultBatched(t *testing.T) {
 	}
 	check := func(t *testing.T, srv *mcptest.Server) {
 		t.Helper()
-		frames := framesAfter(srv, srv.Journal().Requests("tools/call")[0])
+		frames := framesAfter(srv, srv.Journal().All().Requests("tools/call")[0])
 		require.NotEmpty(t, frames)
 		assert.Equal(t, byte('['), frames[0].Raw()[0], "the reply went out as a batch")
 	}
@@ -178,7 +178,7 @@ func TestFaultAsScripted(t *testing.T) {
 	}
 	sent := func(t *testing.T, srv *mcptest.Server) string {
 		t.Helper()
-		return srv.Journal().Responses("tools/call")[0].Get("result.content.0.type").String()
+		return srv.Journal().All().Responses("tools/call")[0].Get("result.content.0.type").String()
 	}
 	t.Run("downgraded-without-it", func(t *testing.T) {
 		srv := server(t)

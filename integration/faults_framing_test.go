@@ -28,6 +28,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"strings"
 	"testing"
 	"time"
@@ -60,7 +61,7 @@ func assertReadAll(t *testing.T, srv *mcptest.Server, n int, tap *wireTap) {
 
 // framesAfter returns what the mock sent in the session of req after req.
 func framesAfter(srv *mcptest.Server, req mcptest.Message) []mcptest.Message {
-	return srv.Journal().Filter(func(m mcptest.Message) bool {
+	return srv.Journal().All().Filter(func(m mcptest.Message) bool {
 		return m.SessionNumber == req.SessionNumber && m.Direction == mcptest.FromServer && m.Seq > req.Seq
 	})
 }
@@ -145,7 +146,7 @@ func callMark3(ctx context.Context, c *m3client.Client) (*m3.CallToolResult, str
 // lastRequest returns the latest request of method the client sent.
 func lastRequest(t *testing.T, srv *mcptest.Server, method string) mcptest.Message {
 	t.Helper()
-	reqs := srv.Journal().Requests(method)
+	reqs := srv.Journal().All().Requests(method)
 	require.NotEmpty(t, reqs, "no %s request in the journal", method)
 	return reqs[len(reqs)-1]
 }
@@ -168,7 +169,7 @@ func plainReply(t *testing.T, client string, narrow func(*mcptest.Server) *mcpte
 		_, _, err = callMark3(testContext(t), c)
 	}
 	require.NoError(t, err)
-	replies := control.Journal().Responses("tools/call")
+	replies := control.Journal().All().Responses("tools/call")
 	require.Len(t, replies, 1)
 	return replies[0].Raw()
 }
@@ -213,11 +214,11 @@ func TestFramingFaultBanner(t *testing.T) {
 				if e.era == mcptest.EraStateless {
 					assert.Equal(t, mcptest.KindResult, frames[1].Kind)
 				} else {
-					assert.Equal(t, mcptest.CodeMethodNotFound, frames[1].ErrorCode)
+					assert.Equal(t, spec.CodeMethodNotFound, frames[1].ErrorCode)
 				}
 			}
 			assert.GreaterOrEqual(t, assertWirePrefix(t, srv, 1, tap), len("Server started\n"))
-			assert.Empty(t, srv.Journal().Requests("initialize"), "go-sdk never gets as far as initialize")
+			assert.Empty(t, srv.Journal().All().Requests("initialize"), "go-sdk never gets as far as initialize")
 			assertFaultsOn(t, srv, banner)
 		})
 		t.Run("mark3labs", func(t *testing.T) {
@@ -230,7 +231,7 @@ func TestFramingFaultBanner(t *testing.T) {
 			require.NoError(t, err, "mark3labs skips the banner line")
 			assert.Equal(t, "hi", got)
 
-			invalid := srv.Journal().Invalid()
+			invalid := srv.Journal().All().Invalid()
 			require.Len(t, invalid, 1, "Banner writes one line, before the first message only")
 			assertNotJSONLine(t, invalid[0], "Server started")
 			assert.Equal(t, 2, invalid[0].Seq)
@@ -257,7 +258,7 @@ func TestFramingFaultNonJSONLine(t *testing.T) {
 		_, err = callGoSDK(ctx, cs)
 		require.ErrorIs(t, err, mcp.ErrConnectionClosed)
 
-		frames := framesAfter(srv, srv.Journal().Requests("tools/call")[0])
+		frames := framesAfter(srv, srv.Journal().All().Requests("tools/call")[0])
 		require.NotEmpty(t, frames)
 		assertNotJSONLine(t, frames[0], line)
 		// The reply follows the line unless go-sdk closed the connection
@@ -279,14 +280,14 @@ func TestFramingFaultNonJSONLine(t *testing.T) {
 			require.NoError(t, err, "mark3labs skips the log line")
 			assert.Equal(t, "hi", got)
 		}
-		for _, req := range srv.Journal().Requests("tools/call") {
+		for _, req := range srv.Journal().All().Requests("tools/call") {
 			frames := framesAfter(srv, req)
 			require.GreaterOrEqual(t, len(frames), 2)
 			assertNotJSONLine(t, frames[0], line)
 			assert.Equal(t, req.ID, frames[1].ID)
 			assert.Equal(t, mcptest.KindResult, frames[1].Kind)
 		}
-		assert.Len(t, srv.Journal().Invalid(), 2, "a line before every reply to tools/call")
+		assert.Len(t, srv.Journal().All().Invalid(), 2, "a line before every reply to tools/call")
 		assertReadAll(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 		assertFaultsOn(t, srv, fault)
@@ -412,7 +413,7 @@ func assertTwoOnOneLine(t *testing.T, srv *mcptest.Server, plain string) {
 	assert.Equal(t, mcptest.KindInvalid, m.Kind, "two messages on a line are not one JSON text")
 	assert.Equal(t, "not valid JSON", m.Problem)
 	assert.Equal(t, plain+sameLineNotification, m.Raw(), "the reply, then the notification, on one line")
-	assert.Empty(t, srv.Journal().Responses("tools/call"), "the journal has no well-formed reply to tools/call")
+	assert.Empty(t, srv.Journal().All().Responses("tools/call"), "the journal has no well-formed reply to tools/call")
 }
 
 // TestFramingFaultTwoOnOneLine: the reply and a notification on one line.
@@ -461,7 +462,7 @@ func TestFramingFaultNoFinalNewline(t *testing.T) {
 	note := map[string]any{"level": "warning", "data": "after the unterminated reply"}
 	check := func(t *testing.T, srv *mcptest.Server, plain string) {
 		t.Helper()
-		req := srv.Journal().Requests("tools/call")[0]
+		req := srv.Journal().All().Requests("tools/call")[0]
 		frames := framesAfter(srv, req)
 		require.GreaterOrEqual(t, len(frames), 2)
 		m := frames[0]
@@ -641,8 +642,8 @@ func TestFramingFaultInvalidUTF8(t *testing.T) {
 // assertLoop checks every tools/list reply pointed back at the first page.
 func assertLoop(t *testing.T, srv *mcptest.Server) {
 	t.Helper()
-	replies := srv.Journal().Responses("tools/list")
-	reqs := srv.Journal().Requests("tools/list")
+	replies := srv.Journal().All().Responses("tools/list")
+	reqs := srv.Journal().All().Requests("tools/list")
 	require.GreaterOrEqual(t, len(replies), 2)
 	loop := replies[0].Get("result.nextCursor").String()
 	require.NotEmpty(t, loop)
@@ -659,7 +660,7 @@ func assertLoop(t *testing.T, srv *mcptest.Server) {
 // first page (5 tools, 2 a page).
 func TestFramingFaultLoopingCursor(t *testing.T) {
 	server := func(t *testing.T, fault mcptest.Fault) *mcptest.Server {
-		return mcptest.NewServer(t).WithPageSize(2).WithTools(manyTools(5)...).WithFaults(fault)
+		return mcptest.NewServer(t).WithOptions(mcptest.Options{PageSize: 2}).WithTools(manyTools(5)...).WithFaults(fault)
 	}
 	t.Run("gosdk", func(t *testing.T) {
 		// go-sdk v1.8.0's Tools iterator follows nextCursor as long as it is
@@ -730,7 +731,7 @@ func TestFramingFaultEmptyPageWithCursor(t *testing.T) {
 			name = "pages of 2"
 		}
 		server := func(t *testing.T, fault mcptest.Fault) *mcptest.Server {
-			return mcptest.NewServer(t).WithPageSize(pageSize).WithTools(manyTools(5)...).WithFaults(fault)
+			return mcptest.NewServer(t).WithOptions(mcptest.Options{PageSize: pageSize}).WithTools(manyTools(5)...).WithFaults(fault)
 		}
 		// With pages, EmptyPageWithCursor keeps the first page's nextCursor
 		// (to the second page) while it empties the page: the first page's
@@ -741,7 +742,7 @@ func TestFramingFaultEmptyPageWithCursor(t *testing.T) {
 		}
 		check := func(t *testing.T, srv *mcptest.Server) {
 			t.Helper()
-			first := srv.Journal().Responses("tools/list")[0]
+			first := srv.Journal().All().Responses("tools/list")[0]
 			assert.Equal(t, []any{}, first.Get("result.tools").Value(), "the first page is empty")
 			assert.NotEmpty(t, first.Get("result.nextCursor").String(), "and says there is more")
 			assert.Equal(t, mcptest.KindResult, first.Kind)
@@ -786,7 +787,7 @@ func TestFramingFaultEmptyPageWithCursor(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, page.Tools)
 		assert.NotEmpty(t, page.NextCursor)
-		first := srv.Journal().Responses("tools/list")[0]
+		first := srv.Journal().All().Responses("tools/list")[0]
 		assert.Equal(t, first.Get("result.nextCursor").String(), page.NextCursor)
 		assertFaultsOn(t, srv, fault.EmptyPageWithCursor("tools/list"))
 	})
@@ -799,7 +800,7 @@ func TestFramingFaultListChangedAfter(t *testing.T) {
 	const changed = "notifications/tools/list_changed"
 	check := func(t *testing.T, srv *mcptest.Server, fault mcptest.Fault) {
 		t.Helper()
-		first := srv.Journal().Responses("tools/list")[0]
+		first := srv.Journal().All().Responses("tools/list")[0]
 		frames := framesAfter(srv, first)
 		require.NotEmpty(t, frames)
 		note := frames[0]
@@ -807,7 +808,7 @@ func TestFramingFaultListChangedAfter(t *testing.T) {
 		assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, note.Raw())
 		assert.Equal(t, mcptest.KindNotification, note.Kind)
 		assert.Empty(t, note.Problem)
-		assert.Len(t, srv.Journal().Notifications(changed), 1, "once")
+		assert.Len(t, srv.Journal().All().Notifications(changed), 1, "once")
 		srv.AssertCalledTimes(t, "tools/list", 2)
 		srv.AssertNoViolations(t)
 		assertFaultsOn(t, srv, fault)

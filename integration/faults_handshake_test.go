@@ -23,6 +23,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"strings"
 	"testing"
@@ -153,10 +154,10 @@ func hsTolerateInitializeCancel(t *testing.T, srv *mcptest.Server) {
 	t.Helper()
 	srv.Close()
 	initIDs := map[string]bool{}
-	for _, m := range srv.Journal().Requests("initialize") {
+	for _, m := range srv.Journal().All().Requests("initialize") {
 		initIDs[m.ID] = true
 	}
-	for _, n := range srv.Journal().Notifications("notifications/cancelled") {
+	for _, n := range srv.Journal().All().Notifications("notifications/cancelled") {
 		assert.True(t, initIDs[n.Get("params.requestId").Raw], "go-sdk cancels nothing but the initialize here: %s", n.Raw())
 	}
 	for _, v := range srv.Violations() {
@@ -247,21 +248,21 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 			assert.Equal(t, tc.answered, negotiated)
 			srv.AssertHandshakeCompleted(t)
 			srv.AssertNegotiatedVersion(t, tc.answered)
-			init := hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
+			init := hsOnly(t, srv.Journal().All().Requests("initialize"), "one initialize")
 			want := tc.asked
 			if want == "" {
 				want = "2025-11-25"
 			}
 			assert.Equal(t, want, init.Get("params.protocolVersion").String())
-			assert.Equal(t, tc.answered, srv.Journal().Responses("initialize")[0].Get("result.protocolVersion").String())
+			assert.Equal(t, tc.answered, srv.Journal().All().Responses("initialize")[0].Get("result.protocolVersion").String())
 			assert.Equal(t, mcptest.EraHandshake, srv.Session(1).Era())
 			assert.Equal(t, tc.answered, srv.Session(1).ProtocolVersion(), "the mock holds the client to the version it was told")
-			list := hsOnly(t, srv.Journal().Requests("tools/list"), "one tools/list")
+			list := hsOnly(t, srv.Journal().All().Requests("tools/list"), "one tools/list")
 			if tc.answered == "2026-07-28" {
 				assert.Equal(t, "2026-07-28", list.Get(`params._meta.io\.modelcontextprotocol/protocolVersion`).String(),
 					"after a handshake that said 2026-07-28 the client sends per-request _meta")
 				// the mock keeps a connection that initialized in the handshake era
-				assert.False(t, srv.Journal().Responses("tools/list")[0].Get("result.resultType").Exists(), "served in the handshake era")
+				assert.False(t, srv.Journal().All().Responses("tools/list")[0].Get("result.resultType").Exists(), "served in the handshake era")
 			} else {
 				assert.False(t, list.Get("params._meta").Exists())
 			}
@@ -309,14 +310,14 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 			WithFaults(fault.RespondProtocolVersion("1999-01-01").Optional())
 		_, tap, err := hsGoSDK(t, srv, nil, "2025-06-18", hsOK)
 		assert.EqualError(t, err, `calling "initialize": Unsupported protocol version: this server speaks only 2026-07-28`)
-		init := hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
-		reply := hsOnly(t, srv.Journal().Filter(func(m mcptest.Message) bool {
+		init := hsOnly(t, srv.Journal().All().Requests("initialize"), "one initialize")
+		reply := hsOnly(t, srv.Journal().All().Filter(func(m mcptest.Message) bool {
 			return m.Direction == mcptest.FromServer && m.Get("id").Raw == init.ID
 		}), "one reply to initialize")
 		assert.False(t, reply.Get("result").Exists(), "the -32602 must stay a plain error: %s", reply.Raw())
 		assert.Empty(t, reply.Problem)
 		assert.Equal(t, mcptest.KindError, reply.Kind)
-		assert.Equal(t, mcptest.CodeInvalidParams, reply.ErrorCode)
+		assert.Equal(t, spec.CodeInvalidParams, reply.ErrorCode)
 		assertJournalIsWire(t, srv, 1, tap)
 		srv.AssertNoViolations(t)
 	})
@@ -344,9 +345,9 @@ func TestFaultRespondProtocolVersion(t *testing.T) {
 func hsCheckRejectedVersion(t *testing.T, srv *mcptest.Server, tap *wireTap, version any) {
 	t.Helper()
 	raw, _ := json.Marshal(version)
-	init := hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
+	init := hsOnly(t, srv.Journal().All().Requests("initialize"), "one initialize")
 	assert.Equal(t, "2025-11-25", init.Get("params.protocolVersion").String())
-	resp := hsOnly(t, srv.Journal().Responses("initialize"), "one initialize result")
+	resp := hsOnly(t, srv.Journal().All().Responses("initialize"), "one initialize result")
 	assert.Equal(t, mcptest.KindResult, resp.Kind)
 	assert.Equal(t, string(raw), resp.Get("result.protocolVersion").Raw, "the journal shows the version that went on the wire")
 	assert.Empty(t, resp.Problem, "a wrong version is still a well-formed JSON-RPC result")
@@ -383,7 +384,7 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 			assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
 			_, err = hsGoListTools(t, cs)
 			require.NoError(t, err)
-			disc := hsOnly(t, srv.Journal().Responses("server/discover"), "one discover reply")
+			disc := hsOnly(t, srv.Journal().All().Responses("server/discover"), "one discover reply")
 			assert.JSONEq(t, string(advertised), disc.Get("result.supportedVersions").Raw)
 			srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
 			srv.AssertEra(t, mcptest.EraHandshake)
@@ -404,11 +405,11 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 			_, err = hsM3ListTools(t, c)
 			require.NoError(t, err)
 			srv.AssertNotCalled(t, "initialize")
-			list := hsOnly(t, srv.Journal().Requests("tools/list"), "one tools/list")
+			list := hsOnly(t, srv.Journal().All().Requests("tools/list"), "one tools/list")
 			used := list.Get(`params._meta.io\.modelcontextprotocol/protocolVersion`).String()
 			assert.Equal(t, "2026-07-28", used)
 			assert.NotContains(t, versions, used, "the version mark3labs uses is not one the server advertised")
-			assert.JSONEq(t, string(advertised), srv.Journal().Responses("server/discover")[0].Get("result.supportedVersions").Raw)
+			assert.JSONEq(t, string(advertised), srv.Journal().All().Responses("server/discover")[0].Get("result.supportedVersions").Raw)
 			srv.AssertEra(t, mcptest.EraStateless)
 			srv.AssertNegotiatedVersion(t, "2026-07-28")
 			assertJournalIsWire(t, srv, 1, tap)
@@ -426,14 +427,14 @@ func TestFaultRespondSupportedVersions(t *testing.T) {
 		cs, tap, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
-		probe := hsOnly(t, srv.Journal().Requests("server/discover"), "one probe")
-		disc := hsOnly(t, srv.Journal().Filter(func(m mcptest.Message) bool {
+		probe := hsOnly(t, srv.Journal().All().Requests("server/discover"), "one probe")
+		disc := hsOnly(t, srv.Journal().All().Filter(func(m mcptest.Message) bool {
 			return m.SessionNumber == 1 && m.Direction == mcptest.FromServer && m.Get("id").Raw == probe.ID
 		}), "one reply to the probe")
 		assert.False(t, disc.Get("result").Exists(), "the -32601 must stay a plain error: %s", disc.Raw())
 		assert.Empty(t, disc.Problem)
 		assert.Equal(t, mcptest.KindError, disc.Kind)
-		assert.Equal(t, mcptest.CodeMethodNotFound, disc.ErrorCode)
+		assert.Equal(t, spec.CodeMethodNotFound, disc.ErrorCode)
 		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
@@ -445,9 +446,9 @@ func TestFaultRejectProtocolVersionHandshake(t *testing.T) {
 		t.Helper()
 		// Neither client retries with a version from data.supported (here
 		// the list even names the version it asked for).
-		hsOnly(t, srv.Journal().Requests("initialize"), "one initialize, no retry")
-		resp := hsOnly(t, srv.Journal().Responses("initialize"), "one reply")
-		assert.Equal(t, mcptest.CodeInvalidParams, resp.ErrorCode)
+		hsOnly(t, srv.Journal().All().Requests("initialize"), "one initialize, no retry")
+		resp := hsOnly(t, srv.Journal().All().Responses("initialize"), "one reply")
+		assert.Equal(t, spec.CodeInvalidParams, resp.ErrorCode)
 		assert.Equal(t, "Unsupported protocol version", resp.Get("error.message").String())
 		assert.Equal(t, "2025-11-25", resp.Get("error.data.requested").String())
 		assert.JSONEq(t, `["2024-11-05","2025-03-26","2025-06-18","2025-11-25"]`, resp.Get("error.data.supported").Raw)
@@ -466,7 +467,7 @@ func TestFaultRejectProtocolVersionHandshake(t *testing.T) {
 		assert.EqualError(t, err, `calling "initialize": Unsupported protocol version`)
 		var wire *jsonrpc.Error
 		require.ErrorAs(t, err, &wire)
-		assert.Equal(t, int64(mcptest.CodeInvalidParams), wire.Code)
+		assert.Equal(t, int64(spec.CodeInvalidParams), wire.Code)
 		assert.True(t, hsClosedWithin(t, srv.Session(1), hsOK), "go-sdk closes the connection")
 		checkJournal(t, srv, tap)
 	})
@@ -512,10 +513,10 @@ func TestFaultRejectProtocolVersionStateless(t *testing.T) {
 		check := func(t *testing.T, srv *mcptest.Server, tap *wireTap, discovers int) {
 			t.Helper()
 			supported, _ := json.Marshal(append([]string{}, tc.versions...))
-			replies := srv.Journal().Responses("server/discover")
+			replies := srv.Journal().All().Responses("server/discover")
 			require.Len(t, replies, discovers)
 			for _, r := range replies {
-				assert.Equal(t, mcptest.CodeUnsupportedProtocolVersion, r.ErrorCode)
+				assert.Equal(t, spec.CodeUnsupportedProtocolVersion, r.ErrorCode)
 				assert.JSONEq(t, string(supported), r.Get("error.data.supported").Raw)
 				assert.Equal(t, "2026-07-28", r.Get("error.data.requested").String())
 			}
@@ -552,7 +553,7 @@ func TestFaultRejectProtocolVersionStateless(t *testing.T) {
 		srv := legacy(mcptest.NewServer(t)).WithFaults(fault.RejectProtocolVersionStateless("2026-07-28").Optional())
 		_, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
-		assert.Equal(t, mcptest.CodeMethodNotFound, hsOnly(t, srv.Journal().Responses("server/discover"), "one probe").ErrorCode)
+		assert.Equal(t, spec.CodeMethodNotFound, hsOnly(t, srv.Journal().All().Responses("server/discover"), "one probe").ErrorCode)
 		srv.AssertNoViolations(t)
 	})
 }
@@ -573,9 +574,9 @@ func hsEras(t *testing.T, f func(t *testing.T, e eraCase, client string)) {
 func hsCapsReply(t *testing.T, srv *mcptest.Server, e eraCase) mcptest.Message {
 	t.Helper()
 	if e.era == mcptest.EraStateless {
-		return hsOnly(t, srv.Journal().Responses("server/discover"), "one discover reply")
+		return hsOnly(t, srv.Journal().All().Responses("server/discover"), "one discover reply")
 	}
-	return hsOnly(t, srv.Journal().Responses("initialize"), "one initialize reply")
+	return hsOnly(t, srv.Journal().All().Responses("initialize"), "one initialize reply")
 }
 
 // TestFaultOmitCapability is the classic "the app shows no tools": the
@@ -638,7 +639,7 @@ func TestFaultDeclareUnservedCapability(t *testing.T) {
 			_, err = cs.ListPrompts(hsCtx(t, hsOK), nil)
 			var wire *jsonrpc.Error
 			require.ErrorAs(t, err, &wire)
-			assert.Equal(t, int64(mcptest.CodeMethodNotFound), wire.Code)
+			assert.Equal(t, int64(spec.CodeMethodNotFound), wire.Code)
 		case "mark3labs":
 			c, res, tp, err := hsMark3(t, srv, hsOK, nil)
 			require.NoError(t, err)
@@ -648,8 +649,8 @@ func TestFaultDeclareUnservedCapability(t *testing.T) {
 			require.ErrorIs(t, err, m3.ErrMethodNotFound)
 		}
 		assert.JSONEq(t, `{}`, hsCapsReply(t, srv, e).Get("result.capabilities.prompts").Raw)
-		reply := hsOnly(t, srv.Journal().Responses("prompts/list"), "one prompts/list reply")
-		assert.Equal(t, mcptest.CodeMethodNotFound, reply.ErrorCode)
+		reply := hsOnly(t, srv.Journal().All().Responses("prompts/list"), "one prompts/list reply")
+		assert.Equal(t, spec.CodeMethodNotFound, reply.ErrorCode)
 		if e.era == mcptest.EraHandshake {
 			assert.Equal(t, "Method not found: prompts/list", reply.Get("error.message").String())
 		}
@@ -679,10 +680,10 @@ func TestFaultRespondCapabilities(t *testing.T) {
 			assert.ErrorContains(t, err, "failed to unmarshal response")
 		}
 		assert.ErrorContains(t, err, "capabilities")
-		init := hsOnly(t, srv.Journal().Responses("initialize"), "one initialize result")
+		init := hsOnly(t, srv.Journal().All().Responses("initialize"), "one initialize result")
 		assert.Equal(t, "true", init.Get("result.capabilities").Raw)
 		if e.era == mcptest.EraStateless {
-			assert.Equal(t, "true", hsOnly(t, srv.Journal().Responses("server/discover"), "one discover").Get("result.capabilities").Raw)
+			assert.Equal(t, "true", hsOnly(t, srv.Journal().All().Responses("server/discover"), "one discover").Get("result.capabilities").Raw)
 			srv.AssertOrder(t, "server/discover", "initialize")
 		}
 		srv.AssertNotCalled(t, "notifications/initialized")
@@ -696,7 +697,7 @@ func TestFaultRespondCapabilities(t *testing.T) {
 // nil, mark3labs an empty Implementation.
 func TestFaultOmitServerInfo(t *testing.T) {
 	hsEras(t, func(t *testing.T, e eraCase, client string) {
-		srv := e.narrow(mcptest.NewServer(t).WithServerInfo("gift-genius-backend", "0.2.0").WithTools(mcptest.NewTool("t").ReturnsText("x"))).
+		srv := e.narrow(mcptest.NewServer(t).WithOptions(mcptest.Options{Name: "gift-genius-backend", Version: "0.2.0"}).WithTools(mcptest.NewTool("t").ReturnsText("x"))).
 			WithFaults(fault.OmitServerInfo())
 		var tap *wireTap
 		switch client {
@@ -718,7 +719,7 @@ func TestFaultOmitServerInfo(t *testing.T) {
 		reply := hsCapsReply(t, srv, e)
 		assert.False(t, reply.Get("result.serverInfo").Exists())
 		assert.False(t, reply.Get(`result._meta.io\.modelcontextprotocol/serverInfo`).Exists())
-		list := srv.Journal().Responses("tools/list")[0]
+		list := srv.Journal().All().Responses("tools/list")[0]
 		assert.False(t, list.Get(`result._meta.io\.modelcontextprotocol/serverInfo`).Exists(), "stateless results lose it too")
 		assert.NotContains(t, journaledWire(srv, 1), "gift-genius-backend")
 		assertJournalIsWire(t, srv, 1, tap)
@@ -796,7 +797,7 @@ func TestFaultSetFieldDeleteFieldToolsList(t *testing.T) {
 				require.Len(t, list.Tools, 1)
 				assert.Equal(t, "", list.Tools[0].Name)
 			}
-			reply := hsOnly(t, srv.Journal().Responses("tools/list"), "one tools/list reply")
+			reply := hsOnly(t, srv.Journal().All().Responses("tools/list"), "one tools/list reply")
 			assert.False(t, reply.Get("result.tools.0.name").Exists())
 			assert.True(t, reply.Get("result.tools.0.inputSchema").Exists(), "only the name is gone")
 			assertJournalIsWire(t, srv, 1, tap)
@@ -823,7 +824,7 @@ func TestFaultSetFieldDeleteFieldToolsList(t *testing.T) {
 				_, err = hsM3ListTools(t, c)
 				assert.ErrorContains(t, err, "failed to unmarshal response")
 			}
-			reply := hsOnly(t, srv.Journal().Responses("tools/list"), "one tools/list reply")
+			reply := hsOnly(t, srv.Journal().All().Responses("tools/list"), "one tools/list reply")
 			assert.Equal(t, `"x"`, reply.Get("result.tools").Raw)
 			assert.Equal(t, mcptest.KindResult, reply.Kind)
 			assertJournalIsWire(t, srv, 1, tap)
@@ -845,8 +846,8 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 		t.Helper()
 		srv.AssertHandshakeCompleted(t)
 		srv.AssertNegotiatedVersion(t, "2025-11-25")
-		note := hsOnly(t, srv.Journal().Notifications("notifications/message"), "one log message")
-		result := hsOnly(t, srv.Journal().Responses("initialize"), "one initialize result")
+		note := hsOnly(t, srv.Journal().All().Notifications("notifications/message"), "one log message")
+		result := hsOnly(t, srv.Journal().All().Responses("initialize"), "one initialize result")
 		assert.Equal(t, mcptest.FromServer, note.Direction)
 		assert.Equal(t, note.Seq+1, result.Seq, "the notification goes right before the result")
 		assert.Equal(t, "early", note.Get("params.data").String())
@@ -861,7 +862,7 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 		srv.IgnoreViolations() // the assertion above is the check; do not report the same violations twice
 	}
 	newServer := func(t *testing.T) *mcptest.Server {
-		return legacy(mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(fault())
+		return legacy(mcptest.NewServer(t).WithOptions(mcptest.Options{Logging: true}).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(fault())
 	}
 	t.Run("gosdk", func(t *testing.T) {
 		srv := newServer(t)
@@ -886,12 +887,12 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 		check(t, srv, tap)
 	})
 	t.Run("stateless-era-inert", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(fault().Optional())
+		srv := mcptest.NewServer(t).WithOptions(mcptest.Options{Logging: true}).WithTools(mcptest.NewTool("t").ReturnsText("x")).WithFaults(fault().Optional())
 		cs, _, err := hsGoSDK(t, srv, nil, "", hsOK)
 		require.NoError(t, err)
 		_, err = hsGoListTools(t, cs)
 		require.NoError(t, err)
-		assert.Empty(t, srv.Journal().Notifications("notifications/message"))
+		assert.Empty(t, srv.Journal().All().Notifications("notifications/message"))
 		srv.AssertNoViolations(t)
 	})
 }
@@ -901,7 +902,7 @@ func TestFaultNotifyBeforeInitializeResult(t *testing.T) {
 // notifications/initialized. Both clients deliver both to the application.
 func TestFaultNotifyAfterInitializeResult(t *testing.T) {
 	newServer := func(t *testing.T) *mcptest.Server {
-		return legacy(mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(
+		return legacy(mcptest.NewServer(t).WithOptions(mcptest.Options{Logging: true}).WithTools(mcptest.NewTool("t").ReturnsText("x"))).WithFaults(
 			fault.NotifyAfterInitializeResult("notifications/message", map[string]any{"level": "info", "data": "early"}),
 			fault.NotifyAfterInitializeResult("notifications/tools/list_changed", nil))
 	}
@@ -909,9 +910,9 @@ func TestFaultNotifyAfterInitializeResult(t *testing.T) {
 		t.Helper()
 		srv.AssertHandshakeCompleted(t)
 		srv.AssertNegotiatedVersion(t, "2025-11-25")
-		result := hsOnly(t, srv.Journal().Responses("initialize"), "one initialize result")
-		msg := hsOnly(t, srv.Journal().Notifications("notifications/message"), "one log message")
-		changed := hsOnly(t, srv.Journal().Notifications("notifications/tools/list_changed"), "one list_changed")
+		result := hsOnly(t, srv.Journal().All().Responses("initialize"), "one initialize result")
+		msg := hsOnly(t, srv.Journal().All().Notifications("notifications/message"), "one log message")
+		changed := hsOnly(t, srv.Journal().All().Notifications("notifications/tools/list_changed"), "one list_changed")
 		// The faults apply in the order they were added, right after the result.
 		assert.Equal(t, result.Seq+1, msg.Seq)
 		assert.Equal(t, result.Seq+2, changed.Seq)
@@ -954,9 +955,9 @@ func TestFaultRequestAfterInitializeResult(t *testing.T) {
 		t.Helper()
 		srv.AssertHandshakeCompleted(t)
 		srv.AssertNegotiatedVersion(t, "2025-11-25")
-		req := hsOnly(t, srv.Journal().From(mcptest.FromServer).Requests("roots/list"), "one roots/list request")
+		req := hsOnly(t, srv.Journal().All().From(mcptest.FromServer).Requests("roots/list"), "one roots/list request")
 		assert.Equal(t, "1", req.ID)
-		result := hsOnly(t, srv.Journal().Responses("initialize"), "one initialize result")
+		result := hsOnly(t, srv.Journal().All().Responses("initialize"), "one initialize result")
 		assert.Equal(t, result.Seq+1, req.Seq, "sent right after the initialize result")
 		reply := srv.WaitFor(t, mcptest.Matcher{Description: "the client answers roots/list", Match: func(m mcptest.Message) bool {
 			return m.Direction == mcptest.FromClient && m.IsResponse() && m.Method == "roots/list"
@@ -1005,8 +1006,8 @@ func TestFaultHangDiscover(t *testing.T) {
 			require.ErrorIs(t, err, context.DeadlineExceeded)
 			srv.WaitFor(t, mcptest.ClientSent("server/discover"))
 			srv.Close() // the journal is final
-			hsOnly(t, srv.Journal().Requests("server/discover"), "one probe")
-			assert.Empty(t, srv.Journal().Responses("server/discover"), "the probe was never answered")
+			hsOnly(t, srv.Journal().All().Requests("server/discover"), "one probe")
+			assert.Empty(t, srv.Journal().All().Responses("server/discover"), "the probe was never answered")
 			srv.AssertNotCalled(t, "initialize")
 			srv.AssertNoViolations(t) // go-sdk may cancel the probe (racy); that is allowed
 		})
@@ -1025,7 +1026,7 @@ func TestFaultHangDiscover(t *testing.T) {
 			srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
 			srv.AssertEra(t, mcptest.EraHandshake)
 			srv.AssertNegotiatedVersion(t, "2025-11-25")
-			assert.Empty(t, srv.Journal().Responses("server/discover"), "the probe is still held")
+			assert.Empty(t, srv.Journal().All().Responses("server/discover"), "the probe is still held")
 			srv.AssertNotCalled(t, "notifications/cancelled") // mark3labs never cancels the probe
 			assertJournalIsWire(t, srv, 1, tap)
 			srv.AssertNoViolations(t)
@@ -1050,7 +1051,7 @@ func TestFaultHangDiscover(t *testing.T) {
 		r := hsReceive(t, done, hsOK, "Connect")
 		require.NoError(t, r.err)
 		assert.Equal(t, "2026-07-28", r.cs.InitializeResult().ProtocolVersion)
-		assert.Equal(t, mcptest.KindResult, hsOnly(t, srv.Journal().Responses("server/discover"), "one reply").Kind)
+		assert.Equal(t, mcptest.KindResult, hsOnly(t, srv.Journal().All().Responses("server/discover"), "one reply").Kind)
 		srv.AssertEra(t, mcptest.EraStateless)
 		srv.AssertNegotiatedVersion(t, "2026-07-28")
 		srv.AssertNoViolations(t)
@@ -1069,8 +1070,8 @@ func TestFaultHangInitialize(t *testing.T) {
 		require.ErrorIs(t, err, context.DeadlineExceeded)
 		srv.WaitFor(t, mcptest.ClientSent("initialize"))
 		hsTolerateInitializeCancel(t, srv) // closes srv
-		hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
-		assert.Empty(t, srv.Journal().Responses("initialize"))
+		hsOnly(t, srv.Journal().All().Requests("initialize"), "one initialize")
+		assert.Empty(t, srv.Journal().All().Responses("initialize"))
 		assert.Equal(t, mcptest.Era(""), srv.Session(1).Era())
 	})
 	t.Run("mark3labs", func(t *testing.T) {
@@ -1081,8 +1082,8 @@ func TestFaultHangInitialize(t *testing.T) {
 		assert.ErrorContains(t, err, "transport error")
 		srv.WaitFor(t, mcptest.ClientSent("initialize"))
 		srv.Close()
-		hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
-		assert.Empty(t, srv.Journal().Responses("initialize"))
+		hsOnly(t, srv.Journal().All().Requests("initialize"), "one initialize")
+		assert.Empty(t, srv.Journal().All().Responses("initialize"))
 		srv.AssertNotCalled(t, "notifications/cancelled") // mark3labs never cancels initialize
 		srv.AssertNoViolations(t)
 	})
@@ -1135,7 +1136,7 @@ func TestFaultHangCloseUnblocks(t *testing.T) {
 					// the probe fails, the fallback initialize finds the connection closing
 					assert.ErrorIs(t, err, mcp.ErrConnectionClosed)
 				}
-				assert.Empty(t, srv.Journal().Responses(method), "a held request gets no reply")
+				assert.Empty(t, srv.Journal().All().Responses(method), "a held request gets no reply")
 				srv.Close() // idempotent
 				srv.AssertNoViolations(t)
 			})
@@ -1167,7 +1168,7 @@ func TestFaultReplaceWithJSONRPCErrorDiscover(t *testing.T) {
 			_, err = hsM3ListTools(t, c)
 			require.NoError(t, err)
 		}
-		reply := hsOnly(t, srv.Journal().Responses("server/discover"), "one discover reply")
+		reply := hsOnly(t, srv.Journal().All().Responses("server/discover"), "one discover reply")
 		assert.Equal(t, -32000, reply.ErrorCode)
 		assert.Equal(t, "boom", reply.Get("error.message").String())
 		assert.False(t, reply.Get("error.data").Exists())
@@ -1190,8 +1191,8 @@ func TestFaultDelayInitialize(t *testing.T) {
 	}
 	waited := func(t *testing.T, srv *mcptest.Server) {
 		t.Helper()
-		req := hsOnly(t, srv.Journal().Requests("initialize"), "one initialize")
-		resp := hsOnly(t, srv.Journal().Responses("initialize"), "one initialize result")
+		req := hsOnly(t, srv.Journal().All().Requests("initialize"), "one initialize")
+		resp := hsOnly(t, srv.Journal().All().Responses("initialize"), "one initialize result")
 		assert.GreaterOrEqual(t, resp.Time.Sub(req.Time), delay)
 	}
 	t.Run("longer-deadline/gosdk", func(t *testing.T) {
@@ -1300,9 +1301,9 @@ func TestFaultHandshakeComposition(t *testing.T) {
 		// brought, so the count below is final.
 		require.NoError(t, list())
 		require.NoError(t, list())
-		note := hsOnly(t, srv.Journal().Notifications("notifications/tools/list_changed"), "one list_changed")
+		note := hsOnly(t, srv.Journal().All().Notifications("notifications/tools/list_changed"), "one list_changed")
 		assert.Equal(t, "false", hsCapsReply(t, srv, e).Get("result.capabilities.tools.listChanged").Raw)
-		assert.Equal(t, srv.Journal().Responses("tools/list")[0].Seq+1, note.Seq, "right after the first tools/list result")
+		assert.Equal(t, srv.Journal().All().Responses("tools/list")[0].Seq+1, note.Seq, "right after the first tools/list result")
 		assert.False(t, note.Get(`params._meta.io\.modelcontextprotocol/subscriptionId`).Exists())
 		if e.era == mcptest.EraStateless {
 			// go-sdk opens a listen stream only when tools.listChanged is declared
@@ -1337,11 +1338,11 @@ func TestFaultHandshakeCompositionKinds(t *testing.T) {
 	_, err = hsGoListTools(t, cs)
 	require.NoError(t, err)
 	require.NoError(t, cs.Ping(hsCtx(t, hsOK), nil)) // its reply cannot overtake a notification sent before it
-	replies := srv.Journal().Responses("tools/list")
+	replies := srv.Journal().All().Responses("tools/list")
 	require.Len(t, replies, 2)
 	assert.Equal(t, mcptest.KindError, replies[0].Kind)
 	assert.Equal(t, mcptest.KindResult, replies[1].Kind)
-	note := hsOnly(t, srv.Journal().Notifications("notifications/tools/list_changed"), "one list_changed")
+	note := hsOnly(t, srv.Journal().All().Notifications("notifications/tools/list_changed"), "one list_changed")
 	assert.Equal(t, replies[1].Seq+1, note.Seq, "list_changed follows the first result, not the error")
 	assertJournalIsWire(t, srv, 1, tap)
 	srv.AssertNoViolations(t)
@@ -1396,7 +1397,7 @@ func TestFaultHandshakeStringAndTranscript(t *testing.T) {
 		require.NoError(t, err)
 		_, _, err = hsGoSDK(t, srv, nil, "", hsOK)
 		assert.EqualError(t, err, `unsupported protocol version: "1999-01-01"`)
-		results := srv.Journal().Responses("initialize")
+		results := srv.Journal().All().Responses("initialize")
 		require.Len(t, results, 2)
 		assert.Equal(t, "2025-11-25", results[0].Get("result.protocolVersion").String())
 		assert.Equal(t, 2, results[1].SessionNumber)
@@ -1404,15 +1405,15 @@ func TestFaultHandshakeStringAndTranscript(t *testing.T) {
 
 		var on []string
 		for _, h := range srv.Faults() {
-			on = append(on, h.String())
+			on = append(on, h.Fault().String())
 		}
 		assert.Equal(t, []string{bad.String(), late.String()}, on)
 		tr := srv.Transcript()
 		assert.True(t, strings.HasPrefix(tr, `faults on: RespondProtocolVersion("1999-01-01").InSession(2), Delay("initialize", 1ms)`+"\n"), tr)
 		assert.Contains(t, tr, "session 2 (handshake, protocol 1999-01-01)")
-		srv.RemoveFault(late)
+		srv.Faults()[1].Remove() // late
 		assert.True(t, strings.HasPrefix(srv.Transcript(), `faults on: RespondProtocolVersion("1999-01-01").InSession(2)`+"\n"), srv.Transcript())
-		srv.RemoveFault(bad)
+		srv.Faults()[0].Remove() // bad
 		assert.True(t, strings.HasPrefix(srv.Transcript(), "session 1"), "no faults, no header")
 		srv.AssertNoViolations(t)
 	})

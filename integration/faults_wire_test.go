@@ -80,10 +80,10 @@ func wfMark3Call(ctx context.Context, c *m3client.Client) (*m3.CallToolResult, e
 // tools/call of the session, up to the next client request.
 func wfRepliesToCall(t *testing.T, srv *mcptest.Server) (call mcptest.Message, replies []mcptest.Message) {
 	t.Helper()
-	calls := srv.Journal().Requests("tools/call")
+	calls := srv.Journal().All().Requests("tools/call")
 	require.NotEmpty(t, calls, "the client sent tools/call")
 	call = calls[0]
-	for _, m := range srv.Journal().InSession(call.SessionNumber) {
+	for _, m := range srv.Journal().All().InSession(call.SessionNumber) {
 		if m.Seq <= call.Seq {
 			continue
 		}
@@ -152,7 +152,7 @@ func TestWireFaultFlipIDType(t *testing.T) {
 		require.Len(t, replies, 1)
 		assert.Equal(t, `"`+call.ID+`"`, replies[0].ID, "the integer id comes back as a string")
 		assert.Equal(t, mcptest.KindResult, replies[0].Kind)
-		assert.Empty(t, srv.Journal().Responses("tools/call"), "the journal does not pretend it answers tools/call")
+		assert.Empty(t, srv.Journal().All().Responses("tools/call"), "the journal does not pretend it answers tools/call")
 		srv.AssertCancelled(t, "tools/call")
 	}
 	t.Run("gosdk", func(t *testing.T) {
@@ -396,7 +396,7 @@ func TestWireFaultReplaceWithJSONRPCError(t *testing.T) {
 		return fault.ReplaceWithJSONRPCError("tools/call", -32000, "backend down", map[string]any{"retry": true})
 	}
 	check := func(t *testing.T, srv *mcptest.Server) {
-		resp := srv.Journal().Responses("tools/call")
+		resp := srv.Journal().All().Responses("tools/call")
 		require.Len(t, resp, 1)
 		assert.Equal(t, -32000, resp[0].ErrorCode)
 		assert.JSONEq(t, `{"retry":true}`, resp[0].Get("error.data").Raw)
@@ -433,7 +433,7 @@ func TestWireFaultReplaceWithJSONRPCError(t *testing.T) {
 // rejects it.
 func TestWireFaultDeleteContent(t *testing.T) {
 	check := func(t *testing.T, srv *mcptest.Server) {
-		resp := srv.Journal().Responses("tools/call")
+		resp := srv.Journal().All().Responses("tools/call")
 		require.Len(t, resp, 1)
 		assert.True(t, resp[0].Get("result").Exists())
 		assert.False(t, resp[0].Get("result.content").Exists())
@@ -464,7 +464,7 @@ func TestWireFaultDeleteContent(t *testing.T) {
 
 func wfReplyDelay(t *testing.T, srv *mcptest.Server, call mcptest.Message) time.Duration {
 	t.Helper()
-	for _, r := range srv.Journal().Responses("tools/call") {
+	for _, r := range srv.Journal().All().Responses("tools/call") {
 		if r.SessionNumber == call.SessionNumber && r.ID == call.ID {
 			return r.Time.Sub(call.Time)
 		}
@@ -483,7 +483,7 @@ func TestWireFaultDelay(t *testing.T) {
 		res, err := wfGoSDKCall(testContext(t), cs)
 		require.NoError(t, err)
 		assert.Equal(t, "a kite", wfText(t, res))
-		calls := srv.Journal().Requests("tools/call")
+		calls := srv.Journal().All().Requests("tools/call")
 		require.Len(t, calls, 1)
 		assert.GreaterOrEqual(t, wfReplyDelay(t, srv, calls[0]), d)
 	})
@@ -524,13 +524,13 @@ func TestWireFaultDelay(t *testing.T) {
 		assert.Equal(t, "a kite", wfText(t, res))
 		srv.Close() // waits for every goroutine: nothing is served later
 		close(served)
-		calls := srv.Journal().Requests("tools/call")
+		calls := srv.Journal().All().Requests("tools/call")
 		require.Len(t, calls, 2)
 		var handled, answered []string
 		for id := range served {
 			handled = append(handled, id)
 		}
-		for _, r := range srv.Journal().Responses("tools/call") {
+		for _, r := range srv.Journal().All().Responses("tools/call") {
 			answered = append(answered, r.ID)
 		}
 		assert.Equal(t, []string{calls[1].ID}, handled, "only the call that was not cancelled is served")
@@ -539,7 +539,7 @@ func TestWireFaultDelay(t *testing.T) {
 }
 
 // TestWireFaultJitter: Jitter draws each delay from [lo, hi) with the
-// server's seeded source (math/rand, seeded by WithFaultSeed), in the
+// server's seeded source (math/rand, seeded by Options.FaultSeed), in the
 // order the calls reach it, so a run can be repeated exactly. Only lower
 // bounds are asserted: a timer never fires early, but how late a reply
 // goes out, and so the order of replies to concurrent calls, depends on
@@ -560,8 +560,8 @@ func TestWireFaultJitter(t *testing.T) {
 			}
 			srv := legacy(mcptest.NewServer(t).WithTools(mcptest.NewTool("echo").HandledBy(
 				func(_ context.Context, req *mcptest.Request) mcptest.Reply {
-					return mcptest.TextResult(req.Params().Get("arguments.n").String())
-				}))).WithFaultSeed(seed).WithFaults(fault.Jitter("tools/call", lo, hi))
+					return mcptest.TextResult(req.Message.Get("params.arguments.n").String())
+				}))).WithOptions(mcptest.Options{FaultSeed: seed}).WithFaults(fault.Jitter("tools/call", lo, hi))
 			cs := connectGoSDK(t, srv, nil, nil)
 			errc := make(chan error, calls)
 			for i := range calls {
@@ -581,7 +581,7 @@ func TestWireFaultJitter(t *testing.T) {
 			for range calls {
 				require.NoError(t, <-errc)
 			}
-			reqs := srv.Journal().Requests("tools/call")
+			reqs := srv.Journal().All().Requests("tools/call")
 			require.Len(t, reqs, calls)
 			for i, c := range reqs {
 				require.Equal(t, int64(i), c.Get("params.arguments.n").Int(), "the calls reach the mock in order")
@@ -607,13 +607,13 @@ func TestWireFaultHangRelease(t *testing.T) {
 		done <- result{res, err}
 	}()
 	srv.WaitFor(t, mcptest.ToolCall("gift", nil))
-	assert.Empty(t, srv.Journal().Responses("tools/call"), "held: no reply yet")
+	assert.Empty(t, srv.Journal().All().Responses("tools/call"), "held: no reply yet")
 	h.Release()
 	h.Release() // idempotent
 	r := <-done
 	require.NoError(t, r.err)
 	assert.Equal(t, "a kite", wfText(t, r.res))
-	assert.Len(t, srv.Journal().Responses("tools/call"), 1)
+	assert.Len(t, srv.Journal().All().Responses("tools/call"), 1)
 
 	res, err := wfGoSDKCall(testContext(t), cs)
 	require.NoError(t, err, "after Release every call passes")
@@ -640,7 +640,7 @@ func TestWireFaultDrop(t *testing.T) {
 	srv.AssertCalledTimes(t, "tools/call", 1)
 	_, replies := wfRepliesToCall(t, srv)
 	assert.Empty(t, replies, "nothing was sent, nothing journaled")
-	assert.Empty(t, srv.Journal().Responses("tools/call"))
+	assert.Empty(t, srv.Journal().All().Responses("tools/call"))
 	srv.AssertCancelled(t, "tools/call")
 	require.NoError(t, cs.Ping(testContext(t), nil))
 	assertJournalIsWire(t, srv, 1, tap)
@@ -676,7 +676,7 @@ func TestWireFaultDropNotification(t *testing.T) {
 		t.Fatal("a dropped tools/list_changed reached the client")
 	default:
 	}
-	assert.Empty(t, srv.Journal().Notifications("notifications/tools/list_changed"), "nothing went on the wire")
+	assert.Empty(t, srv.Journal().All().Notifications("notifications/tools/list_changed"), "nothing went on the wire")
 	list, err := cs.ListTools(testContext(t), nil)
 	require.NoError(t, err)
 	require.Len(t, list.Tools, 1)
@@ -690,7 +690,7 @@ func TestWireFaultDropNotification(t *testing.T) {
 	case <-testContext(t).Done():
 		t.Fatal("tools/list_changed never reached the client")
 	}
-	assert.Len(t, srv.Journal().Notifications("notifications/tools/list_changed"), 1)
+	assert.Len(t, srv.Journal().All().Notifications("notifications/tools/list_changed"), 1)
 }
 
 // TestWireFaultCloseAfter: the reply to tools/list arrives, then the
@@ -756,7 +756,7 @@ func TestWireFaultCloseBefore(t *testing.T) {
 		require.ErrorIs(t, err, io.EOF, `go-sdk v1.8.0: calling "tools/call": EOF`)
 		require.ErrorIs(t, cs.Ping(testContext(t), nil), mcp.ErrConnectionClosed)
 		srv.AssertCalledTimes(t, "tools/call", 1)
-		assert.Empty(t, srv.Journal().Responses("tools/call"))
+		assert.Empty(t, srv.Journal().All().Responses("tools/call"))
 		assertJournalIsWire(t, srv, 1, tap)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
@@ -765,7 +765,7 @@ func TestWireFaultCloseBefore(t *testing.T) {
 		_, err := wfMark3Call(testContext(t), c)
 		require.ErrorIs(t, err, m3transport.ErrTransportClosed, "mark3labs v1.2.1")
 		srv.AssertCalledTimes(t, "tools/call", 1)
-		assert.Empty(t, srv.Journal().Responses("tools/call"))
+		assert.Empty(t, srv.Journal().All().Responses("tools/call"))
 		assertJournalIsWire(t, srv, 1, tap)
 	})
 }
@@ -782,7 +782,7 @@ func TestWireFaultTruncate(t *testing.T) {
 		assert.Equal(t, full[:25], cut.Raw())
 		assert.Contains(t, cut.Problem, "truncated after 25 bytes")
 		assert.Equal(t, mcptest.KindInvalid, cut.Kind)
-		assert.Empty(t, srv.Journal().Responses("tools/call"), "no complete reply went out")
+		assert.Empty(t, srv.Journal().All().Responses("tools/call"), "no complete reply went out")
 	}
 	t.Run("gosdk", func(t *testing.T) {
 		srv := wfServer(t, fault.Truncate("tools/call", 25))
@@ -841,7 +841,7 @@ func TestWireFaultInSession(t *testing.T) {
 // drawn from the seeded source: the same seed, the same calls.
 func TestWireFaultProbability(t *testing.T) {
 	run := func(t *testing.T, seed int64) []int {
-		srv := wfServer(t).WithFaultSeed(seed).
+		srv := wfServer(t).WithOptions(mcptest.Options{FaultSeed: seed}).
 			WithFaults(fault.ReplaceWithJSONRPCError("tools/call", -32000, "unlucky", nil).WithProbability(0.5))
 		cs := connectGoSDK(t, srv, nil, nil)
 		return wfFailed(t, cs, 20)
@@ -854,21 +854,21 @@ func TestWireFaultProbability(t *testing.T) {
 	assert.NotEqual(t, a, run(t, 8), "another seed, other calls")
 }
 
-// TestWireFaultRemoveWhileConnected: after RemoveFault the next call is clean.
+// TestWireFaultRemoveWhileConnected: after the fault is removed (its handle, from Faults) the next call is clean.
 func TestWireFaultRemoveWhileConnected(t *testing.T) {
 	f := fault.WrongID("tools/call")
 	srv := wfServer(t, f)
 	cs := connectGoSDK(t, srv, nil, nil)
 	_, err := wfGoSDKCall(wfShortContext(t), cs)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
-	srv.RemoveFault(f)
+	srv.Faults()[0].Remove()
 	assert.Empty(t, srv.Faults())
 	res, err := wfGoSDKCall(testContext(t), cs)
 	require.NoError(t, err)
 	assert.Equal(t, "a kite", wfText(t, res))
-	resp := srv.Journal().Responses("tools/call")
+	resp := srv.Journal().All().Responses("tools/call")
 	require.Len(t, resp, 1)
-	assert.Equal(t, srv.Journal().Requests("tools/call")[1].ID, resp[0].ID, "the reply carries the right id again")
+	assert.Equal(t, srv.Journal().All().Requests("tools/call")[1].ID, resp[0].ID, "the reply carries the right id again")
 }
 
 // ---- Close never hangs ----

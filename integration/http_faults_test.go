@@ -40,7 +40,7 @@ func TestHTTPFaultExpireSession(t *testing.T) {
 	require.Error(t, err, "the call after the session expired fails")
 	assert.Equal(t, 1, h.Hits())
 	assert.True(t, srv.Session(1).Closed())
-	refused := srv.Journal().InSession(1).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusNotFound })
+	refused := srv.Journal().All().InSession(1).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusNotFound })
 	require.NotEmpty(t, refused, "404 journaled")
 
 	// The app starts a new session, as the spec says a client must.
@@ -66,7 +66,7 @@ func TestHTTPFaultHTTPStatus(t *testing.T) {
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"})
 			require.NoError(t, err, "the session survives")
 			assert.Equal(t, "x", text(t, res.Content[0]))
-			page := srv.Journal().From(mcptest.FromServer).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == code })
+			page := srv.Journal().All().From(mcptest.FromServer).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == code })
 			require.Len(t, page, 1)
 			assert.Contains(t, page[0].Raw(), "<html>")
 		})
@@ -81,8 +81,8 @@ func TestHTTPFaultHTTPStatus(t *testing.T) {
 		assert.Contains(t, err.Error(), "Unauthorized")
 		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"})
 		require.Error(t, err, "go-sdk closed the connection on 401")
-		assert.Len(t, srv.Journal().ToolCalls("t"), 1, "the second call never reached the server")
-		page := srv.Journal().From(mcptest.FromServer).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusUnauthorized })
+		assert.Len(t, srv.Journal().All().ToolCalls("t"), 1, "the second call never reached the server")
+		page := srv.Journal().All().From(mcptest.FromServer).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusUnauthorized })
 		require.Len(t, page, 1)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
@@ -108,7 +108,7 @@ func TestHTTPFaultDropStream(t *testing.T) {
 		res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "work", Meta: mcp.Meta{"progressToken": "p"}})
 		require.NoError(t, err, "go-sdk resumes the stream")
 		assert.Equal(t, "done", text(t, res.Content[0]))
-		reply := srv.Journal().Responses("tools/call")
+		reply := srv.Journal().All().Responses("tools/call")
 		require.Len(t, reply, 1)
 		require.NotNil(t, reply[0].HTTP)
 		assert.Equal(t, "GET", reply[0].HTTP.Method, "the reply came on the resumed stream")
@@ -134,8 +134,8 @@ func TestHTTPFaultReplyModes(t *testing.T) {
 		res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "work", Meta: mcp.Meta{"progressToken": "p"}})
 		require.NoError(t, err)
 		assert.Equal(t, "done", text(t, res.Content[0]))
-		assert.Equal(t, "application/json", srv.Journal().Responses("tools/call")[0].HTTP.ContentType)
-		note := srv.Journal().Notifications("notifications/progress")[0]
+		assert.Equal(t, "application/json", srv.Journal().All().Responses("tools/call")[0].HTTP.ContentType)
+		note := srv.Journal().All().Notifications("notifications/progress")[0]
 		assert.NotEqual(t, "POST", note.HTTP.Method, "progress could not go on the call's JSON reply")
 	})
 	t.Run("ReplyAsSSE", func(t *testing.T) {
@@ -144,7 +144,7 @@ func TestHTTPFaultReplyModes(t *testing.T) {
 		list, err := cs.ListTools(testContext(t), nil)
 		require.NoError(t, err)
 		assert.Len(t, list.Tools, 1)
-		assert.Equal(t, "text/event-stream", srv.Journal().Responses("tools/list")[0].HTTP.ContentType)
+		assert.Equal(t, "text/event-stream", srv.Journal().All().Responses("tools/list")[0].HTTP.ContentType)
 	})
 }
 
@@ -154,7 +154,7 @@ func TestHTTPFaultOmitSessionID(t *testing.T) {
 	res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "t"})
 	require.NoError(t, err, "go-sdk works with a server that keeps no session ids")
 	assert.Equal(t, "x", text(t, res.Content[0]))
-	call := srv.Journal().ToolCalls("t")[0]
+	call := srv.Journal().All().ToolCalls("t")[0]
 	assert.Empty(t, call.HTTP.SessionID)
 	assert.Equal(t, 1, call.SessionNumber, "the sessionless requests joined the session")
 	srv.AssertHandshakeCompleted(t)
@@ -166,7 +166,7 @@ func TestHTTPFaultWrongContentType(t *testing.T) {
 	_, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "t"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "content type")
-	assert.Equal(t, "text/plain", srv.Journal().Responses("tools/call")[0].HTTP.ContentType)
+	assert.Equal(t, "text/plain", srv.Journal().All().Responses("tools/call")[0].HTTP.ContentType)
 }
 
 func TestHTTPFaultSSEComment(t *testing.T) {

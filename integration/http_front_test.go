@@ -2,6 +2,7 @@ package integration_test
 
 import (
 	"context"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"testing"
 
 	m3client "github.com/mark3labs/mcp-go/client"
@@ -23,11 +24,11 @@ func TestHTTPHandshakeClientOfModernOnlyServer(t *testing.T) {
 	check := func(t *testing.T, srv *mcptest.Server, err error) {
 		t.Helper()
 		require.Error(t, err, "the initialize of a handshake-era client to a modern-only server fails")
-		replies := srv.Journal().Filter(func(m mcptest.Message) bool {
+		replies := srv.Journal().All().Filter(func(m mcptest.Message) bool {
 			return m.Direction == mcptest.FromServer && m.Method == "initialize"
 		})
 		require.Len(t, replies, 1, srv.Transcript())
-		assert.Equal(t, mcptest.CodeInvalidParams, replies[0].ErrorCode, srv.Transcript())
+		assert.Equal(t, spec.CodeInvalidParams, replies[0].ErrorCode, srv.Transcript())
 		assert.Contains(t, replies[0].Raw(), `"supported":["2026-07-28"]`)
 		assert.Equal(t, 200, replies[0].HTTP.Status)
 		srv.Close()

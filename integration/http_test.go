@@ -54,7 +54,7 @@ func connectMark3HTTP(t *testing.T, srv *mcptest.Server, topts []m3transport.Str
 }
 
 func TestHTTPGoSDKHandshake(t *testing.T) {
-	srv := giftServer(t).WithPageSize(2)
+	srv := giftServer(t).WithOptions(mcptest.Options{PageSize: 2})
 	cs := connectGoSDKHTTP(t, srv, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	ctx := testContext(t)
 
@@ -75,14 +75,14 @@ func TestHTTPGoSDKHandshake(t *testing.T) {
 	require.NotNil(t, sess)
 	assert.Equal(t, mcptest.EraHandshake, sess.Era())
 
-	calls := srv.Journal().ToolCalls("suggest_gifts")
+	calls := srv.Journal().All().ToolCalls("suggest_gifts")
 	require.Len(t, calls, 1)
 	x := calls[0].HTTP
 	require.NotNil(t, x, "the journal records the HTTP exchange")
 	assert.Equal(t, "POST", x.Method)
 	assert.Equal(t, sess.ID(), x.SessionID, "the client echoes the session id")
 	assert.Equal(t, "2025-11-25", x.ProtocolVersion)
-	replies := srv.Journal().Responses("tools/call")
+	replies := srv.Journal().All().Responses("tools/call")
 	require.Len(t, replies, 1)
 	require.NotNil(t, replies[0].HTTP)
 	assert.Equal(t, 200, replies[0].HTTP.Status)
@@ -101,7 +101,7 @@ func TestHTTPGoSDKStateless(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "a kite", res.Content[0].(*mcp.TextContent).Text)
 	srv.AssertToolCalled(t, "suggest_gifts", `{"age":8}`)
-	calls := srv.Journal().ToolCalls("suggest_gifts")
+	calls := srv.Journal().All().ToolCalls("suggest_gifts")
 	require.Len(t, calls, 1)
 	x := calls[0].HTTP
 	require.NotNil(t, x)
@@ -156,7 +156,7 @@ func TestHTTPGoSDKListChanged(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, list.Tools, 1)
 		assert.Equal(t, "new", list.Tools[0].Name)
-		note := srv.Journal().Notifications("notifications/tools/list_changed")
+		note := srv.Journal().All().Notifications("notifications/tools/list_changed")
 		require.Len(t, note, 1)
 		require.NotNil(t, note[0].HTTP)
 		assert.Equal(t, "text/event-stream", note[0].HTTP.ContentType)
@@ -223,9 +223,9 @@ func TestHTTPProgressAsSSE(t *testing.T) {
 		}
 		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "quick"})
 		require.NoError(t, err)
-		replies := srv.Journal().Responses("tools/call")
+		replies := srv.Journal().All().Responses("tools/call")
 		require.Len(t, replies, 2)
-		note := srv.Journal().Notifications("notifications/progress")[0]
+		note := srv.Journal().All().Notifications("notifications/progress")[0]
 		assert.Equal(t, "text/event-stream", replies[0].HTTP.ContentType)
 		assert.Equal(t, "POST", note.HTTP.Method)
 		assert.Equal(t, replies[0].HTTP.EventID[:len(replies[0].HTTP.EventID)-1], note.HTTP.EventID[:len(note.HTTP.EventID)-1], "on the call's own stream")
@@ -264,7 +264,7 @@ func TestHTTPServerRequests(t *testing.T) {
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask"})
 	require.NoError(t, err)
 	assert.Equal(t, "7", text(t, res.Content[0]))
-	ask := srv.Journal().From(mcptest.FromServer).Requests("elicitation/create")
+	ask := srv.Journal().All().From(mcptest.FromServer).Requests("elicitation/create")
 	require.Len(t, ask, 1)
 	assert.Equal(t, "POST", ask[0].HTTP.Method, "sent on the call's stream")
 
@@ -301,7 +301,7 @@ func TestHTTPCancellation(t *testing.T) {
 		case <-testContext(t).Done():
 			t.Fatal("the handler's context was never cancelled")
 		}
-		assert.Empty(t, srv.Journal().Responses("tools/call"))
+		assert.Empty(t, srv.Journal().All().Responses("tools/call"))
 	})
 }
 
@@ -309,7 +309,7 @@ func TestHTTPCancellation(t *testing.T) {
 // probes with server/discover and goes stateless, with the stateless
 // headers on every request.
 func TestHTTPMark3Stateless(t *testing.T) {
-	srv := giftServer(t).WithPageSize(3)
+	srv := giftServer(t).WithOptions(mcptest.Options{PageSize: 3})
 	c, res := connectMark3HTTP(t, srv, nil)
 	assert.Equal(t, "2026-07-28", res.ProtocolVersion)
 	ctx := testContext(t)
@@ -341,9 +341,9 @@ func TestHTTPLegacySSE(t *testing.T) {
 		assert.Equal(t, "a kite", text(t, res.Content[0]))
 		srv.AssertHandshakeCompleted(t)
 		assert.Equal(t, "2024-11-05", srv.Session(1).ProtocolVersion())
-		reply := srv.Journal().Responses("tools/call")[0]
+		reply := srv.Journal().All().Responses("tools/call")[0]
 		assert.Equal(t, "GET", reply.HTTP.Method, "replies go on the SSE stream")
-		call := srv.Journal().ToolCalls("suggest_gifts")[0]
+		call := srv.Journal().All().ToolCalls("suggest_gifts")[0]
 		assert.Equal(t, "POST", call.HTTP.Method)
 		require.NoError(t, cs.Close())
 		<-srv.Session(1).Done() // the session ends with its stream
@@ -364,7 +364,7 @@ func TestHTTPLegacyOnlyFallback(t *testing.T) {
 			&mcp.StreamableClientTransport{Endpoint: srv.URL(), HTTPClient: httpClient(t)}, nil)
 		require.Error(t, err, "go-sdk does not fall back to HTTP+SSE")
 		assert.Empty(t, srv.Sessions(), "no session was made")
-		refused := srv.Journal().From(mcptest.FromServer).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusMethodNotAllowed })
+		refused := srv.Journal().All().From(mcptest.FromServer).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusMethodNotAllowed })
 		assert.NotEmpty(t, refused)
 	})
 	t.Run("mark3labs", func(t *testing.T) {
@@ -406,7 +406,7 @@ func TestHTTPMark3ServerRequests(t *testing.T) {
 	out, err := c.CallTool(ctx, m3.CallToolRequest{Params: m3.CallToolParams{Name: "ask"}})
 	require.NoError(t, err)
 	assert.Equal(t, "3", out.Content[0].(m3.TextContent).Text)
-	ask := srv.Journal().From(mcptest.FromServer).Requests("elicitation/create")
+	ask := srv.Journal().All().From(mcptest.FromServer).Requests("elicitation/create")
 	require.Len(t, ask, 1)
 	assert.Equal(t, "POST", ask[0].HTTP.Method, "on the call's stream")
 }
@@ -434,7 +434,7 @@ func TestHTTPMark3Cancellation(t *testing.T) {
 		// The client is sequential: anything it sends for the cancel comes before its next call.
 		_, err := c.CallTool(testContext(t), m3.CallToolRequest{Params: m3.CallToolParams{Name: "quick"}})
 		require.NoError(t, err)
-		assert.Empty(t, srv.Journal().Notifications("notifications/cancelled"), "mark3labs sends no notifications/cancelled over HTTP")
+		assert.Empty(t, srv.Journal().All().Notifications("notifications/cancelled"), "mark3labs sends no notifications/cancelled over HTTP")
 		select {
 		case <-ended:
 			t.Fatal("the handler was cancelled, though nothing asked for it")

@@ -33,11 +33,11 @@ func TestGoSDKJournalQueries(t *testing.T) {
 	}
 	call := <-found
 	assert.Equal(t, int64(wanted), call.Get("params.arguments.n").Int(), "WaitFor returns the matching call")
-	resp, ok := srv.Journal().ResponseTo(call)
+	resp, ok := srv.Journal().All().ResponseTo(call)
 	require.True(t, ok, "the call was answered")
 	assert.Equal(t, mcptest.FromServer, resp.Direction)
 	assert.Equal(t, "hi", resp.Get("result.content.0.text").String())
-	req, ok := srv.Journal().RequestOf(resp)
+	req, ok := srv.Journal().All().RequestOf(resp)
 	require.True(t, ok)
 	assert.Equal(t, call.Seq, req.Seq, "RequestOf pairs back")
 
@@ -45,7 +45,7 @@ func TestGoSDKJournalQueries(t *testing.T) {
 	require.NoError(t, cs.Ping(ctx, nil))
 	answer, err := srv.SendRequest(ctx, "ping", nil)
 	require.NoError(t, err)
-	j := srv.Journal()
+	j := srv.Journal().All()
 	assert.Len(t, j.Requests("ping"), 2, "one ping each way")
 	require.Len(t, j.From(mcptest.FromServer).Requests("ping"), 1)
 	serverPing := j.From(mcptest.FromServer).Requests("ping")[0]
@@ -70,7 +70,7 @@ func TestMark3JournalQueries(t *testing.T) {
 		require.NoError(t, err)
 	}
 	srv.AssertToolCalled(t, "echo", `{"n":2}`)
-	j := srv.Journal()
+	j := srv.Journal().All()
 	for _, resp := range j.Responses("tools/call") {
 		req, ok := j.RequestOf(resp)
 		require.True(t, ok, "every response pairs with its request")
@@ -83,12 +83,12 @@ func TestMark3JournalQueries(t *testing.T) {
 	assert.Len(t, j.From(mcptest.FromClient).Requests("tools/call"), 3)
 }
 
-// TestGoSDKJournalLimit: with WithJournalLimit the go-sdk client's large
+// TestGoSDKJournalLimit: with Options.JournalLimit the go-sdk client's large
 // call is served whole, journaled with its metadata and its first bytes.
 func TestGoSDKJournalLimit(t *testing.T) {
 	ctx := testContext(t)
 	big := strings.Repeat("gift ", 16<<10) // 80 KiB
-	srv := mcptest.NewServer(t).WithJournalLimit(4096).WithTools(mcptest.NewTool("wrap").
+	srv := mcptest.NewServer(t).WithOptions(mcptest.Options{JournalLimit: 4096}).WithTools(mcptest.NewTool("wrap").
 		HandledBy(func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
 			return mcptest.TextResult(strings.ToUpper(req.Message.Get("params.arguments.text").String()))
 		}))
@@ -99,11 +99,11 @@ func TestGoSDKJournalLimit(t *testing.T) {
 	assert.Equal(t, strings.ToUpper(big), res.Content[0].(*mcp.TextContent).Text, "served whole")
 
 	srv.AssertToolCalled(t, "wrap", nil)
-	calls := srv.Journal().ToolCalls("wrap")
+	calls := srv.Journal().All().ToolCalls("wrap")
 	require.Len(t, calls, 1)
 	assert.Len(t, calls[0].Raw(), 4096)
 	assert.Greater(t, calls[0].Truncated(), len(big)-4096)
-	reply, ok := srv.Journal().ResponseTo(calls[0])
+	reply, ok := srv.Journal().All().ResponseTo(calls[0])
 	require.True(t, ok)
 	assert.Equal(t, mcptest.KindResult, reply.Kind)
 	assert.Greater(t, reply.Truncated(), 0)

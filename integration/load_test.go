@@ -267,7 +267,7 @@ func runLoad(t testing.TB, transport, era string, size loadSize) loadResult {
 		owner := map[*mcptest.Session]int{}
 		sessionOf := make([]*mcptest.Session, size.sessions)
 		for _, s := range srv.Sessions() {
-			for _, m := range srv.Journal().InSession(s.Number()).Requests("initialize") {
+			for _, m := range srv.Journal().All().InSession(s.Number()).Requests("initialize") {
 				i, err := strconv.Atoi(strings.TrimPrefix(m.Get("params.clientInfo.name").String(), "load-"))
 				if err != nil || i < 0 || i >= size.sessions {
 					t.Fatalf("session %d: initialize from %s, not a client of the load", s.Number(), m.Get("params.clientInfo").Raw)
@@ -357,7 +357,7 @@ func runLoad(t testing.TB, transport, era string, size loadSize) loadResult {
 		res.notifications += len(lc.progress) + len(lc.logs)
 		lc.mu.Unlock()
 	}
-	if got, want := len(srv.Journal().ToolCalls("tick")), size.sessions*size.calls; got != want {
+	if got, want := len(srv.Journal().All().ToolCalls("tick")), size.sessions*size.calls; got != want {
 		t.Errorf("the journal holds %d tools/call of tick, want %d", got, want)
 	}
 	srv.AssertNoViolations(t)

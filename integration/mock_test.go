@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"net"
 	"testing"
 	"time"
@@ -73,9 +74,9 @@ func connectMark3Over(t *testing.T, conn net.Conn, onNotification func(m3.JSONRP
 // resources and a template, a prompt, completions.
 func giftServer(t *testing.T) *mcptest.Server {
 	return mcptest.NewServer(t).
-		WithServerInfo("gift-genius-backend", "0.2.0").
-		WithInstructions("Suggest gifts.").
-		WithLogging().
+		WithOptions(mcptest.Options{Name: "gift-genius-backend", Version: "0.2.0"}).
+		WithOptions(mcptest.Options{Instructions: "Suggest gifts."}).
+		WithOptions(mcptest.Options{Logging: true}).
 		WithTools(mcptest.NewTool("suggest_gifts").
 			WithTitle("Suggest gifts").
 			WithDescription("Suggests gift ideas for a recipient").
@@ -94,7 +95,7 @@ func giftServer(t *testing.T) *mcptest.Server {
 			mcptest.NewResource("gifts://catalog/2", "Gift 2").WithMIMEType("text/plain").ReturnsText("a scarf")).
 		WithResourceTemplates(mcptest.NewResourceTemplate("gifts://person/{name}", "Person").
 			HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
-				return mcptest.ReadResult(mcptest.TextResourceContents(req.Params().Get("uri").String(), "text/plain", "likes for "+req.Vars["name"]))
+				return mcptest.ReadResult(mcptest.TextResourceContents(req.Message.Get("params.uri").String(), "text/plain", "likes for "+req.Vars["name"]))
 			})).
 		WithPrompts(mcptest.NewPrompt("gift_idea").WithDescription("Ask for a gift idea").
 			WithArgument("occasion", "what for", true).
@@ -165,9 +166,9 @@ func TestGoSDKDiscoverFallback(t *testing.T) {
 	srv.AssertHandshakeCompleted(t)
 	srv.AssertNegotiatedVersion(t, "2025-11-25")
 	srv.AssertOrder(t, "server/discover", "initialize", "notifications/initialized")
-	resp := srv.Journal().Responses("server/discover")
+	resp := srv.Journal().All().Responses("server/discover")
 	require.Len(t, resp, 1)
-	assert.Equal(t, mcptest.CodeMethodNotFound, resp[0].ErrorCode)
+	assert.Equal(t, spec.CodeMethodNotFound, resp[0].ErrorCode)
 	srv.AssertNoViolations(t)
 }
 
@@ -179,7 +180,7 @@ func TestGoSDKOlderVersionNegotiation(t *testing.T) {
 	assert.Equal(t, "2025-03-26", cs.InitializeResult().ProtocolVersion)
 	srv.AssertHandshakeCompleted(t)
 	srv.AssertNegotiatedVersion(t, "2025-03-26")
-	init := srv.Journal().Requests("initialize")
+	init := srv.Journal().All().Requests("initialize")
 	require.Len(t, init, 1)
 	assert.Equal(t, "2025-11-25", init[0].Get("params.protocolVersion").String())
 }
@@ -244,8 +245,8 @@ func testGoSDKTools(t *testing.T, e eraCase) {
 	srv.AssertToolCalled(t, "suggest_gifts", `{"age":25}`)
 	srv.AssertToolCalled(t, "suggest_gifts", map[string]any{"budget": 10})
 	srv.AssertCalledTimes(t, "tools/call", 9)
-	assert.Len(t, srv.Journal().ToolCalls("suggest_gifts"), 5)
-	assert.Equal(t, int64(8), srv.Journal().ToolCalls("suggest_gifts")[0].Get("params.arguments.age").Int())
+	assert.Len(t, srv.Journal().All().ToolCalls("suggest_gifts"), 5)
+	assert.Equal(t, int64(8), srv.Journal().All().ToolCalls("suggest_gifts")[0].Get("params.arguments.age").Int())
 
 	// go-sdk v1.8.0 sends "arguments":null when Arguments is a typed nil
 	// map (pictures, above), {} when it is untyped nil (broken): the mock
@@ -352,7 +353,7 @@ func manyTools(n int) []*mcptest.Tool {
 func TestGoSDKPagination(t *testing.T) { forEachEra(t, testGoSDKPagination) }
 
 func testGoSDKPagination(t *testing.T, e eraCase) {
-	srv := e.narrow(mcptest.NewServer(t).WithPageSize(40).WithTools(manyTools(250)...))
+	srv := e.narrow(mcptest.NewServer(t).WithOptions(mcptest.Options{PageSize: 40}).WithTools(manyTools(250)...))
 	cs := connectGoSDK(t, srv, nil, nil)
 	ctx := testContext(t)
 
@@ -364,8 +365,8 @@ func testGoSDKPagination(t *testing.T, e eraCase) {
 	require.Len(t, names, 250)
 	assert.Equal(t, "tool_000", names[0])
 	assert.Equal(t, "tool_249", names[249])
-	assert.Len(t, srv.Journal().Requests("tools/list"), 7, "seven pages so far (AssertCalledTimes would be exact for the whole test: the made-up cursor below asks an 8th time)")
-	pages := srv.Journal().Responses("tools/list")
+	assert.Len(t, srv.Journal().All().Requests("tools/list"), 7, "seven pages so far (AssertCalledTimes would be exact for the whole test: the made-up cursor below asks an 8th time)")
+	pages := srv.Journal().All().Responses("tools/list")
 	assert.False(t, pages[6].Get("result.nextCursor").Exists(), "the last page has no nextCursor")
 	assert.Len(t, pages[6].Get("result.tools").Array(), 10)
 
@@ -378,7 +379,7 @@ func testGoSDKPagination(t *testing.T, e eraCase) {
 
 func TestMark3Pagination(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e eraCase) {
-		srv := e.narrow(mcptest.NewServer(t).WithPageSize(100).WithTools(manyTools(250)...))
+		srv := e.narrow(mcptest.NewServer(t).WithOptions(mcptest.Options{PageSize: 100}).WithTools(manyTools(250)...))
 		c, _ := connectMark3(t, srv)
 		srv.AssertEra(t, e.era)
 		srv.AssertNegotiatedVersion(t, e.version)
@@ -423,10 +424,10 @@ func testGoSDKListChanged(t *testing.T, e eraCase) {
 	require.Len(t, list.Tools, 2)
 	assert.Equal(t, "new_a", list.Tools[0].Name)
 	srv.AssertCalledTimes(t, "tools/list", 2)
-	changedMsgs := srv.Journal().Notifications("notifications/tools/list_changed")
+	changedMsgs := srv.Journal().All().Notifications("notifications/tools/list_changed")
 	require.Len(t, changedMsgs, 1)
 	if e.era == mcptest.EraStateless {
-		listen := srv.Journal().Requests("subscriptions/listen")
+		listen := srv.Journal().All().Requests("subscriptions/listen")
 		require.Len(t, listen, 1)
 		assert.Equal(t, listen[0].ID, changedMsgs[0].Get(`params._meta.io\.modelcontextprotocol/subscriptionId`).Raw,
 			"the notification carries the listen request's id")
@@ -434,7 +435,7 @@ func testGoSDKListChanged(t *testing.T, e eraCase) {
 
 	// Quietly: no notification, the client is not told.
 	srv.SetTools(mcptest.Quietly, mcptest.NewTool("hidden").ReturnsText("h"))
-	assert.Len(t, srv.Journal().Notifications("notifications/tools/list_changed"), 1)
+	assert.Len(t, srv.Journal().All().Notifications("notifications/tools/list_changed"), 1)
 }
 
 func TestMark3ListChanged(t *testing.T) { forEachEra(t, testMark3ListChanged) }
@@ -524,10 +525,10 @@ func TestGoSDKServerRequests(t *testing.T) {
 
 	unknown, err := srv.SendRequest(ctx, "no/such-method", nil)
 	require.NoError(t, err)
-	assert.Equal(t, mcptest.CodeMethodNotFound, unknown.ErrorCode)
+	assert.Equal(t, spec.CodeMethodNotFound, unknown.ErrorCode)
 
-	assert.Len(t, srv.Journal().From(mcptest.FromServer).Requests(""), 5)
-	assert.Len(t, srv.Journal().Responses("elicitation/create"), 1)
+	assert.Len(t, srv.Journal().All().From(mcptest.FromServer).Requests(""), 5)
+	assert.Len(t, srv.Journal().All().Responses("elicitation/create"), 1)
 	srv.AssertNoViolations(t)
 }
 
@@ -554,7 +555,7 @@ func TestGoSDKElicitationDuringToolCall(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "a gift for a 7-year-old", text(t, res.Content[0]))
 	srv.AssertOrder(t, "tools/call")
-	assert.Len(t, srv.Journal().From(mcptest.FromServer).Requests("elicitation/create"), 1)
+	assert.Len(t, srv.Journal().All().From(mcptest.FromServer).Requests("elicitation/create"), 1)
 }
 
 func TestMark3ServerRequests(t *testing.T) {
@@ -623,7 +624,7 @@ func testGoSDKCancellation(t *testing.T, e eraCase) {
 	case <-testContext(t).Done():
 		t.Fatal("the handler's context was never cancelled")
 	}
-	assert.Empty(t, srv.Journal().Responses("tools/call"), "a cancelled request gets no reply")
+	assert.Empty(t, srv.Journal().All().Responses("tools/call"), "a cancelled request gets no reply")
 }
 
 func TestMark3Cancellation(t *testing.T) { forEachEra(t, testMark3Cancellation) }
@@ -739,7 +740,7 @@ func TestNotificationsToClient(t *testing.T) {
 	}, nil)
 	ctx := testContext(t)
 	require.NoError(t, cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "gifts://catalog/1"}))
-	assert.True(t, srv.Session(1).Subscribed("gifts://catalog/1"))
+	assert.Equal(t, []string{"gifts://catalog/1"}, srv.Session(1).Subscriptions())
 
 	assert.Equal(t, 1, srv.BroadcastResourceUpdated("gifts://catalog/1"))
 	assert.Equal(t, 0, srv.BroadcastResourceUpdated("gifts://catalog/2"), "nobody subscribed to it")
@@ -751,7 +752,7 @@ func TestNotificationsToClient(t *testing.T) {
 	}
 	require.NoError(t, srv.Session(1).Notify("notifications/message", map[string]any{"level": "warning", "data": "low stock"}))
 	require.NoError(t, cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "gifts://catalog/1"}))
-	assert.False(t, srv.Session(1).Subscribed("gifts://catalog/1"))
+	assert.Empty(t, srv.Session(1).Subscriptions())
 	select {
 	case got := <-logs:
 		assert.Equal(t, `log warning "low stock"`, got)
@@ -789,7 +790,7 @@ func testProgressFromHandler(t *testing.T, e eraCase) {
 			t.Fatal("progress notification missing")
 		}
 	}
-	assert.Len(t, srv.Journal().Where("params.progressToken", "tok-1"), 3)
+	assert.Len(t, srv.Journal().All().Where("params.progressToken", "tok-1"), 3)
 }
 
 // TestManySessions: sessions are independent, each with its own state.
@@ -809,7 +810,7 @@ func TestManySessions(t *testing.T) {
 	assert.Equal(t, "2026-07-28", srv.Session(2).ProtocolVersion(), "mark3labs unpinned goes stateless")
 	assert.Equal(t, mcptest.EraStateless, srv.Session(2).Era())
 	assert.Equal(t, "2024-11-05", srv.Session(3).ProtocolVersion())
-	assert.Len(t, srv.Journal().InSession(3), 5, "initialize, its result, initialized, ping, its result")
+	assert.Len(t, srv.Journal().All().InSession(3), 5, "initialize, its result, initialized, ping, its result")
 	assert.True(t, srv.Session(1).Ready())
 	assert.False(t, srv.Session(2).Ready(), "a stateless session has no handshake")
 	assert.True(t, srv.Session(3).Ready())
@@ -859,7 +860,7 @@ func TestEraDetection(t *testing.T) {
 		srv.AssertEra(t, mcptest.EraStateless)
 		srv.AssertNegotiatedVersion(t, "2026-07-28")
 		srv.AssertNotCalled(t, "initialize")
-		list := srv.Journal().Requests("tools/list")
+		list := srv.Journal().All().Requests("tools/list")
 		require.Len(t, list, 1)
 		assert.Equal(t, "2026-07-28", list[0].Get(`params._meta.io\.modelcontextprotocol/protocolVersion`).String(), "modern requests carry _meta")
 		assert.Equal(t, mcptest.EraStateless, srv.Session(1).Era())
@@ -879,11 +880,11 @@ func TestEraDetection(t *testing.T) {
 		srv := mcptest.NewServer(t).WithProtocolVersions("2026-07-28").WithTools(mcptest.NewTool("t").ReturnsText("x"))
 		cs := connectGoSDK(t, srv, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2026-09-01"})
 		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
-		discover := srv.Journal().Requests("server/discover")
+		discover := srv.Journal().All().Requests("server/discover")
 		require.Len(t, discover, 2, "one probe, one retry")
-		replies := srv.Journal().Responses("server/discover")
+		replies := srv.Journal().All().Responses("server/discover")
 		require.Len(t, replies, 2)
-		assert.Equal(t, mcptest.CodeUnsupportedProtocolVersion, replies[0].ErrorCode)
+		assert.Equal(t, spec.CodeUnsupportedProtocolVersion, replies[0].ErrorCode)
 		assert.Equal(t, `["2026-07-28"]`, replies[0].Get("error.data.supported").Raw)
 		assert.Equal(t, "2026-09-01", replies[0].Get("error.data.requested").String())
 		assert.Equal(t, mcptest.KindResult, replies[1].Kind)
@@ -922,8 +923,8 @@ func TestEraDetection(t *testing.T) {
 		srv := mcptest.NewServer(t).WithProtocolVersions("2026-07-28").WithTools(mcptest.NewTool("t").ReturnsText("x"))
 		_, init := connectMark3(t, srv, m3client.WithProtocolVersion("2026-09-01"))
 		assert.Equal(t, "2026-07-28", init.ProtocolVersion)
-		require.Len(t, srv.Journal().Requests("server/discover"), 2, "one probe, one retry")
-		assert.Equal(t, mcptest.CodeUnsupportedProtocolVersion, srv.Journal().Responses("server/discover")[0].ErrorCode)
+		require.Len(t, srv.Journal().All().Requests("server/discover"), 2, "one probe, one retry")
+		assert.Equal(t, spec.CodeUnsupportedProtocolVersion, srv.Journal().All().Responses("server/discover")[0].ErrorCode)
 		srv.AssertEra(t, mcptest.EraStateless)
 		srv.AssertNegotiatedVersion(t, "2026-07-28")
 	})
@@ -943,14 +944,14 @@ func TestMultiRoundTrip(t *testing.T) {
 	checkWire := func(t *testing.T, srv *mcptest.Server, e eraCase) {
 		t.Helper()
 		if e.era == mcptest.EraStateless {
-			calls := srv.Journal().ToolCalls("buy_gift")
+			calls := srv.Journal().All().ToolCalls("buy_gift")
 			require.Len(t, calls, 2, "the call and its retry")
 			assert.NotEqual(t, calls[0].ID, calls[1].ID, "the retry has a new id")
-			first := srv.Journal().Responses("tools/call")[0]
+			first := srv.Journal().All().Responses("tools/call")[0]
 			assert.Equal(t, "input_required", first.Get("result.resultType").String())
 			assert.Equal(t, first.Get("result.requestState").String(), calls[1].Get("params.requestState").String(), "requestState echoed")
 		} else {
-			require.Len(t, srv.Journal().From(mcptest.FromServer).Requests("elicitation/create"), 1)
+			require.Len(t, srv.Journal().All().From(mcptest.FromServer).Requests("elicitation/create"), 1)
 		}
 		srv.AssertNoViolations(t)
 	}
@@ -985,10 +986,10 @@ func TestMultiRoundTrip(t *testing.T) {
 			cs := connectGoSDK(t, srv, nil, nil)
 			_, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "buy_gift", Arguments: map[string]any{}})
 			require.Error(t, err)
-			reply := srv.Journal().Responses("tools/call")[0]
-			want := mcptest.CodeInternalError
+			reply := srv.Journal().All().Responses("tools/call")[0]
+			want := spec.CodeInternalError
 			if e.era == mcptest.EraStateless {
-				want = mcptest.CodeMissingClientCapability
+				want = spec.CodeMissingClientCapability
 			}
 			assert.Equal(t, want, reply.ErrorCode)
 			assert.True(t, reply.Get("error.data.requiredCapabilities.elicitation").Exists())
@@ -1025,7 +1026,7 @@ func TestStatelessResourceSubscription(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("resources/updated never reached the client")
 	}
-	note := srv.Journal().Notifications("notifications/resources/updated")[0]
+	note := srv.Journal().All().Notifications("notifications/resources/updated")[0]
 	assert.Equal(t, srv.Session(1).Listening()[0], note.Get(`params._meta.io\.modelcontextprotocol/subscriptionId`).Raw)
 
 	require.NoError(t, cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "gifts://catalog/1"}))
@@ -1101,14 +1102,14 @@ func TestAwait(t *testing.T) {
 // shows what both SDKs do with it.
 func TestStatelessCachingAndCursorsWithRealClients(t *testing.T) {
 	t.Run("gosdk caches for ttlMs", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithCacheHints(time.Minute, "private").WithTools(mcptest.NewTool("t").ReturnsText("x"))
+		srv := mcptest.NewServer(t).WithOptions(mcptest.Options{CacheTTL: time.Minute, CacheScope: "private"}).WithTools(mcptest.NewTool("t").ReturnsText("x"))
 		cs := connectGoSDK(t, srv, nil, nil)
 		for range 3 {
 			_, err := cs.ListTools(testContext(t), nil)
 			require.NoError(t, err)
 		}
 		srv.AssertCalledTimes(t, "tools/list", 1) // the second and third come from the client's cache
-		reply := srv.Journal().Responses("tools/list")[0]
+		reply := srv.Journal().All().Responses("tools/list")[0]
 		assert.Equal(t, int64(60000), reply.Get("result.ttlMs").Int())
 		assert.Equal(t, "private", reply.Get("result.cacheScope").String())
 	})
@@ -1125,7 +1126,7 @@ func TestStatelessCachingAndCursorsWithRealClients(t *testing.T) {
 	// results". Both SDK versions stop there, and miss every page after the
 	// first; these subtests assert today's behaviour.
 	t.Run("gosdk stops at an empty cursor", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithPageSize(2).WithEmptyStringCursor().WithTools(manyTools(5)...)
+		srv := mcptest.NewServer(t).WithOptions(mcptest.Options{PageSize: 2}).WithOptions(mcptest.Options{EmptyStringCursor: true}).WithTools(manyTools(5)...)
 		cs := connectGoSDK(t, srv, nil, nil)
 		var names []string
 		for tool, err := range cs.Tools(testContext(t), nil) {
@@ -1133,10 +1134,10 @@ func TestStatelessCachingAndCursorsWithRealClients(t *testing.T) {
 			names = append(names, tool.Name)
 		}
 		assert.Equal(t, []string{"tool_000", "tool_001"}, names, "go-sdk v1.8.0 treats nextCursor \"\" as the end")
-		assert.Equal(t, `""`, srv.Journal().Responses("tools/list")[0].Get("result.nextCursor").Raw)
+		assert.Equal(t, `""`, srv.Journal().All().Responses("tools/list")[0].Get("result.nextCursor").Raw)
 	})
 	t.Run("mark3labs stops at an empty cursor", func(t *testing.T) {
-		srv := mcptest.NewServer(t).WithPageSize(2).WithEmptyStringCursor().WithTools(manyTools(5)...)
+		srv := mcptest.NewServer(t).WithOptions(mcptest.Options{PageSize: 2}).WithOptions(mcptest.Options{EmptyStringCursor: true}).WithTools(manyTools(5)...)
 		c, _ := connectMark3(t, srv)
 		all, err := c.ListTools(testContext(t), m3.ListToolsRequest{})
 		require.NoError(t, err)
@@ -1150,7 +1151,7 @@ func TestStatelessCachingAndCursorsWithRealClients(t *testing.T) {
 // the level of SetLevel there.
 func TestLogOnlyWhenAsked(t *testing.T) {
 	newServer := func(t *testing.T) *mcptest.Server {
-		return mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("work").HandledBy(
+		return mcptest.NewServer(t).WithOptions(mcptest.Options{Logging: true}).WithTools(mcptest.NewTool("work").HandledBy(
 			func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 				sent, err := req.Log("info", "working")
 				if err != nil {
@@ -1170,15 +1171,15 @@ func TestLogOnlyWhenAsked(t *testing.T) {
 		srv := newServer(t)
 		c, _ := connectMark3(t, srv)
 		assert.Equal(t, "log sent: false", call(t, c))
-		assert.Empty(t, srv.Journal().Notifications("notifications/message"))
+		assert.Empty(t, srv.Journal().All().Notifications("notifications/message"))
 	})
 	t.Run("level info asked", func(t *testing.T) {
 		srv := newServer(t)
 		c, _ := connectMark3(t, srv)
 		require.NoError(t, c.SetLevel(testContext(t), m3.SetLevelRequest{Params: m3.SetLevelParams{Level: m3.LoggingLevelInfo}}))
 		assert.Equal(t, "log sent: true", call(t, c))
-		require.Len(t, srv.Journal().Notifications("notifications/message"), 1)
-		assert.Equal(t, "info", srv.Journal().ToolCalls("work")[0].Get(`params._meta.io\.modelcontextprotocol/logLevel`).String())
+		require.Len(t, srv.Journal().All().Notifications("notifications/message"), 1)
+		assert.Equal(t, "info", srv.Journal().All().ToolCalls("work")[0].Get(`params._meta.io\.modelcontextprotocol/logLevel`).String())
 	})
 	t.Run("level error asked", func(t *testing.T) {
 		srv := newServer(t)

@@ -199,7 +199,7 @@ func TestRecordGoSDKServerHTTPReplaysIdentically(t *testing.T) {
 	t.Logf("fidelity (HTTP): %d/%d calls replayed identically", same, len(want))
 	assert.Empty(t, replay.Unmatched())
 	// go-sdk answers every request with an SSE stream; so does the replay.
-	calls := replay.Journal().Responses("tools/call")
+	calls := replay.Journal().All().Responses("tools/call")
 	require.NotEmpty(t, calls)
 	assert.Equal(t, "text/event-stream", calls[0].HTTP.ContentType)
 }
@@ -208,7 +208,7 @@ func TestRecordGoSDKServerHTTPReplaysIdentically(t *testing.T) {
 // answers (config.FromServer, config.LoadServer).
 func TestRecordFromJournalGoSDK(t *testing.T) {
 	ctx := testContext(t)
-	orig := mcptest.NewServer(t).WithServerInfo("orig", "1").
+	orig := mcptest.NewServer(t).WithOptions(mcptest.Options{Name: "orig", Version: "1"}).
 		WithTools(mcptest.NewTool("add").WhenArgs(`{"a":1,"b":2}`, mcptest.StructuredResult(`{"sum":3}`)).
 			WhenArgs(`{"a":2,"b":2}`, mcptest.TextResult("4")))
 	cs := connectGoSDK(t, orig, nil, nil)

@@ -384,8 +384,8 @@ func TestServerMessagesMatchSchema(t *testing.T) {
 					assert.Empty(t, spec.serverRequests, "2026-07-28 has no server-to-client requests")
 					assert.NotContains(t, spec.clientRequests, "initialize")
 					assert.NotContains(t, spec.clientRequests, "ping")
-					assert.Equal(t, "InvalidParamsError", spec.errorDefs[mcptest.CodeInvalidParams].name)
-					assert.Equal(t, "MethodNotFoundError", spec.errorDefs[mcptest.CodeMethodNotFound].name)
+					assert.Equal(t, "InvalidParamsError", spec.errorDefs[-32602].name)
+					assert.Equal(t, "MethodNotFoundError", spec.errorDefs[-32601].name)
 				} else {
 					assert.Equal(t, "InitializeResult", spec.resultDefFor(spec.clientRequests["initialize"]))
 					for _, m := range []string{"ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"} {
@@ -437,8 +437,8 @@ func TestServerMessagesMatchSchema(t *testing.T) {
 
 					sent, defs := spec.checkJournal(t, srv)
 					if overHTTP {
-						viaHTTP := srv.Journal().InSession(1).From(mcptest.FromServer).Filter(func(m mcptest.Message) bool { return m.HTTP != nil })
-						assert.Len(t, viaHTTP, len(srv.Journal().InSession(1).From(mcptest.FromServer)), "every message of the client's session went over HTTP")
+						viaHTTP := srv.Journal().All().InSession(1).From(mcptest.FromServer).Filter(func(m mcptest.Message) bool { return m.HTTP != nil })
+						assert.Len(t, viaHTTP, len(srv.Journal().All().InSession(1).From(mcptest.FromServer)), "every message of the client's session went over HTTP")
 					}
 					t.Logf("protocol %s: %d messages from the mock validated: %s", version, sent, schemaSummary(defs))
 
@@ -463,7 +463,7 @@ func TestServerMessagesMatchSchema(t *testing.T) {
 					for _, def := range want {
 						assert.Positive(t, defs[def], "protocol %s: no message was validated against %s", version, def)
 					}
-					assert.True(t, slices.ContainsFunc(srv.Journal().Responses("tools/list"), func(m mcptest.Message) bool {
+					assert.True(t, slices.ContainsFunc(srv.Journal().All().Responses("tools/list"), func(m mcptest.Message) bool {
 						return m.Get("result.nextCursor").Exists()
 					}), "a tools/list page carried nextCursor")
 				})
@@ -565,7 +565,7 @@ func schemaCatalog(t *testing.T, spec *schemaSpec) *mcptest.Server {
 	third := mcptest.NewResource("schema://docs/third", "third doc").WithMIMEType("text/plain").ReturnsText("three")
 	tmpl := mcptest.NewResourceTemplate("schema://person/{name}", "person").WithMIMEType("text/plain").WithDescription("A person").
 		HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
-			return mcptest.ReadResult(mcptest.TextResourceContents(req.Params().Get("uri").String(), "text/plain", "about "+req.Vars["name"]))
+			return mcptest.ReadResult(mcptest.TextResourceContents(req.Message.Get("params.uri").String(), "text/plain", "about "+req.Vars["name"]))
 		})
 	greet := mcptest.NewPrompt("greet").WithDescription("Greets someone").WithArgument("name", "who", true).
 		ReturnsText("Say hello")
@@ -580,17 +580,17 @@ func schemaCatalog(t *testing.T, spec *schemaSpec) *mcptest.Server {
 	greet.WithTitle("Greeting").WithField("icons", icons)
 
 	srv := mcptest.NewServer(t).
-		WithServerInfo("schema-check", "1.0.0").
-		WithInstructions("Every message validates.").
-		WithLogging().
-		WithPageSize(2).
+		WithOptions(mcptest.Options{Name: "schema-check", Version: "1.0.0"}).
+		WithOptions(mcptest.Options{Instructions: "Every message validates."}).
+		WithOptions(mcptest.Options{Logging: true}).
+		WithOptions(mcptest.Options{PageSize: 2}).
 		WithTools(tools...).
 		WithResources(text, blob, third).
 		WithResourceTemplates(tmpl).
 		WithPrompts(greet, rich, plain).
 		WithPromptCompletion("greet", "name", "alice", "albert", "bob").
 		WithResourceCompletion("schema://person/{name}", "name", "ada", "alan")
-	return srv.WithServerTitle("Schema Check")
+	return srv.WithOptions(mcptest.Options{Title: "Schema Check"})
 }
 
 // schemaClient is the official client with every handler a session can
@@ -811,7 +811,7 @@ func schemaStatelessSession(t *testing.T, spec *schemaSpec, overHTTP bool) *mcpt
 	assert.True(t, ack.Get("params.notifications.toolsListChanged").Bool())
 
 	schemaCommon(t, ctx, spec, c, cs)
-	assert.NotEmpty(t, srv.Journal().Filter(func(m mcptest.Message) bool {
+	assert.NotEmpty(t, srv.Journal().All().Filter(func(m mcptest.Message) bool {
 		return m.Direction == mcptest.FromServer && m.Get("result.resultType").String() == "input_required"
 	}), "the ask tool answered input_required")
 	schemaRawRootsRound(t, srv)
@@ -829,7 +829,7 @@ func schemaStatelessSession(t *testing.T, spec *schemaSpec, overHTTP bool) *mcpt
 	schemaChangeLists(t, ctx, srv, c, cs)
 
 	// The server ends the list_changed stream: a SubscriptionsListenResult.
-	listens := srv.Journal().Requests("subscriptions/listen")
+	listens := srv.Journal().All().Requests("subscriptions/listen")
 	require.NotEmpty(t, listens)
 	require.NoError(t, srv.Session(1).EndListen(listens[0].ID))
 	srv.WaitFor(t, mcptest.Matcher{Description: "the result ending the listen stream", Match: func(m mcptest.Message) bool {
@@ -899,8 +899,8 @@ func (c *schemaLineConn) recv(t *testing.T) gjson.Result {
 func schemaExampleServer(t *testing.T) *mcptest.Server {
 	icons := []map[string]any{{"src": "https://example.com/weather-icon.png", "mimeType": "image/png", "sizes": []string{"48x48"}}}
 	return mcptest.NewServer(t).
-		WithServerInfo("ExampleServer", "1.0.0").
-		WithInstructions("This server provides weather and resource utilities.").
+		WithOptions(mcptest.Options{Name: "ExampleServer", Version: "1.0.0"}).
+		WithOptions(mcptest.Options{Instructions: "This server provides weather and resource utilities."}).
 		WithTools(mcptest.NewTool("get_weather").
 			WithTitle("Weather Information Provider").
 			WithDescription("Get current weather information for a location").

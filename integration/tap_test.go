@@ -77,7 +77,7 @@ func (w *wireTap) waitLonger(t *testing.T, n int) {
 
 // serverFrames returns what the mock sent in session n, in wire order.
 func serverFrames(srv *mcptest.Server, n int) []mcptest.Message {
-	return srv.Journal().Filter(func(m mcptest.Message) bool {
+	return srv.Journal().All().Filter(func(m mcptest.Message) bool {
 		return m.SessionNumber == n && m.Direction == mcptest.FromServer
 	})
 }

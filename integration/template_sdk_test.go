@@ -53,7 +53,7 @@ func varsText(vars map[string]string) string {
 // variables.
 func templateServer(t *testing.T) *mcptest.Server {
 	echo := func(_ context.Context, req *mcptest.Request) mcptest.Reply {
-		return mcptest.ReadResult(mcptest.TextResourceContents(req.Params().Get("uri").String(), "text/plain", varsText(req.Vars)))
+		return mcptest.ReadResult(mcptest.TextResourceContents(req.Message.Get("params.uri").String(), "text/plain", varsText(req.Vars)))
 	}
 	var tpls []*mcptest.ResourceTemplate
 	for _, tmpl := range []string{

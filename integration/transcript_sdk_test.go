@@ -18,7 +18,7 @@ import (
 func TestGoSDKTranscript(t *testing.T) {
 	t.Run("transcript", func(t *testing.T) {
 		srv := mcptest.NewServer(t).
-			WithServerInfo("gift-genius-backend", "0.2.0").
+			WithOptions(mcptest.Options{Name: "gift-genius-backend", Version: "0.2.0"}).
 			WithTools(mcptest.NewTool("suggest_gifts").
 				WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]}`).
 				ReturnsText("a board game"))

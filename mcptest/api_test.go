@@ -57,7 +57,7 @@ func TestHangReleaseAfterInSession(t *testing.T) {
 		if h.Hits() != 1 {
 			t.Fatalf("want the Hang to hold the ping (1 hit) once the server is idle, got %d hits", h.Hits())
 		}
-		if n := len(srv.Journal().Responses("ping")); n != 0 {
+		if n := len(srv.Journal().All().Responses("ping")); n != 0 {
 			t.Fatalf("want the ping held, got %d replies", n)
 		}
 		h.Release()
@@ -70,17 +70,21 @@ func TestHangReleaseAfterInSession(t *testing.T) {
 	})
 }
 
-// RemoveFault takes away a fault equal to the one given, not only the
-// same value (it used to compare pointers and do nothing).
-func TestRemoveFaultOfAnEqualValue(t *testing.T) {
+// A fault installed with WithFaults is taken away through its handle,
+// which Faults lists.
+func TestFaultOfWithFaultsRemoved(t *testing.T) {
 	srv := mcptest.NewServer(t).WithFaults(fault.ReplaceWithJSONRPCError("ping", -32000, "faulted", nil).Optional())
 	c := dialRaw(t, srv)
-	srv.RemoveFault(fault.ReplaceWithJSONRPCError("ping", -32000, "faulted", nil).Optional())
+	on := srv.Faults()
+	if len(on) != 1 {
+		t.Fatalf("want the fault listed, got %d", len(on))
+	}
+	on[0].Remove()
 	if got := c.call(t, "1", "ping", ""); got.Get("error").Exists() {
-		t.Errorf("want the ping served after RemoveFault, got %s", got.Raw)
+		t.Errorf("want the ping served after Remove, got %s", got.Raw)
 	}
 	if n := len(srv.Faults()); n != 0 {
-		t.Errorf("want no fault on after RemoveFault, got %d", n)
+		t.Errorf("want no fault on after Remove, got %d", n)
 	}
 }
 
@@ -323,10 +327,10 @@ func TestOneJSONRule(t *testing.T) {
 	if got := c.call(t, "2", "ping", "").Get("error.data"); got.Raw != `"text data"` {
 		t.Errorf(`want error data "text data" as a JSON string, got %s`, got.Raw)
 	}
-	if got := srv.Journal().Where("result.instructions", "42"); len(got) != 1 {
+	if got := srv.Journal().All().Where("result.instructions", "42"); len(got) != 1 {
 		t.Errorf(`want Where to match the string "42" once, got %d`, len(got))
 	}
-	if got := srv.Journal().Where("result.serverInfo.version", json.RawMessage(`42`)); len(got) != 1 {
+	if got := srv.Journal().All().Where("result.serverInfo.version", json.RawMessage(`42`)); len(got) != 1 {
 		t.Errorf("want Where to match the JSON text 42 once, got %d", len(got))
 	}
 }
@@ -361,7 +365,7 @@ func TestSetToolsAnnounce(t *testing.T) {
 	if got := c.result(t, "2", "tools/list", "").Get("tools.0.name").String(); got != "b" {
 		t.Errorf("want tool b listed, got %q", got)
 	}
-	if n := len(srv.Journal().Notifications("notifications/tools/list_changed")); n != 1 {
+	if n := len(srv.Journal().All().Notifications("notifications/tools/list_changed")); n != 1 {
 		t.Errorf("want exactly one list_changed sent (Quietly sends none), got %d", n)
 	}
 }

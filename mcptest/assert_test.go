@@ -29,7 +29,7 @@ const (
 func giftFake(t *testing.T) (*faketb.TB, *mcptest.Server) {
 	fake := faketb.New(t)
 	srv := mcptest.NewServer(fake).
-		WithWaitTimeout(failFastTimeout).
+		WithOptions(mcptest.Options{WaitTimeout: failFastTimeout}).
 		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
 	return fake, srv
 }
@@ -233,7 +233,7 @@ func TestAssertionsFailFast(t *testing.T) {
 					t.Errorf("want the failure to say %q, got:\n%s", w, errs[0])
 				}
 			}
-			if strings.Contains(errs[0], "WithWaitTimeout") {
+			if strings.Contains(errs[0], "Options.WaitTimeout") {
 				t.Errorf("want a failure that does not blame the wait timeout, got:\n%s", errs[0])
 			}
 		})
@@ -278,13 +278,13 @@ func TestAssertionsWaitForWhatCanStillHappen(t *testing.T) {
 	})
 	t.Run("the timeout passes", func(t *testing.T) {
 		fake := faketb.New(t)
-		srv := mcptest.NewServer(fake).WithWaitTimeout(20 * time.Millisecond)
+		srv := mcptest.NewServer(fake).WithOptions(mcptest.Options{WaitTimeout: 20 * time.Millisecond})
 		c := dialRaw(t, srv)
 		c.handshake(t, "2025-11-25")
 		if srv.AssertCalled(fake, "tools/list") {
 			t.Fatalf("want AssertCalled to fail, nothing was sent")
 		}
-		if errs := fake.Errors(); len(errs) != 1 || !strings.Contains(errs[0], "it never did, within 20ms (WithWaitTimeout)") {
+		if errs := fake.Errors(); len(errs) != 1 || !strings.Contains(errs[0], "it never did, within 20ms (Options.WaitTimeout)") {
 			t.Errorf("want a failure naming the wait timeout, got %s", fake.Report())
 		}
 	})
@@ -373,7 +373,7 @@ func TestTranscriptOnceOnFailure(t *testing.T) {
 func BenchmarkAssertionFailFast(b *testing.B) {
 	fake := &faketb.TB{}
 	defer fake.Finish()
-	srv := mcptest.NewServer(fake).WithWaitTimeout(time.Minute).
+	srv := mcptest.NewServer(fake).WithOptions(mcptest.Options{WaitTimeout: time.Minute}).
 		WithTools(mcptest.NewTool("suggest_gifts").ReturnsText("a board game"))
 	c := dialRaw(b, srv)
 	c.handshake(b, "2025-11-25")

@@ -2,6 +2,7 @@ package mcptest_test
 
 import (
 	"context"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"strings"
 	"testing"
 
@@ -53,12 +54,12 @@ func TestBatchesInVersionsThatHaveThem(t *testing.T) {
 			}
 			got := byID(replies)
 			if got["1"].Get("result").Raw != "{}" || !got["2"].Get("result.tools").IsArray() ||
-				got[`"three"`].Get("result.content.0.text").String() != "echoed" || got["null"].Get("error.code").Int() != mcptest.CodeInvalidRequest {
+				got[`"three"`].Get("result.content.0.text").String() != "echoed" || got["null"].Get("error.code").Int() != spec.CodeInvalidRequest {
 				t.Fatalf("want ping, tools/list, tools/call answered and the invalid element refused, got %v", replies)
 			}
 			c.ping(t, "9") // nothing else was sent
 
-			j := srv.Journal()
+			j := srv.Journal().All()
 			in := j.Filter(func(m mcptest.Message) bool { return m.Direction == mcptest.FromClient && m.Kind == mcptest.KindBatch })
 			if len(in) != 1 || in[0].Raw() != frame {
 				t.Fatalf("want the batch frame journaled as sent, got %v", in)
@@ -94,7 +95,7 @@ func TestBatchOfNotifications(t *testing.T) {
 	c.handshake(t, "2025-03-26")
 	c.send("[" + rawNotification("notifications/roots/list_changed", "") + "," + rawNotification("notifications/progress", `{"progressToken":"p","progress":1}`) + "]")
 	c.ping(t, "1") // the next line is the ping's answer: no reply to the batch
-	if n := len(srv.Journal().Notifications("notifications/roots/list_changed")); n != 1 {
+	if n := len(srv.Journal().All().Notifications("notifications/roots/list_changed")); n != 1 {
 		t.Errorf("want the notification journaled, got %d", n)
 	}
 	srv.AssertNoViolations(t)
@@ -143,11 +144,11 @@ func TestBatchRefused(t *testing.T) {
 			}
 			c.send(tc.frame)
 			reply := c.recvJSON(t)
-			checkReply(t, reply, wantError(mcptest.CodeInvalidRequest, "null"))
+			checkReply(t, reply, wantError(spec.CodeInvalidRequest, "null"))
 			if msg := reply.Get("error.message").String(); !strings.Contains(msg, tc.says) {
 				t.Errorf("want the error to say %q, got %q", tc.says, msg)
 			}
-			if inv := srv.Journal().Invalid(); len(inv) != 1 || inv[0].Raw() != tc.frame {
+			if inv := srv.Journal().All().Invalid(); len(inv) != 1 || inv[0].Raw() != tc.frame {
 				t.Errorf("want the frame journaled as one invalid message, got %v", inv)
 			}
 			stillServing(t, srv, c)

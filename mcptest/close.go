@@ -1,7 +1,6 @@
 package mcptest
 
 import (
-	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -9,30 +8,16 @@ import (
 	"time"
 )
 
-// DefaultCloseGrace is how long Close waits, after cancelling their
-// contexts, for handlers to return, unless WithCloseGrace says otherwise.
-const DefaultCloseGrace = 5 * time.Second
-
-// WithCloseGrace sets how long Close waits for handlers to return once it
-// has cancelled their contexts. A handler still running after that fails
-// the test, named with its method, and Close returns without it.
-func (s *Server) WithCloseGrace(d time.Duration) *Server {
-	s.t.Helper()
-	return s.configure("WithCloseGrace", func() error {
-		if d <= 0 {
-			return fmt.Errorf("grace %v is not positive", d)
-		}
-		s.closeGrace = d
-		return nil
-	})
-}
+// defaultCloseGrace is how long Close waits, after cancelling their
+// contexts, for handlers to return, unless Options.CloseGrace says otherwise.
+const defaultCloseGrace = 5 * time.Second
 
 // Close ends every session (the clients read EOF), cancels running
 // handlers, and waits for every goroutine of the server to return. It is
 // idempotent, and every caller, concurrent or later, waits for the same
 // end. Called from a handler, it ends everything else and does not wait
 // for the handler that called it. A handler that ignores its context
-// longer than the grace period (DefaultCloseGrace, WithCloseGrace) fails
+// longer than the grace period (Options.CloseGrace, 5 s by default) fails
 // the test, named with its method and session, and Close returns without
 // waiting for it.
 func (s *Server) Close() {
@@ -102,7 +87,7 @@ func (s *Server) abandon(sessions []*Session) {
 		n, _, _ := s.wg.state()
 		what = plural(n, "goroutine", "goroutines") + " of the server"
 	}
-	s.t.Errorf("mcptest: Close: still running %v after Close cancelled its context: %s; a Handler must return when ctx is done (WithCloseGrace sets how long Close waits)", grace, what)
+	s.t.Errorf("mcptest: Close: still running %v after Close cancelled its context: %s; a Handler must return when ctx is done (Options.CloseGrace sets how long Close waits)", grace, what)
 }
 
 // reporting reports whether the server may still write to its test: not

@@ -69,7 +69,7 @@ func TestCloseFromHandler(t *testing.T) {
 		}
 	}
 	srv.Close() // the test's own Close waits for the calling handler too
-	if n := len(srv.Journal().Responses("tools/call")); n != 0 {
+	if n := len(srv.Journal().All().Responses("tools/call")); n != 0 {
 		t.Errorf("want no tools/call answered after Close, got %d", n)
 	}
 }
@@ -123,7 +123,7 @@ func TestCloseGrace(t *testing.T) {
 	ignore := goleak.IgnoreCurrent()
 	ft := faketb.New(t)
 	release, done := make(chan struct{}), make(chan struct{})
-	srv := mcptest.NewServer(ft).WithCloseGrace(50 * time.Millisecond).WithTools(
+	srv := mcptest.NewServer(ft).WithOptions(mcptest.Options{CloseGrace: 50 * time.Millisecond}).WithTools(
 		mcptest.NewTool("stubborn").HandledBy(func(context.Context, *mcptest.Request) mcptest.Reply {
 			defer close(done)
 			<-release                         // ignores ctx
@@ -139,8 +139,8 @@ func TestCloseGrace(t *testing.T) {
 	await(t, returned, "Close to return once the grace period is over")
 	errs := ft.Errors()
 	if len(errs) != 1 || !strings.Contains(errs[0], `the Handler of tool "stubborn" (tools/call id 7, session 1)`) ||
-		!strings.Contains(errs[0], "WithCloseGrace") {
-		t.Fatalf("want one error naming the stuck handler, its method and WithCloseGrace, got %s", ft.Report())
+		!strings.Contains(errs[0], "Options.CloseGrace") {
+		t.Fatalf("want one error naming the stuck handler, its method and Options.CloseGrace, got %s", ft.Report())
 	}
 	srv.Close() // later callers return too
 	close(release)
@@ -151,14 +151,14 @@ func TestCloseGrace(t *testing.T) {
 	}
 }
 
-// TestCloseGraceIsABuilder: the grace must be positive.
-func TestCloseGraceIsABuilder(t *testing.T) {
+// TestCloseGraceIsAnOption: a negative grace fails the test, naming the field.
+func TestCloseGraceIsAnOption(t *testing.T) {
 	ft := faketb.New(t)
-	if ft.Run(func() { mcptest.NewServer(ft).WithCloseGrace(0) }) {
-		t.Fatalf("want WithCloseGrace(0) to fail the test")
+	if ft.Run(func() { mcptest.NewServer(ft).WithOptions(mcptest.Options{CloseGrace: -time.Second}) }) {
+		t.Fatalf("want a negative CloseGrace to fail the test")
 	}
-	if got := ft.FatalOutput(); !strings.Contains(got, "WithCloseGrace") || !strings.Contains(got, "not positive") {
-		t.Errorf("want the failure to name WithCloseGrace and the reason, got %q", got)
+	if got := ft.FatalOutput(); !strings.Contains(got, "WithOptions") || !strings.Contains(got, "CloseGrace -1s is negative") {
+		t.Errorf("want the failure to name WithOptions, the field and the reason, got %q", got)
 	}
 }
 
@@ -172,7 +172,7 @@ func TestCancelWithSharedID(t *testing.T) {
 	release := make(chan struct{})
 	srv := ruleServer(t).ExpectViolation("jsonrpc/id-unique").Handle("x/work",
 		func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
-			n := req.Params().Get("n").String()
+			n := req.Message.Get("params.n").String()
 			started <- n
 			if n == "1" {
 				<-release
@@ -198,7 +198,7 @@ func TestCancelWithSharedID(t *testing.T) {
 	}
 	c.ping(t, "6")
 	srv.Close()
-	if n := len(srv.Journal().Responses("x/work")); n != 1 {
+	if n := len(srv.Journal().All().Responses("x/work")); n != 1 {
 		t.Errorf("want only the first request answered, got %d answers:\n%s", n, srv.Transcript())
 	}
 }
@@ -238,7 +238,7 @@ func TestJournalTellsFailedWrites(t *testing.T) {
 		if err := await(t, served, "Serve to return at EOF"); err != nil {
 			t.Fatalf("want Serve to return nil at EOF, got %v", err)
 		}
-		reply := srv.Journal().From(mcptest.FromServer)
+		reply := srv.Journal().All().From(mcptest.FromServer)
 		if len(reply) != 1 {
 			t.Fatalf("want one message from the mock, got %v", reply)
 		}

@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -23,7 +24,7 @@ func decorateBySjson(srv *Server, method string, result []byte) []byte {
 		}
 	}
 	set("resultType", "complete")
-	set(metaPath(MetaServerInfo), srv.info)
+	set(metaPath(spec.MetaServerInfo), srv.info)
 	if r.Get("resultType").String() != "input_required" && cacheable(method) {
 		set("ttlMs", srv.ttlMs)
 		set("cacheScope", srv.cacheScope)

@@ -68,7 +68,7 @@
 // # JSON values
 //
 // One rule for every parameter that takes JSON. A parameter that takes any
-// JSON value (Journal.Where, JSONRPCError's data; package fault's SetField,
+// JSON value (Messages.Where, JSONRPCError's data; package fault's SetField,
 // ReplaceWithJSONRPCError's data, JSONRPCVersion, RespondProtocolVersion) reads a Go string as a JSON
 // string and a json.RawMessage (or []byte) as JSON text; anything else is what
 // encoding/json makes of it: fault.SetField(m, p, "42") sets the string
@@ -123,7 +123,7 @@
 // The Assert… methods take t first, report with t.Errorf and return
 // whether they held, as testify's assert does; WaitFor stops the test
 // (t.Fatalf) like testify's require; Await waits without a test to fail.
-// They wait on the journal, never sleeping, up to WithWaitTimeout (10 s by
+// They wait on the journal, never sleeping, up to Options.WaitTimeout (10 s by
 // default), but only for what can still happen: an assertion whose answer
 // can no longer change fails at once. That is when every session has
 // ended (a client that reconnects opens a new session: wait for it with
@@ -144,7 +144,7 @@
 // a call returns); an assertion that something did not happen reads the
 // journal as it is, since no wait can prove a client never will.
 //
-//	assertion                waits (WithWaitTimeout)  fails at once when
+//	assertion                waits (WaitTimeout)      fails at once when
 //	AssertConnected          yes                      every session ended
 //	AssertHandshakeCompleted yes                      every session ended or is stateless; no handshake version offered
 //	AssertEra                yes                      every session settled or ended; no version of the era offered
@@ -169,7 +169,7 @@
 // is read up to 64 MiB; one nested deeper than 1000 levels is answered
 // -32600 without being parsed. Close always ends: from a handler too, with
 // every caller waiting for the same end; a handler that ignores its
-// context past WithCloseGrace fails the test, named with its method.
+// context past Options.CloseGrace fails the test, named with its method.
 // JSON-RPC batches are accepted in 2024-11-05 and 2025-03-26 sessions.
 // What a session receives is rendered for its
 // negotiated version, with a line in the test log for each downgrade.

@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -53,9 +54,9 @@ func TestErasOfAgrees(t *testing.T) {
 				m.Direction, m.Kind, m.Method = FromClient, KindRequest, "tools/call"
 				switch r.IntN(3) {
 				case 0:
-					m.raw = fmt.Sprintf(`{"id":%s,"params":{"_meta":{%q:"v%d"}}}`, m.ID, MetaProtocolVersion, r.IntN(9))
+					m.raw = fmt.Sprintf(`{"id":%s,"params":{"_meta":{%q:"v%d"}}}`, m.ID, spec.MetaProtocolVersion, r.IntN(9))
 				case 1:
-					m.raw = fmt.Sprintf(`{"id":%s,"params":{"_meta":{%q:7}}}`, m.ID, MetaProtocolVersion)
+					m.raw = fmt.Sprintf(`{"id":%s,"params":{"_meta":{%q:7}}}`, m.ID, spec.MetaProtocolVersion)
 				default:
 					m.raw = fmt.Sprintf(`{"id":%s,"params":{}}`, m.ID)
 				}

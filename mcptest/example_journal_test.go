@@ -29,7 +29,7 @@ func ExampleMessages() {
 		fmt.Println(err)
 	}
 
-	j := srv.Journal()
+	j := srv.Journal().All()
 	fmt.Println("pings:", len(j.Requests("ping")))
 	fmt.Println("from the client:", len(j.From(mcptest.FromClient).Requests("ping")))
 	mine := j.From(mcptest.FromServer).Requests("ping")[0]

@@ -61,7 +61,7 @@ func ExampleNewServer() {
 	defer t.Finish()
 
 	srv := mcptest.NewServer(t).
-		WithServerInfo("gift-genius-backend", "0.2.0").
+		WithOptions(mcptest.Options{Name: "gift-genius-backend", Version: "0.2.0"}).
 		WithTools(mcptest.NewTool("suggest_gifts").
 			WithDescription("Suggests gift ideas for a recipient").
 			WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"}},"required":["age"]}`).
@@ -215,11 +215,11 @@ func ExampleTool_RequiresInput() {
 
 	srv.AssertEra(t, mcptest.EraStateless)
 	srv.AssertNegotiatedVersion(t, "2026-07-28")
-	for _, m := range srv.Journal().ToolCalls("buy_gift") {
+	for _, m := range srv.Journal().All().ToolCalls("buy_gift") {
 		fmt.Printf("tools/call id=%s requestState=%s inputResponses=%s\n", m.ID,
 			m.Get("params.requestState").Raw, m.Get("params.inputResponses").Raw)
 	}
-	for _, m := range srv.Journal().Responses("tools/call") {
+	for _, m := range srv.Journal().All().Responses("tools/call") {
 		fmt.Printf("reply id=%s resultType=%s\n", m.ID, m.Get("result.resultType"))
 	}
 	// Output:

@@ -228,7 +228,7 @@ func (f Fault) InSession(n int) Fault {
 
 // WithProbability makes the fault act on each matching message with
 // probability p (0 < p ≤ 1), drawn from the server's seeded source
-// (WithFaultSeed), so a run can be repeated exactly. Such a fault counts as
+// (Options.FaultSeed), so a run can be repeated exactly. Such a fault counts as
 // having come into play once its trigger matched, whether or not the draw
 // made it act.
 func (f Fault) WithProbability(p float64) Fault {
@@ -420,15 +420,6 @@ func (s *Server) addFault(call string, f Fault) *FaultHandle {
 	return h
 }
 
-// RemoveFault uninstalls every registration of a fault equal to f (the
-// same constructor, parameters and trigger, as String prints them):
-// messages from now on are not touched by them. Hang faults it removes are
-// released. Use FaultHandle.Remove to take away one registration.
-func (s *Server) RemoveFault(f Fault) {
-	name := f.String()
-	s.removeFaults(func(h *FaultHandle) bool { return h.String() == name })
-}
-
 func (s *Server) removeFaults(match func(*FaultHandle) bool) {
 	s.faults.mu.Lock()
 	var gone []*FaultHandle
@@ -465,16 +456,6 @@ func (h *FaultHandle) isRemoved() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.removed
-}
-
-// WithFaultSeed seeds the source WithProbability draws from (the default
-// seed is 1), so that a run with probabilistic faults can be repeated.
-func (s *Server) WithFaultSeed(seed int64) *Server {
-	s.faults.mu.Lock()
-	defer s.faults.mu.Unlock()
-	s.faults.seed = seed
-	s.faults.rng = rand.New(rand.NewSource(seed))
-	return s
 }
 
 // swap rebuilds the snapshot the hooks read; fs.mu is held.
@@ -573,7 +554,7 @@ func (s *Server) unfiredFaults() []string {
 		if msgs == nil {
 			msgs = s.journal.view() // read in place: views never change
 		}
-		out = append(out, fmt.Sprintf("%s never acted: %s", h, s.whyUnfired(h, msgs)))
+		out = append(out, fmt.Sprintf("%s never acted: %s", h.Fault(), s.whyUnfired(h, msgs)))
 	}
 	return out
 }
@@ -703,7 +684,7 @@ func sleep(ctx context.Context, d time.Duration) bool {
 func (s *Server) faultNames() string {
 	var names []string
 	for _, h := range s.Faults() {
-		names = append(names, h.String())
+		names = append(names, h.Fault().String())
 	}
 	return strings.Join(names, ", ")
 }

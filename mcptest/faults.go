@@ -119,7 +119,7 @@ func (faultCatalog) RespondSupportedVersions(versions ...string) built {
 func (faultCatalog) RejectProtocolVersionHandshake() built {
 	return inbound("RejectProtocolVersionHandshake()", "initialize", func(s *Session, m Message, _ func()) bool {
 		data := jsonValue(map[string]any{"supported": s.srv.legacy, "requested": m.Get("params.protocolVersion").Value()})
-		s.replyError(m.ID, m.Method, CodeInvalidParams, "Unsupported protocol version", data)
+		s.replyError(m.ID, m.Method, spec.CodeInvalidParams, "Unsupported protocol version", data)
 		return true
 	})
 }
@@ -134,7 +134,7 @@ func (faultCatalog) RejectProtocolVersionStateless(versions ...string) built {
 			versions = []string{}
 		}
 		data := jsonValue(map[string]any{"supported": versions, "requested": m.Get("params." + pathProtocolVersion).Value()})
-		s.replyError(m.ID, m.Method, CodeUnsupportedProtocolVersion, "Unsupported protocol version", data)
+		s.replyError(m.ID, m.Method, spec.CodeUnsupportedProtocolVersion, "Unsupported protocol version", data)
 		return true
 	})
 }
@@ -165,7 +165,7 @@ func (faultCatalog) DeclareUnservedCapability(name string) built {
 		if c, ok := spec.ServerCapability(m.Method, ""); !ok || strings.Split(c, ".")[0] != name {
 			return false
 		}
-		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: "+m.Method, nil)
+		s.replyError(m.ID, m.Method, spec.CodeMethodNotFound, "Method not found: "+m.Method, nil)
 		return true
 	}
 	return f
@@ -186,11 +186,11 @@ func (faultCatalog) RespondCapabilities(rawJSON string) built {
 // OmitServerInfo: see fault.OmitServerInfo.
 func (faultCatalog) OmitServerInfo() built {
 	return edit("OmitServerInfo()", "", func(_ *Session, d []byte) []byte {
-		if !gjson.GetBytes(d, "result.serverInfo").Exists() && !gjson.GetBytes(d, "result."+metaPath(MetaServerInfo)).Exists() {
+		if !gjson.GetBytes(d, "result.serverInfo").Exists() && !gjson.GetBytes(d, "result."+metaPath(spec.MetaServerInfo)).Exists() {
 			return nil
 		}
 		d = del(d, "result.serverInfo")
-		return del(d, "result."+metaPath(MetaServerInfo))
+		return del(d, "result."+metaPath(spec.MetaServerInfo))
 	})
 }
 
@@ -206,8 +206,8 @@ func (faultCatalog) CorruptServerInfo(rawJSON string) built {
 		if gjson.GetBytes(d, "result.serverInfo").Exists() {
 			d, acted = setRaw(d, "result.serverInfo", raw), true
 		}
-		if gjson.GetBytes(d, "result."+metaPath(MetaServerInfo)).Exists() {
-			d, acted = setRaw(d, "result."+metaPath(MetaServerInfo), raw), true
+		if gjson.GetBytes(d, "result."+metaPath(spec.MetaServerInfo)).Exists() {
+			d, acted = setRaw(d, "result."+metaPath(spec.MetaServerInfo), raw), true
 		}
 		if !acted {
 			return nil

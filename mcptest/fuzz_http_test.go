@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -98,8 +99,8 @@ func FuzzHTTP(f *testing.F) {
 		if sid != "" && mode&fuzzHTTPStream != 0 && mode&fuzzHTTPNoGET == 0 {
 			req := fuzzHTTPPlain(http.MethodGet, "", "")
 			req.Header.Set("Accept", "text/event-stream")
-			req.Header.Set(mcptest.HeaderSessionID, sid)
-			req.Header.Set(mcptest.HeaderProtocolVersion, "2025-11-25")
+			req.Header.Set(spec.HeaderSessionID, sid)
+			req.Header.Set(spec.HeaderProtocolVersion, "2025-11-25")
 			stream, streamDone, cancelStream = fuzzServe(h, req)
 			select {
 			case <-stream.flushed:
@@ -120,7 +121,7 @@ func FuzzHTTP(f *testing.F) {
 		w, done, cancel := fuzzServe(h, req)
 		if sid != "" && mode&fuzzHTTPDelete != 0 {
 			del := fuzzHTTPPlain(http.MethodDelete, "", "")
-			del.Header.Set(mcptest.HeaderSessionID, sid)
+			del.Header.Set(spec.HeaderSessionID, sid)
 			dw, ddone, dcancel := fuzzServe(h, del)
 			<-ddone
 			dcancel()
@@ -190,8 +191,8 @@ func fuzzHTTPInitialize(t *testing.T, h http.Handler) string {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		if sid != "" {
-			req.Header.Set(mcptest.HeaderSessionID, sid)
-			req.Header.Set(mcptest.HeaderProtocolVersion, "2025-11-25")
+			req.Header.Set(spec.HeaderSessionID, sid)
+			req.Header.Set(spec.HeaderProtocolVersion, "2025-11-25")
 		}
 		w, done, cancel := fuzzServe(h, req)
 		<-done
@@ -199,7 +200,7 @@ func fuzzHTTPInitialize(t *testing.T, h http.Handler) string {
 		return w
 	}
 	w := post(fuzzInit, "")
-	sid := w.header.Get(mcptest.HeaderSessionID)
+	sid := w.header.Get(spec.HeaderSessionID)
 	if w.status != http.StatusOK || sid == "" {
 		t.Fatalf("initialize: %d, session %q: %s", w.status, sid, w.body.String())
 	}
@@ -455,7 +456,7 @@ func fuzzHTTPCheckJournaled(t *testing.T, srv *mcptest.Server, w *fuzzWriter, mo
 		}
 		return
 	}
-	after := srv.Journal().After(before)
+	after := srv.Journal().All().After(before)
 	var fromClient, fromServer int
 	for _, m := range after {
 		if m.HTTP == nil {
@@ -657,9 +658,9 @@ func (rec *httpRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var hdr strings.Builder
 	mode := byte(0)
 	rec.mu.Lock()
-	for _, k := range []string{"Content-Type", "Accept", mcptest.HeaderSessionID, mcptest.HeaderProtocolVersion, mcptest.HeaderMethod, mcptest.HeaderName, mcptest.HeaderLastEventID, "Origin", "Authorization"} {
+	for _, k := range []string{"Content-Type", "Accept", spec.HeaderSessionID, spec.HeaderProtocolVersion, spec.HeaderMethod, spec.HeaderName, spec.HeaderLastEventID, "Origin", "Authorization"} {
 		for _, v := range r.Header.Values(k) {
-			if k == mcptest.HeaderSessionID && v == rec.sid && v != "" {
+			if k == spec.HeaderSessionID && v == rec.sid && v != "" {
 				v, mode = "{sid}", fuzzHTTPSession
 			}
 			hdr.WriteString(k + ": " + v + "\n")
@@ -671,7 +672,7 @@ func (rec *httpRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}{}; json.Unmarshal(body, &m) == nil {
 		method = m.Method
 	}
-	key := r.Method + " " + method + " " + strconv.FormatBool(mode != 0) + " " + r.Header.Get(mcptest.HeaderProtocolVersion)
+	key := r.Method + " " + method + " " + strconv.FormatBool(mode != 0) + " " + r.Header.Get(spec.HeaderProtocolVersion)
 	if !rec.seen[key] && !strings.Contains(r.URL.RawQuery, "sessionId=") {
 		rec.seen[key] = true
 		rec.out = append(rec.out, fuzzHTTPSeed{mode, r.Method, r.URL.RequestURI(), hdr.String(), string(body)})
@@ -687,7 +688,7 @@ type sidWriter struct {
 }
 
 func (w *sidWriter) WriteHeader(code int) {
-	if sid := w.Header().Get(mcptest.HeaderSessionID); sid != "" {
+	if sid := w.Header().Get(spec.HeaderSessionID); sid != "" {
 		w.rec.mu.Lock()
 		w.rec.sid = sid
 		w.rec.mu.Unlock()

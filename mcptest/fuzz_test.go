@@ -3,6 +3,7 @@ package mcptest_test
 import (
 	"bytes"
 	"context"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 	"strconv"
 	"strings"
@@ -150,7 +151,7 @@ func fuzzServer(t *testing.T) *mcptest.Server {
 		WithResources(mcptest.NewResource("fuzz://doc", "Doc").WithMIMEType("text/plain").ReturnsText("doc")).
 		WithPrompts(mcptest.NewPrompt("greet").WithArgument("who", "whom to greet", true).ReturnsText("hello")).
 		WithPromptCompletion("greet", "who", "fuzz", "world").
-		WithLogging()
+		WithOptions(mcptest.Options{Logging: true})
 }
 
 // fuzzRun writes data as the client of a new session of srv, closes the
@@ -179,7 +180,7 @@ func fuzzRun(t *testing.T, srv *mcptest.Server, data []byte, ignore goleak.Optio
 		}
 	}
 	// (the messages of a batch are journaled after it, each on its own)
-	got := srv.Journal().Filter(func(m mcptest.Message) bool { return m.Direction == mcptest.FromClient && m.Batch == 0 })
+	got := srv.Journal().All().Filter(func(m mcptest.Message) bool { return m.Direction == mcptest.FromClient && m.Batch == 0 })
 	if len(got) != len(want) {
 		t.Fatalf("want %d client frames journaled (one per non-blank line), got %d:\n%s", len(want), len(got), srv.Transcript())
 	}
@@ -516,13 +517,13 @@ func FuzzFrames(f *testing.F) {
 		ignore := goleak.IgnoreCurrent()
 		srv := fuzzServer(t)
 		fuzzRun(t, srv, g.out, ignore)
-		deep := srv.Journal().Filter(func(m mcptest.Message) bool {
+		deep := srv.Journal().All().Filter(func(m mcptest.Message) bool {
 			return m.Direction == mcptest.FromClient && strings.Contains(m.Problem, "levels")
 		})
-		answered := srv.Journal().Filter(func(m mcptest.Message) bool {
+		answered := srv.Journal().All().Filter(func(m mcptest.Message) bool {
 			// by what the mock wrote: the client closed its end, so the
 			// journal may say the answer was never delivered
-			return m.Direction == mcptest.FromServer && m.Get("error.code").Int() == mcptest.CodeInvalidRequest &&
+			return m.Direction == mcptest.FromServer && m.Get("error.code").Int() == spec.CodeInvalidRequest &&
 				strings.Contains(m.Get("error.message").String(), "deeper than 1000 levels")
 		})
 		if len(deep) != len(answered) {

@@ -3,6 +3,7 @@ package mcptest_test
 import (
 	"context"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"slices"
 	"strings"
 	"testing"
@@ -67,8 +68,8 @@ func goldenServer(t testing.TB) *mcptest.Server {
 		WithPrompts(mcptest.NewPrompt("greet").WithArgument("name", "who to greet", true).ReturnsText("Hello!"),
 			mcptest.NewPrompt("plain").ReturnsText("Hi.")).
 		WithPromptCompletion("greet", "name", "alice", "bob").
-		WithLogging().
-		WithPageSize(1)
+		WithOptions(mcptest.Options{Logging: true}).
+		WithOptions(mcptest.Options{PageSize: 1})
 }
 
 // slowTool never answers until the client cancels the call.
@@ -110,13 +111,13 @@ func goldenSession(t *testing.T, srv *mcptest.Server, tr goldenTransport, versio
 	// The tools that ask the client for input were answered: by retries
 	// with inputResponses (stateless era), or by answering the server's
 	// roots/list and sampling/createMessage (handshake era).
-	planned := srv.Journal().From(mcptest.FromServer).Filter(func(m mcptest.Message) bool {
+	planned := srv.Journal().All().From(mcptest.FromServer).Filter(func(m mcptest.Message) bool {
 		return m.Method == "tools/call" && m.Get("result.content.0.text").String() == "planned"
 	})
 	if len(planned) != 1 {
 		t.Errorf("want the plan tool to answer planned once its inputs came, got %v", planned)
 	}
-	asked := srv.Journal().From(mcptest.FromClient).Filter(func(m mcptest.Message) bool {
+	asked := srv.Journal().All().From(mcptest.FromClient).Filter(func(m mcptest.Message) bool {
 		return m.Get("params.inputResponses").Exists() || m.Get("result.roots").Exists() || m.Get("result.model").Exists()
 	})
 	if len(asked) == 0 {
@@ -272,8 +273,12 @@ var goldenVariants = []struct {
 		return s.WithFaults(fault.ReplyAsSSE("").Optional()).WithHTTP(mcptest.HTTPOptions{SSERetry: time.Second})
 	}},
 	{name: "no-get-stream", httpOnly: true, noPush: true, apply: func(s *mcptest.Server) *mcptest.Server { return s.WithHTTP(mcptest.HTTPOptions{NoStandaloneSSE: true}) }},
-	{name: "empty-string-cursor", apply: func(s *mcptest.Server) *mcptest.Server { return s.WithEmptyStringCursor() }},
-	{name: "cache-hints", apply: func(s *mcptest.Server) *mcptest.Server { return s.WithCacheHints(time.Minute, "private") }},
+	{name: "empty-string-cursor", apply: func(s *mcptest.Server) *mcptest.Server {
+		return s.WithOptions(mcptest.Options{EmptyStringCursor: true})
+	}},
+	{name: "cache-hints", apply: func(s *mcptest.Server) *mcptest.Server {
+		return s.WithOptions(mcptest.Options{CacheTTL: time.Minute, CacheScope: "private"})
+	}},
 }
 
 // goldenCombos counts the transport × version × server runs of TestGoldenClient.
@@ -355,7 +360,7 @@ func TestGoldenStatelessHTTPNeedsNoProbe(t *testing.T) {
 	srv := goldenServer(t)
 	h := newHTTPRaw(t, srv)
 	status, _, body := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+statelessMeta+`}}`,
-		mcptest.HeaderProtocolVersion, "2026-07-28", mcptest.HeaderMethod, "tools/list")
+		spec.HeaderProtocolVersion, "2026-07-28", spec.HeaderMethod, "tools/list")
 	if status != 200 || gjson.Get(body, "result.tools.0.name").String() != "echo" {
 		t.Fatalf("tools/list: status %d, body %s; want 200 and the first page", status, body)
 	}
@@ -393,7 +398,7 @@ func TestGoldenNoGetStreamServerRequest(t *testing.T) {
 	<-asked
 	c.Close()
 	checkGolden(t, srv)
-	ping := srv.Journal().From(mcptest.FromServer).Requests("ping")
+	ping := srv.Journal().All().From(mcptest.FromServer).Requests("ping")
 	if len(ping) != 1 || !strings.Contains(ping[0].Problem, "never delivered") {
 		t.Fatalf("the undelivered ping's journal entry does not say so: %+v", ping)
 	}
@@ -468,7 +473,7 @@ func TestGoldenClientsSideBySide(t *testing.T) {
 func TestGoldenStatelessHTTPRetrySameID(t *testing.T) {
 	srv := goldenServer(faketb.New(t))
 	h := newHTTPRaw(t, srv)
-	hdr := []string{mcptest.HeaderProtocolVersion, "2026-07-28", mcptest.HeaderMethod, "tools/call", mcptest.HeaderName, "book"}
+	hdr := []string{spec.HeaderProtocolVersion, "2026-07-28", spec.HeaderMethod, "tools/call", spec.HeaderName, "book"}
 	meta := strings.Replace(statelessMeta, `clientCapabilities":{}`, `clientCapabilities":{"elicitation":{}}`, 1)
 	_, _, body := h.post(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"book","arguments":{},`+meta+`}}`, hdr...)
 	state := gjson.Get(body, "result.requestState")

@@ -3,6 +3,7 @@ package mcptest
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"net"
 	"net/http"
@@ -13,27 +14,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
 )
 
-// The HTTP headers of the Streamable HTTP transport.
-const (
-	HeaderSessionID       = spec.HeaderSessionID
-	HeaderProtocolVersion = spec.HeaderProtocolVersion
-	HeaderMethod          = spec.HeaderMethod
-	HeaderName            = spec.HeaderName
-	HeaderLastEventID     = spec.HeaderLastEventID
-)
-
-// CodeHeaderMismatch is the stateless-era error (2026-07-28) for a request
-// whose Mcp-Method, Mcp-Name or Mcp-Protocol-Version header is missing or
-// disagrees with its body.
-const CodeHeaderMismatch = -32020
-
-// DefaultHTTPBodyLimit is the largest POST body the mock reads unless
+// defaultHTTPBodyLimit is the largest POST body the mock reads unless
 // HTTPOptions.BodyLimit says otherwise; a longer one gets 413.
-const DefaultHTTPBodyLimit = 4 << 20
+const defaultHTTPBodyLimit = 4 << 20
 
 // httpFront is a Server's Streamable HTTP endpoint.
 type httpFront struct {
@@ -98,7 +84,7 @@ func (s *Server) front() (*httpFront, error) {
 	if s.http == nil {
 		s.http = &httpFront{srv: s, conns: map[string]*httpConn{}, stateless: map[string]*httpConn{}}
 		if s.httpCfg.bodyLimit == 0 {
-			s.httpCfg.bodyLimit = DefaultHTTPBodyLimit
+			s.httpCfg.bodyLimit = defaultHTTPBodyLimit
 		}
 	}
 	return s.http, nil
@@ -229,7 +215,7 @@ func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.delete(w, r, x)
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
-		f.refuse(w, r, f.strays(), nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: the MCP endpoint takes POST, GET and DELETE")
+		f.refuse(w, r, f.strays(), nil, http.StatusMethodNotAllowed, spec.CodeInvalidRequest, "Method Not Allowed: the MCP endpoint takes POST, GET and DELETE")
 	}
 }
 
@@ -287,7 +273,7 @@ func (f *httpFront) refuseStray(w http.ResponseWriter, r *http.Request, x *HTTPE
 	}
 	in := journalHTTP(sess, body, x)
 	sess.violate(rule, in, detail)
-	f.refuse(w, r, sess, &in, status, CodeInvalidRequest, message)
+	f.refuse(w, r, sess, &in, status, spec.CodeInvalidRequest, message)
 }
 
 // refuse answers an HTTP request with status and a JSON-RPC error, a

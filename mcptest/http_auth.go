@@ -222,7 +222,7 @@ type gateRequest struct {
 }
 
 func (q *gateRequest) Session() authplug.Session {
-	if c := q.f.lookup(q.r.Header.Get(HeaderSessionID)); c != nil {
+	if c := q.f.lookup(q.r.Header.Get(spec.HeaderSessionID)); c != nil {
 		return c.sess
 	}
 	return q.f.strays()
@@ -272,7 +272,7 @@ func readMCPRequest(r *http.Request, limit int64, in *postBody) (authplug.Peek, 
 	if q.Method == "tools/call" {
 		q.Tool = p.name().String()
 	}
-	q.Version = r.Header.Get(HeaderProtocolVersion)
+	q.Version = r.Header.Get(spec.HeaderProtocolVersion)
 	if q.Version == "" && p.pv.Type != 0 {
 		q.Version = p.pv.String()
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"net/http"
 	"strings"
@@ -114,7 +115,7 @@ func (c *httpConn) sentID() string {
 
 func (c *httpConn) setSessionHeader(h http.Header) {
 	if !c.stateless && !c.noSID && !c.legacy && !c.stray {
-		h.Set(HeaderSessionID, c.sess.id)
+		h.Set(spec.HeaderSessionID, c.sess.id)
 	}
 }
 
@@ -330,14 +331,14 @@ func (c *httpConn) statusFor(st *sseStream, m Message) int {
 		return http.StatusOK
 	}
 	switch m.ErrorCode {
-	case CodeParseError, CodeInvalidRequest:
+	case spec.CodeParseError, spec.CodeInvalidRequest:
 		return http.StatusBadRequest
 	}
 	if c.stateless {
 		switch m.ErrorCode {
-		case CodeHeaderMismatch, CodeUnsupportedProtocolVersion:
+		case spec.CodeHeaderMismatch, spec.CodeUnsupportedProtocolVersion:
 			return http.StatusBadRequest
-		case CodeMethodNotFound:
+		case spec.CodeMethodNotFound:
 			return http.StatusNotFound
 		}
 	}

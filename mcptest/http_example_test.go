@@ -36,15 +36,15 @@ func ExampleServer_URL() {
 	}
 
 	resp := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"app","version":"1"}}}`)
-	sid := resp.Header.Get(mcptest.HeaderSessionID)
+	sid := resp.Header.Get("Mcp-Session-Id")
 	resp.Body.Close()
 	fmt.Println("initialize:", resp.StatusCode, "session id assigned:", sid != "")
 
-	resp = post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+	resp = post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, "Mcp-Session-Id", sid, "Mcp-Protocol-Version", "2025-11-25")
 	resp.Body.Close()
 	fmt.Println("notifications/initialized:", resp.StatusCode)
 
-	resp = post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"suggest_gifts","arguments":{}}}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+	resp = post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"suggest_gifts","arguments":{}}}`, "Mcp-Session-Id", sid, "Mcp-Protocol-Version", "2025-11-25")
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	fmt.Println("tools/call:", resp.StatusCode, resp.Header.Get("Content-Type"), gjson.GetBytes(body, "result.content.0.text"))
@@ -53,7 +53,7 @@ func ExampleServer_URL() {
 	resp.Body.Close()
 	fmt.Println("without the session id:", resp.StatusCode)
 
-	call := srv.Journal().ToolCalls("suggest_gifts")[0]
+	call := srv.Journal().All().ToolCalls("suggest_gifts")[0]
 	fmt.Println("journaled:", call.HTTP.Method, call.HTTP.ProtocolVersion, call.HTTP.SessionID == sid)
 	for _, v := range srv.Violations() {
 		fmt.Println("violation:", v.Rule)

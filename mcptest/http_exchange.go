@@ -3,6 +3,7 @@ package mcptest
 import (
 	"bytes"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"mime"
 	"net/http"
 	"strings"
@@ -73,10 +74,10 @@ func exchangeOf(r *http.Request) *HTTPExchange {
 		Method:          r.Method,
 		ContentType:     ct,
 		Accept:          strings.Join(r.Header.Values("Accept"), ", "),
-		SessionID:       r.Header.Get(HeaderSessionID),
-		ProtocolVersion: r.Header.Get(HeaderProtocolVersion),
-		MCPMethod:       r.Header.Get(HeaderMethod),
-		MCPName:         r.Header.Get(HeaderName),
+		SessionID:       r.Header.Get(spec.HeaderSessionID),
+		ProtocolVersion: r.Header.Get(spec.HeaderProtocolVersion),
+		MCPMethod:       r.Header.Get(spec.HeaderMethod),
+		MCPName:         r.Header.Get(spec.HeaderName),
 	}
 }
 

@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"net/http"
 	"strconv"
 	"strings"
@@ -85,7 +86,7 @@ func (faultCatalog) ExpireSession() built {
 		c.mu.Lock()
 		c.told404 = true
 		c.mu.Unlock()
-		c.front.refuse(w, r, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+c.sess.id+" has expired; initialize a new one")
+		c.front.refuse(w, r, c.sess, &in, http.StatusNotFound, spec.CodeInvalidRequest, "Not Found: session "+c.sess.id+" has expired; initialize a new one")
 		return true
 	})
 }
@@ -114,7 +115,7 @@ func (faultCatalog) HTTPStatus(method string, code int, body string) built {
 			w.Header().Set("Retry-After", "1")
 		}
 		c.front.srv.journal.record(Message{SessionNumber: c.sess.n, Direction: FromServer, Time: time.Now(), Kind: KindInvalid, Method: m.Method,
-			raw: out, Problem: fmt.Sprintf("HTTP %d instead of a JSON-RPC reply (fault %s)", code, h),
+			raw: out, Problem: fmt.Sprintf("HTTP %d instead of a JSON-RPC reply (fault %s)", code, h.Fault()),
 			HTTP: &HTTPExchange{Method: r.Method, Status: code, ContentType: strings.Split(ct, ";")[0]}})
 		w.Header().Set("Content-Type", ct)
 		w.WriteHeader(code)

@@ -1,6 +1,7 @@
 package mcptest_test
 
 import (
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"net/http"
 	"slices"
@@ -67,7 +68,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 			got := gjson.Parse(body)
 			srv.Close()
 			rules := chargedRules(srv)
-			if slices.Contains(rules, "http/stateless-headers") || got.Get("error.code").Int() == mcptest.CodeHeaderMismatch {
+			if slices.Contains(rules, "http/stateless-headers") || got.Get("error.code").Int() == spec.CodeHeaderMismatch {
 				t.Errorf("a message that is not a stateless-era request was held to the stateless era's headers: %d %s, violations %v", status, body, srv.Violations())
 			}
 			if got.Get("error.code").Int() != want.Get("error.code").Int() || got.Get("result").Exists() != want.Get("result").Exists() ||
@@ -83,7 +84,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 		srv := modernOnlyServer(faketb.New(t))
 		h := newHTTPRaw(t, srv)
 		status, _, body := h.post(rawRequest("1", "initialize", initializeParams(`"2025-11-25"`)))
-		if status != http.StatusOK || gjson.Get(body, "error.code").Int() != mcptest.CodeInvalidParams || gjson.Get(body, "error.data.supported.0").String() != statelessVersion {
+		if status != http.StatusOK || gjson.Get(body, "error.code").Int() != spec.CodeInvalidParams || gjson.Get(body, "error.data.supported.0").String() != statelessVersion {
 			t.Errorf("got %d %s, want 200 with -32602 naming %s", status, body, statelessVersion)
 		}
 		srv.Close()
@@ -95,7 +96,7 @@ func TestHTTPHandshakeEraNotBoundByStatelessHeaders(t *testing.T) {
 		srv := ruleServer(faketb.New(t))
 		h := newHTTPRaw(t, srv)
 		status, _, body := h.post(rawRequest("1", "tools/list", `{`+statelessMeta+`}`))
-		if status != http.StatusBadRequest || gjson.Get(body, "error.code").Int() != mcptest.CodeHeaderMismatch {
+		if status != http.StatusBadRequest || gjson.Get(body, "error.code").Int() != spec.CodeHeaderMismatch {
 			t.Errorf("got %d %s, want 400 with -32020", status, body)
 		}
 		srv.Close()
@@ -119,13 +120,13 @@ func TestHTTPMalformedWithoutSession(t *testing.T) {
 		id         string
 		rule       mcptest.RuleID
 	}{
-		{"not JSON", `{"jsonrpc":"2.0",`, mcptest.CodeParseError, "null", "jsonrpc/parse-error"},
-		{"plain text", `hello`, mcptest.CodeParseError, "null", "jsonrpc/parse-error"},
-		{"a JSON object that is no message", `{"foo":1}`, mcptest.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
-		{"a JSON number", `42`, mcptest.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
-		{"neither request nor response, with an id", `{"jsonrpc":"2.0","id":3}`, mcptest.CodeInvalidRequest, "3", "jsonrpc/invalid-request"},
-		{"an empty batch", `[]`, mcptest.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
-		{"an empty body", ``, mcptest.CodeParseError, "null", "jsonrpc/parse-error"},
+		{"not JSON", `{"jsonrpc":"2.0",`, spec.CodeParseError, "null", "jsonrpc/parse-error"},
+		{"plain text", `hello`, spec.CodeParseError, "null", "jsonrpc/parse-error"},
+		{"a JSON object that is no message", `{"foo":1}`, spec.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
+		{"a JSON number", `42`, spec.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
+		{"neither request nor response, with an id", `{"jsonrpc":"2.0","id":3}`, spec.CodeInvalidRequest, "3", "jsonrpc/invalid-request"},
+		{"an empty batch", `[]`, spec.CodeInvalidRequest, "null", "jsonrpc/invalid-request"},
+		{"an empty body", ``, spec.CodeParseError, "null", "jsonrpc/parse-error"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -151,7 +152,7 @@ func TestHTTPMalformedWithoutSession(t *testing.T) {
 		srv := ruleServer(faketb.New(t))
 		h := newHTTPRaw(t, srv)
 		status, _, body := h.post(`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
-		if status != http.StatusBadRequest || gjson.Get(body, "error.code").Int() != mcptest.CodeInvalidRequest {
+		if status != http.StatusBadRequest || gjson.Get(body, "error.code").Int() != spec.CodeInvalidRequest {
 			t.Errorf("got %d %s, want 400 with -32600", status, body)
 		}
 		srv.Close()
@@ -182,11 +183,11 @@ func TestHTTPRefusedInitializeOpensNoSession(t *testing.T) {
 	if s := srv.Sessions(); len(s) != 1 || s[0].ID() != sid || s[0].Number() != 1 {
 		t.Fatalf("want one session, number 1, with id %s; got %d sessions", sid, len(s))
 	}
-	if status, _, _ := h.do(http.MethodDelete, "", mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25"); status != http.StatusOK {
+	if status, _, _ := h.do(http.MethodDelete, "", spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25"); status != http.StatusOK {
 		t.Fatalf("DELETE: status %d", status)
 	}
 	<-srv.Sessions()[0].Done()
-	refused := srv.Journal().Filter(func(m mcptest.Message) bool {
+	refused := srv.Journal().All().Filter(func(m mcptest.Message) bool {
 		return m.SessionNumber == 0 && m.Direction == mcptest.FromClient && m.Method == "initialize"
 	})
 	if len(refused) != 2 {
@@ -213,9 +214,9 @@ func TestHTTPOutboundFaultsActOnRefusals(t *testing.T) {
 
 	status, hdr, body := h.do(http.MethodPost, rawRequest("7", "tools/call", `{"name":"echo"}`),
 		"Content-Type", "application/json", "Accept", "application/json",
-		mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+		spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25")
 	if status != http.StatusNotAcceptable || gjson.Get(body, "jsonrpc").String() != "1.0" || gjson.Get(body, "id").Raw != "7" ||
-		gjson.Get(body, "error.code").Int() != mcptest.CodeInvalidRequest {
+		gjson.Get(body, "error.code").Int() != spec.CodeInvalidRequest {
 		t.Errorf("406 within the session: %d %s; want the refusal (-32600, id 7) with the fault's jsonrpc 1.0", status, body)
 	}
 	if got := hdr.Get("Content-Type"); got != "application/json" {
@@ -232,7 +233,7 @@ func TestHTTPOutboundFaultsActOnRefusals(t *testing.T) {
 		session, status int
 		method          string
 	}{{1, http.StatusNotAcceptable, "tools/call"}, {0, http.StatusBadRequest, "ping"}} {
-		out := srv.Journal().Filter(func(m mcptest.Message) bool {
+		out := srv.Journal().All().Filter(func(m mcptest.Message) bool {
 			return m.SessionNumber == want.session && m.Direction == mcptest.FromServer && m.Method == want.method
 		})
 		if len(out) != 1 || out[0].HTTP == nil || out[0].HTTP.Status != want.status || !strings.Contains(out[0].Raw(), `"jsonrpc":"1.0"`) {

@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -19,16 +20,16 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 		}
 		in := journalHTTP(sess, nil, x)
 		sess.violate(ruleHTTPAccept, in, fmt.Sprintf("GET with Accept %q, want text/event-stream", x.Accept))
-		f.refuse(w, r, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: a GET must accept text/event-stream")
+		f.refuse(w, r, sess, &in, http.StatusNotAcceptable, spec.CodeInvalidRequest, "Not Acceptable: a GET must accept text/event-stream")
 		return
 	}
-	if x.SessionID == "" && r.Header.Get(HeaderLastEventID) == "" && !srv.httpCfg.noGET && (srv.httpCfg.legacyOnly || f.sessionlessConn() == nil) && !isStateless(x.ProtocolVersion) {
+	if x.SessionID == "" && r.Header.Get(spec.HeaderLastEventID) == "" && !srv.httpCfg.noGET && (srv.httpCfg.legacyOnly || f.sessionlessConn() == nil) && !isStateless(x.ProtocolVersion) {
 		f.legacyStream(w, r)
 		return
 	}
 	if isStateless(x.ProtocolVersion) && x.SessionID == "" {
 		w.Header().Set("Allow", "POST")
-		f.refuse(w, r, f.strays(), nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: protocol "+x.ProtocolVersion+" has no GET stream; use subscriptions/listen")
+		f.refuse(w, r, f.strays(), nil, http.StatusMethodNotAllowed, spec.CodeInvalidRequest, "Method Not Allowed: protocol "+x.ProtocolVersion+" has no GET stream; use subscriptions/listen")
 		return
 	}
 	if x.SessionID == "" && !srv.httpCfg.noGET {
@@ -40,7 +41,7 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 	if x.SessionID == "" {
 		if srv.httpCfg.noGET {
 			w.Header().Set("Allow", "POST, DELETE")
-			f.refuse(w, r, f.strays(), nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: this server offers no standalone SSE stream")
+			f.refuse(w, r, f.strays(), nil, http.StatusMethodNotAllowed, spec.CodeInvalidRequest, "Method Not Allowed: this server offers no standalone SSE stream")
 			return
 		}
 		f.refuseStray(w, r, x, http.StatusBadRequest, ruleHTTPSessionID, "GET without Mcp-Session-Id", "Bad Request: Mcp-Session-Id header required")
@@ -55,7 +56,7 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 		c.mu.Lock()
 		c.told404 = true
 		c.mu.Unlock()
-		f.refuse(w, r, c.sess, nil, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+x.SessionID+" has ended; initialize a new one")
+		f.refuse(w, r, c.sess, nil, http.StatusNotFound, spec.CodeInvalidRequest, "Not Found: session "+x.SessionID+" has ended; initialize a new one")
 		return
 	}
 	f.getStream(w, r, c)
@@ -65,13 +66,13 @@ func (f *httpFront) get(w http.ResponseWriter, r *http.Request, x *HTTPExchange)
 // or the standalone stream.
 func (f *httpFront) getStream(w http.ResponseWriter, r *http.Request, c *httpConn) {
 	srv := f.srv
-	if last := r.Header.Get(HeaderLastEventID); last != "" {
+	if last := r.Header.Get(spec.HeaderLastEventID); last != "" {
 		st, why := c.resume(w, last)
 		if st == nil {
 			if why == "" {
 				why = "Bad Request: Last-Event-ID " + strconv.Quote(last) + " names no stream of this session"
 			}
-			f.refuse(w, r, c.sess, nil, http.StatusBadRequest, CodeInvalidRequest, why)
+			f.refuse(w, r, c.sess, nil, http.StatusBadRequest, spec.CodeInvalidRequest, why)
 			return
 		}
 		c.wait(st, w, r)
@@ -79,7 +80,7 @@ func (f *httpFront) getStream(w http.ResponseWriter, r *http.Request, c *httpCon
 	}
 	if srv.httpCfg.noGET {
 		w.Header().Set("Allow", "POST, DELETE")
-		f.refuse(w, r, c.sess, nil, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: this server offers no standalone SSE stream")
+		f.refuse(w, r, c.sess, nil, http.StatusMethodNotAllowed, spec.CodeInvalidRequest, "Method Not Allowed: this server offers no standalone SSE stream")
 		return
 	}
 	st := c.openStandalone(w)
@@ -87,7 +88,7 @@ func (f *httpFront) getStream(w http.ResponseWriter, r *http.Request, c *httpCon
 		c.mu.Lock()
 		c.told404 = true
 		c.mu.Unlock()
-		f.refuse(w, r, c.sess, nil, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+c.sess.id+" has ended; initialize a new one")
+		f.refuse(w, r, c.sess, nil, http.StatusNotFound, spec.CodeInvalidRequest, "Not Found: session "+c.sess.id+" has ended; initialize a new one")
 		return
 	}
 	c.wait(st, w, r)
@@ -132,7 +133,7 @@ func (f *httpFront) delete(w http.ResponseWriter, r *http.Request, x *HTTPExchan
 	c := f.lookup(x.SessionID)
 	if c == nil || c.gone() {
 		status := http.StatusNotFound
-		f.refuse(w, r, f.strays(), nil, status, CodeInvalidRequest, "Not Found: no session "+x.SessionID)
+		f.refuse(w, r, f.strays(), nil, status, spec.CodeInvalidRequest, "Not Found: no session "+x.SessionID)
 		return
 	}
 	c.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"net"
 	"net/http"
@@ -80,7 +81,7 @@ func healthyCalls(t *testing.T, url string, n int) {
 }
 
 // healthyCount is how many echo calls the journal holds.
-func healthyCount(srv *mcptest.Server) int { return len(srv.Journal().ToolCalls("echo")) }
+func healthyCount(srv *mcptest.Server) int { return len(srv.Journal().All().ToolCalls("echo")) }
 
 // hostileDial opens a TCP connection to url's host.
 func hostileDial(t *testing.T, url string) (net.Conn, string) {
@@ -160,7 +161,7 @@ func TestHTTPSlowBody(t *testing.T) {
 			if n := healthyCount(srv); n != 10 {
 				t.Fatalf("%d healthy calls journaled, want 10:\n%s", n, srv.Transcript())
 			}
-			cut := srv.Journal().Filter(func(m mcptest.Message) bool {
+			cut := srv.Journal().All().Filter(func(m mcptest.Message) bool {
 				return m.Direction == mcptest.FromClient && strings.HasPrefix(m.Problem, "body cut short")
 			})
 			if len(cut) != 1 || cut[0].SessionNumber != 0 || cut[0].HTTP == nil {
@@ -186,10 +187,10 @@ func hostileGET(t *testing.T, url, sid, last string) *http.Response {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, url, nil)
 	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set(mcptest.HeaderSessionID, sid)
-	req.Header.Set(mcptest.HeaderProtocolVersion, "2025-11-25")
+	req.Header.Set(spec.HeaderSessionID, sid)
+	req.Header.Set(spec.HeaderProtocolVersion, "2025-11-25")
 	if last != "" {
-		req.Header.Set(mcptest.HeaderLastEventID, last)
+		req.Header.Set(spec.HeaderLastEventID, last)
 	}
 	tr := &http.Transport{DisableKeepAlives: true}
 	resp, err := (&http.Client{Transport: tr}).Do(req)
@@ -257,7 +258,7 @@ func TestHTTPSSEReaderNeverReads(t *testing.T) {
 			if n := healthyCount(srv); n != 5 {
 				t.Fatalf("%d healthy calls journaled, want 5:\n%s", n, srv.Transcript())
 			}
-			m := srv.Journal().Notifications("notifications/message")
+			m := srv.Journal().All().Notifications("notifications/message")
 			if len(m) != 1 || !strings.Contains(m[0].Problem, "the client did not read") {
 				t.Fatalf("want the notification journaled as not delivered whole, got %v", m)
 			}
@@ -374,18 +375,18 @@ func TestHTTPDeleteRacesPost(t *testing.T) {
 	}
 	posted := make(chan answer, 1)
 	go func() {
-		s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block","arguments":{}}}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+		s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block","arguments":{}}}`, spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25")
 		posted <- answer{s, b}
 	}()
 	<-started
-	if s, _, b := h.do(http.MethodDelete, "", mcptest.HeaderSessionID, sid); s != http.StatusOK {
+	if s, _, b := h.do(http.MethodDelete, "", spec.HeaderSessionID, sid); s != http.StatusOK {
 		t.Fatalf("DELETE: %d %s", s, b)
 	}
 	a := <-posted
-	if a.status != http.StatusNotFound || gjson.Get(a.body, "id").Int() != 2 || gjson.Get(a.body, "error.code").Int() != mcptest.CodeInvalidRequest {
+	if a.status != http.StatusNotFound || gjson.Get(a.body, "id").Int() != 2 || gjson.Get(a.body, "error.code").Int() != spec.CodeInvalidRequest {
 		t.Fatalf("the POST cut by DELETE: %d %q, want 404 with a JSON-RPC error for id 2", a.status, a.body)
 	}
-	ended := srv.Journal().Filter(func(m mcptest.Message) bool {
+	ended := srv.Journal().All().Filter(func(m mcptest.Message) bool {
 		return m.Direction == mcptest.FromServer && m.SessionNumber == 1 && m.ID == "2" && m.HTTP != nil && m.HTTP.Status == http.StatusNotFound
 	})
 	if len(ended) != 1 {
@@ -404,11 +405,11 @@ func TestHTTPDeleteRacesPost(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			post, _, _ = h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+			post, _, _ = h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}`, spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25")
 		}()
 		go func() {
 			defer wg.Done()
-			del, _, _ = h.do(http.MethodDelete, "", mcptest.HeaderSessionID, sid)
+			del, _, _ = h.do(http.MethodDelete, "", spec.HeaderSessionID, sid)
 		}()
 		wg.Wait()
 		if post != http.StatusOK && post != http.StatusNotFound || del != http.StatusOK {
@@ -446,7 +447,7 @@ func TestHTTPClientVanishesMidStream(t *testing.T) {
 	url := srv.URL()
 	h, sid := hostileSession(t, url)
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block","arguments":{},"_meta":{"progressToken":"p"}}}`))
-	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": both, mcptest.HeaderSessionID: sid, mcptest.HeaderProtocolVersion: "2025-11-25"} {
+	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": both, spec.HeaderSessionID: sid, spec.HeaderProtocolVersion: "2025-11-25"} {
 		req.Header.Set(k, v)
 	}
 	tr := &http.Transport{DisableKeepAlives: true}
@@ -471,13 +472,13 @@ func TestHTTPClientVanishesMidStream(t *testing.T) {
 	reply := srv.WaitFor(t, mcptest.Matcher{Description: "the reply to the vanished call", Match: func(m mcptest.Message) bool {
 		return m.Direction == mcptest.FromServer && m.IsResponse() && m.SessionNumber == 1 && m.ID == "2"
 	}})
-	status, _, body := h.post(`{"jsonrpc":"2.0","id":3,"method":"ping"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+	status, _, body := h.post(`{"jsonrpc":"2.0","id":3,"method":"ping"}`, spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25")
 	if pong := gjson.Parse(body); status != http.StatusOK || pong.Get("id").Raw != "3" || !pong.Get("result").IsObject() {
 		t.Fatalf("a ping of the session after its client vanished: %d %s, want 200 and a result", status, body)
 	}
 	closeAndCheck(t, srv, func() {}, ignore)
 	// the journal as it stands after Close
-	got := srv.Journal().Filter(func(m mcptest.Message) bool { return m.Seq == reply.Seq })[0]
+	got := srv.Journal().All().Filter(func(m mcptest.Message) bool { return m.Seq == reply.Seq })[0]
 	if got.Kind != mcptest.KindResult {
 		t.Fatalf("the reply after the client vanished: %v, want the tool's result", got)
 	}

@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"net/http"
 	"strings"
@@ -27,8 +28,8 @@ func TestHTTPDeliveredStreamsNotKept(t *testing.T) {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		if sid != "" {
-			req.Header.Set(HeaderSessionID, sid)
-			req.Header.Set(HeaderProtocolVersion, "2025-11-25")
+			req.Header.Set(spec.HeaderSessionID, sid)
+			req.Header.Set(spec.HeaderProtocolVersion, "2025-11-25")
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -37,7 +38,7 @@ func TestHTTPDeliveredStreamsNotKept(t *testing.T) {
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
 		if sid == "" {
-			sid = resp.Header.Get(HeaderSessionID)
+			sid = resp.Header.Get(spec.HeaderSessionID)
 		}
 		return string(b), resp.ContentLength
 	}
@@ -90,8 +91,8 @@ func TestHTTPSSEWriteTimeout(t *testing.T) {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		if sid != "" {
-			req.Header.Set(HeaderSessionID, sid)
-			req.Header.Set(HeaderProtocolVersion, "2025-11-25")
+			req.Header.Set(spec.HeaderSessionID, sid)
+			req.Header.Set(spec.HeaderProtocolVersion, "2025-11-25")
 		}
 		resp, err := c.Do(req)
 		if err != nil {
@@ -102,7 +103,7 @@ func TestHTTPSSEWriteTimeout(t *testing.T) {
 	open := func() string {
 		resp := do(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, "")
 		resp.Body.Close()
-		sid := resp.Header.Get(HeaderSessionID)
+		sid := resp.Header.Get(spec.HeaderSessionID)
 		do(http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, sid).Body.Close()
 		return sid
 	}
@@ -114,7 +115,7 @@ func TestHTTPSSEWriteTimeout(t *testing.T) {
 	if n := srv.Broadcast("notifications/message", map[string]any{"level": "info", "data": strings.Repeat("x", 32<<20)}); n != 2 {
 		t.Fatalf("Broadcast reached %d sessions, want 2 (the second after the stuck one's write was cut)", n)
 	}
-	msgs := srv.Journal().Notifications("notifications/message")
+	msgs := srv.Journal().All().Notifications("notifications/message")
 	if len(msgs) != 2 || !strings.Contains(msgs[0].Problem, "the client did not read") || msgs[1].Problem != "" {
 		t.Fatalf("want the stuck session's notification journaled as not delivered whole, the healthy one's as delivered (waiting for its stream), got %v / %v", msgs[0].Problem, msgs[1].Problem)
 	}

@@ -14,14 +14,14 @@ type httpConfig struct {
 	origins    []string
 	hosts      []string
 	retry      time.Duration
-	sseWrite   time.Duration // HTTPOptions.SSEWriteTimeout; 0: DefaultSSEWriteTimeout
+	sseWrite   time.Duration // HTTPOptions.SSEWriteTimeout; 0: defaultSSEWriteTimeout
 	legacyOnly bool          // only the HTTP+SSE transport of 2024-11-05
 }
 
 // HTTPOptions configure the HTTP endpoint (URL, HTTPHandler). The zero
 // value of a field is the default: a server of both HTTP transports with a
-// standalone SSE stream, bodies up to DefaultHTTPBodyLimit, loopback
-// origins and hosts only, SSE events that wait DefaultSSEWriteTimeout for
+// standalone SSE stream, bodies up to defaultHTTPBodyLimit, loopback
+// origins and hosts only, SSE events that wait defaultSSEWriteTimeout for
 // a reader, no retry field.
 type HTTPOptions struct {
 	// LegacySSEOnly makes the endpoint a server of the HTTP+SSE transport
@@ -36,7 +36,7 @@ type HTTPOptions struct {
 	// that offers no standalone SSE stream does: the client then gets
 	// server messages only on the streams of its POSTs.
 	NoStandaloneSSE bool
-	// BodyLimit is the largest POST body read (0: DefaultHTTPBodyLimit);
+	// BodyLimit is the largest POST body read (0: defaultHTTPBodyLimit);
 	// a longer one is answered 413 with a JSON-RPC error.
 	BodyLimit int64
 	// AllowedOrigins are origins (e.g. "https://app.example") accepted in
@@ -52,7 +52,7 @@ type HTTPOptions struct {
 	// a test on srv.URL() never needs it.
 	AllowedHosts []string
 	// SSEWriteTimeout is how long one SSE event may wait for a client that
-	// does not read its stream (0: DefaultSSEWriteTimeout): past it the
+	// does not read its stream (0: defaultSSEWriteTimeout): past it the
 	// stream is cut, its events kept for Last-Event-ID, the journal says
 	// so, and the writer (a Broadcast to every session) goes on.
 	SSEWriteTimeout time.Duration
@@ -107,6 +107,6 @@ func (s *Server) WithHTTP(o HTTPOptions) *Server {
 // legacyParam is the query parameter of the POST URL of an HTTP+SSE session.
 const legacyParam = "sessionId"
 
-// DefaultSSEWriteTimeout is how long one SSE event waits for its client to
+// defaultSSEWriteTimeout is how long one SSE event waits for its client to
 // read it, unless HTTPOptions.SSEWriteTimeout says otherwise.
-const DefaultSSEWriteTimeout = 10 * time.Second
+const defaultSSEWriteTimeout = 10 * time.Second

@@ -55,9 +55,9 @@ func (p *peeked) peek(body []byte) {
 	if meta := d.getParam(paramMeta); meta.IsObject() {
 		meta.ForEach(func(k, v gjson.Result) bool {
 			switch k.Str {
-			case MetaProtocolVersion:
+			case spec.MetaProtocolVersion:
 				p.pv = v
-			case MetaClientInfo:
+			case spec.MetaClientInfo:
 				p.info = v
 			case "progressToken":
 				p.progress = v
@@ -102,7 +102,7 @@ func (p *peeked) isBatchWithoutRequests() bool {
 	return true
 }
 
-var pathSubscriptionID = metaPath(MetaSubscriptionID)
+var pathSubscriptionID = metaPath(spec.MetaSubscriptionID)
 
 // namedMethod reports whether method's Mcp-Name header names what it acts
 // on (spec: Method.NameParam).
@@ -148,7 +148,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 			return
 		}
 		sess.violate(ruleInvalidRequest, m, m.Problem)
-		f.refuse(w, r, sess, nil, http.StatusRequestEntityTooLarge, CodeInvalidRequest, "Invalid Request: body too large")
+		f.refuse(w, r, sess, nil, http.StatusRequestEntityTooLarge, spec.CodeInvalidRequest, "Invalid Request: body too large")
 		return
 	}
 	p := in.decode(body)
@@ -211,7 +211,7 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 			status, msg = http.StatusServiceUnavailable, "mcptest: the server closed before this request was answered"
 		}
 		f.mu.Unlock()
-		f.refuseID(w, r, c.sess, nil, id, status, CodeInvalidRequest, msg)
+		f.refuseID(w, r, c.sess, nil, id, status, spec.CodeInvalidRequest, msg)
 	}
 }
 
@@ -251,13 +251,13 @@ func (f *httpFront) checkMedia(w http.ResponseWriter, r *http.Request, x *HTTPEx
 	if x.ContentType != "application/json" {
 		in := journalHTTP(sess, body, x)
 		sess.violate(ruleHTTPContentType, in, fmt.Sprintf("POST with Content-Type %q, want application/json", r.Header.Get("Content-Type")))
-		f.refuse(w, r, sess, &in, http.StatusUnsupportedMediaType, CodeInvalidRequest, "Unsupported Media Type: POST a JSON-RPC message as application/json")
+		f.refuse(w, r, sess, &in, http.StatusUnsupportedMediaType, spec.CodeInvalidRequest, "Unsupported Media Type: POST a JSON-RPC message as application/json")
 		return false
 	}
 	if jsonOK, sseOK := accepts(r.Header.Values("Accept")); !legacy && (!jsonOK || !sseOK) {
 		in := journalHTTP(sess, body, x)
 		sess.violate(ruleHTTPAccept, in, fmt.Sprintf("POST with Accept %q, want both application/json and text/event-stream", x.Accept))
-		f.refuse(w, r, sess, &in, http.StatusNotAcceptable, CodeInvalidRequest, "Not Acceptable: Accept must list both application/json and text/event-stream")
+		f.refuse(w, r, sess, &in, http.StatusNotAcceptable, spec.CodeInvalidRequest, "Not Acceptable: Accept must list both application/json and text/event-stream")
 		return false
 	}
 	return true
@@ -290,7 +290,7 @@ func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTP
 		if c := f.lookup(id); c != nil && c.legacy {
 			if c.gone() {
 				in := journalHTTP(c.sess, body, x)
-				f.refuse(w, r, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+id+" has ended")
+				f.refuse(w, r, c.sess, &in, http.StatusNotFound, spec.CodeInvalidRequest, "Not Found: session "+id+" has ended")
 				return nil, true
 			}
 			return c, false
@@ -300,7 +300,7 @@ func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTP
 		sess := f.strays()
 		in := journalHTTP(sess, body, x)
 		w.Header().Set("Allow", "GET")
-		f.refuse(w, r, sess, &in, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method Not Allowed: this server speaks the HTTP+SSE transport of 2024-11-05; GET the endpoint for the SSE stream")
+		f.refuse(w, r, sess, &in, http.StatusMethodNotAllowed, spec.CodeInvalidRequest, "Method Not Allowed: this server speaks the HTTP+SSE transport of 2024-11-05; GET the endpoint for the SSE stream")
 		return nil, true
 	}
 	if x.SessionID != "" {
@@ -309,7 +309,7 @@ func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTP
 			sess := f.strays()
 			in := journalHTTP(sess, body, x)
 			sess.violate(ruleHTTPSessionID, in, "Mcp-Session-Id "+strconv.Quote(x.SessionID)+" was never issued by this server")
-			f.refuse(w, r, sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: no session "+x.SessionID)
+			f.refuse(w, r, sess, &in, http.StatusNotFound, spec.CodeInvalidRequest, "Not Found: no session "+x.SessionID)
 			return nil, true
 		}
 		if c.gone() {
@@ -321,7 +321,7 @@ func (f *httpFront) existingConn(w http.ResponseWriter, r *http.Request, x *HTTP
 			if again && c.once(ruleHTTPReinitialize) {
 				c.sess.violate(ruleHTTPReinitialize, in, "the session ended and the server answered 404, but the client sent "+describeBody(in)+" with its id again instead of a new initialize")
 			}
-			f.refuse(w, r, c.sess, &in, http.StatusNotFound, CodeInvalidRequest, "Not Found: session "+x.SessionID+" has ended; initialize a new one")
+			f.refuse(w, r, c.sess, &in, http.StatusNotFound, spec.CodeInvalidRequest, "Not Found: session "+x.SessionID+" has ended; initialize a new one")
 			return nil, true
 		}
 		return c, false
@@ -364,11 +364,11 @@ func (f *httpFront) newConnFor(w http.ResponseWriter, r *http.Request, x *HTTPEx
 		return nil, true
 	}
 	if stateless { // a probe of a client that speaks both eras: a handshake-era server knows no such method
-		f.refuse(w, r, sess, &in, http.StatusBadRequest, CodeMethodNotFound, "Method not found: this server speaks only "+strings.Join(srv.legacy, ", ")+"; initialize first")
+		f.refuse(w, r, sess, &in, http.StatusBadRequest, spec.CodeMethodNotFound, "Method not found: this server speaks only "+strings.Join(srv.legacy, ", ")+"; initialize first")
 		return nil, true
 	}
 	sess.violate(ruleHTTPSessionID, in, "POST without Mcp-Session-Id; the server assigned one on the initialize result")
-	f.refuse(w, r, sess, &in, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: Mcp-Session-Id header required (initialize first)")
+	f.refuse(w, r, sess, &in, http.StatusBadRequest, spec.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header required (initialize first)")
 	return nil, true
 }
 
@@ -381,7 +381,7 @@ func (f *httpFront) answerMalformed(w http.ResponseWriter, r *http.Request, sess
 	switch {
 	case d.parseError || len(bytes.TrimSpace(body)) == 0:
 		sess.violate(ruleParseError, in, "the frame is not valid JSON")
-		f.refuseID(w, r, sess, &in, "", http.StatusBadRequest, CodeParseError, "Parse error")
+		f.refuseID(w, r, sess, &in, "", http.StatusBadRequest, spec.CodeParseError, "Parse error")
 		return true
 	case d.batch.Exists() && len(d.batch.Array()) > 0, d.msg.Kind != KindInvalid:
 		return false
@@ -395,7 +395,7 @@ func (f *httpFront) answerMalformed(w http.ResponseWriter, r *http.Request, sess
 		id = d.id.Raw
 	}
 	sess.violate(ruleInvalidRequest, in, problem)
-	f.refuseID(w, r, sess, &in, id, http.StatusBadRequest, CodeInvalidRequest, "Invalid Request: "+problem)
+	f.refuseID(w, r, sess, &in, id, http.StatusBadRequest, spec.CodeInvalidRequest, "Invalid Request: "+problem)
 	return true
 }
 
@@ -467,7 +467,7 @@ func (f *httpFront) checkVersionHeader(w http.ResponseWriter, r *http.Request, c
 	case !slices.Contains(f.srv.legacy, pv):
 		in := journalHTTP(sess, body, x)
 		sess.violate(ruleHTTPProtocolVersionNegotiated, in, "Mcp-Protocol-Version "+strconv.Quote(pv)+" is not a version this server supports ("+strings.Join(f.srv.legacy, ", ")+")")
-		f.refuse(w, r, sess, &in, http.StatusBadRequest, CodeInvalidRequest, "Bad Request: unsupported Mcp-Protocol-Version "+strconv.Quote(pv))
+		f.refuse(w, r, sess, &in, http.StatusBadRequest, spec.CodeInvalidRequest, "Bad Request: unsupported Mcp-Protocol-Version "+strconv.Quote(pv))
 		return false
 	case negotiated != "" && pv != negotiated:
 		c.noteMismatch(body, x, negotiated)
@@ -515,7 +515,7 @@ func (f *httpFront) checkStatelessHeaders(w http.ResponseWriter, r *http.Request
 	if key != "null" {
 		id = key
 	}
-	sess.replyError(id, method, CodeHeaderMismatch, "Header mismatch: "+problem, nil)
+	sess.replyError(id, method, spec.CodeHeaderMismatch, "Header mismatch: "+problem, nil)
 	c.wait(st, w, r)
 	return false
 }

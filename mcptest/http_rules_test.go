@@ -1,6 +1,7 @@
 package mcptest_test
 
 import (
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"net/http"
 	"strings"
@@ -62,11 +63,11 @@ func (h *httpRaw) post(body string, headers ...string) (int, http.Header, string
 func (h *httpRaw) handshake(version string) string {
 	h.t.Helper()
 	status, hdr, body := h.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-	sid := hdr.Get(mcptest.HeaderSessionID)
+	sid := hdr.Get(spec.HeaderSessionID)
 	if status != http.StatusOK || sid == "" {
 		h.t.Fatalf("initialize: status %d, session id %q, body %s", status, sid, body)
 	}
-	status, _, _ = h.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, version)
+	status, _, _ = h.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, version)
 	if status != http.StatusAccepted {
 		h.t.Fatalf("notifications/initialized: status %d, want 202", status)
 	}
@@ -88,93 +89,93 @@ type httpRuleCase struct {
 }
 
 var httpRuleCases = []httpRuleCase{
-	{name: "post accepts only json", rule: "http/accept", status: http.StatusNotAcceptable, code: mcptest.CodeInvalidRequest,
+	{name: "post accepts only json", rule: "http/accept", status: http.StatusNotAcceptable, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.do(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Content-Type", "application/json", "Accept", "application/json")
 			return s, b
 		}},
-	{name: "get without event-stream", rule: "http/accept", status: http.StatusNotAcceptable, code: mcptest.CodeInvalidRequest,
+	{name: "get without event-stream", rule: "http/accept", status: http.StatusNotAcceptable, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
-			s, _, b := h.do(http.MethodGet, "", "Accept", "application/json", mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+			s, _, b := h.do(http.MethodGet, "", "Accept", "application/json", spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
-	{name: "text/plain body", rule: "http/content-type", severity: mcptest.SeverityWarning, status: http.StatusUnsupportedMediaType, code: mcptest.CodeInvalidRequest,
+	{name: "text/plain body", rule: "http/content-type", severity: mcptest.SeverityWarning, status: http.StatusUnsupportedMediaType, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.do(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Content-Type", "text/plain", "Accept", both)
 			return s, b
 		}},
-	{name: "request without session id", rule: "http/session-id", status: http.StatusBadRequest, code: mcptest.CodeInvalidRequest,
+	{name: "request without session id", rule: "http/session-id", status: http.StatusBadRequest, code: spec.CodeInvalidRequest,
 		server: func(t testing.TB) *mcptest.Server {
 			return ruleServer(t).WithProtocolVersions(mcptest.HandshakeVersions()...)
 		},
 		break_: func(h *httpRaw) (int, string) {
 			h.handshake("2025-11-25")
-			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderProtocolVersion, "2025-11-25")
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, spec.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
-	{name: "invented session id", rule: "http/session-id", status: http.StatusNotFound, code: mcptest.CodeInvalidRequest,
+	{name: "invented session id", rule: "http/session-id", status: http.StatusNotFound, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
-			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, "guessed", mcptest.HeaderProtocolVersion, "2025-11-25")
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, spec.HeaderSessionID, "guessed", spec.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
 	{name: "no version header after 2025-11-25", rule: "http/protocol-version-header", status: http.StatusOK,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
-			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid)
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, spec.HeaderSessionID, sid)
 			return s, b
 		}},
 	{name: "other version than negotiated", rule: "http/protocol-version-negotiated", severity: mcptest.SeverityWarning, status: http.StatusOK,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
-			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-06-18")
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-06-18")
 			return s, b
 		}},
-	{name: "unknown version header", rule: "http/protocol-version-negotiated", status: http.StatusBadRequest, code: mcptest.CodeInvalidRequest, severity: mcptest.SeverityWarning,
+	{name: "unknown version header", rule: "http/protocol-version-negotiated", status: http.StatusBadRequest, code: spec.CodeInvalidRequest, severity: mcptest.SeverityWarning,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
-			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "1999-01-01")
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "1999-01-01")
 			return s, b
 		}},
-	{name: "ended session used twice", rule: "http/reinitialize-after-404", status: http.StatusNotFound, code: mcptest.CodeInvalidRequest,
+	{name: "ended session used twice", rule: "http/reinitialize-after-404", status: http.StatusNotFound, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
-			if s, _, _ := h.do(http.MethodDelete, "", mcptest.HeaderSessionID, sid); s != http.StatusOK {
+			if s, _, _ := h.do(http.MethodDelete, "", spec.HeaderSessionID, sid); s != http.StatusOK {
 				h.t.Fatalf("DELETE: status %d", s)
 			}
-			h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
-			s, _, b := h.post(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+			h.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25")
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
 	{name: "session left open", rule: "http/delete-on-close", status: http.StatusOK, severity: mcptest.SeverityWarning,
 		break_: func(h *httpRaw) (int, string) {
 			sid := h.handshake("2025-11-25")
-			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"ping"}`, mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25")
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":2,"method":"ping"}`, spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25")
 			return s, b
 		}},
-	{name: "no Mcp-Method", rule: "http/stateless-headers", status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
+	{name: "no Mcp-Method", rule: "http/stateless-headers", status: http.StatusBadRequest, code: spec.CodeHeaderMismatch,
 		break_: func(h *httpRaw) (int, string) {
-			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+statelessMeta+`}}`, mcptest.HeaderProtocolVersion, "2026-07-28")
+			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+statelessMeta+`}}`, spec.HeaderProtocolVersion, "2026-07-28")
 			return s, b
 		}},
-	{name: "Mcp-Name disagrees", rule: "http/stateless-headers", status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
+	{name: "Mcp-Name disagrees", rule: "http/stateless-headers", status: http.StatusBadRequest, code: spec.CodeHeaderMismatch,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo",`+statelessMeta+`}}`,
-				mcptest.HeaderProtocolVersion, "2026-07-28", mcptest.HeaderMethod, "tools/call", mcptest.HeaderName, "add")
+				spec.HeaderProtocolVersion, "2026-07-28", spec.HeaderMethod, "tools/call", spec.HeaderName, "add")
 			return s, b
 		}},
-	{name: "version header disagrees with _meta", rule: "http/stateless-headers", status: http.StatusBadRequest, code: mcptest.CodeHeaderMismatch,
+	{name: "version header disagrees with _meta", rule: "http/stateless-headers", status: http.StatusBadRequest, code: spec.CodeHeaderMismatch,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+statelessMeta+`}}`,
-				mcptest.HeaderProtocolVersion, "2025-11-25", mcptest.HeaderMethod, "tools/list")
+				spec.HeaderProtocolVersion, "2025-11-25", spec.HeaderMethod, "tools/list")
 			return s, b
 		}},
-	{name: "foreign origin", rule: "http/origin", severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
+	{name: "foreign origin", rule: "http/origin", severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Origin", "https://evil.example")
 			return s, b
 		}},
-	{name: "rebound host", rule: "http/host", severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: mcptest.CodeInvalidRequest,
+	{name: "rebound host", rule: "http/host", severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			req, _ := http.NewRequest(http.MethodPost, h.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
 			req.Host = "attacker.example"
@@ -245,16 +246,16 @@ func TestHTTPBatch(t *testing.T) {
 	h := newHTTPRaw(t, srv)
 	sid := h.handshake("2025-03-26")
 	status, _, body := h.post(`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"tools/list"}]`,
-		mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-03-26")
+		spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-03-26")
 	if status != http.StatusOK || !gjson.Parse(body).IsArray() || gjson.Get(body, "#").Int() != 2 {
 		t.Fatalf("batch: status %d, body %s; want 200 and an array of two responses\n%s", status, body, srv.Transcript())
 	}
 	status, _, _ = h.post(`[{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}]`,
-		mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-03-26")
+		spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-03-26")
 	if status != http.StatusAccepted {
 		t.Fatalf("batch of notifications: status %d, want 202", status)
 	}
-	if b := srv.Journal().Filter(func(m mcptest.Message) bool { return m.Kind == mcptest.KindBatch && m.Direction == mcptest.FromServer }); len(b) != 1 || b[0].HTTP == nil || b[0].HTTP.Status != http.StatusOK {
+	if b := srv.Journal().All().Filter(func(m mcptest.Message) bool { return m.Kind == mcptest.KindBatch && m.Direction == mcptest.FromServer }); len(b) != 1 || b[0].HTTP == nil || b[0].HTTP.Status != http.StatusOK {
 		t.Fatalf("want one batch reply journaled with its HTTP exchange, got %v", b)
 	}
 }
@@ -266,19 +267,19 @@ func TestHTTPMalformed(t *testing.T) {
 	srv := ruleServer(faketb.New(t)).WithHTTP(mcptest.HTTPOptions{BodyLimit: 1 << 10})
 	h := newHTTPRaw(t, srv)
 	sid := h.handshake("2025-11-25")
-	hdr := []string{mcptest.HeaderSessionID, sid, mcptest.HeaderProtocolVersion, "2025-11-25"}
+	hdr := []string{spec.HeaderSessionID, sid, spec.HeaderProtocolVersion, "2025-11-25"}
 	cases := []struct {
 		name, body string
 		status     int
 		code       int64
 	}{
-		{"not JSON", `{"jsonrpc":"2.0","id":2,"method":`, http.StatusBadRequest, mcptest.CodeParseError},
-		{"plain text", `hello`, http.StatusBadRequest, mcptest.CodeParseError},
-		{"empty batch", `[]`, http.StatusBadRequest, mcptest.CodeInvalidRequest},
-		{"batch in 2025-11-25", `[{"jsonrpc":"2.0","id":3,"method":"ping"}]`, http.StatusBadRequest, mcptest.CodeInvalidRequest},
-		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, http.StatusBadRequest, mcptest.CodeInvalidRequest},
-		{"wrong jsonrpc", `{"jsonrpc":"1.0","id":4,"method":"ping"}`, http.StatusBadRequest, mcptest.CodeInvalidRequest},
-		{"too large", `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2<<10) + `"}}`, http.StatusRequestEntityTooLarge, mcptest.CodeInvalidRequest},
+		{"not JSON", `{"jsonrpc":"2.0","id":2,"method":`, http.StatusBadRequest, spec.CodeParseError},
+		{"plain text", `hello`, http.StatusBadRequest, spec.CodeParseError},
+		{"empty batch", `[]`, http.StatusBadRequest, spec.CodeInvalidRequest},
+		{"batch in 2025-11-25", `[{"jsonrpc":"2.0","id":3,"method":"ping"}]`, http.StatusBadRequest, spec.CodeInvalidRequest},
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, http.StatusBadRequest, spec.CodeInvalidRequest},
+		{"wrong jsonrpc", `{"jsonrpc":"1.0","id":4,"method":"ping"}`, http.StatusBadRequest, spec.CodeInvalidRequest},
+		{"too large", `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2<<10) + `"}}`, http.StatusRequestEntityTooLarge, spec.CodeInvalidRequest},
 	}
 	for _, tc := range cases {
 		status, _, body := h.post(tc.body, hdr...)
@@ -293,7 +294,7 @@ func TestHTTPMalformed(t *testing.T) {
 	if status != http.StatusOK || gjson.Get(body, "result.content.0.text").String() != "echoed" {
 		t.Fatalf("after the bad requests: %d %s, want the tool's result", status, body)
 	}
-	if n := len(srv.Journal().Invalid()); n < 3 {
+	if n := len(srv.Journal().All().Invalid()); n < 3 {
 		t.Errorf("want the malformed bodies journaled as invalid, got %d:\n%s", n, srv.Transcript())
 	}
 	srv.IgnoreViolations()

@@ -371,7 +371,7 @@ func (c *httpConn) writeEvent(st *sseStream, id string, frame []byte, flush bool
 	rc := http.NewResponseController(st.w)
 	timeout := c.front.srv.httpCfg.sseWrite
 	if timeout == 0 {
-		timeout = DefaultSSEWriteTimeout
+		timeout = defaultSSEWriteTimeout
 	}
 	armed := !c.front.closing.Load() && rc.SetWriteDeadline(time.Now().Add(timeout)) == nil
 	if armed && c.front.closing.Load() { // close began meanwhile: its past deadline stands

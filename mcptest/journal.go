@@ -3,7 +3,6 @@ package mcptest
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -15,11 +14,10 @@ import (
 // a Server's sessions, in both directions, in wire order: an append-only
 // collection, safe for concurrent use while sessions run.
 //
-// Its queries (Requests, Notifications, Responses, ToolCalls, Where,
-// InSession, Invalid, After, Filter, From, ResponseTo, RequestOf) are
-// those of Messages, with the same direction rule, and read the journal
-// in place: j.X(…) is j.All().X(…) without copying the journal first, and
-// allocates only for what it returns. All returns a copy.
+// Read it with All, a copy in wire order that the caller may change, and
+// query that with the methods of Messages:
+// srv.Journal().All().ToolCalls("search"). The assertions and WaitFor read
+// the journal in place, through an index, without copying it.
 type Journal struct {
 	mu       sync.Mutex
 	msgs     []Message  // in wire order; what a view covers is never written again (see amend)
@@ -28,7 +26,7 @@ type Journal struct {
 	n        int        // messages recorded: len(msgs) plus those of more
 	names    nameTable  // the methods and tool names of keys
 	shared   bool       // a view of msgs or keys was handed out since they were last copied
-	limit    int        // the most of a message's raw text kept (WithJournalLimit); 0: all
+	limit    int        // the most of a message's raw text kept (Options.JournalLimit); 0: all
 	watchers []*watcher // replaced, never changed in place: record reads it without copying
 }
 
@@ -358,34 +356,9 @@ func (j *Journal) waitView(ctx context.Context, sel *selector, cond func(Message
 }
 
 // lifecycleMethod are the methods whose messages the journal keeps whole
-// under WithJournalLimit: the assertions read the era, the version and the
+// under Options.JournalLimit: the assertions read the era, the version and the
 // capabilities from them.
 var lifecycleMethod = map[string]bool{"initialize": true, "server/discover": true}
-
-// WithJournalLimit makes the journal keep at most the first n bytes of
-// each message's raw text, for long sessions with large payloads: a
-// message's metadata (Seq, SessionNumber, Direction, Time, Kind, Method, ID,
-// ErrorCode, Problem, and the tool a tools/call names) is always kept
-// whole, and Message.Truncated says how much of Raw was left out; so are
-// initialize and server/discover and their replies. What reads the raw
-// text (Get, Where, ToolCall's argument subsets, the transcript) sees only
-// what was kept; the mock itself serves every message whole. Keep n above
-// the size of the messages your assertions read (a few KiB). 0, the
-// default, keeps everything. Besides what it keeps of the raw text, the
-// journal costs 184 bytes a message (the Message and its index entry),
-// and up to as much again of room it has grown into and not yet filled.
-func (s *Server) WithJournalLimit(n int) *Server {
-	s.t.Helper()
-	return s.configure("WithJournalLimit", func() error {
-		if n < 0 {
-			return fmt.Errorf("limit %d is negative; 0 keeps every byte", n)
-		}
-		s.journal.mu.Lock()
-		s.journal.limit = n
-		s.journal.mu.Unlock()
-		return nil
-	})
-}
 
 // All returns every message recorded so far, in wire order, in a new
 // slice: the caller may change it.
@@ -398,105 +371,6 @@ func (j *Journal) Len() int {
 	return j.n
 }
 
-// Filter returns the messages for which keep returns true, in wire order,
-// as Messages.Filter. keep runs without the journal's lock held: it may
-// query the journal.
-func (j *Journal) Filter(keep func(Message) bool) Messages { return j.view().Filter(keep) }
-
-// Requests returns the requests of method, in either direction, as
-// Messages.Requests.
-func (j *Journal) Requests(method string) Messages {
-	return j.query(selector{kinds: kindsRequest, method: method})
-}
-
-// Notifications returns the notifications of method, in either direction,
-// as Messages.Notifications.
-func (j *Journal) Notifications(method string) Messages {
-	return j.query(selector{kinds: kindsNotice, method: method})
-}
-
-// Responses returns the responses to requests of method, in either
-// direction, as Messages.Responses.
-func (j *Journal) Responses(method string) Messages {
-	return j.query(selector{kinds: kindsResponse, method: method})
-}
-
-// ToolCalls returns the tools/call requests of the named tool, as
-// Messages.ToolCalls.
-func (j *Journal) ToolCalls(name string) Messages { return j.query(toolCalls(0, name)) }
-
-// toolCalls selects the tools/call requests of a tool ("" for any) sent
-// in direction dir (0 for either).
-func toolCalls(dir Direction, name string) selector {
-	return selector{dir: dir, kinds: kindsRequest, method: "tools/call", tool: name}
-}
-
-// InSession returns the messages of one session, as Messages.InSession.
-func (j *Journal) InSession(n int) Messages {
-	if n == 0 {
-		return nil
-	}
-	return j.query(selector{session: n})
-}
-
-// Invalid returns the messages that were not valid JSON-RPC, as
-// Messages.Invalid.
-func (j *Journal) Invalid() Messages { return j.query(selector{kinds: kindsInvalid}) }
-
-// After returns the messages recorded after the one numbered seq, as
-// Messages.After: what happened since a message a test already saw.
-func (j *Journal) After(seq int) Messages {
-	msgs := j.view()
-	if seq >= len(msgs) {
-		return nil
-	}
-	return slices.Clone(msgs[max(seq, 0):]) // Seq n is at position n-1
-}
-
-// Where returns the messages whose value at a gjson path equals want, as
-// Messages.Where.
-func (j *Journal) Where(path string, want any) Messages { return j.view().Where(path, want) }
-
-// ResponseTo returns the response to the request req, as Messages.ResponseTo.
-func (j *Journal) ResponseTo(req Message) (Message, bool) {
-	if !req.IsRequest() {
-		return Message{}, false
-	}
-	msgs, keys, c, ok := j.indexed(selector{kinds: kindsResponse, dir: opposite(req.Direction), session: req.SessionNumber})
-	for i := req.Seq; ok && i < len(keys); i++ { // Seq is the position after req's
-		if c.match(keys[i]) && msgs[i].ID == req.ID {
-			return msgs[i], true
-		}
-	}
-	return Message{}, false
-}
-
-// opposite returns the other direction; for a Direction that is neither,
-// one no message has (a selector of it matches nothing).
-func opposite(d Direction) Direction {
-	switch d {
-	case FromClient:
-		return FromServer
-	case FromServer:
-		return FromClient
-	}
-	return ^Direction(0)
-}
-
-// RequestOf returns the request a response answers, as Messages.RequestOf.
-func (j *Journal) RequestOf(resp Message) (Message, bool) {
-	if !resp.IsResponse() {
-		return Message{}, false
-	}
-	msgs, keys, c, ok := j.indexed(selector{kinds: kindsRequest, dir: opposite(resp.Direction), session: resp.SessionNumber})
-	for i := min(resp.Seq-1, len(keys)) - 1; ok && i >= 0; i-- {
-		if c.match(keys[i]) && msgs[i].ID == resp.ID {
-			return msgs[i], true
-		}
-	}
-	return Message{}, false
-}
-
 // Messages is a sequence of journaled messages in wire order, such as
 // Journal.All returns, with the journal's queries. Every query returns a
 // new slice holding only its matches (nil when none), in wire order; the
@@ -506,10 +380,11 @@ func (j *Journal) RequestOf(resp Message) (Message, bool) {
 // is — its kind, its method, its session, its content — never by who sent
 // it. Narrow to one side with From(FromClient) or From(FromServer) first:
 //
-//	j.Requests("ping")                 // pings either way
-//	j.From(FromClient).Requests("ping")    // the pings the client sent
-//	j.From(FromServer).Requests("")        // every request the mock sent the client
-//	j.Responses("elicitation/create")  // the client's answers to the mock's elicitations
+//	msgs := srv.Journal().All()
+//	msgs.Requests("ping")                        // pings either way
+//	msgs.From(FromClient).Requests("ping")       // the pings the client sent
+//	msgs.From(FromServer).Requests("")           // every request the mock sent the client
+//	msgs.Responses("elicitation/create")         // the client's answers to the mock's elicitations
 //
 // A response's Method is the method of the request it answers, so
 // Responses(method) and ResponseTo pair them.
@@ -635,12 +510,14 @@ func jsonEqual(r gjson.Result, want any) bool {
 	return ok
 }
 
-// From returns the messages sent in direction dir (FromClient: by the
-// client under test; FromServer: by the mock), as Messages.From.
-func (j *Journal) From(dir Direction) Messages { return j.query(selector{dir: dir}) }
-
 // From returns the messages sent in direction dir: FromClient, by the
 // client under test; FromServer, by the mock.
 func (ms Messages) From(dir Direction) Messages {
 	return ms.Filter(func(m Message) bool { return m.Direction == dir })
+}
+
+// toolCalls selects the tools/call requests of a tool ("" for any) sent
+// in direction dir (0 for either).
+func toolCalls(dir Direction, name string) selector {
+	return selector{dir: dir, kinds: kindsRequest, method: "tools/call", tool: name}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"slices"
 	"strings"
 	"sync"
@@ -32,7 +33,7 @@ func journalFixture(t *testing.T) *mcptest.Server {
 	c1.ping(t, "4")
 	c1.notify("notifications/progress", `{"progressToken":"t","progress":1}`)
 	c1.send("oops")
-	if got := c1.recvJSON(t).Get("error.code").Int(); got != mcptest.CodeParseError {
+	if got := c1.recvJSON(t).Get("error.code").Int(); got != spec.CodeParseError {
 		t.Fatalf("want -32700 for a line that is not JSON, got %d", got)
 	}
 	if n := srv.Broadcast("notifications/tools/list_changed", nil); n != 1 {
@@ -117,13 +118,13 @@ s2 ← result ping 1
 			t.Errorf("want Raw without its newline and not empty, #%d is %q", m.Seq, m.Raw())
 		}
 	}
-	if e := all[13]; e.ErrorCode != mcptest.CodeParseError || e.Get("error.code").Int() != mcptest.CodeParseError {
+	if e := all[13]; e.ErrorCode != spec.CodeParseError || e.Get("error.code").Int() != spec.CodeParseError {
 		t.Errorf("want the parse error reply journaled with ErrorCode -32700, got %s", e)
 	}
 }
 
 func TestJournalRequests(t *testing.T) {
-	j := journalFixture(t).Journal()
+	j := journalFixture(t).Journal().All()
 	checkSummary(t, `Requests("tools/call")`, j.Requests("tools/call"), `
 s1 → request tools/call 2
 s1 → request tools/call 3
@@ -153,7 +154,7 @@ s2 → request ping 1
 }
 
 func TestJournalNotifications(t *testing.T) {
-	j := journalFixture(t).Journal()
+	j := journalFixture(t).Journal().All()
 	checkSummary(t, `Notifications("notifications/initialized")`, j.Notifications("notifications/initialized"), `
 s1 → notification notifications/initialized
 s2 → notification notifications/initialized
@@ -169,7 +170,7 @@ s2 → notification notifications/initialized
 // TestJournalResponses: responses carry the method of the request they
 // answer, in both directions.
 func TestJournalResponses(t *testing.T) {
-	j := journalFixture(t).Journal()
+	j := journalFixture(t).Journal().All()
 	checkSummary(t, `Responses("tools/call")`, j.Responses("tools/call"), `
 s1 ← result tools/call 2
 s1 ← result tools/call 3
@@ -187,7 +188,7 @@ s2 ← result initialize "init"
 		t.Errorf(`Responses(""): want all 9 responses, got %d:%s`, got, journalSummary(j.Responses("")))
 	}
 	// Every response comes after the request it answers.
-	all := j.All()
+	all := j
 	for _, r := range j.Responses("") {
 		if r.ID == "null" {
 			continue
@@ -202,7 +203,7 @@ s2 ← result initialize "init"
 }
 
 func TestJournalToolCalls(t *testing.T) {
-	j := journalFixture(t).Journal()
+	j := journalFixture(t).Journal().All()
 	calls := j.ToolCalls("a")
 	if len(calls) != 1 || calls[0].Get("params.arguments.age").Int() != 25 {
 		t.Fatalf(`ToolCalls("a"): want the call with age 25, got %v`, calls)
@@ -216,7 +217,7 @@ func TestJournalToolCalls(t *testing.T) {
 }
 
 func TestJournalWhere(t *testing.T) {
-	j := journalFixture(t).Journal()
+	j := journalFixture(t).Journal().All()
 	tests := []struct {
 		path string
 		want any
@@ -236,7 +237,7 @@ func TestJournalWhere(t *testing.T) {
 		{"id", 1, 6},                    // a request id is per session and per direction
 		{"result", map[string]any{}, 3}, // the ping results, both directions
 		{"params.clientInfo.name", "rawclient", 2},
-		{"error.code", mcptest.CodeParseError, 1},
+		{"error.code", spec.CodeParseError, 1},
 		{"no.such.path", 1, 0},
 		{"params.name", json.RawMessage(`{bad`), 0},
 		{"params.name", func() {}, 0}, // cannot be encoded: matches nothing
@@ -253,14 +254,14 @@ func TestJournalWhereNull(t *testing.T) {
 	c := dialRaw(t, srv)
 	c.send(`{"jsonrpc":"2.0","id":1,"result":null}`)
 	c.ping(t, "2")
-	if got := srv.Journal().Where("result", nil); len(got) != 1 {
+	if got := srv.Journal().All().Where("result", nil); len(got) != 1 {
 		t.Fatalf(`Where("result", nil): want the response with a null result, got %v`, got)
 	}
 }
 
 func TestJournalFilterSessionInvalid(t *testing.T) {
-	j := journalFixture(t).Journal()
-	all := j.All()
+	j := journalFixture(t).Journal().All()
+	all := j
 	s1, s2 := j.InSession(1), j.InSession(2)
 	if len(s1)+len(s2) != len(all) || len(s2) != 5 {
 		t.Fatalf("Session: want sessions of %d and 5 messages covering the journal, got %d and %d", len(all)-5, len(s1), len(s2))
@@ -287,7 +288,7 @@ func TestJournalFilterSessionInvalid(t *testing.T) {
 		t.Errorf("Filter(none): want no messages, got %d", len(got))
 	}
 	// keep may query the journal itself: it runs without the lock held.
-	nested := j.Filter(func(m mcptest.Message) bool { return j.Len() > 0 && m.Seq == 1 })
+	nested := j.Filter(func(m mcptest.Message) bool { return len(j) > 0 && m.Seq == 1 })
 	if len(nested) != 1 {
 		t.Errorf("Filter with a keep that queries the journal: want 1, got %d", len(nested))
 	}
@@ -295,10 +296,11 @@ func TestJournalFilterSessionInvalid(t *testing.T) {
 
 // TestJournalReturnsCopies: what a query returns is the caller's to change.
 func TestJournalReturnsCopies(t *testing.T) {
-	j := journalFixture(t).Journal()
-	before := journalSummary(j.All())
+	journal := journalFixture(t).Journal()
+	j := journal.All()
+	before := journalSummary(j)
 	queries := map[string]func() mcptest.Messages{
-		"All":           j.All,
+		"All":           journal.All,
 		"Requests":      func() mcptest.Messages { return j.Requests("") },
 		"Notifications": func() mcptest.Messages { return j.Notifications("") },
 		"Responses":     func() mcptest.Messages { return j.Responses("") },
@@ -317,27 +319,21 @@ func TestJournalReturnsCopies(t *testing.T) {
 			got[i].Method, got[i].Seq, got[i].Kind = "changed", -1, mcptest.KindInvalid
 		}
 		_ = append(got[:1], mcptest.Message{Method: "appended"})
-		if after := journalSummary(j.All()); after != before {
+		if after := journalSummary(j); after != before {
 			t.Fatalf("%s: want the journal unchanged after changing the returned slice, got:\n%s", name, after)
 		}
-	}
-	m := j.All()[0]
-	b := m.Bytes()
-	b[0] = 'X'
-	if m.Raw()[0] != '{' || j.All()[0].Raw()[0] != '{' {
-		t.Errorf("Bytes: want a copy, changing it changed Raw")
 	}
 }
 
 func TestMessageString(t *testing.T) {
-	j := journalFixture(t).Journal()
+	j := journalFixture(t).Journal().All()
 	for _, c := range []struct {
 		m    mcptest.Message
 		want string
 	}{
 		{j.Requests("tools/call")[0], "#6 s1 client→server request tools/call id=2"},
 		{j.Invalid()[0], "#13 s1 client→server invalid (not valid JSON)"},
-		{j.All()[13], "#14 s1 server→client error id=null code=-32700"},
+		{j[13], "#14 s1 server→client error id=null code=-32700"},
 		{j.Notifications("notifications/progress")[0], "#12 s1 client→server notification notifications/progress"},
 	} {
 		if got := c.m.String(); got != c.want {
@@ -392,10 +388,10 @@ func TestJournalLong(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
-	j := srv.Journal()
-	all := j.All()
-	if len(all) != 3+2*pings || j.Len() != len(all) {
-		t.Fatalf("want %d messages, got %d (Len %d)", 3+2*pings, len(all), j.Len())
+	j := srv.Journal().All()
+	all := j
+	if len(all) != 3+2*pings || len(j) != len(all) {
+		t.Fatalf("want %d messages, got %d (Len %d)", 3+2*pings, len(all), len(j))
 	}
 	for i, m := range all {
 		if m.Seq != i+1 {
@@ -413,8 +409,8 @@ func TestJournalLong(t *testing.T) {
 // TestMessagesDirectionRule: queries select by what a message is, both
 // ways; FromClient and FromServer narrow to one side, and compose.
 func TestMessagesDirectionRule(t *testing.T) {
-	j := journalFixture(t).Journal()
-	all := j.All()
+	j := journalFixture(t).Journal().All()
+	all := j
 	if c, s := len(all.From(mcptest.FromClient)), len(all.From(mcptest.FromServer)); c+s != len(all) || s != 10 {
 		t.Fatalf("FromClient/FromServer: want them to split the journal, 10 from the server; got %d and %d of %d", c, s, len(all))
 	}
@@ -456,7 +452,7 @@ s2 → request ping 1
 // TestMessagesPairing: ResponseTo and RequestOf pair a request with its
 // response, in both directions, by session, id and direction.
 func TestMessagesPairing(t *testing.T) {
-	j := journalFixture(t).Journal()
+	j := journalFixture(t).Journal().All()
 	for _, req := range j.Requests("") {
 		resp, ok := j.ResponseTo(req)
 		if !ok {
@@ -480,7 +476,7 @@ func TestMessagesPairing(t *testing.T) {
 	if resp, _ := j.ResponseTo(serverPing); resp.Direction != mcptest.FromClient || resp.SessionNumber != 1 {
 		t.Errorf("want the client's answer to the mock's ping, got %s", resp)
 	}
-	parseErr := j.Responses("").Where("error.code", mcptest.CodeParseError)[0]
+	parseErr := j.Responses("").Where("error.code", spec.CodeParseError)[0]
 	if req, ok := j.RequestOf(parseErr); ok {
 		t.Errorf("want no request for the reply to a line that was not JSON (id null), got %s", req)
 	}
@@ -518,11 +514,11 @@ session 1
 	}
 }
 
-// TestJournalLimit: with WithJournalLimit the journal keeps the head of
+// TestJournalLimit: with Options.JournalLimit the journal keeps the head of
 // each long message and all of its metadata; the mock serves it whole.
 func TestJournalLimit(t *testing.T) {
 	long := strings.Repeat("z", 5000)
-	srv := mcptest.NewServer(t).WithJournalLimit(100).WithTools(mcptest.NewTool("echo").
+	srv := mcptest.NewServer(t).WithOptions(mcptest.Options{JournalLimit: 100}).WithTools(mcptest.NewTool("echo").
 		HandledBy(func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
 			return mcptest.TextResult(req.Message.Get("params.arguments.text").String())
 		}))
@@ -532,7 +528,7 @@ func TestJournalLimit(t *testing.T) {
 	if text := got.Get("content.0.text").String(); text != long {
 		t.Fatalf("want the handler to get the whole arguments and echo them, got %d bytes", len(text))
 	}
-	j := srv.Journal()
+	j := srv.Journal().All()
 	call := j.ToolCalls("echo")
 	if len(call) != 1 || call[0].ID != "7" || call[0].Method != "tools/call" || len(call[0].Raw()) != 100 || call[0].Truncated() < 4900 {
 		t.Fatalf("want the call journaled with its metadata and its first 100 bytes, got %v (%d bytes kept, %d cut)", call, len(call[0].Raw()), call[0].Truncated())
@@ -541,7 +537,7 @@ func TestJournalLimit(t *testing.T) {
 	if !ok || len(reply.Raw()) != 100 || reply.Truncated() == 0 || reply.Kind != mcptest.KindResult {
 		t.Fatalf("want the reply paired and cut, got %v", reply)
 	}
-	for _, m := range j.All() {
+	for _, m := range j {
 		if m.Truncated() > 0 && (m.Method == "initialize" || len(m.Raw()) != 100) {
 			t.Errorf("want only messages longer than 100 bytes cut, and never initialize or its result, got %s cut by %d", m, m.Truncated())
 		}
@@ -552,10 +548,10 @@ func TestJournalLimit(t *testing.T) {
 	}
 	fake := faketb.New(t)
 	bad := mcptest.NewServer(fake)
-	if fake.Run(func() { bad.WithJournalLimit(-1) }) {
-		t.Fatal("want WithJournalLimit(-1) to fail the test at once")
+	if fake.Run(func() { bad.WithOptions(mcptest.Options{JournalLimit: -1}) }) {
+		t.Fatal("want JournalLimit -1 to fail the test at once")
 	}
-	if msg := fake.FatalOutput(); !strings.Contains(msg, "WithJournalLimit") || !strings.Contains(msg, "negative") {
+	if msg := fake.FatalOutput(); !strings.Contains(msg, "WithOptions") || !strings.Contains(msg, "JournalLimit -1 is negative") {
 		t.Errorf("want the failure to name the call and the problem, got %q", msg)
 	}
 }

@@ -40,7 +40,7 @@ func (s *Session) initialize(m Message, d decoded) {
 		s.violate(ruleInitializeParams, m, pr)
 	}
 	if pv.Type != gjson.String {
-		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: protocolVersion must be a string", nil)
+		s.replyError(m.ID, m.Method, spec.CodeInvalidParams, "Invalid params: protocolVersion must be a string", nil)
 		return
 	}
 	if !versionFormat(pv.Str) {
@@ -96,7 +96,7 @@ func (s *Session) setLevel(m Message, d decoded) {
 	lvl := d.params.Get("level")
 	if lvl.Type != gjson.String || !slices.Contains(logLevels, lvl.Str) {
 		s.violate(ruleInvalidParams, m, "logging/setLevel level is "+describe(lvl)+", want one of debug … emergency")
-		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, emergency", nil)
+		s.replyError(m.ID, m.Method, spec.CodeInvalidParams, "Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, emergency", nil)
 		return
 	}
 	s.mu.Lock()

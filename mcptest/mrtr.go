@@ -23,12 +23,6 @@ type InputRequest struct {
 	err         error
 }
 
-// Key returns the name that pairs the request with its response.
-func (r InputRequest) Key() string { return r.key }
-
-// Method returns the request's method, e.g. "elicitation/create".
-func (r InputRequest) Method() string { return r.method }
-
 // capability is the client capability the request needs.
 func (r InputRequest) capability() string {
 	if m, _ := spec.Lookup(r.method); m.Needs.Of == spec.Client {
@@ -242,7 +236,7 @@ func (s *Session) replyMissingCapability(m Message, need map[string]any) {
 	}
 	sort.Strings(names)
 	data, _ := json.Marshal(map[string]any{"requiredCapabilities": need})
-	s.replyError(m.ID, m.Method, CodeMissingClientCapability,
+	s.replyError(m.ID, m.Method, spec.CodeMissingClientCapability,
 		"Missing required client capability: "+strings.Join(names, ", "), data)
 }
 
@@ -307,7 +301,7 @@ func (s *Session) askHandshake(ctx context.Context, m Message, inputs []InputReq
 		// -32021 is a code of the stateless era: the handshake era has
 		// only the generic codes (render.go)
 		data, _ := json.Marshal(map[string]any{"requiredCapabilities": need})
-		r := JSONRPCError(CodeInternalError, "Missing required client capability", data)
+		r := JSONRPCError(spec.CodeInternalError, "Missing required client capability", data)
 		return nil, &r
 	}
 	for _, in := range asked {
@@ -317,11 +311,11 @@ func (s *Session) askHandshake(ctx context.Context, m Message, inputs []InputReq
 		}
 		reply, err := s.SendRequest(ctx, in.method, params)
 		if err != nil {
-			r := JSONRPCError(CodeInternalError, fmt.Sprintf("mcptest: asking the client for %q: %v", in.key, err), nil)
+			r := JSONRPCError(spec.CodeInternalError, fmt.Sprintf("mcptest: asking the client for %q: %v", in.key, err), nil)
 			return nil, &r
 		}
 		if reply.Kind == KindError {
-			r := JSONRPCError(CodeInternalError, fmt.Sprintf("mcptest: the client answered %s for %q with error %d: %s",
+			r := JSONRPCError(spec.CodeInternalError, fmt.Sprintf("mcptest: the client answered %s for %q with error %d: %s",
 				in.method, in.key, reply.ErrorCode, reply.Get("error.message").String()), nil)
 
 			return nil, &r

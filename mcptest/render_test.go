@@ -13,7 +13,7 @@ import (
 // annotations, icons and an outputSchema and a structured result, one with
 // audio and resource_link content, one that asks for an elicitation.
 func renderServer(t testing.TB) *mcptest.Server {
-	return mcptest.NewServer(t).WithServerTitle("Render").WithTools(
+	return mcptest.NewServer(t).WithOptions(mcptest.Options{Title: "Render"}).WithTools(
 		mcptest.NewTool("weather").WithTitle("Weather").WithAnnotations(map[string]any{"readOnlyHint": true}).
 			WithIcons([]map[string]any{{"src": "https://example.com/i.png"}}).
 			WithOutputSchema(`{"type":"object","properties":{"t":{"type":"number"}}}`).
@@ -65,7 +65,7 @@ func TestRenderForOlderVersions(t *testing.T) {
 	if got := c.result(t, "5", "tools/call", `{"name":"confirm","arguments":{}}`).Get("content.0.text").String(); got != "decline" {
 		t.Errorf("want the handler to see the elicitation declined, got %q", got)
 	}
-	if n := len(srv.Journal().From(mcptest.FromServer).Requests("elicitation/create")); n != 0 {
+	if n := len(srv.Journal().All().From(mcptest.FromServer).Requests("elicitation/create")); n != 0 {
 		t.Errorf("want no elicitation/create sent to a 2024-11-05 client, got %d", n)
 	}
 	log := ft.LogOutput()

@@ -159,7 +159,7 @@ func (r *ResourceTemplate) WhenVars(subset map[string]string, replies ...Reply) 
 func (r *ResourceTemplate) ReturnsText(text string) *ResourceTemplate {
 	mime := r.mimeType
 	return r.HandledBy(func(_ ctxT, req *Request) Reply {
-		return ReadResult(TextResourceContents(req.Params().Get("uri").String(), mime, text))
+		return ReadResult(TextResourceContents(req.Message.Get("params.uri").String(), mime, text))
 	})
 }
 

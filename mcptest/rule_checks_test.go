@@ -3,6 +3,7 @@ package mcptest_test
 import (
 	"context"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"net/http"
 	"testing"
 
@@ -89,7 +90,7 @@ func TestDiscoverFirstOnlyOnStdio(t *testing.T) {
 	srv := slFullServer(t)
 	h := newHTTPRaw(t, srv)
 	status, _, body := h.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+statelessMeta+`}}`,
-		mcptest.HeaderProtocolVersion, "2026-07-28", mcptest.HeaderMethod, "tools/list")
+		spec.HeaderProtocolVersion, "2026-07-28", spec.HeaderMethod, "tools/list")
 	if status != http.StatusOK {
 		t.Fatalf("tools/list over HTTP: status %d, %s", status, body)
 	}

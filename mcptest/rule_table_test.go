@@ -55,10 +55,10 @@ func TestRuleTable(t *testing.T) {
 					t.Errorf("Spec %q is a page of %s, which is not among Versions %v", r.Spec, v, r.Versions)
 				}
 			}
-			if !slices.Contains([]string{TransportAny, TransportStdio, TransportHTTP}, r.Transport) {
+			if !slices.Contains([]string{transportAny, transportStdio, transportHTTP}, r.Transport) {
 				t.Errorf("Transport %q: want any, stdio or http", r.Transport)
 			}
-			if strings.HasPrefix(string(r.ID), "http/") && r.Transport != TransportHTTP {
+			if strings.HasPrefix(string(r.ID), "http/") && r.Transport != transportHTTP {
 				t.Errorf("Transport %q: the http/ rules are http", r.Transport)
 			}
 		})

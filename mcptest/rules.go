@@ -234,7 +234,7 @@ func (s *Session) violate(rule RuleID, m Message, detail string) {
 	if (m.modern || era != "") && !r.inEra(statelessEra) {
 		return // e.g. a reused id after its response, which 2026-07-28 allows
 	}
-	if r.Transport == TransportStdio && m.HTTP != nil {
+	if r.Transport == transportStdio && m.HTTP != nil {
 		return
 	}
 	// A session that negotiated a version of its own era is bound by that
@@ -496,7 +496,7 @@ func (s *Session) checkElicitation(m Message, resp gjson.Result, params json.Raw
 // its deadline passed, or the session ended first.
 func (s *Session) unanswered(id, method, why string) {
 	req := Message{SessionNumber: s.n, Direction: FromServer, Kind: KindRequest, Method: method, ID: id}
-	for _, m := range s.srv.journal.Filter(func(m Message) bool {
+	for _, m := range s.srv.journal.view().Filter(func(m Message) bool {
 		return m.SessionNumber == s.n && m.Direction == FromServer && m.Kind == KindRequest && m.ID == id
 	}) {
 		req = m

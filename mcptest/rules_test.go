@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"regexp"
 	"slices"
 	"strconv"
@@ -30,8 +31,8 @@ func ruleServer(t testing.TB) *mcptest.Server {
 		WithPrompts(mcptest.NewPrompt("greet").WithArgument("name", "who to greet", true).ReturnsText("Hello!"),
 			mcptest.NewPrompt("plain").ReturnsText("Hi.")).
 		WithPromptCompletion("greet", "name", "alice", "bob").
-		WithLogging().
-		WithPageSize(1)
+		WithOptions(mcptest.Options{Logging: true}).
+		WithOptions(mcptest.Options{PageSize: 1})
 }
 
 // mrtrServer has a tool that asks the client to confirm before it answers.
@@ -138,60 +139,60 @@ func initRequest(params string) string { return rawRequest(rawInitID, "initializ
 var ruleCases = []ruleCase{
 	// jsonrpc/parse-error: -32700 with id null.
 	{name: "truncated object", rule: "jsonrpc/parse-error",
-		frame: `{"jsonrpc":"2.0","id":1,"method":"ping"`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeParseError, "null")},
+		frame: `{"jsonrpc":"2.0","id":1,"method":"ping"`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeParseError, "null")},
 	{name: "plain text", rule: "jsonrpc/parse-error", before: ruleFresh,
-		frame: `hello, server`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeParseError, "null")},
+		frame: `hello, server`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeParseError, "null")},
 	{name: "two messages on one line", rule: "jsonrpc/parse-error",
-		frame: `{"jsonrpc":"2.0","id":1,"method":"ping"}{"jsonrpc":"2.0","id":2,"method":"ping"}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeParseError, "null")},
+		frame: `{"jsonrpc":"2.0","id":1,"method":"ping"}{"jsonrpc":"2.0","id":2,"method":"ping"}`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeParseError, "null")},
 	{name: "single quotes", rule: "jsonrpc/parse-error",
-		frame: `{'jsonrpc':'2.0','id':1,'method':'ping'}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeParseError, "null")},
+		frame: `{'jsonrpc':'2.0','id':1,'method':'ping'}`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeParseError, "null")},
 
 	// jsonrpc/invalid-request: -32600, with the id when it can be read.
 	{name: "batch", rule: "jsonrpc/invalid-request",
-		frame: `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+		frame: `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeInvalidRequest, "null")},
 	{name: "empty batch", rule: "jsonrpc/invalid-request",
-		frame: `[]`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+		frame: `[]`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeInvalidRequest, "null")},
 	{name: "number", rule: "jsonrpc/invalid-request", before: ruleFresh,
-		frame: `42`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+		frame: `42`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeInvalidRequest, "null")},
 	{name: "string", rule: "jsonrpc/invalid-request",
-		frame: `"ping"`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+		frame: `"ping"`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeInvalidRequest, "null")},
 	{name: "null", rule: "jsonrpc/invalid-request",
-		frame: `null`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+		frame: `null`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeInvalidRequest, "null")},
 	{name: "empty object", rule: "jsonrpc/invalid-request",
-		frame: `{}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+		frame: `{}`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeInvalidRequest, "null")},
 	{name: "method is not a string", rule: "jsonrpc/invalid-request",
-		frame: `{"jsonrpc":"2.0","id":3,"method":42}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "3")},
+		frame: `{"jsonrpc":"2.0","id":3,"method":42}`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeInvalidRequest, "3")},
 	{name: "method is not a string and id is null", rule: "jsonrpc/invalid-request",
-		frame: `{"jsonrpc":"2.0","id":null,"method":["ping"]}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+		frame: `{"jsonrpc":"2.0","id":null,"method":["ping"]}`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeInvalidRequest, "null")},
 	{name: "neither request nor response", rule: "jsonrpc/invalid-request",
-		frame: `{"jsonrpc":"2.0","id":"four"}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, `"four"`)},
+		frame: `{"jsonrpc":"2.0","id":"four"}`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeInvalidRequest, `"four"`)},
 	{name: "response with result and error", rule: "jsonrpc/invalid-request",
-		frame: `{"jsonrpc":"2.0","id":5,"result":{},"error":{"code":-32603,"message":"both"}}`, kind: mcptest.KindInvalid, reply: wantError(mcptest.CodeInvalidRequest, "5")},
+		frame: `{"jsonrpc":"2.0","id":5,"result":{},"error":{"code":-32603,"message":"both"}}`, kind: mcptest.KindInvalid, reply: wantError(spec.CodeInvalidRequest, "5")},
 
 	// jsonrpc/version: a request is refused with -32600; a notification is
 	// handled anyway.
 	{name: "request without jsonrpc", rule: "jsonrpc/version",
-		frame: `{"id":6,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "6")},
+		frame: `{"id":6,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidRequest, "6")},
 	{name: "jsonrpc 1.0", rule: "jsonrpc/version",
-		frame: `{"jsonrpc":"1.0","id":7,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "7")},
+		frame: `{"jsonrpc":"1.0","id":7,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidRequest, "7")},
 	{name: "jsonrpc as a number", rule: "jsonrpc/version", before: ruleFresh,
-		frame: `{"jsonrpc":2.0,"id":8,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "8")},
+		frame: `{"jsonrpc":2.0,"id":8,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidRequest, "8")},
 	{name: "request without jsonrpc and with a null id", rule: "jsonrpc/version",
-		frame: `{"id":null,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+		frame: `{"id":null,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidRequest, "null")},
 	{name: "notification without jsonrpc", rule: "jsonrpc/version",
 		frame: `{"method":"notifications/roots/list_changed"}`, kind: mcptest.KindNotification, reply: wantNoReply()},
 
 	// jsonrpc/id-type: -32600 with id null.
 	{name: "null id", rule: "jsonrpc/id-type",
-		frame: `{"jsonrpc":"2.0","id":null,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+		frame: `{"jsonrpc":"2.0","id":null,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidRequest, "null")},
 	{name: "fractional id", rule: "jsonrpc/id-type",
-		frame: `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+		frame: `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidRequest, "null")},
 	{name: "boolean id", rule: "jsonrpc/id-type", before: ruleFresh,
-		frame: `{"jsonrpc":"2.0","id":true,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+		frame: `{"jsonrpc":"2.0","id":true,"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidRequest, "null")},
 	{name: "object id", rule: "jsonrpc/id-type",
-		frame: `{"jsonrpc":"2.0","id":{"n":1},"method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+		frame: `{"jsonrpc":"2.0","id":{"n":1},"method":"tools/list"}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidRequest, "null")},
 	{name: "array id", rule: "jsonrpc/id-type",
-		frame: `{"jsonrpc":"2.0","id":[1],"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidRequest, "null")},
+		frame: `{"jsonrpc":"2.0","id":[1],"method":"ping"}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidRequest, "null")},
 
 	// jsonrpc/id-unique: the request is still answered.
 	{name: "id of an earlier request", rule: "jsonrpc/id-unique",
@@ -244,33 +245,33 @@ var ruleCases = []ruleCase{
 
 	// jsonrpc/method-not-found: -32601.
 	{name: "unknown method", rule: "jsonrpc/method-not-found",
-		frame: `{"jsonrpc":"2.0","id":30,"method":"tools/frobnicate"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "30")},
+		frame: `{"jsonrpc":"2.0","id":30,"method":"tools/frobnicate"}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeMethodNotFound, "30")},
 	{name: "a method of the client sent to the server", rule: "jsonrpc/method-not-found",
-		frame: `{"jsonrpc":"2.0","id":31,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "31")},
+		frame: `{"jsonrpc":"2.0","id":31,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeMethodNotFound, "31")},
 	{name: "method names are case-sensitive", rule: "jsonrpc/method-not-found",
-		frame: `{"jsonrpc":"2.0","id":"P","method":"Ping"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, `"P"`)},
+		frame: `{"jsonrpc":"2.0","id":"P","method":"Ping"}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeMethodNotFound, `"P"`)},
 
 	// jsonrpc/invalid-params: -32602 for requests; notifications get no reply.
 	{name: "params is an array", rule: "jsonrpc/invalid-params",
-		frame: `{"jsonrpc":"2.0","id":40,"method":"tools/list","params":[]}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "40")},
+		frame: `{"jsonrpc":"2.0","id":40,"method":"tools/list","params":[]}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "40")},
 	{name: "params is a string", rule: "jsonrpc/invalid-params", before: ruleFresh,
-		frame: `{"jsonrpc":"2.0","id":41,"method":"ping","params":"now"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "41")},
+		frame: `{"jsonrpc":"2.0","id":41,"method":"ping","params":"now"}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "41")},
 	{name: "tools/call without name", rule: "jsonrpc/invalid-params",
-		frame: `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"arguments":{}}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "42")},
+		frame: `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"arguments":{}}}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "42")},
 	{name: "tools/call arguments not an object", rule: "jsonrpc/invalid-params",
-		frame: `{"jsonrpc":"2.0","id":43,"method":"tools/call","params":{"name":"echo","arguments":["x"]}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "43")},
+		frame: `{"jsonrpc":"2.0","id":43,"method":"tools/call","params":{"name":"echo","arguments":["x"]}}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "43")},
 	{name: "resources/read without uri", rule: "jsonrpc/invalid-params",
-		frame: `{"jsonrpc":"2.0","id":44,"method":"resources/read","params":{}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "44")},
+		frame: `{"jsonrpc":"2.0","id":44,"method":"resources/read","params":{}}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "44")},
 	{name: "resources/subscribe uri not a string", rule: "jsonrpc/invalid-params",
-		frame: `{"jsonrpc":"2.0","id":45,"method":"resources/subscribe","params":{"uri":7}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "45")},
+		frame: `{"jsonrpc":"2.0","id":45,"method":"resources/subscribe","params":{"uri":7}}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "45")},
 	{name: "prompts/get without name", rule: "jsonrpc/invalid-params",
-		frame: `{"jsonrpc":"2.0","id":46,"method":"prompts/get","params":{"arguments":{"name":"x"}}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "46")},
+		frame: `{"jsonrpc":"2.0","id":46,"method":"prompts/get","params":{"arguments":{"name":"x"}}}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "46")},
 	{name: "prompts/get arguments not an object", rule: "jsonrpc/invalid-params",
-		frame: `{"jsonrpc":"2.0","id":47,"method":"prompts/get","params":{"name":"greet","arguments":"x"}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "47")},
+		frame: `{"jsonrpc":"2.0","id":47,"method":"prompts/get","params":{"name":"greet","arguments":"x"}}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "47")},
 	{name: "logging/setLevel unknown level", rule: "jsonrpc/invalid-params",
-		frame: `{"jsonrpc":"2.0","id":48,"method":"logging/setLevel","params":{"level":"verbose"}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "48")},
+		frame: `{"jsonrpc":"2.0","id":48,"method":"logging/setLevel","params":{"level":"verbose"}}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "48")},
 	{name: "completion/complete without ref", rule: "jsonrpc/invalid-params",
-		frame: `{"jsonrpc":"2.0","id":49,"method":"completion/complete","params":{"argument":{"name":"name","value":"a"}}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "49")},
+		frame: `{"jsonrpc":"2.0","id":49,"method":"completion/complete","params":{"argument":{"name":"name","value":"a"}}}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "49")},
 	{name: "notifications/cancelled without requestId", rule: "jsonrpc/invalid-params",
 		frame: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"bored"}}`, kind: mcptest.KindNotification, reply: wantNoReply()},
 
@@ -293,11 +294,11 @@ var ruleCases = []ruleCase{
 	// lifecycle/initialize-params: without a string protocolVersion the
 	// mock refuses with -32602; otherwise it answers.
 	{name: "protocolVersion missing", rule: "lifecycle/initialize-params", before: ruleFresh,
-		frame: initRequest(`{"capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
+		frame: initRequest(`{"capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, rawInitID)},
 	{name: "protocolVersion a number", rule: "lifecycle/initialize-params", before: ruleFresh,
-		frame: initRequest(`{"protocolVersion":20251125,"capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
+		frame: initRequest(`{"protocolVersion":20251125,"capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, rawInitID)},
 	{name: "no params at all", rule: "lifecycle/initialize-params", before: ruleFresh,
-		frame: initRequest(""), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
+		frame: initRequest(""), kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, rawInitID)},
 	{name: "capabilities missing", rule: "lifecycle/initialize-params", before: ruleFresh,
 		frame: initRequest(`{"protocolVersion":"2025-11-25","clientInfo":{"name":"c","version":"1"}}`), kind: mcptest.KindRequest, reply: wantResult(rawInitID)},
 	{name: "capabilities an array", rule: "lifecycle/initialize-params", before: ruleFresh,
@@ -380,11 +381,11 @@ var ruleCases = []ruleCase{
 
 	// pagination/invalid-cursor: -32602.
 	{name: "made-up cursor", rule: "pagination/invalid-cursor",
-		frame: `{"jsonrpc":"2.0","id":90,"method":"tools/list","params":{"cursor":"page-2"}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "90")},
+		frame: `{"jsonrpc":"2.0","id":90,"method":"tools/list","params":{"cursor":"page-2"}}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "90")},
 	{name: "cursor is a number", rule: "pagination/invalid-cursor",
-		frame: `{"jsonrpc":"2.0","id":91,"method":"resources/list","params":{"cursor":2}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "91")},
+		frame: `{"jsonrpc":"2.0","id":91,"method":"resources/list","params":{"cursor":2}}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "91")},
 	{name: "empty cursor", rule: "pagination/invalid-cursor",
-		frame: `{"jsonrpc":"2.0","id":92,"method":"prompts/list","params":{"cursor":""}}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "92")},
+		frame: `{"jsonrpc":"2.0","id":92,"method":"prompts/list","params":{"cursor":""}}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "92")},
 	{name: "cursor of another list", rule: "pagination/invalid-cursor",
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			cursor := c.result(t, "93", "tools/list", "").Get("nextCursor")
@@ -393,7 +394,7 @@ var ruleCases = []ruleCase{
 			}
 			return rawRequest("94", "prompts/list", `{"cursor":`+cursor.Raw+`}`)
 		},
-		kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "94")},
+		kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "94")},
 
 	// params/arguments-null (a warning): null is taken as no arguments.
 	{name: "tools/call arguments null", rule: "params/arguments-null", severity: mcptest.SeverityWarning,
@@ -404,13 +405,13 @@ var ruleCases = []ruleCase{
 
 	// stateless/meta-required: -32602.
 	{name: "server/discover without _meta", rule: "stateless/meta-required", before: ruleFresh,
-		frame: `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "1")},
+		frame: `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "1")},
 	{name: "clientCapabilities missing", rule: "stateless/meta-required", before: ruleDiscovered,
 		frame: rawRequest("2", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"rawclient","version":"1.0.0"}}}`),
-		kind:  mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "2")},
+		kind:  mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "2")},
 	{name: "protocolVersion not a string", rule: "stateless/meta-required", before: ruleDiscovered,
 		frame: rawRequest("3", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":20260728,"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"rawclient","version":"1.0.0"}}}`),
-		kind:  mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, "3")},
+		kind:  mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, "3")},
 
 	// stateless/client-info (a warning): answered.
 	{name: "no clientInfo", rule: "stateless/client-info", severity: mcptest.SeverityWarning, before: ruleFresh,
@@ -419,29 +420,29 @@ var ruleCases = []ruleCase{
 
 	// stateless/removed-method: -32601.
 	{name: "ping with _meta", rule: "stateless/removed-method", before: ruleDiscovered,
-		frame: rawRequest("1", "ping", modernParams("")), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "1")},
+		frame: rawRequest("1", "ping", modernParams("")), kind: mcptest.KindRequest, reply: wantError(spec.CodeMethodNotFound, "1")},
 	{name: "ping in a stateless session", rule: "stateless/removed-method", before: ruleDiscovered,
-		frame: rawRequest("2", "ping", ""), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "2")},
+		frame: rawRequest("2", "ping", ""), kind: mcptest.KindRequest, reply: wantError(spec.CodeMethodNotFound, "2")},
 	{name: "logging/setLevel", rule: "stateless/removed-method", before: ruleDiscovered,
-		frame: rawRequest("3", "logging/setLevel", modernParams(`"level":"info"`)), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "3")},
+		frame: rawRequest("3", "logging/setLevel", modernParams(`"level":"info"`)), kind: mcptest.KindRequest, reply: wantError(spec.CodeMethodNotFound, "3")},
 	{name: "resources/subscribe", rule: "stateless/removed-method", before: ruleDiscovered,
-		frame: rawRequest("4", "resources/subscribe", modernParams(`"uri":"file:///notes.txt"`)), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeMethodNotFound, "4")},
+		frame: rawRequest("4", "resources/subscribe", modernParams(`"uri":"file:///notes.txt"`)), kind: mcptest.KindRequest, reply: wantError(spec.CodeMethodNotFound, "4")},
 
 	// stateless/retry-supported-version: -32022 again.
 	{name: "retry with another unsupported version", rule: "stateless/retry-supported-version", severity: mcptest.SeverityWarning, before: ruleDiscovered,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			meta := `{"_meta":{"io.modelcontextprotocol/protocolVersion":"%s","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"rawclient","version":"1.0.0"}}}`
 			first := c.call(t, "1", "tools/list", fmt.Sprintf(meta, "2030-01-01"))
-			if first.Get("error.code").Int() != mcptest.CodeUnsupportedProtocolVersion || !strings.Contains(first.Get("error.data.supported").Raw, statelessVersion) {
+			if first.Get("error.code").Int() != spec.CodeUnsupportedProtocolVersion || !strings.Contains(first.Get("error.data.supported").Raw, statelessVersion) {
 				t.Fatalf("want -32022 listing the supported versions for 2030-01-01, got %s", first.Raw)
 			}
 			return rawRequest("2", "tools/list", fmt.Sprintf(meta, "2031-01-01"))
 		},
-		kind: mcptest.KindRequest, reply: wantError(mcptest.CodeUnsupportedProtocolVersion, "2")},
+		kind: mcptest.KindRequest, reply: wantError(spec.CodeUnsupportedProtocolVersion, "2")},
 
 	// stateless/no-initialize-after-discover: refused with -32602.
 	{name: "initialize after discover, modern-only server", rule: "stateless/no-initialize-after-discover", severity: mcptest.SeverityWarning, server: modernOnlyServer, before: ruleDiscovered,
-		frame: rawRequest(rawInitID, "initialize", initializeParams("2025-11-25")), kind: mcptest.KindRequest, reply: wantError(mcptest.CodeInvalidParams, rawInitID)},
+		frame: rawRequest(rawInitID, "initialize", initializeParams("2025-11-25")), kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, rawInitID)},
 
 	// stateless/discover-first (a warning): answered.
 	{name: "tools/list before server/discover", rule: "stateless/discover-first", severity: mcptest.SeverityWarning, before: ruleFresh,
@@ -903,7 +904,7 @@ func TestMissingRequiredPromptArgument(t *testing.T) {
 	c := dialRaw(t, srv)
 	c.handshake(t, "2025-11-25")
 	reply := c.call(t, "1", "prompts/get", `{"name":"greet","arguments":{}}`)
-	if reply.Get("error.code").Int() != mcptest.CodeInvalidParams {
+	if reply.Get("error.code").Int() != spec.CodeInvalidParams {
 		t.Errorf("want -32602, got %s", reply.Raw)
 	}
 }
@@ -1015,9 +1016,9 @@ func TestOversizedFrame(t *testing.T) {
 	c.timeout = time.Minute // the race detector makes reading 64 MiB slow
 	c.handshake(t, "2025-11-25")
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"blob":"` + strings.Repeat("a", mockMaxFrame+128<<10) + `"}}`)
-	checkReply(t, c.recvJSON(t), wantError(mcptest.CodeInvalidRequest, "null"))
+	checkReply(t, c.recvJSON(t), wantError(spec.CodeInvalidRequest, "null"))
 	c.ping(t, "2")
-	inv := srv.Journal().Invalid()
+	inv := srv.Journal().All().Invalid()
 	if len(inv) != 1 || !strings.Contains(inv[0].Problem, "longer than") || inv[0].Raw() != "" {
 		t.Fatalf("want one invalid message for the long frame, with a Problem and no bytes kept, got %v", inv)
 	}
@@ -1035,7 +1036,7 @@ func TestFrameJustOverTheLimit(t *testing.T) {
 	c.timeout = time.Minute
 	prefix, suffix := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"blob":"`, `"}}`
 	c.send(prefix + strings.Repeat("a", mockMaxFrame-len(prefix)-len(suffix)+100) + suffix)
-	checkReply(t, c.recvJSON(t), wantError(mcptest.CodeInvalidRequest, "null"))
+	checkReply(t, c.recvJSON(t), wantError(spec.CodeInvalidRequest, "null"))
 }
 
 // mockMaxDepth is how deeply the mock lets a frame nest (wire.go).
@@ -1063,7 +1064,7 @@ func TestDeepFrames(t *testing.T) {
 	for i, frame := range deep {
 		c.send(frame)
 		reply := c.recvJSON(t)
-		checkReply(t, reply, wantError(mcptest.CodeInvalidRequest, "null"))
+		checkReply(t, reply, wantError(spec.CodeInvalidRequest, "null"))
 		if msg := reply.Get("error.message").String(); !strings.Contains(msg, "deeper than 1000 levels") {
 			t.Errorf("frame %d: want the error to name the limit, got %q", i, msg)
 		}
@@ -1075,7 +1076,7 @@ func TestDeepFrames(t *testing.T) {
 	c.send(nested(mockMaxDepth))
 	checkReply(t, c.recvJSON(t), wantResult("7"))
 
-	inv := srv.Journal().Invalid()
+	inv := srv.Journal().All().Invalid()
 	if len(inv) != len(deep) {
 		t.Fatalf("want %d invalid frames, got %d: %v", len(deep), len(inv), inv)
 	}

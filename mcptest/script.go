@@ -75,20 +75,14 @@ func (r *Request) Log(level string, data any) (bool, error) {
 	return true, nil
 }
 
-// Method returns the request's method.
-func (r *Request) Method() string { return r.Message.Method }
-
-// Params returns the request's params.
-func (r *Request) Params() gjson.Result { return r.Message.Get("params") }
-
 // Arguments returns params.arguments (tools/call, prompts/get).
 func (r *Request) Arguments() gjson.Result { return r.Message.Get("params.arguments") }
 
 // Decode unmarshals the request's params into v.
 func (r *Request) Decode(v any) error {
-	p := r.Params()
+	p := r.Message.Get("params")
 	if !p.Exists() {
-		return fmt.Errorf("mcptest: %s request has no params", r.Method())
+		return fmt.Errorf("mcptest: %s request has no params", r.Message.Method)
 	}
 	return json.Unmarshal([]byte(p.Raw), v)
 }
@@ -99,7 +93,7 @@ func (r *Request) Decode(v any) error {
 func (r *Request) Progress(progress, total float64, message string) error {
 	tok := r.Message.Get("params._meta.progressToken")
 	if !tok.Exists() {
-		return fmt.Errorf("mcptest: %s request carries no params._meta.progressToken", r.Method())
+		return fmt.Errorf("mcptest: %s request carries no params._meta.progressToken", r.Message.Method)
 	}
 	p := map[string]any{"progressToken": json.RawMessage(tok.Raw), "progress": progress}
 	if total > 0 {

@@ -108,9 +108,9 @@ func AllVersions() []string { return spec.Versions() }
 // isStateless reports whether version belongs to the stateless era.
 func isStateless(version string) bool { return spec.IsStateless(version) }
 
-// DefaultWaitTimeout is how long WaitFor and the waiting assertions wait
-// unless WithWaitTimeout says otherwise.
-const DefaultWaitTimeout = 10 * time.Second
+// defaultWaitTimeout is how long WaitFor and the waiting assertions wait
+// unless Options.WaitTimeout says otherwise.
+const defaultWaitTimeout = 10 * time.Second
 
 type catalog struct {
 	items []entry
@@ -164,8 +164,8 @@ func NewServer(t TB) *Server {
 		info:        map[string]string{"name": "mcptest", "version": "0.0.0"},
 		versions:    spec.Versions(),
 		cacheScope:  "public",
-		waitTimeout: DefaultWaitTimeout,
-		closeGrace:  DefaultCloseGrace,
+		waitTimeout: defaultWaitTimeout,
+		closeGrace:  defaultCloseGrace,
 		handlers:    map[string]Handler{},
 		journal:     newJournal(),
 	}
@@ -202,33 +202,12 @@ func (s *Server) configure(call string, f func() error) *Server {
 	return s
 }
 
-// WithServerInfo sets serverInfo.name and serverInfo.version.
-func (s *Server) WithServerInfo(name, version string) *Server {
-	s.t.Helper()
-	return s.configure("WithServerInfo", func() error {
-		s.info["name"], s.info["version"] = name, version
-		return nil
-	})
-}
-
 // ServerInfo returns the serverInfo.name and serverInfo.version the
-// server announces (WithServerInfo), e.g. for a banner that names it.
+// server announces (Options.Name, Options.Version), e.g. for a banner that names it.
 func (s *Server) ServerInfo() (name, version string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.info["name"], s.info["version"]
-}
-
-// WithServerTitle sets serverInfo.title (protocol 2025-06-18 and later).
-func (s *Server) WithServerTitle(title string) *Server {
-	s.t.Helper()
-	return s.configure("WithServerTitle", func() error { s.info["title"] = title; return nil })
-}
-
-// WithInstructions sets the instructions of the initialize result.
-func (s *Server) WithInstructions(text string) *Server {
-	s.t.Helper()
-	return s.configure("WithInstructions", func() error { s.instructions = text; return nil })
 }
 
 // WithProtocolVersions narrows the protocol versions the server supports.
@@ -266,33 +245,6 @@ func (s *Server) modernVersions() []string {
 	return slices.DeleteFunc(slices.Clone(s.versions), func(v string) bool { return !isStateless(v) })
 }
 
-// WithCacheHints sets the ttlMs and cacheScope ("public" or "private") of
-// stateless-era list, read and discover results. The default is 0 ms,
-// "public": results are stale at once, so a caching client asks again.
-func (s *Server) WithCacheHints(ttl time.Duration, scope string) *Server {
-	s.t.Helper()
-	return s.configure("WithCacheHints", func() error {
-		if ttl < 0 {
-			return fmt.Errorf("ttl %v is negative", ttl)
-		}
-		if scope != "public" && scope != "private" {
-			return fmt.Errorf("cacheScope %q: want \"public\" or \"private\"", scope)
-		}
-		s.ttlMs, s.cacheScope = ttl.Milliseconds(), scope
-		return nil
-	})
-}
-
-// WithEmptyStringCursor makes the cursor of every list's second page the
-// empty string in stateless sessions, as the 2026-07-28 spec allows ("an
-// empty string is a valid cursor and MUST NOT be treated as the end of
-// results"). A client that stops at nextCursor "" misses every page after
-// the first. It needs WithPageSize.
-func (s *Server) WithEmptyStringCursor() *Server {
-	s.t.Helper()
-	return s.configure("WithEmptyStringCursor", func() error { s.emptyCursor = true; return nil })
-}
-
 // WithCapabilities replaces the capabilities the server declares, which are
 // otherwise derived from what is registered. caps is a JSON object text or
 // a Go value. The server still answers what is registered: use it to make
@@ -305,38 +257,6 @@ func (s *Server) WithCapabilities(caps any) *Server {
 			return err
 		}
 		s.capsOverride = b
-		return nil
-	})
-}
-
-// WithLogging declares the logging capability: logging/setLevel is then
-// answered, and the level is kept per session (Session.LogLevel).
-func (s *Server) WithLogging() *Server {
-	s.t.Helper()
-	return s.configure("WithLogging", func() error { s.logging = true; return nil })
-}
-
-// WithPageSize makes tools/list, resources/list, resources/templates/list
-// and prompts/list return at most n items a page, with an opaque nextCursor.
-func (s *Server) WithPageSize(n int) *Server {
-	s.t.Helper()
-	return s.configure("WithPageSize", func() error {
-		if n < 0 {
-			return fmt.Errorf("page size %d is negative", n)
-		}
-		s.pageSize = n
-		return nil
-	})
-}
-
-// WithWaitTimeout sets how long WaitFor and the waiting assertions wait.
-func (s *Server) WithWaitTimeout(d time.Duration) *Server {
-	s.t.Helper()
-	return s.configure("WithWaitTimeout", func() error {
-		if d <= 0 {
-			return fmt.Errorf("timeout %v is not positive", d)
-		}
-		s.waitTimeout = d
 		return nil
 	})
 }
@@ -641,7 +561,7 @@ func (s *Server) BroadcastResourceUpdated(uri string) int {
 	n := 0
 	params := map[string]string{"uri": uri}
 	for _, sess := range s.Sessions() {
-		if sess.Subscribed(uri) && sess.Notify("notifications/resources/updated", params) == nil {
+		if sess.subscribed(uri) && sess.Notify("notifications/resources/updated", params) == nil {
 			n++
 		}
 		n += sess.notifyListeners("notifications/resources/updated", params, uri)

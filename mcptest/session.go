@@ -242,8 +242,8 @@ func (s *Session) LogLevel() string {
 	return s.logLevel
 }
 
-// Subscribed reports whether the client subscribed to uri with resources/subscribe.
-func (s *Session) Subscribed(uri string) bool {
+// subscribed reports whether the client subscribed to uri with resources/subscribe.
+func (s *Session) subscribed(uri string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.subscriptions[uri]

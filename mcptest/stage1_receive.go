@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"io"
 	"net"
 	"runtime/debug"
@@ -102,7 +103,7 @@ func (s *Session) receiveOversized(n int) {
 	m := s.srv.journal.record(Message{SessionNumber: s.n, Direction: FromClient, Time: time.Now(), Kind: KindInvalid,
 		Problem: fmt.Sprintf("frame of %d bytes is longer than mcptest reads (%d); its bytes were discarded", n, maxFrame)})
 	s.violate(ruleInvalidRequest, m, m.Problem)
-	s.replyError("", "", CodeInvalidRequest, "Invalid Request: frame too long", nil)
+	s.replyError("", "", spec.CodeInvalidRequest, "Invalid Request: frame too long", nil)
 }
 
 // incoming is one frame as a transport hands it to the session: its text as

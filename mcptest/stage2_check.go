@@ -53,7 +53,7 @@ func (s *Session) process(d decoded) {
 
 	if d.parseError {
 		s.violate(ruleParseError, m, "the frame is not valid JSON")
-		s.replyError("", "", CodeParseError, "Parse error", nil)
+		s.replyError("", "", spec.CodeParseError, "Parse error", nil)
 		return
 	}
 	if m.Kind == KindInvalid {
@@ -62,7 +62,7 @@ func (s *Session) process(d decoded) {
 		if validID(d.id) {
 			id = m.ID
 		}
-		s.replyError(id, "", CodeInvalidRequest, "Invalid Request: "+m.Problem, nil)
+		s.replyError(id, "", spec.CodeInvalidRequest, "Invalid Request: "+m.Problem, nil)
 		return
 	}
 	if d.jsonrpc.Type != gjson.String || d.jsonrpc.Str != "2.0" {
@@ -76,7 +76,7 @@ func (s *Session) process(d decoded) {
 			if validID(d.id) {
 				id = m.ID
 			}
-			s.replyError(id, m.Method, CodeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`, nil)
+			s.replyError(id, m.Method, spec.CodeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`, nil)
 			return
 		}
 	}
@@ -110,7 +110,7 @@ func (s *Session) process(d decoded) {
 func (s *Session) request(m Message, d decoded) {
 	if !validID(d.id) {
 		s.violate(ruleIDType, m, "id "+m.ID+" is not a string or an integer")
-		s.replyError("", m.Method, CodeInvalidRequest, "Invalid Request: id must be a string or an integer", nil)
+		s.replyError("", m.Method, spec.CodeInvalidRequest, "Invalid Request: id must be a string or an integer", nil)
 		return
 	}
 	s.mu.Lock()
@@ -133,7 +133,7 @@ func (s *Session) request(m Message, d decoded) {
 	}
 	if d.params.Exists() && !d.params.IsObject() {
 		s.violate(ruleInvalidParams, m, "params is "+d.params.Type.String()+", want an object")
-		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: params must be an object", nil)
+		s.replyError(m.ID, m.Method, spec.CodeInvalidParams, "Invalid params: params must be an object", nil)
 		return
 	}
 	s.checkRequestFields(m, d)
@@ -208,7 +208,7 @@ func (s *Session) modernRoute(d decoded) bool {
 	if s.Era() == EraHandshake {
 		return false // an initialize selected the handshake era for this connection
 	}
-	if len(srv.legacy) == 0 || d.msg.Method == "server/discover" || d.meta(MetaProtocolVersion).Exists() {
+	if len(srv.legacy) == 0 || d.msg.Method == "server/discover" || d.meta(spec.MetaProtocolVersion).Exists() {
 		return true
 	}
 	return s.Era() == EraStateless
@@ -220,7 +220,7 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 	srv := s.srv
 	if removedInStateless(m.Method) {
 		s.violate(ruleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28")
-		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: "+m.Method+" is not part of protocol 2026-07-28", nil)
+		s.replyError(m.ID, m.Method, spec.CodeMethodNotFound, "Method not found: "+m.Method+" is not part of protocol 2026-07-28", nil)
 		return
 	}
 	if m.Method == "initialize" { // only here on a modern-only server
@@ -231,20 +231,20 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 			s.violate(ruleInitializeAfterDiscover, m, "initialize sent to a modern-only server after server/discover succeeded")
 		}
 		data, _ := json.Marshal(map[string]any{"supported": srv.versions, "requested": d.params.Get("protocolVersion").Value()})
-		s.replyError(m.ID, m.Method, CodeInvalidParams, "Unsupported protocol version: this server speaks only "+strings.Join(srv.versions, ", "), data)
+		s.replyError(m.ID, m.Method, spec.CodeInvalidParams, "Unsupported protocol version: this server speaks only "+strings.Join(srv.versions, ", "), data)
 		return
 	}
-	pv, caps := d.meta(MetaProtocolVersion), d.meta(MetaClientCapabilities)
+	pv, caps := d.meta(spec.MetaProtocolVersion), d.meta(spec.MetaClientCapabilities)
 	var missing []string
 	if pv.Type != gjson.String {
-		missing = append(missing, MetaProtocolVersion)
+		missing = append(missing, spec.MetaProtocolVersion)
 	}
 	if !caps.IsObject() {
-		missing = append(missing, MetaClientCapabilities)
+		missing = append(missing, spec.MetaClientCapabilities)
 	}
 	if len(missing) > 0 {
 		s.violate(ruleMetaRequired, m, "params._meta lacks "+strings.Join(missing, " and "))
-		s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: missing or invalid _meta field "+strings.Join(missing, ", "), nil)
+		s.replyError(m.ID, m.Method, spec.CodeInvalidParams, "Invalid params: missing or invalid _meta field "+strings.Join(missing, ", "), nil)
 		return
 	}
 	if !slices.Contains(srv.modern, pv.Str) {
@@ -256,11 +256,11 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 			s.violate(ruleRetrySupportedVersion, m, fmt.Sprintf("retried with %q after -32022 listed %s", pv.Str, strings.Join(told, ", ")))
 		}
 		data, _ := json.Marshal(map[string]any{"supported": srv.versions, "requested": pv.Str})
-		s.replyError(m.ID, m.Method, CodeUnsupportedProtocolVersion, "Unsupported protocol version", data)
+		s.replyError(m.ID, m.Method, spec.CodeUnsupportedProtocolVersion, "Unsupported protocol version", data)
 		return
 	}
-	if lvl := d.meta(MetaLogLevel); lvl.Exists() && (lvl.Type != gjson.String || !slices.Contains(logLevels, lvl.Str)) {
-		s.invalidParams(m, "_meta "+MetaLogLevel+" is "+describe(lvl)+", want one of debug … emergency")
+	if lvl := d.meta(spec.MetaLogLevel); lvl.Exists() && (lvl.Type != gjson.String || !slices.Contains(logLevels, lvl.Str)) {
+		s.invalidParams(m, "_meta "+spec.MetaLogLevel+" is "+describe(lvl)+", want one of debug … emergency")
 		return
 	}
 	s.noteModernRequest(m, d, pv.Str, caps)
@@ -273,7 +273,7 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 			s.violate(ruleUndeclaredMethod, m, s.undeclared(m, path))
 		}
 		if !declared(real, path) {
-			s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: the server does not declare the "+path+" capability", nil)
+			s.replyError(m.ID, m.Method, spec.CodeMethodNotFound, "Method not found: the server does not declare the "+path+" capability", nil)
 			return
 		}
 	}

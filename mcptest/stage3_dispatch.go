@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"strconv"
 	"strings"
 
@@ -96,8 +97,8 @@ func handlerName(m Message) string {
 func (s *Session) callHandler(ctx context.Context, h Handler, req *Request) (r Reply) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.srv.errorf("mcptest: the Handler for %s (session %d, id %s) panicked: %v", req.Method(), s.n, req.Message.ID, p)
-			r = JSONRPCError(CodeInternalError, fmt.Sprintf("mcptest: handler panicked: %v", p), nil)
+			s.srv.errorf("mcptest: the Handler for %s (session %d, id %s) panicked: %v", req.Message.Method, s.n, req.Message.ID, p)
+			r = JSONRPCError(spec.CodeInternalError, fmt.Sprintf("mcptest: handler panicked: %v", p), nil)
 		}
 	}()
 	return h(ctx, req)
@@ -114,7 +115,7 @@ func (s *Session) dispatch(m Message, d decoded) {
 	case "server/discover":
 		// A legacy (handshake-era) server does not know this method: a
 		// probing client falls back to initialize at once.
-		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: server/discover", nil)
+		s.replyError(m.ID, m.Method, spec.CodeMethodNotFound, "Method not found: server/discover", nil)
 	case "logging/setLevel":
 		s.setLevel(m, d)
 	case "tools/list":
@@ -137,7 +138,7 @@ func (s *Session) dispatch(m Message, d decoded) {
 		s.complete(m, d)
 	default:
 		s.violate(ruleMethodNotFound, m, "the server does not know the method "+strconv.Quote(m.Method))
-		s.replyError(m.ID, m.Method, CodeMethodNotFound, "Method not found: "+m.Method, nil)
+		s.replyError(m.ID, m.Method, spec.CodeMethodNotFound, "Method not found: "+m.Method, nil)
 	}
 }
 
@@ -167,7 +168,7 @@ func (s *Session) undeclared(m Message, path string) string {
 			builder = "WithPrompts"
 		}
 	case "logging":
-		builder = "WithLogging"
+		builder = "WithOptions(Options{Logging: true})"
 	case "completions":
 		if len(srv.completions) == 0 {
 			builder = "WithPromptCompletion or WithResourceCompletion"
@@ -182,7 +183,7 @@ func (s *Session) undeclared(m Message, path string) string {
 // invalidParams answers -32602 and records the violation.
 func (s *Session) invalidParams(m Message, detail string) {
 	s.violate(ruleInvalidParams, m, detail)
-	s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: "+detail, nil)
+	s.replyError(m.ID, m.Method, spec.CodeInvalidParams, "Invalid params: "+detail, nil)
 }
 
 // stringParam reads a required string param, answering -32602 if it is not one.
@@ -211,7 +212,7 @@ func (s *Session) list(m Message, d decoded, field string, c *catalog) {
 		}
 		if !ok {
 			s.violate(ruleInvalidCursor, m, "cursor "+shorten(cur.Raw, 60)+" was not issued by this server")
-			s.replyError(m.ID, m.Method, CodeInvalidParams, "Invalid params: invalid cursor", nil)
+			s.replyError(m.ID, m.Method, spec.CodeInvalidParams, "Invalid params: invalid cursor", nil)
 			return
 		}
 		start = off
@@ -319,7 +320,7 @@ func (s *Session) answerAsking(m Message, e entry, args gjson.Result, vars map[s
 func (s *Session) miss(m Message, kind, name, why string) Reply {
 	what := kind + " " + strconv.Quote(name)
 	s.srv.noteUnmatched(fmt.Sprintf("%s %s (session %d, id %s): %s", m.Method, what, s.n, m.ID, why))
-	return JSONRPCError(CodeInvalidParams, "mcptest: "+what+": "+why, nil)
+	return JSONRPCError(spec.CodeInvalidParams, "mcptest: "+what+": "+why, nil)
 }
 
 // arguments reads params.arguments: an object, or absent; null is taken as
@@ -381,7 +382,7 @@ func (s *Session) unknown(m Message, kind, name string, names []string) {
 	builder := map[string]string{"tool": "WithTools", "prompt": "WithPrompts"}[kind]
 	s.srv.noteUnmatched(fmt.Sprintf("%s (session %d, id %s): %s %q is not scripted (did you forget %s?), or the client called a %s the server never listed%s",
 		m.Method, s.n, m.ID, kind, name, builder, kind, hint))
-	s.replyError(m.ID, m.Method, CodeInvalidParams, fmt.Sprintf("Unknown %s: %s%s", kind, name, hint), nil)
+	s.replyError(m.ID, m.Method, spec.CodeInvalidParams, fmt.Sprintf("Unknown %s: %s%s", kind, name, hint), nil)
 }
 
 func (s *Session) readResource(m Message, d decoded) {
@@ -407,9 +408,9 @@ func (s *Session) readResource(m Message, d decoded) {
 	if !found {
 		s.srv.noteUnmatched(fmt.Sprintf("resources/read (session %d, id %s): no resource or template matches %q: it is not scripted (did you forget WithResources or WithResourceTemplates?), or the client read a URI the server never listed", s.n, m.ID, uri))
 		data, _ := toJSON(map[string]string{"uri": uri})
-		code := CodeResourceNotFound
+		code := spec.CodeResourceNotFound
 		if m.modern {
-			code = CodeInvalidParams // 2026-07-28 must not send -32002
+			code = spec.CodeInvalidParams // 2026-07-28 must not send -32002
 		}
 		s.replyError(m.ID, m.Method, code, "Resource not found", data)
 		return

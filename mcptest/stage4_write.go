@@ -3,6 +3,7 @@ package mcptest
 import (
 	"bytes"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"strings"
 	"time"
 
@@ -27,14 +28,14 @@ func (s *Session) reply(m Message, r Reply) {
 	case r.noReply:
 	case r.problem != nil:
 		s.srv.errorf("mcptest: reply to %s (session %d, id %s): %v", m.Method, s.n, m.ID, r.problem)
-		s.replyError(m.ID, m.Method, CodeInternalError, "mcptest: "+r.problem.Error(), nil)
+		s.replyError(m.ID, m.Method, spec.CodeInternalError, "mcptest: "+r.problem.Error(), nil)
 	case r.rpcErr != nil:
 		s.replyError(m.ID, m.Method, r.rpcErr.Code, r.rpcErr.Message, r.rpcErr.Data)
 	case r.result != nil:
 		s.replyResult(m, r.result)
 	default:
 		s.srv.errorf("mcptest: the Handler for %s (session %d, id %s) returned an empty Reply; return a result, an error or NoReply()", m.Method, s.n, m.ID)
-		s.replyError(m.ID, m.Method, CodeInternalError, "mcptest: empty reply", nil)
+		s.replyError(m.ID, m.Method, spec.CodeInternalError, "mcptest: empty reply", nil)
 	}
 }
 

@@ -11,22 +11,6 @@ import (
 	"github.com/tidwall/sjson"
 )
 
-// The _meta keys of the stateless era.
-const (
-	MetaProtocolVersion    = spec.MetaProtocolVersion
-	MetaClientCapabilities = spec.MetaClientCapabilities
-	MetaClientInfo         = spec.MetaClientInfo
-	MetaLogLevel           = spec.MetaLogLevel
-	MetaServerInfo         = spec.MetaServerInfo
-	MetaSubscriptionID     = spec.MetaSubscriptionID
-)
-
-// Error codes of the stateless era.
-const (
-	CodeMissingClientCapability    = -32021
-	CodeUnsupportedProtocolVersion = -32022
-)
-
 // Era is one of the two eras of the protocol a session can be in
 // (Session.Era): EraHandshake or EraStateless. The zero value is no era yet.
 type Era string
@@ -48,8 +32,8 @@ func (e Era) valid() bool { return e == EraHandshake || e == EraStateless }
 func metaPath(key string) string { return "_meta." + gjson.Escape(key) }
 
 var (
-	pathProtocolVersion = metaPath(MetaProtocolVersion)
-	pathLogLevel        = metaPath(MetaLogLevel)
+	pathProtocolVersion = metaPath(spec.MetaProtocolVersion)
+	pathLogLevel        = metaPath(spec.MetaLogLevel)
 )
 
 // meta returns the value of key (the first, as Get reads it) in the _meta
@@ -97,7 +81,7 @@ func declaredIn(caps gjson.Result, path string) bool {
 // warning is recorded once per session. A request's version or clientInfo
 // may differ from an earlier one's: the spec has each request stand alone.
 func (s *Session) noteModernRequest(m Message, d decoded, version string, caps gjson.Result) {
-	info := d.meta(MetaClientInfo)
+	info := d.meta(spec.MetaClientInfo)
 	s.mu.Lock()
 	first := s.era == ""
 	if s.era == "" {
@@ -123,7 +107,7 @@ func (s *Session) noteModernRequest(m Message, d decoded, version string, caps g
 	s.toldSupported = nil // a supported version was accepted: the -32022 episode is over
 	s.mu.Unlock()
 	if warnInfo {
-		s.violate(ruleClientInfo, m, "params._meta carries no "+MetaClientInfo)
+		s.violate(ruleClientInfo, m, "params._meta carries no "+spec.MetaClientInfo)
 	}
 	if warnDiscover {
 		s.violate(ruleDiscoverFirst, m, m.Method+" sent before server/discover; a client should probe first")
@@ -155,11 +139,11 @@ type resultDecor struct{ info, meta, ttlMs, cacheScope []byte }
 
 func newResultDecor(info map[string]string, ttlMs int64, cacheScope string) resultDecor {
 	d := resultDecor{info: jsonValue(info), ttlMs: jsonValue(ttlMs), cacheScope: jsonValue(cacheScope)}
-	d.meta = fmt.Appendf(nil, `{%q:%s}`, MetaServerInfo, d.info)
+	d.meta = fmt.Appendf(nil, `{%q:%s}`, spec.MetaServerInfo, d.info)
 	return d
 }
 
-var pathServerInfoKey = gjson.Escape(MetaServerInfo)
+var pathServerInfoKey = gjson.Escape(spec.MetaServerInfo)
 
 // decorate adds what every stateless-era result carries and the result
 // does not have yet: resultType, serverInfo in _meta, and on list, read and
@@ -216,7 +200,7 @@ func (s *Session) decorate(method string, result []byte) (_ []byte, add []byte, 
 		}
 	}
 	if meta.Exists() && !meta.Get(pathServerInfoKey).Exists() {
-		if out, err := sjson.SetRawBytes(result, metaPath(MetaServerInfo), d.info); err == nil {
+		if out, err := sjson.SetRawBytes(result, metaPath(spec.MetaServerInfo), d.info); err == nil {
 			result = out
 		}
 	}
@@ -256,7 +240,7 @@ func (s *Session) listen(m Message, d decoded) {
 	s.listeners = append(s.listeners, sub)
 	s.mu.Unlock()
 	params, _ := json.Marshal(map[string]any{"notifications": agreed})
-	params, _ = sjson.SetRawBytes(params, metaPath(MetaSubscriptionID), []byte(m.ID))
+	params, _ = sjson.SetRawBytes(params, metaPath(spec.MetaSubscriptionID), []byte(m.ID))
 	frame := appendRequest(nil, "", "notifications/subscriptions/acknowledged", params)
 	_ = s.write(Message{Kind: KindNotification, Method: "notifications/subscriptions/acknowledged"}, frame)
 }
@@ -293,7 +277,7 @@ func (s *Session) notifyListeners(method string, params any, uri string) int {
 	}
 	n := 0
 	for _, id := range ids {
-		withID, err := sjson.SetRawBytes(p, metaPath(MetaSubscriptionID), []byte(id))
+		withID, err := sjson.SetRawBytes(p, metaPath(spec.MetaSubscriptionID), []byte(id))
 		if err != nil {
 			continue
 		}
@@ -324,7 +308,7 @@ func (s *Session) EndListen(id string) error {
 	if !s.dropListener(id) {
 		return fmt.Errorf("mcptest: EndListen(%s): no open subscriptions/listen with that id; open: %v", id, s.Listening())
 	}
-	result, _ := sjson.SetRawBytes([]byte(`{"resultType":"complete"}`), metaPath(MetaSubscriptionID), []byte(id))
+	result, _ := sjson.SetRawBytes([]byte(`{"resultType":"complete"}`), metaPath(spec.MetaSubscriptionID), []byte(id))
 	s.replyResult(Message{Method: "subscriptions/listen", ID: id, modern: true}, result)
 	return nil
 }

@@ -12,6 +12,7 @@ package mcptest_test
 import (
 	"context"
 	"fmt"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"slices"
 	"strconv"
 	"strings"
@@ -189,7 +190,7 @@ func slFullServer(tb mcptest.TB) *mcptest.Server {
 		WithResources(mcptest.NewResource("file:///notes.txt", "notes").WithMIMEType("text/plain").ReturnsText("remember the milk")).
 		WithPrompts(mcptest.NewPrompt("greet").WithArgument("name", "who to greet", true).ReturnsText("Hello!")).
 		WithPromptCompletion("greet", "name", "alice", "bob").
-		WithLogging()
+		WithOptions(mcptest.Options{Logging: true})
 }
 
 // slToolsOnlyServer declares tools and nothing else.
@@ -567,7 +568,7 @@ func TestStatelessRulesAllHaveACase(t *testing.T) {
 	}
 	want := []mcptest.RuleID{"capabilities/undeclared-method"}
 	for _, r := range mcptest.Rules() {
-		if slices.Equal(r.Versions, mcptest.StatelessVersions()) && r.Transport != mcptest.TransportHTTP {
+		if slices.Equal(r.Versions, mcptest.StatelessVersions()) && r.Transport != "http" {
 			want = append(want, r.ID)
 		}
 	}
@@ -609,7 +610,7 @@ func TestStatelessCorrectRawClient(t *testing.T) {
 		WithResources(mcptest.NewResource("file:///notes.txt", "notes").WithMIMEType("text/plain").ReturnsText("remember the milk")).
 		WithPrompts(mcptest.NewPrompt("greet").WithArgument("name", "who to greet", true).ReturnsText("Hello!")).
 		WithPromptCompletion("greet", "name", "alice", "bob").
-		WithServerInfo("slserver", "9.9.9")
+		WithOptions(mcptest.Options{Name: "slserver", Version: "9.9.9"})
 	c := dialRaw(t, srv)
 
 	disc := slDiscover(t, c, "1")
@@ -622,7 +623,7 @@ func TestStatelessCorrectRawClient(t *testing.T) {
 		}
 	}
 	slCheckCacheable(t, "server/discover", disc, 0, "public")
-	if got := disc.Get(slMetaPath("", mcptest.MetaServerInfo)); got.Get("name").String() != "slserver" || got.Get("version").String() != "9.9.9" {
+	if got := disc.Get(slMetaPath("", spec.MetaServerInfo)); got.Get("name").String() != "slserver" || got.Get("version").String() != "9.9.9" {
 		t.Errorf("server/discover: want _meta serverInfo slserver 9.9.9, got %s", disc.Raw)
 	}
 
@@ -658,7 +659,7 @@ func TestStatelessCorrectRawClient(t *testing.T) {
 	if ack.Get("method").String() != "notifications/subscriptions/acknowledged" || ack.Get("id").Exists() {
 		t.Fatalf("subscriptions/listen: want notifications/subscriptions/acknowledged first, got %s", ack.Raw)
 	}
-	if got := ack.Get(slMetaPath("params.", mcptest.MetaSubscriptionID)); got.Type != gjson.String || got.Str != "listen-1" {
+	if got := ack.Get(slMetaPath("params.", spec.MetaSubscriptionID)); got.Type != gjson.String || got.Str != "listen-1" {
 		t.Errorf("acknowledged: want _meta subscriptionId \"listen-1\" (the listen id), got %s", ack.Raw)
 	}
 	if !ack.Get("params.notifications.toolsListChanged").Bool() || ack.Get("params.notifications.resourceSubscriptions").Raw != `["file:///notes.txt"]` {
@@ -671,7 +672,7 @@ func TestStatelessCorrectRawClient(t *testing.T) {
 		t.Errorf("Notify(tools/list_changed): want 1 notification sent, on the listen stream, got %d", n)
 	}
 	changed := c.recvJSON(t)
-	if changed.Get("method").String() != "notifications/tools/list_changed" || changed.Get(slMetaPath("params.", mcptest.MetaSubscriptionID)).String() != "listen-1" {
+	if changed.Get("method").String() != "notifications/tools/list_changed" || changed.Get(slMetaPath("params.", spec.MetaSubscriptionID)).String() != "listen-1" {
 		t.Errorf("want notifications/tools/list_changed with subscriptionId listen-1, got %s", changed.Raw)
 	}
 	if n := srv.BroadcastResourceUpdated("file:///notes.txt"); n != 1 {
@@ -679,7 +680,7 @@ func TestStatelessCorrectRawClient(t *testing.T) {
 	}
 	updated := c.recvJSON(t)
 	if updated.Get("method").String() != "notifications/resources/updated" || updated.Get("params.uri").String() != "file:///notes.txt" ||
-		updated.Get(slMetaPath("params.", mcptest.MetaSubscriptionID)).String() != "listen-1" {
+		updated.Get(slMetaPath("params.", spec.MetaSubscriptionID)).String() != "listen-1" {
 		t.Errorf("want notifications/resources/updated for the notes with subscriptionId listen-1, got %s", updated.Raw)
 	}
 	c.notify("notifications/cancelled", `{"requestId":"listen-1","reason":"done listening"}`)
@@ -692,7 +693,7 @@ func TestStatelessCorrectRawClient(t *testing.T) {
 	if n := srv.Broadcast("notifications/tools/list_changed", nil); n != 0 {
 		t.Errorf("Notify after the cancel: want 0 notifications sent, got %d", n)
 	}
-	if rs := srv.Journal().Responses("subscriptions/listen"); len(rs) != 0 {
+	if rs := srv.Journal().All().Responses("subscriptions/listen"); len(rs) != 0 {
 		t.Errorf("want no response to the cancelled listen, got %v", rs)
 	}
 
@@ -749,7 +750,7 @@ func TestStatelessListenEndedByServer(t *testing.T) {
 	}
 	end := c.recvJSON(t)
 	if end.Get("id").Raw != `"L"` || end.Get("result.resultType").String() != "complete" ||
-		end.Get(slMetaPath("result.", mcptest.MetaSubscriptionID)).String() != "L" {
+		end.Get(slMetaPath("result.", spec.MetaSubscriptionID)).String() != "L" {
 		t.Errorf("EndListen: want a complete result to id \"L\" carrying its subscriptionId, got %s", end.Raw)
 	}
 	if got := srv.Session(1).Listening(); len(got) != 0 {
@@ -874,7 +875,7 @@ func TestStatelessMixedEras(t *testing.T) {
 	})
 	t.Run("legacy-only server", func(t *testing.T) {
 		srv := slFullServer(t).WithProtocolVersions(mcptest.HandshakeVersions()...).ExpectViolation("lifecycle/initialize-first").
-			WithWaitTimeout(500 * time.Millisecond) // AssertEra(stateless) must fail below: no need to wait 10 s
+			WithOptions(mcptest.Options{WaitTimeout: 500 * time.Millisecond}) // AssertEra(stateless) must fail below: no need to wait 10 s
 		c := dialRaw(t, srv)
 		disc := c.call(t, "1", "server/discover", slOK(""))
 		if disc.Get("error.code").Int() != slCodeMethodNotFound {
@@ -959,12 +960,12 @@ func slFiveTools(tb mcptest.TB) *mcptest.Server {
 	for i := 1; i <= 5; i++ {
 		tools = append(tools, mcptest.NewTool(fmt.Sprintf("t%d", i)).ReturnsText("x"))
 	}
-	return mcptest.NewServer(tb).WithTools(tools...).WithPageSize(2)
+	return mcptest.NewServer(tb).WithTools(tools...).WithOptions(mcptest.Options{PageSize: 2})
 }
 
 func TestStatelessEmptyStringCursor(t *testing.T) {
-	t.Run("WithEmptyStringCursor", func(t *testing.T) {
-		srv := slFiveTools(t).WithEmptyStringCursor()
+	t.Run("EmptyStringCursor", func(t *testing.T) {
+		srv := slFiveTools(t).WithOptions(mcptest.Options{EmptyStringCursor: true})
 		c := dialRaw(t, srv)
 		slDiscover(t, c, "1")
 		page := c.result(t, "2", "tools/list", slOK(""))
@@ -1023,11 +1024,11 @@ func TestStatelessEmptyStringCursor(t *testing.T) {
 // 7. Logging is per request: _meta logLevel.
 
 func TestStatelessLogging(t *testing.T) {
-	srv := mcptest.NewServer(t).WithLogging().WithTools(mcptest.NewTool("log").
+	srv := mcptest.NewServer(t).WithOptions(mcptest.Options{Logging: true}).WithTools(mcptest.NewTool("log").
 		HandledBy(func(_ context.Context, req *mcptest.Request) mcptest.Reply {
 			sent, err := req.Log(req.Arguments().Get("level").String(), "x")
 			if err != nil {
-				return mcptest.JSONRPCError(mcptest.CodeInternalError, err.Error(), nil)
+				return mcptest.JSONRPCError(spec.CodeInternalError, err.Error(), nil)
 			}
 			return mcptest.TextResult(strconv.FormatBool(sent))
 		}))
@@ -1067,7 +1068,7 @@ func TestStatelessLogging(t *testing.T) {
 			t.Errorf("%s: want the result %v to id %s next, got %s", what, tc.sent, id, line.Raw)
 		}
 	}
-	if got := len(srv.Journal().Notifications("notifications/message")); got != wantSent {
+	if got := len(srv.Journal().All().Notifications("notifications/message")); got != wantSent {
 		t.Errorf("want %d notifications/message journaled, got %d", wantSent, got)
 	}
 	srv.AssertNoViolations(t)
@@ -1090,8 +1091,8 @@ func TestStatelessLoggingInvalidLevel(t *testing.T) {
 // 8. Caching hints.
 
 func TestStatelessCacheHints(t *testing.T) {
-	t.Run("WithCacheHints", func(t *testing.T) {
-		srv := slFullServer(t).WithCacheHints(90*time.Second, "private")
+	t.Run("CacheHints", func(t *testing.T) {
+		srv := slFullServer(t).WithOptions(mcptest.Options{CacheTTL: 90 * time.Second, CacheScope: "private"})
 		c := dialRaw(t, srv)
 		slCheckCacheable(t, "server/discover", slDiscover(t, c, "1"), 90000, "private")
 		slCheckCacheable(t, "tools/list", c.result(t, "2", "tools/list", slOK("")), 90000, "private")
@@ -1158,7 +1159,7 @@ func TestStatelessCancelInflight(t *testing.T) {
 	slStillServing(t, c, "2")
 	srv.AssertCancelled(t, "tools/call")
 	srv.Close() // waits for the handler's goroutine: the journal is final
-	for _, m := range srv.Journal().Responses("tools/call") {
+	for _, m := range srv.Journal().All().Responses("tools/call") {
 		if m.ID == `"w"` {
 			t.Errorf("want no reply to the cancelled tools/call, got %s", m.Raw())
 		}

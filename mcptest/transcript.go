@@ -168,7 +168,7 @@ func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
 const maxTranscriptFrame = 2000
 
 // clip cuts raw for a transcript; cut is how much the journal already
-// left out of it (WithJournalLimit).
+// left out of it (Options.JournalLimit).
 func clip(raw string, cut int) string {
 	if len(raw) > maxTranscriptFrame {
 		cut += len(raw) - maxTranscriptFrame
@@ -181,7 +181,7 @@ func clip(raw string, cut int) string {
 }
 
 // Transcript renders the messages as Server.Transcript does, e.g.
-// srv.Journal().InSession(2).Transcript(). It takes time linear in the
+// srv.Journal().All().InSession(2).Transcript(). It takes time linear in the
 // number of messages, whatever the number of sessions.
 func (ms Messages) Transcript() string { return renderTranscript(ms) }
 

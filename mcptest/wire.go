@@ -97,7 +97,7 @@ type Message struct {
 	Kind Kind
 
 	modern bool  // a request served by the stateless era
-	cut    int32 // bytes of the message the journal left out (WithJournalLimit)
+	cut    int32 // bytes of the message the journal left out (Options.JournalLimit)
 	// (these two share a word with Direction and Kind: the journal keeps
 	// every Message, so its size is the journal's cost per message)
 
@@ -129,7 +129,7 @@ type Message struct {
 }
 
 // Truncated returns how many bytes of the message the journal left out of
-// Raw, under Server.WithJournalLimit; 0 when Raw is the whole message.
+// Raw, under Options.JournalLimit; 0 when Raw is the whole message.
 func (m Message) Truncated() int { return int(m.cut) }
 
 // toolName returns the name a tools/call request calls.
@@ -143,9 +143,6 @@ func (m Message) toolName() string {
 // Raw returns the frame exactly as it crossed the wire, without the
 // newline that delimits it.
 func (m Message) Raw() string { return m.raw }
-
-// Bytes returns a copy of the frame's bytes, without the delimiting newline.
-func (m Message) Bytes() []byte { return []byte(m.raw) }
 
 // Get reads a value at a gjson path (https://github.com/tidwall/gjson#path-syntax)
 // from the raw message, e.g. Get("params.arguments.age").Int().
@@ -366,16 +363,6 @@ type rpcError struct {
 	Message string          `json:"message"`
 	Data    json.RawMessage `json:"data,omitempty"`
 }
-
-// Standard JSON-RPC 2.0 and MCP error codes.
-const (
-	CodeParseError       = -32700
-	CodeInvalidRequest   = -32600
-	CodeMethodNotFound   = -32601
-	CodeInvalidParams    = -32602
-	CodeInternalError    = -32603
-	CodeResourceNotFound = -32002
-)
 
 // appendResult writes a result response frame, the result given in parts
 // (a stateless-era result and the members decorate adds to it).

@@ -88,7 +88,7 @@ func Auth() []Scenario {
 	for i := range list {
 		list[i].Expect.NotApplicable = unlessOAuth(list[i].Expect.NotApplicable)
 	}
-	return list
+	return withBases(list)
 }
 
 // unlessOAuth is an authorization scenario's NotApplicable: overDial, then

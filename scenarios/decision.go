@@ -14,7 +14,7 @@ import (
 // to be evidence, phrased over whatever the client sent.
 
 // metaCapsPath is the gjson path of a stateless-era request's client capabilities.
-var metaCapsPath = "params._meta." + strings.ReplaceAll(mcptest.MetaClientCapabilities, ".", `\.`)
+var metaCapsPath = `params._meta.io\.modelcontextprotocol/clientCapabilities`
 
 // lifecycleMethods are the requests that are not the app's work.
 var lifecycleMethods = map[string]bool{"initialize": true, "server/discover": true, "ping": true}

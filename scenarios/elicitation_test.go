@@ -55,12 +55,12 @@ func TestElicitationMissingCapability(t *testing.T) {
 		lines []string
 		code  int
 	}{
-		{"stateless", []string{fmt.Sprintf(call, meta)}, mcptest.CodeMissingClientCapability},
+		{"stateless", []string{fmt.Sprintf(call, meta)}, -32021},
 		{"handshake", []string{
 			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
 			`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 			fmt.Sprintf(call, ""),
-		}, mcptest.CodeInternalError},
+		}, -32603},
 	} {
 		t.Run(tc.era, func(t *testing.T) {
 			o := s.Play(t, lineClient(tc.lines...))

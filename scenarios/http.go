@@ -16,7 +16,7 @@ import (
 // for Endpoint.URL (a stdio client, which connects with Endpoint.Open), and judged
 // for every client that did.
 func HTTP() []Scenario {
-	return []Scenario{httpSessionExpired(), httpErrorPage(), httpStreamDropped(), httpLegacyOnly()}
+	return withBases([]Scenario{httpSessionExpired(), httpErrorPage(), httpStreamDropped(), httpLegacyOnly()})
 }
 
 // overDial returns why an HTTP scenario does not apply: the client never

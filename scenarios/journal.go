@@ -10,7 +10,7 @@ import (
 // This file reads an Outcome's journal for the checks of the catalog.
 
 // metaVersionPath is the gjson path of a stateless-era request's protocol version.
-var metaVersionPath = "params._meta." + strings.ReplaceAll(mcptest.MetaProtocolVersion, ".", `\.`)
+var metaVersionPath = `params._meta.io\.modelcontextprotocol/protocolVersion`
 
 // The queries below are mcptest.Messages queries of the client's side of
 // the journal (or of the server's, for serverSent), named for the checks.

@@ -150,11 +150,11 @@ func TestJSONRuleCatches(t *testing.T) {
 	src := `package p
 const caps = ` + "`" + `{"tools":{}}` + "`" + `
 func f() {
-	_ = mcptest.JSONRPCError(mcptest.CodeMissingClientCapability, "Missing", ` + "`" + `{"requiredCapabilities":{"elicitation":{}}}` + "`" + `)
+	_ = mcptest.JSONRPCError(-32021, "Missing", ` + "`" + `{"requiredCapabilities":{"elicitation":{}}}` + "`" + `)
 	_ = fault.SetField("initialize", "result.capabilities", caps)
 	_ = mcptest.JSONRPCError(1, "ok", json.RawMessage(` + "`" + `{"a":1}` + "`" + `))
 	_ = fault.SetField("initialize", "result.protocolVersion", "2025-11-25")
-	_ = srv.Journal().Where("params.name", " [1]")
+	_ = srv.Journal().All().Where("params.name", " [1]")
 }
 `
 	fset := token.NewFileSet()

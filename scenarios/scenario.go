@@ -158,6 +158,10 @@ type Scenario struct {
 	Mistake string
 	// Spec is the address of the spec section the scenario is about.
 	Spec string
+	// Basis is what the verdict rests on: the requirement on the client
+	// (keyword and sentence), or the sentence a robustness scenario's
+	// server breaks. The catalog's scenarios have theirs from one table.
+	Basis Basis
 	// Server applies the scenario's mistake to base, the app's healthy
 	// server (GiftGen unless the run says WithServer), built for the test
 	// and not yet started: it adds faults (marked Optional: whether they

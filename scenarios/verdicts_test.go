@@ -173,7 +173,7 @@ func TestOnePageClient(t *testing.T) {
 // no resources, no prompts.
 func forecast(t mcptest.TB) *mcptest.Server {
 	return mcptest.NewServer(t).
-		WithServerInfo("weather", "1.0.0").
+		WithOptions(mcptest.Options{Name: "weather", Version: "1.0.0"}).
 		WithTools(mcptest.NewTool("get_forecast").
 			WithDescription("Forecast for a city").
 			WithInputSchema(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`).
@@ -204,7 +204,7 @@ func TestWithServer(t *testing.T) {
 			if r := s.Evaluate(o); r.Status != scenarios.Fail || !strings.Contains(r.Observed, b.mention) {
 				t.Errorf("%s: want fail mentioning %q, got %+v", name, b.mention, r)
 			}
-			if name == "tools-capability-missing" && len(o.Server.Journal().ToolCalls("get_forecast")) == 0 {
+			if name == "tools-capability-missing" && len(o.Server.Journal().All().ToolCalls("get_forecast")) == 0 {
 				t.Errorf("%s: the buggy client never called get_forecast; the server was not the app's", name)
 			}
 		}

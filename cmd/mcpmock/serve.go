@@ -215,7 +215,7 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 		for _, miss := range srv.Unmatched() {
 			t.Errorf("the client asked for what the server has no answer for (it got a JSON-RPC error): %s", miss)
 		}
-		heard = len(srv.Journal().From(mcptest.FromClient)) > 0
+		heard = len(srv.Journal().All().From(mcptest.FromClient)) > 0
 		rep.ElapsedMS = since().Milliseconds()
 		msgs := srv.Journal().All()
 		rep.Messages = len(msgs)

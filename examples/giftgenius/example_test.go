@@ -42,7 +42,7 @@ func ExampleApp_Suggest() {
 		srv.AssertEra(t, mcptest.EraStateless)
 		srv.AssertNegotiatedVersion(t, "2026-07-28")
 		srv.AssertToolCalled(t, "suggest_gifts", `{"age":25}`)
-		for _, m := range srv.Journal().Requests("") {
+		for _, m := range srv.Journal().All().Requests("") {
 			fmt.Println(m.Method)
 		}
 	})
@@ -138,7 +138,7 @@ func ExampleApp_Suggest_toolsCapabilityForgotten() {
 		defer app.Close()
 		_, err = app.Suggest(ctx, 25, 0)
 		fmt.Println(err)
-		fmt.Println("tools/list sent:", len(srv.Journal().Requests("tools/list")))
+		fmt.Println("tools/list sent:", len(srv.Journal().All().Requests("tools/list")))
 	})
 	// Output:
 	// giftgenius: the server offers no suggest_gifts tool: it declares no tools capability

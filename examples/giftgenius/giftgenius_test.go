@@ -44,7 +44,7 @@ func connect(t *testing.T, srv *mcptest.Server, opts ...giftgenius.Option) *gift
 // a kite for anyone else.
 func giftServer(t *testing.T) *mcptest.Server {
 	return mcptest.NewServer(t).
-		WithServerInfo("gift-genius-backend", "0.2.0").
+		WithOptions(mcptest.Options{Name: "gift-genius-backend", Version: "0.2.0"}).
 		WithTools(mcptest.NewTool(giftgenius.ToolName).
 			WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"},"budget":{"type":"number"}},"required":["age"]}`).
 			WhenArgs(`{"age":25}`, mcptest.TextResult("a board game\nconcert tickets\na pour-over coffee set")).
@@ -92,7 +92,7 @@ func TestSuggest(t *testing.T) {
 		srv.AssertEra(t, e.era)
 		srv.AssertNegotiatedVersion(t, e.version)
 		srv.AssertToolCalled(t, giftgenius.ToolName, `{"age":25}`)
-		calls := srv.Journal().ToolCalls(giftgenius.ToolName)
+		calls := srv.Journal().All().ToolCalls(giftgenius.ToolName)
 		require.Len(t, calls, 1)
 		assert.JSONEq(t, `{"age":25}`, calls[0].Get("params.arguments").Raw, "no budget: no budget argument")
 		srv.AssertCalledTimes(t, "tools/list", 1)
@@ -114,7 +114,7 @@ func TestSuggestBudget(t *testing.T) {
 	got, err := app.Suggest(ctxFor(t, 5*time.Second), 8, 12.5)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a kite"}, got)
-	calls := srv.Journal().ToolCalls(giftgenius.ToolName)
+	calls := srv.Journal().All().ToolCalls(giftgenius.ToolName)
 	require.Len(t, calls, 1)
 	assert.JSONEq(t, `{"age":8,"budget":12.5}`, calls[0].Get("params.arguments").Raw)
 }
@@ -147,7 +147,7 @@ func TestSuggestStructured(t *testing.T) {
 		assert.Equal(t, []string{"a scarf", "a book"}, got)
 
 		srv.AssertToolCalled(t, giftgenius.ToolName, `{"age":25}`)
-		reply := srv.Journal().Responses("tools/call")
+		reply := srv.Journal().All().Responses("tools/call")
 		require.Len(t, reply, 1)
 		assert.JSONEq(t, `{"ideas":["a scarf","a book"]}`, reply[0].Get("result.structuredContent").Raw)
 		assert.JSONEq(t, `{"ideas":["a scarf","a book"]}`, reply[0].Get("result.content.0.text").String())
@@ -233,13 +233,13 @@ func TestToolMissing(t *testing.T) {
 	})
 	// The tool on the third page: the app follows nextCursor.
 	t.Run("paged", func(t *testing.T) {
-		srv := giftServer(t).WithPageSize(1)
+		srv := giftServer(t).WithOptions(mcptest.Options{PageSize: 1})
 		srv.SetTools(mcptest.Quietly, append(other("wrap_gift", "ship_gift"), mcptest.NewTool(giftgenius.ToolName).ReturnsText("a kite"))...)
 		app := connect(t, srv)
 		got, err := app.Suggest(ctxFor(t, 5*time.Second), 25, 0)
 		require.NoError(t, err)
 		assert.Equal(t, []string{"a kite"}, got)
-		lists := srv.Journal().Requests("tools/list")
+		lists := srv.Journal().All().Requests("tools/list")
 		require.Len(t, lists, 3)
 		assert.False(t, lists[0].Get("params.cursor").Exists())
 		assert.NotEmpty(t, lists[2].Get("params.cursor").String())
@@ -268,7 +268,7 @@ func TestToolError(t *testing.T) {
 		assert.EqualError(t, err, "giftgenius: suggest_gifts failed: the gift shop is closed")
 		assert.Nil(t, got)
 		srv.AssertToolCalled(t, giftgenius.ToolName, `{"age":25}`)
-		reply := srv.Journal().Responses("tools/call")
+		reply := srv.Journal().All().Responses("tools/call")
 		require.Len(t, reply, 1)
 		assert.True(t, reply[0].Get("result.isError").Bool())
 	})
@@ -282,7 +282,7 @@ func TestToolError(t *testing.T) {
 		assert.Equal(t, int64(-32000), wire.Code)
 		assert.EqualError(t, err, `giftgenius: calling suggest_gifts: calling "tools/call": backend down`)
 		assert.NotErrorIs(t, err, giftgenius.ErrToolFailed)
-		reply := srv.Journal().Responses("tools/call")
+		reply := srv.Journal().All().Responses("tools/call")
 		require.Len(t, reply, 1)
 		assert.Equal(t, -32000, reply[0].ErrorCode)
 	})
@@ -300,9 +300,9 @@ func TestUnknownProtocolVersion(t *testing.T) {
 	assert.EqualError(t, err, `giftgenius: connecting: unsupported protocol version: "1999-01-01"`)
 
 	srv.AssertCalledTimes(t, "initialize", 1)
-	init := srv.Journal().Requests("initialize")[0]
+	init := srv.Journal().All().Requests("initialize")[0]
 	assert.Equal(t, "2025-11-25", init.Get("params.protocolVersion").String(), "the app asked for the latest handshake version")
-	reply := srv.Journal().Responses("initialize")
+	reply := srv.Journal().All().Responses("initialize")
 	require.Len(t, reply, 1)
 	assert.Equal(t, "1999-01-01", reply[0].Get("result.protocolVersion").String())
 	select {
@@ -338,11 +338,11 @@ func TestToolHangs(t *testing.T) {
 
 		srv.AssertToolCalled(t, giftgenius.ToolName, `{"age":25}`)
 		srv.AssertCancelled(t, "tools/call")
-		call := srv.Journal().ToolCalls(giftgenius.ToolName)[0]
-		note := srv.Journal().Notifications("notifications/cancelled")
+		call := srv.Journal().All().ToolCalls(giftgenius.ToolName)[0]
+		note := srv.Journal().All().Notifications("notifications/cancelled")
 		require.NotEmpty(t, note)
 		assert.Equal(t, call.ID, note[0].Get("params.requestId").Raw)
-		assert.Empty(t, srv.Journal().Responses("tools/call"), "a cancelled request is never answered")
+		assert.Empty(t, srv.Journal().All().Responses("tools/call"), "a cancelled request is never answered")
 		srv.AssertNoViolations(t)
 	})
 }
@@ -366,7 +366,7 @@ func TestDisconnectMidCall(t *testing.T) {
 		assert.ErrorIs(t, err, mcp.ErrConnectionClosed)
 
 		srv.AssertCalledTimes(t, "tools/call", 1)
-		assert.Empty(t, srv.Journal().Responses("tools/call"))
+		assert.Empty(t, srv.Journal().All().Responses("tools/call"))
 		assert.True(t, srv.Session(1).Closed())
 		srv.AssertNoViolations(t)
 	})

@@ -229,7 +229,7 @@ func TestScenarioVerdictsStateless(t *testing.T) {
 // forecastServer is the healthy server of another app: one tool, get_forecast.
 func forecastServer(t mcptest.TB) *mcptest.Server {
 	return mcptest.NewServer(t).
-		WithServerInfo("weather", "1.0.0").
+		WithOptions(mcptest.Options{Name: "weather", Version: "1.0.0"}).
 		WithTools(mcptest.NewTool("get_forecast").
 			WithDescription("Forecast for a city").
 			WithInputSchema(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`).

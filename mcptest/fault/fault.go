@@ -154,7 +154,7 @@ func Hang(method string) mcptest.Fault { return build("Hang", method) }
 func Delay(method string, d time.Duration) mcptest.Fault { return build("Delay", method, d) }
 
 // Jitter serves requests of method after a delay drawn from [lo, hi) by
-// the server's seeded source (WithFaultSeed). Reproduces: a server whose
+// the server's seeded source (Options.FaultSeed). Reproduces: a server whose
 // latency varies, so replies can overtake each other.
 func Jitter(method string, lo, hi time.Duration) mcptest.Fault {
 	return build("Jitter", method, lo, hi)

@@ -13,9 +13,10 @@ import (
 )
 
 // The assertions over the authorization flow. Like mcptest's waiting
-// assertions they wait up to the server's wait timeout (WithWaitTimeout)
-// for the flow to get there, and fail at once when it is settled: the
-// server closed, or the answer can no longer change.
+// assertions they wait up to the server's wait timeout
+// (mcptest.Options.WaitTimeout) for the flow to get there, and fail at
+// once when it is settled: the server closed, or the answer can no longer
+// change.
 
 // wait evaluates cond over the authorization state each time the journal
 // grows, until it holds, the wait timeout passes, or the answer is

@@ -27,12 +27,12 @@ func TestAuthAssertionsFail(t *testing.T) {
 			!strings.Contains(got, "the order differs already") || !strings.Contains(got, `tried "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as"`) {
 			t.Fatalf("failure:\n%s", ft.Report())
 		}
-		if d := time.Since(start); d >= mcptest.DefaultWaitTimeout {
+		if d := time.Since(start); d >= 10*time.Second { // the default wait timeout
 			t.Fatalf("it waited %v", d)
 		}
 	})
 	t.Run("no client", func(t *testing.T) {
-		srv := authServer(t, oauth.Options{}).WithWaitTimeout(20 * time.Millisecond)
+		srv := authServer(t, oauth.Options{}).WithOptions(mcptest.Options{WaitTimeout: 20 * time.Millisecond})
 		_ = srv.URL()
 		ft := faketb.New(t)
 		ft.Run(func() {
@@ -54,7 +54,7 @@ func TestAuthAssertionsFail(t *testing.T) {
 		}
 	})
 	t.Run("scopes asked differ", func(t *testing.T) {
-		srv := authServer(t, oauth.Options{Scopes: []string{"mcp:read"}}).WithWaitTimeout(20 * time.Millisecond)
+		srv := authServer(t, oauth.Options{Scopes: []string{"mcp:read"}}).WithOptions(mcptest.Options{WaitTimeout: 20 * time.Millisecond})
 		o := newOAuthRaw(t, srv, "2025-11-25")
 		o.connect()
 		ft := faketb.New(t)

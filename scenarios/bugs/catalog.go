@@ -73,8 +73,10 @@ func catalog() []Bug {
 	}
 	paged := func() Recipe {
 		return Recipe{
-			Setup:  func(s *mcptest.Server) *mcptest.Server { return s.WithTools(manyTools(3)...).WithPageSize(2) },
-			Script: "srv.WithTools(tool_1, tool_2, tool_3).WithPageSize(2)",
+			Setup: func(s *mcptest.Server) *mcptest.Server {
+				return s.WithTools(manyTools(3)...).WithOptions(mcptest.Options{PageSize: 2})
+			},
+			Script: "srv.WithTools(tool_1, tool_2, tool_3).WithOptions(mcptest.Options{PageSize: 2})",
 			Expect: PagesToEnd("tools/list"),
 		}
 	}
@@ -340,9 +342,9 @@ func catalog() []Bug {
 		Symptom: "a nextCursor of \"\" is taken for the end of the list: the automatic listing returns the first page only",
 		Recipe: Recipe{
 			Setup: func(s *mcptest.Server) *mcptest.Server {
-				return s.WithTools(manyTools(3)...).WithPageSize(2).WithEmptyStringCursor()
+				return s.WithTools(manyTools(3)...).WithOptions(mcptest.Options{PageSize: 2}).WithOptions(mcptest.Options{EmptyStringCursor: true})
 			},
-			Script: "srv.WithTools(tool_1, tool_2, tool_3).WithPageSize(2).WithEmptyStringCursor() // stateless sessions",
+			Script: "srv.WithTools(tool_1, tool_2, tool_3).WithOptions(mcptest.Options{PageSize: 2}).WithOptions(mcptest.Options{EmptyStringCursor: true}) // stateless sessions",
 			Expect: PagesToEnd("tools/list"),
 		},
 		Fixed: "ends a listing only when nextCursor is absent or null; \"\" is a cursor (2026-07-28)",

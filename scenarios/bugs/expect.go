@@ -23,7 +23,7 @@ func acted(o scenarios.Outcome) error {
 	var idle []string
 	for _, h := range o.Faults {
 		if h.Hits() == 0 {
-			idle = append(idle, h.String())
+			idle = append(idle, h.Fault().String())
 		}
 	}
 	if len(idle) > 0 {

@@ -26,7 +26,7 @@ func main() {
 
 func run(t mcptest.TB) {
 	srv := mcptest.NewServer(t).
-		WithServerInfo("gift-genius-backend", "0.2.0").
+		WithOptions(mcptest.Options{Name: "gift-genius-backend", Version: "0.2.0"}).
 		WithTools(mcptest.NewTool("suggest_gifts").
 			WithDescription("Suggests gift ideas for a recipient").
 			WithInputSchema(`{"type":"object","properties":{"age":{"type":"integer"},"budget":{"type":"number"}},"required":["age"]}`).
