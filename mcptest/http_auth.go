@@ -210,11 +210,12 @@ func (e extFault) Matches(sess authplug.Session, method string) bool {
 }
 
 // gateRequest is an MCP request at the authorization's gate
-// (authplug.Request).
+// (authplug.Request), and its body's one decoding (ServeHTTP makes one for
+// every request, whether or not the server has an authorization).
 type gateRequest struct {
-	f  *httpFront
-	r  *http.Request
-	in *postBody // the body's decoding, which post takes when the request passes
+	f    *httpFront
+	r    *http.Request
+	body postBody // the body's decoding, which post takes when the request passes
 
 	peeked bool
 	peek   authplug.Peek
@@ -230,7 +231,7 @@ func (q *gateRequest) Session() authplug.Session {
 
 func (q *gateRequest) Peek() authplug.Peek {
 	if !q.peeked {
-		q.peek, q.p = readMCPRequest(q.r, q.f.srv.httpCfg.bodyLimit, q.in)
+		q.peek, q.p = readMCPRequest(q.r, q.f.srv.httpCfg.bodyLimit, &q.body)
 		q.peeked = true
 	}
 	return q.peek
