@@ -12,6 +12,7 @@ import (
 	"github.com/mcpmock/mcpmock/internal/precheck"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/mcptest/fault"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 	"github.com/tidwall/gjson"
 )
 
@@ -308,50 +309,50 @@ func specs() []FaultSpec {
 		{Name: "SSEComment", Doc: "HTTP: the reply to method is an SSE stream with a comment line before each event",
 			Params: []FaultParam{method, param("text", pString, true, "the comment's text")},
 			build:  func(a args) (mcptest.Fault, error) { return fault.SSEComment(a.str("method"), a.str("text")), nil }},
-		// Authorization only (mcptest's WithAuthorization; a file cannot turn it on yet, so these never act from a file):
+		// Authorization only (package oauth's, on a server with WithAuthorization; a file cannot turn it on yet, so these never act from a file):
 		{Name: "ExpireToken", Doc: "auth: the token of the request it matches expires (401 invalid_token); its refresh token works",
-			build: func(args) (mcptest.Fault, error) { return mcptest.ExpireToken(), nil }},
+			build: func(args) (mcptest.Fault, error) { return oauth.ExpireToken(), nil }},
 		{Name: "RevokeToken", Doc: "auth: the token of the request it matches and its client's refresh tokens are revoked",
-			build: func(args) (mcptest.Fault, error) { return mcptest.RevokeToken(), nil }},
+			build: func(args) (mcptest.Fault, error) { return oauth.RevokeToken(), nil }},
 		{Name: "InsufficientScope", Doc: "auth: requests of method get 403 insufficient_scope until the token has scope",
 			Params: []FaultParam{method, param("scope", pString, true, "the scope (space-separated) the request needs")},
 			build: func(a args) (mcptest.Fault, error) {
-				return mcptest.InsufficientScope(a.str("method"), a.str("scope")), nil
+				return oauth.InsufficientScope(a.str("method"), a.str("scope")), nil
 			}},
 		{Name: "WWWAuthenticate", Doc: "auth: the 401/403 challenge is this header, verbatim ({prm}: the PRM URL)",
 			Params: []FaultParam{param("header", pString, true, "the WWW-Authenticate header")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.WWWAuthenticate(a.str("header")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return oauth.WWWAuthenticate(a.str("header")), nil }},
 		{Name: "AuthorizationIss", Doc: "auth: the authorization response's iss is this (\"\": none)",
 			Params: []FaultParam{param("iss", pString, false, "the iss to send")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.AuthorizationIss(a.str("iss")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return oauth.AuthorizationIss(a.str("iss")), nil }},
 		{Name: "IssTrailingSlash", Doc: "auth: the authorization response's iss has a trailing slash",
-			build: func(args) (mcptest.Fault, error) { return mcptest.IssTrailingSlash(), nil }},
+			build: func(args) (mcptest.Fault, error) { return oauth.IssTrailingSlash(), nil }},
 		{Name: "WrongState", Doc: "auth: the authorization response's state is not the client's",
-			build: func(args) (mcptest.Fault, error) { return mcptest.WrongState(), nil }},
+			build: func(args) (mcptest.Fault, error) { return oauth.WrongState(), nil }},
 		{Name: "MetadataIssuer", Doc: "auth: the authorization server metadata names this issuer",
 			Params: []FaultParam{param("issuer", pString, true, "the issuer to name")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.MetadataIssuer(a.str("issuer")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return oauth.MetadataIssuer(a.str("issuer")), nil }},
 		{Name: "NoPKCEMethods", Doc: "auth: the metadata has no code_challenge_methods_supported",
-			build: func(args) (mcptest.Fault, error) { return mcptest.NoPKCEMethods(), nil }},
+			build: func(args) (mcptest.Fault, error) { return oauth.NoPKCEMethods(), nil }},
 		{Name: "PRMResource", Doc: "auth: the Protected Resource Metadata names this resource",
 			Params: []FaultParam{param("resource", pString, true, "the resource to name")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.PRMResource(a.str("resource")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return oauth.PRMResource(a.str("resource")), nil }},
 		{Name: "NoPRM", Doc: "auth: every Protected Resource Metadata URL answers 404",
-			build: func(args) (mcptest.Fault, error) { return mcptest.NoPRM(), nil }},
+			build: func(args) (mcptest.Fault, error) { return oauth.NoPRM(), nil }},
 		{Name: "TokenError", Doc: "auth: token requests get 400 with this OAuth error",
 			Params: []FaultParam{param("error", pString, true, `e.g. "invalid_grant"`).as("code")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.TokenError(a.str("error")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return oauth.TokenError(a.str("error")), nil }},
 		{Name: "TokenStatus", Doc: "auth: token requests get this HTTP status and an HTML page",
 			Params: []FaultParam{param("code", pInt, true, "the HTTP status, e.g. 500").as("status")},
-			build:  func(a args) (mcptest.Fault, error) { return mcptest.TokenStatus(a.int("code")), nil }},
+			build:  func(a args) (mcptest.Fault, error) { return oauth.TokenStatus(a.int("code")), nil }},
 		{Name: "SlowToken", Doc: "auth: the token endpoint answers after a delay",
 			Params: []FaultParam{param("duration", pDuration, true, "how long").as("d")},
 			build: func(a args) (mcptest.Fault, error) {
 				d, err := a.duration("duration")
-				return mcptest.SlowToken(d), err
+				return oauth.SlowToken(d), err
 			}},
 		{Name: "SwitchAuthorizationServer", Doc: "auth: once a token was revoked or expired, the PRM names the second authorization server first",
-			build: func(args) (mcptest.Fault, error) { return mcptest.SwitchAuthorizationServer(), nil }},
+			build: func(args) (mcptest.Fault, error) { return oauth.SwitchAuthorizationServer(), nil }},
 		methodOnly("EmptyPageWithCursor", "an empty first page with a nextCursor", fault.EmptyPageWithCursor),
 		{Name: "ListChangedAfter", Doc: "a list_changed notification after the reply, although nothing changed",
 			Params: []FaultParam{method, param("notification", pString, true, `e.g. "notifications/tools/list_changed"`)},

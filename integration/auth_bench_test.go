@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 )
 
 // benchAuthClient is benchHTTPClient with a bearer token on every request.
@@ -92,7 +93,7 @@ func benchToken(tb testing.TB, mcpURL string) string {
 func newBenchAuthClient(tb testing.TB, bearer bool) *benchAuthClient {
 	srv := mcptest.NewServer(tb).WithTools(mcptest.NewTool("echo").ReturnsText("hi"))
 	if bearer {
-		srv.WithAuthorization(mcptest.NewAuthorization().WithClient("bench", ""))
+		srv.WithAuthorization(oauth.New(oauth.Options{Clients: []oauth.Client{{ID: "bench"}}}))
 	}
 	c := &benchAuthClient{url: srv.URL(), tr: &http.Transport{MaxIdleConnsPerHost: 1}, nextID: 2}
 	tb.Cleanup(c.tr.CloseIdleConnections)

@@ -7,7 +7,6 @@ package integration_test
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -15,45 +14,39 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	m3 "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/stretchr/testify/require"
 )
 
-// docAuthServer is the page's server.
-func docAuthServer(t *testing.T) *mcptest.Server {
+// docAuthServer is the page's server and its authorization.
+func docAuthServer(t *testing.T) (*mcptest.Server, *oauth.Authorization) {
+	authz := oauth.New(oauth.Options{
+		Scopes:     []string{"mcp:read"},                         // scopes_supported, and the 401 challenge's scope
+		ToolScopes: map[string][]string{"delete": {"mcp:admin"}}, // 403 insufficient_scope until the client steps up
+	})
 	srv := mcptest.NewServer(t).
 		WithTools(mcptest.NewTool("echo").ReturnsText("hi"), mcptest.NewTool("delete").ReturnsText("gone")).
-		WithAuthorization(mcptest.NewAuthorization().
-			WithScopes("mcp:read").                // scopes_supported, and the 401 challenge's scope
-			WithToolScopes("delete", "mcp:admin")) // 403 insufficient_scope until the client steps up
+		WithAuthorization(authz)
 	// mcpmock:fragment
-	return srv
+	return srv, authz
 }
 
 func TestAuthDocGoSDK(t *testing.T) {
 	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections) // the page's clients use the default transport
-	srv := docAuthServer(t)
+	srv, authz := docAuthServer(t)
 	ctx := testContext(t)
 	impl := &mcp.Implementation{Name: "my-app", Version: "1.0.0"}
 	// doc: go-sdk
-	fetch := func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-		noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, args.URL, nil)
-		resp, err := noFollow.Do(req)
-		if err != nil {
-			return nil, err
-		}
-		resp.Body.Close()
-		loc, _ := url.Parse(resp.Header.Get("Location"))
-		q := loc.Query()
-		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
-	}
 	h, _ := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 			RedirectURIs: []string{"http://127.0.0.1:1/callback"}}},
-		AuthorizationCodeFetcher: fetch,
+		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+			a, err := oauth.Approve(ctx, args.URL) // the mock approves at once: no browser
+			return &auth.AuthorizationResult{Code: a.Code, State: a.State, Iss: a.Iss}, err
+		},
 	})
 	cs, err := mcp.NewClient(impl, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL(), OAuthHandler: h}, nil)
 	require.NoError(t, err)
@@ -61,11 +54,11 @@ func TestAuthDocGoSDK(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "gone", res.Content[0].(*mcp.TextContent).Text)
 
-	srv.AssertAuthorized(t)
-	srv.AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as")
-	srv.AssertReauthorized(t)                             // after the 403: a new authorization for mcp:admin, used
-	srv.AssertScopesRequested(t, "mcp:read", "mcp:admin") // the step-up asked for the union
-	srv.AssertGrant(t, "authorization_code", "client_secret_basic")
+	authz.AssertAuthorized(t)
+	authz.AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as")
+	authz.AssertReauthorized(t)                             // after the 403: a new authorization for mcp:admin, used
+	authz.AssertScopesRequested(t, "mcp:read", "mcp:admin") // the step-up asked for the union
+	authz.AssertGrant(t, "authorization_code", "client_secret_basic")
 	// mcpmock:fragment
 	// doc: end
 	require.NoError(t, cs.Close())
@@ -73,14 +66,9 @@ func TestAuthDocGoSDK(t *testing.T) {
 
 func TestAuthDocMark3(t *testing.T) {
 	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
-	srv := docAuthServer(t)
+	srv, authz := docAuthServer(t)
 	ctx := testContext(t)
 	initRequest := m3.InitializeRequest{Params: m3.InitializeParams{ClientInfo: m3.Implementation{Name: "my-app", Version: "1.0.0"}}}
-	followRedirect := func(authURL string) (code, state string) {
-		code, state, err := followAuthorize(ctx, http.DefaultClient, authURL)
-		require.NoError(t, err)
-		return code, state
-	}
 	// doc: mark3labs
 	srv.ExpectViolation("auth/application-type") // v1.2.1 registers without application_type (2026-07-28)
 	tr, _ := transport.NewStreamableHTTP(srv.URL(), transport.WithHTTPOAuth(transport.OAuthConfig{
@@ -94,8 +82,8 @@ func TestAuthDocMark3(t *testing.T) {
 		verifier, _ := transport.GenerateCodeVerifier()
 		state, _ := transport.GenerateState()
 		authURL, _ := h.GetAuthorizationURL(ctx, state, transport.GenerateCodeChallenge(verifier))
-		code, gotState := followRedirect(authURL) // GET without following the 302; read code and state of its Location
-		_ = h.ProcessAuthorizationResponse(ctx, code, gotState, verifier)
+		a, _ := oauth.Approve(ctx, authURL) // the mock approves at once: no browser
+		_ = h.ProcessAuthorizationResponse(ctx, a.Code, a.State, verifier)
 		_, err = c.Initialize(ctx, initRequest)
 	}
 	// mcpmock:fragment mark3labs
@@ -104,7 +92,7 @@ func TestAuthDocMark3(t *testing.T) {
 	_, err = c.CallTool(ctx, m3.CallToolRequest{Params: m3.CallToolParams{Name: "echo"}})
 	require.NoError(t, err)
 	require.NoError(t, c.Close())
-	srv.AssertAuthorized(t)
+	authz.AssertAuthorized(t)
 }
 
 // TestAuthDocInStep: the blocks of docs/authorization.md are the ones
@@ -121,13 +109,13 @@ func TestAuthDocInStep(t *testing.T) {
 		return strings.Join(lines, "\n")
 	}
 	for _, c := range []struct{ marker, start string }{
-		{"\t// doc: go-sdk\n", "```go\nfetch := "},
+		{"\t// doc: go-sdk\n", "```go\nh, _ := "},
 		{"\t// doc: mark3labs\n", "```go\nsrv.ExpectViolation("},
 	} {
 		code := dedent(between(t, self, c.marker, "\t// doc: end\n", "auth_doc_test.go"))
 		block := strings.TrimPrefix(c.start, "```go\n") + between(t, section, c.start, "```\n", name)
 		sameLines(t, block, code, name, "auth_doc_test.go")
 	}
-	server := dedent(between(t, self, "\tsrv := mcptest.NewServer(t).\n", "\treturn srv\n", "auth_doc_test.go"))
-	sameLines(t, "srv := mcptest.NewServer(t).\n"+between(t, section, "```go\nsrv := mcptest.NewServer(t).\n", "```\n", name), "srv := mcptest.NewServer(t).\n"+server, name, "auth_doc_test.go")
+	server := dedent(between(t, self, "\tauthz := oauth.New(oauth.Options{\n", "\treturn srv, authz\n", "auth_doc_test.go"))
+	sameLines(t, "authz := oauth.New(oauth.Options{\n"+between(t, section, "```go\nauthz := oauth.New(oauth.Options{\n", "```\n", name), "authz := oauth.New(oauth.Options{\n"+server, name, "auth_doc_test.go")
 }

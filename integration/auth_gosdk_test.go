@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -114,10 +115,10 @@ func connectGoSDKOAuth(t *testing.T, srv *mcptest.Server, version string) (*mcp.
 	return cs, err
 }
 
-func authToolServer(t *testing.T, a *mcptest.Authorization) *mcptest.Server {
+func authToolServer(t *testing.T, o oauth.Options) *mcptest.Server {
 	return mcptest.NewServer(t).
 		WithTools(mcptest.NewTool("echo").Returns(mcptest.TextResult("hi")), mcptest.NewTool("delete").Returns(mcptest.TextResult("gone"))).
-		WithAuthorization(a)
+		WithAuthorization(oauth.New(o))
 }
 
 var gosdkEras = []struct{ name, version, era string }{
@@ -129,22 +130,22 @@ var gosdkEras = []struct{ name, version, era string }{
 func TestAuthGoSDK(t *testing.T) {
 	for _, e := range gosdkEras {
 		t.Run(e.name, func(t *testing.T) {
-			srv := authToolServer(t, mcptest.NewAuthorization().WithScopes("mcp:read"))
+			srv := authToolServer(t, oauth.Options{Scopes: []string{"mcp:read"}})
 			cs, err := connectGoSDKOAuth(t, srv, e.version)
 			require.NoError(t, err)
 			res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "echo"})
 			require.NoError(t, err)
 			assert.Equal(t, "hi", res.Content[0].(*mcp.TextContent).Text)
 
-			srv.AssertAuthorized(t)
-			srv.AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as")
-			srv.AssertScopesRequested(t, "mcp:read")
-			srv.AssertGrant(t, "authorization_code", "client_secret_basic") // RFC 7591's default method: go-sdk asks none
+			oauth.Of(srv).AssertAuthorized(t)
+			oauth.Of(srv).AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as")
+			oauth.Of(srv).AssertScopesRequested(t, "mcp:read")
+			oauth.Of(srv).AssertGrant(t, "authorization_code", "client_secret_basic") // RFC 7591's default method: go-sdk asks none
 			srv.AssertToolCalled(t, "echo", nil)
-			assert.Empty(t, srv.AuthViolations(), "go-sdk breaks no authorization rule")
-			var reg mcptest.AuthExchange
-			for _, x := range srv.AuthExchanges() {
-				if x.Endpoint == mcptest.AuthRegister {
+			assert.Empty(t, oauth.Of(srv).Violations(), "go-sdk breaks no authorization rule")
+			var reg oauth.Exchange
+			for _, x := range oauth.Of(srv).Exchanges() {
+				if x.Endpoint == oauth.EndpointRegister {
 					reg = x
 				}
 			}
@@ -161,18 +162,18 @@ func TestAuthGoSDK(t *testing.T) {
 func TestAuthGoSDKRefresh(t *testing.T) {
 	for _, e := range gosdkEras {
 		t.Run(e.name, func(t *testing.T) {
-			srv := authToolServer(t, mcptest.NewAuthorization().WithTokenLifetime(5*time.Second))
+			srv := authToolServer(t, oauth.Options{TokenLifetime: 5 * time.Second})
 			cs, err := connectGoSDKOAuth(t, srv, e.version)
 			require.NoError(t, err)
 			for range 2 {
 				_, err = cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "echo"})
 				require.NoError(t, err)
 			}
-			srv.AssertGrant(t, "refresh_token", "client_secret_basic")
-			for _, x := range srv.AuthExchanges() {
+			oauth.Of(srv).AssertGrant(t, "refresh_token", "client_secret_basic")
+			for _, x := range oauth.Of(srv).Exchanges() {
 				assert.NotEqual(t, "invalid_grant", x.Error, "a rotated refresh token used twice")
 			}
-			assert.Empty(t, srv.AuthViolations())
+			assert.Empty(t, oauth.Of(srv).Violations())
 		})
 	}
 }
@@ -182,15 +183,15 @@ func TestAuthGoSDKRefresh(t *testing.T) {
 func TestAuthGoSDKStepUp(t *testing.T) {
 	for _, e := range gosdkEras {
 		t.Run(e.name, func(t *testing.T) {
-			srv := authToolServer(t, mcptest.NewAuthorization().WithScopes("mcp:read").WithToolScopes("delete", "mcp:admin"))
+			srv := authToolServer(t, oauth.Options{Scopes: []string{"mcp:read"}, ToolScopes: map[string][]string{"delete": {"mcp:admin"}}})
 			cs, err := connectGoSDKOAuth(t, srv, e.version)
 			require.NoError(t, err)
 			res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "delete"})
 			require.NoError(t, err)
 			assert.Equal(t, "gone", res.Content[0].(*mcp.TextContent).Text)
-			srv.AssertReauthorized(t)
-			srv.AssertScopesRequested(t, "mcp:read", "mcp:admin")
-			assert.Empty(t, srv.AuthViolations())
+			oauth.Of(srv).AssertReauthorized(t)
+			oauth.Of(srv).AssertScopesRequested(t, "mcp:read", "mcp:admin")
+			assert.Empty(t, oauth.Of(srv).Violations())
 		})
 	}
 }
@@ -198,7 +199,7 @@ func TestAuthGoSDKStepUp(t *testing.T) {
 // TestAuthGoSDKFaults: go-sdk against the authorization faults.
 func TestAuthGoSDKFaults(t *testing.T) {
 	t.Run("ExpireToken: re-authorizes", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization()).WithFaults(mcptest.ExpireToken().Nth(2))
+		srv := authToolServer(t, oauth.Options{}).WithFaults(oauth.ExpireToken().Nth(2))
 		cs, err := connectGoSDKOAuth(t, srv, "")
 		require.NoError(t, err)
 		for range 2 {
@@ -206,8 +207,8 @@ func TestAuthGoSDKFaults(t *testing.T) {
 			require.NoError(t, err)
 		}
 		n := 0
-		for _, x := range srv.AuthExchanges() {
-			if x.Endpoint == mcptest.AuthAuthorize {
+		for _, x := range oauth.Of(srv).Exchanges() {
+			if x.Endpoint == oauth.EndpointAuthorize {
 				n++
 			}
 		}
@@ -218,43 +219,43 @@ func TestAuthGoSDKFaults(t *testing.T) {
 		fault mcptest.Fault
 		want  string
 	}{
-		{"NoPKCEMethods", mcptest.NoPKCEMethods(), "does not implement PKCE"},
-		{"MetadataIssuer", mcptest.MetadataIssuer("http://127.0.0.1:1/as"), "does not match issuer"},
-		{"IssTrailingSlash", mcptest.IssTrailingSlash(), "does not match expected issuer"},
-		{"AuthorizationIss omitted", mcptest.AuthorizationIss(""), "none was received"},
-		{"PRMResource", mcptest.PRMResource("http://127.0.0.1:1/mcp"), ""},
-		{"TokenError", mcptest.TokenError("invalid_grant"), "invalid_grant"},
-		{"WrongState", mcptest.WrongState(), "state mismatch"},
-		{"TokenStatus", mcptest.TokenStatus(503), "503"},
+		{"NoPKCEMethods", oauth.NoPKCEMethods(), "does not implement PKCE"},
+		{"MetadataIssuer", oauth.MetadataIssuer("http://127.0.0.1:1/as"), "does not match issuer"},
+		{"IssTrailingSlash", oauth.IssTrailingSlash(), "does not match expected issuer"},
+		{"AuthorizationIss omitted", oauth.AuthorizationIss(""), "none was received"},
+		{"PRMResource", oauth.PRMResource("http://127.0.0.1:1/mcp"), ""},
+		{"TokenError", oauth.TokenError("invalid_grant"), "invalid_grant"},
+		{"WrongState", oauth.WrongState(), "state mismatch"},
+		{"TokenStatus", oauth.TokenStatus(503), "503"},
 	} {
 		t.Run(f.name+": refuses", func(t *testing.T) {
-			srv := authToolServer(t, mcptest.NewAuthorization()).WithFaults(f.fault)
+			srv := authToolServer(t, oauth.Options{}).WithFaults(f.fault)
 			_, err := connectGoSDKOAuth(t, srv, "2025-11-25")
 			require.Error(t, err)
 			if f.want != "" {
 				assert.Contains(t, err.Error(), f.want)
 			}
-			assert.Empty(t, srv.AuthViolations(), "go-sdk refuses: no rule broken")
+			assert.Empty(t, oauth.Of(srv).Violations(), "go-sdk refuses: no rule broken")
 			var reached []string
-			for _, x := range srv.AuthExchanges() {
+			for _, x := range oauth.Of(srv).Exchanges() {
 				reached = append(reached, x.Endpoint)
 			}
 			if f.name != "TokenError" && f.name != "TokenStatus" && f.name != "IssTrailingSlash" && f.name != "AuthorizationIss omitted" && f.name != "WrongState" {
-				assert.NotContains(t, strings.Join(reached, " "), mcptest.AuthToken, "it never asked for a token")
+				assert.NotContains(t, strings.Join(reached, " "), oauth.EndpointToken, "it never asked for a token")
 			}
 		})
 	}
 	t.Run("WWWAuthenticate: several challenges, quoted commas", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization()).
-			WithFaults(mcptest.WWWAuthenticate(`Basic realm="a, b", Bearer error_description="x, y", resource_metadata="{prm}", Foo="bar"`))
+		srv := authToolServer(t, oauth.Options{}).
+			WithFaults(oauth.WWWAuthenticate(`Basic realm="a, b", Bearer error_description="x, y", resource_metadata="{prm}", Foo="bar"`))
 		cs, err := connectGoSDKOAuth(t, srv, "")
 		require.NoError(t, err)
 		_, err = cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "echo"})
 		require.NoError(t, err)
-		srv.AssertAuthorized(t)
+		oauth.Of(srv).AssertAuthorized(t)
 	})
 	t.Run("SlowToken: a client timeout fails", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization()).WithFaults(mcptest.SlowToken(time.Minute))
+		srv := authToolServer(t, oauth.Options{}).WithFaults(oauth.SlowToken(time.Minute))
 		c := httpClient(t)
 		c.Timeout = 100 * time.Millisecond
 		cl := mcp.NewClient(&mcp.Implementation{Name: "gosdk-oauth-app", Version: "1.0.0"}, nil)
@@ -292,16 +293,16 @@ func goSDKConnectWith(t *testing.T, srv *mcptest.Server, version string, cfg *au
 // fallbacks (no PRM; metadata at the origin, or none).
 func TestAuthGoSDKRegistration(t *testing.T) {
 	t.Run("pre-registered confidential client", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization().WithClient("app", "s3cret", "http://127.0.0.1:1/callback"))
+		srv := authToolServer(t, oauth.Options{Clients: []oauth.Client{{ID: "app", Secret: "s3cret", RedirectURIs: []string{"http://127.0.0.1:1/callback"}}}})
 		require.NoError(t, goSDKConnectWith(t, srv, "", &auth.AuthorizationCodeHandlerConfig{
 			PreregisteredClient: &oauthex.ClientCredentials{ClientID: "app", ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: "s3cret"}},
 			RedirectURL:         "http://127.0.0.1:1/callback",
 		}))
-		srv.AssertGrant(t, "authorization_code", "client_secret_post")
-		assert.Empty(t, srv.AuthViolations())
+		oauth.Of(srv).AssertGrant(t, "authorization_code", "client_secret_post")
+		assert.Empty(t, oauth.Of(srv).Violations())
 	})
 	t.Run("pre-registered client, wrong secret", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization().WithClient("app", "s3cret"))
+		srv := authToolServer(t, oauth.Options{Clients: []oauth.Client{{ID: "app", Secret: "s3cret"}}})
 		err := goSDKConnectWith(t, srv, "2025-11-25", &auth.AuthorizationCodeHandlerConfig{
 			PreregisteredClient: &oauthex.ClientCredentials{ClientID: "app", ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: "wrong"}},
 			RedirectURL:         "http://127.0.0.1:1/callback",
@@ -310,29 +311,28 @@ func TestAuthGoSDKRegistration(t *testing.T) {
 		assert.Contains(t, err.Error(), "invalid_client")
 	})
 	t.Run("client_secret_basic only", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization().WithClient("app", "s3cret").
-			WithMetadataField("token_endpoint_auth_methods_supported", []string{"client_secret_basic"}))
+		srv := authToolServer(t, oauth.Options{Clients: []oauth.Client{{ID: "app", Secret: "s3cret"}}, MetadataFields: map[string]any{"token_endpoint_auth_methods_supported": []string{"client_secret_basic"}}})
 		require.NoError(t, goSDKConnectWith(t, srv, "", &auth.AuthorizationCodeHandlerConfig{
 			PreregisteredClient: &oauthex.ClientCredentials{ClientID: "app", ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: "s3cret"}},
 			RedirectURL:         "http://127.0.0.1:1/callback",
 		}))
-		srv.AssertGrant(t, "authorization_code", "client_secret_basic")
+		oauth.Of(srv).AssertGrant(t, "authorization_code", "client_secret_basic")
 	})
 	t.Run("Client ID Metadata Document", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization())
+		srv := authToolServer(t, oauth.Options{})
 		require.NoError(t, goSDKConnectWith(t, srv, "", &auth.AuthorizationCodeHandlerConfig{
 			ClientIDMetadataDocumentConfig: &auth.ClientIDMetadataDocumentConfig{URL: "https://client.example/oauth/app.json"},
 			RedirectURL:                    "http://127.0.0.1:1/callback",
 		}))
 		// oauth2's AuthStyleAutoDetect: HTTP Basic with the URL and an empty secret, not none
-		srv.AssertGrant(t, "authorization_code", "client_secret_basic")
-		for _, x := range srv.AuthExchanges() {
-			assert.NotEqual(t, mcptest.AuthRegister, x.Endpoint, "a CIMD client does not register")
+		oauth.Of(srv).AssertGrant(t, "authorization_code", "client_secret_basic")
+		for _, x := range oauth.Of(srv).Exchanges() {
+			assert.NotEqual(t, oauth.EndpointRegister, x.Endpoint, "a CIMD client does not register")
 		}
 	})
 	for _, metadata := range []bool{true, false} {
 		t.Run(fmt.Sprintf("2025-03-26 fallback, metadata %v", metadata), func(t *testing.T) {
-			srv := authToolServer(t, mcptest.NewAuthorization().WithLegacyDiscovery(metadata))
+			srv := authToolServer(t, oauth.Options{LegacyDiscovery: true, NoMetadata: !metadata})
 			require.NoError(t, goSDKConnectWith(t, srv, "2025-11-25", &auth.AuthorizationCodeHandlerConfig{
 				DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 					RedirectURIs: []string{"http://127.0.0.1:1/callback"}}},
@@ -341,37 +341,37 @@ func TestAuthGoSDKRegistration(t *testing.T) {
 			if !metadata {
 				discovery = append(discovery, "/.well-known/openid-configuration")
 			}
-			srv.AssertDiscovery(t, discovery...)
-			srv.AssertAuthorized(t)
+			oauth.Of(srv).AssertDiscovery(t, discovery...)
+			oauth.Of(srv).AssertAuthorized(t)
 			var paths []string
-			for _, x := range srv.AuthExchanges() {
-				if x.Endpoint == mcptest.AuthRegister || x.Endpoint == mcptest.AuthAuthorize || x.Endpoint == mcptest.AuthToken {
+			for _, x := range oauth.Of(srv).Exchanges() {
+				if x.Endpoint == oauth.EndpointRegister || x.Endpoint == oauth.EndpointAuthorize || x.Endpoint == oauth.EndpointToken {
 					u, _ := url.Parse(x.URL)
 					paths = append(paths, u.Path)
 				}
 			}
 			assert.Equal(t, []string{"/register", "/authorize", "/token"}, paths, "the endpoints at the origin's root")
-			assert.Empty(t, srv.AuthViolations())
+			assert.Empty(t, oauth.Of(srv).Violations())
 		})
 	}
 	t.Run("OpenID metadata forms", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization().WithMetadataAt(mcptest.OpenIDAppended))
+		srv := authToolServer(t, oauth.Options{MetadataAt: []oauth.MetadataForm{oauth.OpenIDAppended}})
 		require.NoError(t, goSDKConnectWith(t, srv, "", &auth.AuthorizationCodeHandlerConfig{
 			DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 				RedirectURIs: []string{"http://127.0.0.1:1/callback"}}},
 		}))
-		srv.AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as",
+		oauth.Of(srv).AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as",
 			"/.well-known/openid-configuration/as", "/as/.well-known/openid-configuration")
-		assert.Empty(t, srv.AuthViolations())
+		assert.Empty(t, oauth.Of(srv).Violations())
 	})
 	for _, c := range []struct {
 		name      string
-		a         *mcptest.Authorization
+		a         oauth.Options
 		discovery []string
 	}{
-		{"PRM at the root, named by no challenge", mcptest.NewAuthorization().WithPRMAt(mcptest.PRMAtRoot).WithoutResourceMetadata(),
+		{"PRM at the root, named by no challenge", oauth.Options{PRM: oauth.PRMAtRoot, NoResourceMetadata: true},
 			[]string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server/as"}},
-		{"PRM at a URL of its own", mcptest.NewAuthorization().WithPRMURL("/meta/prm"),
+		{"PRM at a URL of its own", oauth.Options{PRMURL: "/meta/prm"},
 			[]string{"/meta/prm", "/.well-known/oauth-authorization-server/as"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -380,19 +380,19 @@ func TestAuthGoSDKRegistration(t *testing.T) {
 				DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 					RedirectURIs: []string{"http://127.0.0.1:1/callback"}}},
 			}))
-			srv.AssertDiscovery(t, c.discovery...)
-			srv.AssertAuthorized(t)
-			assert.Empty(t, srv.AuthViolations())
+			oauth.Of(srv).AssertDiscovery(t, c.discovery...)
+			oauth.Of(srv).AssertAuthorized(t)
+			assert.Empty(t, oauth.Of(srv).Violations())
 		})
 	}
 	t.Run("two authorization servers: the first is used", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization().WithAuthorizationServers(2))
+		srv := authToolServer(t, oauth.Options{AuthorizationServers: 2})
 		require.NoError(t, goSDKConnectWith(t, srv, "", &auth.AuthorizationCodeHandlerConfig{
 			DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 				RedirectURIs: []string{"http://127.0.0.1:1/callback"}}},
 		}))
-		for _, x := range srv.AuthExchanges() {
-			if x.Endpoint == mcptest.AuthToken {
+		for _, x := range oauth.Of(srv).Exchanges() {
+			if x.Endpoint == oauth.EndpointToken {
 				assert.True(t, strings.HasSuffix(x.Issuer, "/as"), x.Issuer)
 			}
 		}
@@ -403,8 +403,8 @@ func TestAuthGoSDKRegistration(t *testing.T) {
 // server after its token is revoked; go-sdk discovers again and registers
 // with the new one.
 func TestAuthGoSDKSwitchServer(t *testing.T) {
-	srv := authToolServer(t, mcptest.NewAuthorization().WithAuthorizationServers(2)).
-		WithFaults(mcptest.RevokeToken().Nth(2), mcptest.SwitchAuthorizationServer())
+	srv := authToolServer(t, oauth.Options{AuthorizationServers: 2}).
+		WithFaults(oauth.RevokeToken().Nth(2), oauth.SwitchAuthorizationServer())
 	cs, err := connectGoSDKOAuth(t, srv, "")
 	require.NoError(t, err)
 	for range 2 {
@@ -412,19 +412,19 @@ func TestAuthGoSDKSwitchServer(t *testing.T) {
 		require.NoError(t, err)
 	}
 	var issuers []string
-	for _, x := range srv.AuthExchanges() {
-		if x.Endpoint == mcptest.AuthRegister || x.Endpoint == mcptest.AuthToken {
+	for _, x := range oauth.Of(srv).Exchanges() {
+		if x.Endpoint == oauth.EndpointRegister || x.Endpoint == oauth.EndpointToken {
 			issuers = append(issuers, x.Endpoint+" "+x.Issuer[strings.LastIndex(x.Issuer, "/"):])
 		}
 	}
 	assert.Equal(t, []string{"auth/register /as", "auth/token /as", "auth/register /as2", "auth/token /as2"}, issuers)
-	assert.Empty(t, srv.AuthViolations())
+	assert.Empty(t, oauth.Of(srv).Violations())
 }
 
 // TestAuthGoSDKHandler: the same flow through srv.HTTPHandler() mounted on a
 // server of the test's, at its root.
 func TestAuthGoSDKHandler(t *testing.T) {
-	srv := authToolServer(t, mcptest.NewAuthorization())
+	srv := authToolServer(t, oauth.Options{})
 	hs := httptest.NewServer(srv.HTTPHandler())
 	t.Cleanup(hs.Close)
 	c := httpClient(t)
@@ -434,8 +434,8 @@ func TestAuthGoSDKHandler(t *testing.T) {
 	t.Cleanup(func() { _ = cs.Close() })
 	_, err = cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "echo"})
 	require.NoError(t, err)
-	srv.AssertAuthorized(t)
-	assert.Empty(t, srv.AuthViolations())
+	oauth.Of(srv).AssertAuthorized(t)
+	assert.Empty(t, oauth.Of(srv).Violations())
 }
 
 // TestAuthGoSDKIssuerTrailingSlash: metadata whose issuer is the issuer
@@ -450,8 +450,8 @@ func TestAuthGoSDKHandler(t *testing.T) {
 func TestAuthGoSDKIssuerTrailingSlash(t *testing.T) {
 	for _, e := range gosdkEras {
 		t.Run(e.name, func(t *testing.T) {
-			srv := authToolServer(t, mcptest.NewAuthorization())
-			srv.AddFault(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp") + "/as/")) // the issuer needs the URL: the server has started
+			srv := authToolServer(t, oauth.Options{})
+			srv.AddFault(oauth.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp") + "/as/")) // the issuer needs the URL: the server has started
 			var want []mcptest.RuleID
 			if e.version == "" {
 				want = []mcptest.RuleID{"auth/issuer-check"}
@@ -461,7 +461,7 @@ func TestAuthGoSDKIssuerTrailingSlash(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "does not match expected issuer")
 			var got []mcptest.RuleID
-			for _, v := range srv.AuthViolations() {
+			for _, v := range oauth.Of(srv).Violations() {
 				got = append(got, v.Rule)
 			}
 			assert.Equal(t, want, got)

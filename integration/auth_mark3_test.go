@@ -43,6 +43,7 @@ import (
 	m3transport "github.com/mark3labs/mcp-go/client/transport"
 	m3 "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -139,8 +140,8 @@ var mark3Eras = []struct {
 
 // mark3HandshakeServer is a handshake-only server for mark3labs with
 // authorization: its Close sends DELETE without the token.
-func mark3HandshakeServer(t *testing.T, a *mcptest.Authorization) *mcptest.Server {
-	return authToolServer(t, a).WithProtocolVersions(mcptest.HandshakeVersions()...).ExpectViolation("auth/token-every-request")
+func mark3HandshakeServer(t *testing.T, o oauth.Options) *mcptest.Server {
+	return authToolServer(t, o).WithProtocolVersions(mcptest.HandshakeVersions()...).ExpectViolation("auth/token-every-request")
 }
 
 // TestAuthMark3: discovery, registration, authorization (PKCE on), token,
@@ -148,7 +149,7 @@ func mark3HandshakeServer(t *testing.T, a *mcptest.Authorization) *mcptest.Serve
 func TestAuthMark3(t *testing.T) {
 	for _, e := range mark3Eras {
 		t.Run(e.name, func(t *testing.T) {
-			srv := authToolServer(t, mcptest.NewAuthorization().WithScopes("mcp:read")).ExpectViolation(e.rules...).ExpectViolation(e.atClose...)
+			srv := authToolServer(t, oauth.Options{Scopes: []string{"mcp:read"}}).ExpectViolation(e.rules...).ExpectViolation(e.atClose...)
 			if e.versions != nil {
 				srv.WithProtocolVersions(e.versions...)
 			}
@@ -167,16 +168,16 @@ func TestAuthMark3(t *testing.T) {
 			_, err = m.c.CallTool(testContext(t), m3.CallToolRequest{Params: m3.CallToolParams{Name: "echo"}})
 			require.NoError(t, err, "a call with the refreshed token")
 
-			srv.AssertAuthorized(t)
-			srv.AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as")
-			srv.AssertScopesRequested(t, "mcp:read")
-			srv.AssertGrant(t, "authorization_code", "none")
-			srv.AssertGrant(t, "refresh_token", "none")
+			oauth.Of(srv).AssertAuthorized(t)
+			oauth.Of(srv).AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as")
+			oauth.Of(srv).AssertScopesRequested(t, "mcp:read")
+			oauth.Of(srv).AssertGrant(t, "authorization_code", "none")
+			oauth.Of(srv).AssertGrant(t, "refresh_token", "none")
 			var got []mcptest.RuleID
-			for _, v := range srv.AuthViolations() {
+			for _, v := range oauth.Of(srv).Violations() {
 				got = append(got, v.Rule)
 			}
-			assert.ElementsMatch(t, e.rules, got, "%v", srv.AuthViolations())
+			assert.ElementsMatch(t, e.rules, got, "%v", oauth.Of(srv).Violations())
 		})
 	}
 }
@@ -184,45 +185,45 @@ func TestAuthMark3(t *testing.T) {
 // TestAuthMark3Deviations: what mark3labs does not do, as the mock sees it.
 func TestAuthMark3Deviations(t *testing.T) {
 	t.Run("PKCE off by default", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization()).WithProtocolVersions(mcptest.HandshakeVersions()...).ExpectViolation("auth/pkce-s256")
+		srv := authToolServer(t, oauth.Options{}).WithProtocolVersions(mcptest.HandshakeVersions()...).ExpectViolation("auth/pkce-s256")
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "code_challenge is required")
 	})
 	t.Run("scopes from the config only", func(t *testing.T) {
-		srv := mark3HandshakeServer(t, mcptest.NewAuthorization().WithScopes("mcp:read"))
+		srv := mark3HandshakeServer(t, oauth.Options{Scopes: []string{"mcp:read"}})
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
 		require.NoError(t, err)
 		var rules []mcptest.RuleID
-		for _, v := range srv.AuthViolations() {
+		for _, v := range oauth.Of(srv).Violations() {
 			rules = append(rules, v.Rule)
 			assert.Equal(t, mcptest.SeverityWarning, v.Severity)
 		}
 		assert.Equal(t, []mcptest.RuleID{"auth/scope-selection"}, rules)
 	})
 	t.Run("no step-up", func(t *testing.T) {
-		srv := mark3HandshakeServer(t, mcptest.NewAuthorization().WithToolScopes("delete", "mcp:admin"))
+		srv := mark3HandshakeServer(t, oauth.Options{ToolScopes: map[string][]string{"delete": {"mcp:admin"}}})
 		m, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
 		require.NoError(t, err)
 		_, err = m.c.CallTool(testContext(t), m3.CallToolRequest{Params: m3.CallToolParams{Name: "delete"}})
 		require.Error(t, err, "a 403 insufficient_scope reaches the app")
 		n := 0
-		for _, x := range srv.AuthExchanges() {
-			if x.Endpoint == mcptest.AuthAuthorize {
+		for _, x := range oauth.Of(srv).Exchanges() {
+			if x.Endpoint == oauth.EndpointAuthorize {
 				n++
 			}
 		}
 		assert.Equal(t, 1, n, "no second authorization")
 	})
 	t.Run("a forged state is refused", func(t *testing.T) {
-		srv := authToolServer(t, mcptest.NewAuthorization()).WithFaults(mcptest.WrongState()) // refused before any MCP request: no era, no 2026-07-28 rule
+		srv := authToolServer(t, oauth.Options{}).WithFaults(oauth.WrongState()) // refused before any MCP request: no era, no 2026-07-28 rule
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
 		require.ErrorIs(t, err, m3transport.ErrInvalidState)
 	})
 	t.Run("an issuer with a trailing slash is taken", func(t *testing.T) {
 		// it compares issuers ignoring a trailing slash; 2026-07-28 says identical
-		srv := authToolServer(t, mcptest.NewAuthorization())
-		srv.AddFault(mcptest.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp") + "/as/")) // the issuer needs the URL: the server has started
+		srv := authToolServer(t, oauth.Options{})
+		srv.AddFault(oauth.MetadataIssuer(strings.TrimSuffix(srv.URL(), "/mcp") + "/as/")) // the issuer needs the URL: the server has started
 		srv.ExpectViolation("auth/issuer-check", "auth/application-type")
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
 		require.NoError(t, err)
@@ -230,7 +231,7 @@ func TestAuthMark3Deviations(t *testing.T) {
 	t.Run("a wrong iss goes unnoticed", func(t *testing.T) {
 		// 2025-11-25 states no iss check, so no rule is broken; in
 		// 2026-07-28 the same client breaks auth/iss-check.
-		srv := authToolServer(t, mcptest.NewAuthorization()).WithFaults(mcptest.AuthorizationIss("http://127.0.0.1:1/as")).
+		srv := authToolServer(t, oauth.Options{}).WithFaults(oauth.AuthorizationIss("http://127.0.0.1:1/as")).
 			ExpectViolation("auth/iss-check", "auth/application-type")
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
 		require.NoError(t, err)
@@ -240,12 +241,12 @@ func TestAuthMark3Deviations(t *testing.T) {
 		// endpoint's URL: the path-inserted PRM URL, then, when that is
 		// missing, the 2025-03-26 fallback with the endpoint's path as
 		// issuer — never the root PRM URL the spec lists second.
-		srv := authToolServer(t, mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)).
+		srv := authToolServer(t, oauth.Options{NoResourceMetadata: true, PRM: oauth.PRMAtRoot}).
 			WithProtocolVersions(mcptest.HandshakeVersions()...)
 		_, err := connectMark3OAuth(t, srv, m3transport.OAuthConfig{PKCEEnabled: true})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "404")
-		srv.AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/mcp",
+		oauth.Of(srv).AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/mcp",
 			"/.well-known/openid-configuration/mcp", "/mcp/.well-known/openid-configuration")
 	})
 }

@@ -70,6 +70,7 @@ import (
 var libPackages = []struct{ name, dir, path string }{
 	{"mcptest", "../mcptest", "github.com/mcpmock/mcpmock/mcptest"},
 	{"fault", "../mcptest/fault", "github.com/mcpmock/mcpmock/mcptest/fault"},
+	{"oauth", "../mcptest/oauth", "github.com/mcpmock/mcpmock/mcptest/oauth"},
 	{"scenarios", "../scenarios", "github.com/mcpmock/mcpmock/scenarios"},
 	{"tour", "../scenarios/tour", "github.com/mcpmock/mcpmock/scenarios/tour"},
 	{"bugs", "../scenarios/bugs", "github.com/mcpmock/mcpmock/scenarios/bugs"},
@@ -78,7 +79,7 @@ var libPackages = []struct{ name, dir, path string }{
 
 // varSources are the directories whose code (tests and examples too) says
 // which library type a variable name has (srv, sess, j…).
-var varSources = []string{"..", "../mcptest", "../mcptest/fault", "../scenarios", "../scenarios/tour", "../scenarios/bugs", "../config", "../cmd/mcpmock", "../examples/giftgenius", "../examples/handshake", "."}
+var varSources = []string{"..", "../mcptest", "../mcptest/fault", "../mcptest/oauth", "../scenarios", "../scenarios/tour", "../scenarios/bugs", "../config", "../cmd/mcpmock", "../examples/giftgenius", "../examples/handshake", "."}
 
 // notAPI: words of the docs that look like Go names but are not the
 // library's API, and why.
@@ -94,6 +95,8 @@ var notAPI = map[string]bool{
 	"StreamableClientTransport":      true, // go-sdk
 	"SSEClientTransport":             true, // go-sdk's and the TypeScript SDK's
 	"OAuthHandler":                   true, // go-sdk's StreamableClientTransport field
+	"Endpoint":                       true, // go-sdk's StreamableClientTransport field (scenarios.Endpoint is written qualified)
+	"AuthorizationCodeFetcher":       true, // go-sdk's AuthorizationCodeHandlerConfig field
 	"IssuersEqual":                   true, // go-sdk's internal authutil
 	"PKCEEnabled":                    true, // mark3labs' OAuthConfig field
 	"OAuthConfig.Scopes":             true, // mark3labs' OAuthConfig field

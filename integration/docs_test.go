@@ -60,6 +60,7 @@ const fragmentMarker = "// mcpmock:fragment"
 // docSources are the files whose package doc's code blocks are compiled.
 var docSources = []string{
 	"../mcptest/doc.go",
+	"../mcptest/oauth/doc.go",
 	"../scenarios/doc.go",
 	"../scenarios/tour/tour.go",
 	"../config/config.go",
@@ -82,6 +83,7 @@ var importTable = map[string]string{
 	"time":      "time",
 	"mcptest":   "github.com/mcpmock/mcpmock/mcptest",
 	"fault":     "github.com/mcpmock/mcpmock/mcptest/fault",
+	"oauth":     "github.com/mcpmock/mcpmock/mcptest/oauth",
 	"scenarios": "github.com/mcpmock/mcpmock/scenarios",
 	"config":    "github.com/mcpmock/mcpmock/config",
 	"tour":      "github.com/mcpmock/mcpmock/scenarios/tour",
@@ -108,6 +110,8 @@ var glueVars = map[string]string{
 	"impl": "*mcp.Implementation",
 	"opts": "*mcp.ClientOptions",
 	"call": "mcptest.Message",
+
+	"authz": "*oauth.Authorization", // the authorization of the docs' OAuth-protected server
 }
 
 // gluePackageDecls: what a block may use from the reader's own code,
@@ -121,9 +125,8 @@ var gluePackageDecls = map[string]string{
 	"runMyClient": "var runMyClient func(context.Context, net.Conn) error",
 	"myConnect":   "var myConnect scenarios.ConnectFunc",
 	"myClient":    "var myClient scenarios.ConnectFunc",
-	// the mark3labs authorization block's request and redirect follower
-	"initRequest":    "var initRequest mcp.InitializeRequest",
-	"followRedirect": "var followRedirect func(authURL string) (code, state string)",
+	// the mark3labs authorization block's request
+	"initRequest": "var initRequest mcp.InitializeRequest",
 }
 
 // docBlock is one code block of a doc and where it is.

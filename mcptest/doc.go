@@ -54,9 +54,9 @@
 // and an action. The catalog is package
 // github.com/mcpmock/mcpmock/mcptest/fault (fault.RespondProtocolVersion,
 // fault.OmitCapability, fault.Hang, fault.WrongID, fault.Banner,
-// fault.Truncate, …; its doc draws where each handshake fault acts), and
-// authorization's faults are package oauth's. Fault values are immutable
-// and hold no state: one value may be given to any number of Servers.
+// fault.Truncate, …; its doc draws where each handshake fault acts).
+// Fault values are immutable and hold no state: one value may be given to
+// any number of Servers.
 // Server.WithFaults (chained) and Server.AddFault (which returns a
 // *FaultHandle with Hits, Remove and Release) install faults, before or
 // while clients are connected; each installation counts for itself. A
@@ -101,6 +101,9 @@
 // The http/… rules check the client's side of HTTP, and the HTTP faults
 // (fault.ExpireSession, fault.HTTPStatus, fault.DropStream, fault.ReplyAsSSE,
 // …) break the server's.
+// WithAuthorization makes the endpoint OAuth-protected, with its
+// authorization server on the same origin: that is package
+// github.com/mcpmock/mcpmock/mcptest/oauth.
 //
 // # What the client did
 //

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/authplug"
 	"github.com/mcpmock/mcpmock/internal/faultkit"
 	"github.com/mcpmock/mcpmock/internal/precheck"
 )
@@ -53,8 +54,8 @@ type fault struct {
 	out func(h *FaultHandle, s *Session, e *emission) bool
 	// http acts at the HTTP transport (http_faults.go).
 	http *httpFault
-	auth *authFault // acts in the authorization flow (auth_faults.go)
-	// ext is the action of a fault an extension plays (faultkit.Spec.Ext).
+	// ext is the action of a fault an extension plays (faultkit.Spec.Ext):
+	// package oauth's, which finds it among authHost.Faults.
 	ext any
 }
 
@@ -76,7 +77,7 @@ func brokenArg(name, param string, err error) built {
 }
 
 // builtFault makes a Fault of a fault built in this package, outside the
-// catalog (the authorization faults, internal tests).
+// catalog (internal tests).
 func builtFault(b built) Fault { return Fault(faultkit.Make(faultkit.Spec{Ext: b})) }
 
 // faultCatalog holds the engine's fault constructors, one method per
@@ -100,7 +101,7 @@ func (f Fault) resolve() *fault {
 	case sp.Op != "":
 		b = callCatalog(sp.Op, sp.Args)
 	case sp.Ext != nil:
-		if pre, ok := sp.Ext.(built); ok { // a fault of this package's own (auth_faults.go)
+		if pre, ok := sp.Ext.(built); ok { // a fault of this package's own (builtFault)
 			c := *pre.f
 			b = &c
 		} else {
@@ -359,6 +360,7 @@ type faultSet struct {
 
 type faultSnapshot struct {
 	inbound, outbound, http []*FaultHandle
+	ext                     []authplug.Fault // the faults an extension plays (authHost.Faults)
 }
 
 // WithFaults installs faults, as AddFault does, and returns the Server so
@@ -472,8 +474,11 @@ func (fs *faultSet) swap() {
 		if h.f.http != nil {
 			snap.http = append(snap.http, h)
 		}
+		if h.f.ext != nil {
+			snap.ext = append(snap.ext, extFault{h})
+		}
 	}
-	if len(snap.inbound)+len(snap.outbound)+len(snap.http) == 0 {
+	if len(snap.inbound)+len(snap.outbound)+len(snap.http)+len(snap.ext) == 0 {
 		snap = nil
 	}
 	fs.on.Store(snap)

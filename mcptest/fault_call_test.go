@@ -9,6 +9,7 @@ import (
 	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/mcptest/fault"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 )
 
 // A fault that cannot be installed fails the test naming the call the
@@ -28,7 +29,7 @@ func TestFaultRefusedNamesTheCall(t *testing.T) {
 			`mcptest: %s(Drop("x/custon")): the fault would never act: "x/custon" is no method of any protocol version, nor one a Handle serves; did you mean "x/custom"?`},
 		{"far from every method", fault.Hang("frobnicate/now"),
 			`mcptest: %s(Hang("frobnicate/now")): the fault would never act: "frobnicate/now" is no method of any protocol version, nor one a Handle serves; name one of the protocol's methods, e.g. "tools/call", or serve it with Handle before installing the fault`},
-		{"an argument the constructor cannot take", mcptest.TokenStatus(200),
+		{"an argument the constructor cannot take", oauth.TokenStatus(200),
 			`mcptest: %s(TokenStatus(200)): status 200 is not an HTTP error (400-599)`},
 		{"a zero Fault", mcptest.Fault{},
 			`mcptest: %s: a zero Fault; build faults with the constructors of package fault (fault.Hang, fault.Delay, …)`},

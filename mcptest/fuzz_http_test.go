@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 	"go.uber.org/goleak"
 )
 
@@ -65,7 +66,7 @@ var fuzzHTTPAuthStatuses = map[int]bool{201: true, 302: true}
 //     returned;
 //   - the request is journaled: a POST as the client's message (with
 //     its HTTP exchange), a refusal with its reply, a request to the
-//     authorization server as an AuthExchange; a GET that opened a
+//     authorization server as an oauth.Exchange; a GET that opened a
 //     stream answered text/event-stream; a DELETE that was answered 200
 //     ended its session;
 //   - a handler that streams returns when its client goes away;
@@ -116,7 +117,7 @@ func FuzzHTTP(f *testing.F) {
 			return // net/http would have answered 400 itself
 		}
 		before := srv.Journal().Len()
-		authBefore := len(srv.AuthExchanges())
+		authBefore := len(oauth.Of(srv).Exchanges())
 		w, done, cancel := fuzzServe(h, req)
 		if sid != "" && mode&fuzzHTTPDelete != 0 {
 			del := fuzzHTTPPlain(http.MethodDelete, "", "")
@@ -167,7 +168,7 @@ func FuzzHTTP(f *testing.F) {
 func fuzzHTTPServer(t *testing.T, mode byte) *mcptest.Server {
 	srv := fuzzServer(t)
 	if mode&fuzzHTTPAuth != 0 {
-		srv.WithAuthorization(mcptest.NewAuthorization().WithClient("app", "", "http://127.0.0.1:1/callback"))
+		srv.WithAuthorization(oauth.New(oauth.Options{Clients: []oauth.Client{{ID: "app", RedirectURIs: []string{"http://127.0.0.1:1/callback"}}}}))
 	}
 	if mode&fuzzHTTPLegacy != 0 {
 		srv.WithHTTP(mcptest.HTTPOptions{LegacySSEOnly: true})
@@ -441,7 +442,7 @@ func fuzzHTTPCheckResponse(t *testing.T, w *fuzzWriter, mode byte, req *http.Req
 }
 
 // fuzzHTTPCheckJournaled checks that the request left its trace: in the
-// journal (a POST's body; a refusal's reply), in AuthExchanges, or as the
+// journal (a POST's body; a refusal's reply), in the authorization's Exchanges, or as the
 // stream or the end of session it asked for.
 func fuzzHTTPCheckJournaled(t *testing.T, srv *mcptest.Server, w *fuzzWriter, mode byte, req *http.Request, body []byte, sid string, before, authBefore int) {
 	t.Helper()
@@ -450,8 +451,8 @@ func fuzzHTTPCheckJournaled(t *testing.T, srv *mcptest.Server, w *fuzzWriter, mo
 	w.mu.Unlock()
 	what := func() string { return fuzzHTTPDescribe(req, body) + "\n" + srv.Transcript() }
 	if fuzzHTTPIsAuth(mode, req) {
-		if len(srv.AuthExchanges()) == authBefore {
-			t.Fatalf("a request to the authorization front (%d) is not among AuthExchanges: %s", status, what())
+		if len(oauth.Of(srv).Exchanges()) == authBefore {
+			t.Fatalf("a request to the authorization front (%d) is not among the authorization's Exchanges: %s", status, what())
 		}
 		return
 	}
@@ -467,10 +468,10 @@ func fuzzHTTPCheckJournaled(t *testing.T, srv *mcptest.Server, w *fuzzWriter, mo
 			fromServer++
 		}
 	}
-	authRefused := mode&fuzzHTTPAuth != 0 && (status == http.StatusUnauthorized || status == http.StatusForbidden) && len(srv.AuthExchanges()) > authBefore
+	authRefused := mode&fuzzHTTPAuth != 0 && (status == http.StatusUnauthorized || status == http.StatusForbidden) && len(oauth.Of(srv).Exchanges()) > authBefore
 	switch {
 	case authRefused:
-		// the token check refused it: an AuthExchange says so
+		// the token check refused it: an oauth.Exchange says so
 	case req.Method == http.MethodPost:
 		if fromClient == 0 {
 			t.Fatalf("a POST answered %d left no client message in the journal: %s", status, what())

@@ -202,13 +202,13 @@ func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !f.checkOrigin(w, r, x) {
 		return
 	}
-	var body postBody // a POST's body, decoded once: by the authorization gate or by post
-	if f.srv.auth != nil && f.srv.auth.intercept(f, w, r, &body) {
+	q := gateRequest{f: f, r: r} // q.body: a POST's body, decoded once: by the authorization gate or by post
+	if g := f.srv.auth; g != nil && (g.Serve(w, r) || g.Gate(w, r, &q)) {
 		return
 	}
 	switch r.Method {
 	case http.MethodPost:
-		f.post(w, r, x, &body)
+		f.post(w, r, x, &q.body)
 	case http.MethodGet:
 		f.get(w, r, x)
 	case http.MethodDelete:

@@ -194,8 +194,9 @@ var ruleTable = []Rule{
 	{ID: ruleHTTPHost, Spec: mcpSpec(specLatestHS, "basic/transports#security-warning"), Keyword: "MUST", Versions: vStreamAll, Transport: transportHTTP,
 		Softened: "the sentence binds the server (validating requests against DNS rebinding): a client with another Host is refused, not at fault",
 		Summary:  "name a loopback address in Host (against DNS rebinding)", Reply: "403"},
-	// Authorization (WithAuthorization; raised by auth_rules.go, which
-	// reports an OncePerSession rule once per server: a flow spans sessions).
+	// Authorization (WithAuthorization; raised by package oauth through
+	// authHost.Raise, which reports an OncePerSession rule once per server:
+	// a flow spans sessions).
 	{ID: ruleAuthPKCE, Spec: mcpSpec(specLatestHS, "basic/authorization#authorization-code-protection"), Keyword: "MUST", Versions: []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}, Transport: transportHTTP,
 		SpecIn:  map[string]string{"2026-07-28": mcpSpec(specStateless, "basic/authorization/security-considerations#authorization-code-protection"), "2025-03-26": mcpSpec("2025-03-26", "basic/authorization#implementation-requirements")},
 		Summary: "send a code_challenge with code_challenge_method S256, and the matching code_verifier to the token endpoint", Reply: "invalid_request, invalid_grant"},

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/authplug"
 	"github.com/mcpmock/mcpmock/internal/spec"
 )
 
@@ -66,7 +67,9 @@ type Server struct {
 
 	http    *httpFront // the Streamable HTTP endpoint, made by the first URL or HTTPHandler
 	httpCfg httpConfig
-	auth    *authState // WithAuthorization (auth.go); nil: off
+
+	auth       authplug.Guard      // WithAuthorization (http_auth.go); nil: off
+	authorizer authplug.Authorizer // what WithAuthorization installed
 
 	scriptMu sync.Mutex // guards the counters of scripted sequences
 	journal  *Journal

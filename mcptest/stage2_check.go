@@ -23,8 +23,8 @@ import (
 // handleModern), or first to the faults that act on it.
 //
 // Checks raised elsewhere, by nature: the HTTP front's, before a POST
-// reaches stage 1 (checkOrigin in http.go; the authorization gate in
-// auth.go; checkMedia, checkVersionHeader and checkStatelessHeaders in
+// reaches stage 1 (checkOrigin in http.go; the authorization gate,
+// package oauth's, plugged in by http_auth.go; checkMedia, checkVersionHeader and checkStatelessHeaders in
 // http_post.go, http_rules.go and stateless.go), which refuse with an HTTP
 // status; a batch's (batch.go: takesBatch, noBatch, receiveBatch); those a
 // method's own parameters break, raised where they are read in stage 3

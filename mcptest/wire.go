@@ -56,9 +56,9 @@ const (
 	// no JSON-RPC message: a discovery request, a registration, an
 	// authorization or token request, an MCP request refused for want of a
 	// token, and the mock's answers to them. Its Method names the endpoint
-	// (AuthResource, AuthPRM, AuthMetadata, AuthRegister, AuthAuthorize,
-	// AuthToken), its Raw is the request line and parameters or the status
-	// and body of the answer, and its HTTP the exchange. Server.AuthExchanges
+	// ("auth/resource", "auth/token", …: constants of package oauth), its
+	// Raw is the request line and parameters or the status and body of the
+	// answer, and its HTTP the exchange. oauth.Authorization.Exchanges
 	// lists them with every detail.
 	KindAuth
 )

@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 )
 
 // Auth returns the authorization scenarios: the server is an
 // OAuth-protected resource with its own authorization server (see
-// mcptest.Authorization), arranged as the official MCP conformance suite's
+// oauth.Authorization), arranged as the official MCP conformance suite's
 // client scenarios arrange theirs, under the same names, so results line
 // up. All ends with them. Each is not applicable to a client that never
 // asked for Endpoint.URL (stdio has no authorization), nor to one that
@@ -28,18 +29,18 @@ import (
 func Auth() []Scenario {
 	list := []Scenario{
 		authMetadata("auth/metadata-default", "the Protected Resource Metadata at the path-inserted well-known URL, named in the challenge; the authorization server at the origin, its metadata at /.well-known/oauth-authorization-server",
-			func(a *mcptest.Authorization) { a.WithIssuerPath("") }, true),
+			func(a *oauth.Options) { a.IssuerPath = "/" }, true),
 		authMetadata("auth/metadata-var1", "the Protected Resource Metadata at the path-inserted well-known URL, not named in the challenge; the authorization server at the origin, its metadata at /.well-known/openid-configuration only",
-			func(a *mcptest.Authorization) {
-				a.WithoutResourceMetadata().WithIssuerPath("").WithMetadataAt(mcptest.OpenIDInserted)
+			func(a *oauth.Options) {
+				a.NoResourceMetadata, a.IssuerPath, a.MetadataAt = true, "/", []oauth.MetadataForm{oauth.OpenIDInserted}
 			}, false),
 		authMetadata("auth/metadata-var2", "the Protected Resource Metadata at the root well-known URL only, not named in the challenge; the authorization server's issuer /tenant1, its metadata at /.well-known/oauth-authorization-server/tenant1",
-			func(a *mcptest.Authorization) {
-				a.WithPRMAt(mcptest.PRMAtRoot).WithoutResourceMetadata().WithIssuerPath("/tenant1")
+			func(a *oauth.Options) {
+				a.PRM, a.NoResourceMetadata, a.IssuerPath = oauth.PRMAtRoot, true, "/tenant1"
 			}, false),
 		authMetadata("auth/metadata-var3", "the Protected Resource Metadata at /custom/metadata/location.json, named in the challenge only; the authorization server's issuer /tenant1, its metadata at /tenant1/.well-known/openid-configuration only",
-			func(a *mcptest.Authorization) {
-				a.WithPRMURL("/custom/metadata/location.json").WithIssuerPath("/tenant1").WithMetadataAt(mcptest.OpenIDAppended)
+			func(a *oauth.Options) {
+				a.PRMURL, a.IssuerPath, a.MetadataAt = "/custom/metadata/location.json", "/tenant1", []oauth.MetadataForm{oauth.OpenIDAppended}
 			}, false),
 		authBasicCIMD(),
 		authScopeFromChallenge(),
@@ -56,16 +57,16 @@ func Auth() []Scenario {
 		authResourceMismatch(),
 		authIssAccepted("auth/iss-supported", "advertises the iss parameter and sends the right one", nil),
 		authIssAccepted("auth/iss-not-advertised", "does not advertise the iss parameter and sends none (fault AuthorizationIss)",
-			func(a *mcptest.Authorization) {
-				a.WithMetadataField("authorization_response_iss_parameter_supported", false)
-			}, mcptest.AuthorizationIss("")),
-		authIssRejected("auth/iss-supported-missing", "advertises the iss parameter but leaves it out of the authorization response (fault AuthorizationIss)", nil, mcptest.AuthorizationIss("")),
-		authIssRejected("auth/iss-wrong-issuer", "sends an iss naming another authorization server (fault AuthorizationIss)", nil, mcptest.AuthorizationIss("https://attacker.example")),
+			func(a *oauth.Options) {
+				a.MetadataFields["authorization_response_iss_parameter_supported"] = false
+			}, oauth.AuthorizationIss("")),
+		authIssRejected("auth/iss-supported-missing", "advertises the iss parameter but leaves it out of the authorization response (fault AuthorizationIss)", nil, oauth.AuthorizationIss("")),
+		authIssRejected("auth/iss-wrong-issuer", "sends an iss naming another authorization server (fault AuthorizationIss)", nil, oauth.AuthorizationIss("https://attacker.example")),
 		authIssRejected("auth/iss-unexpected", "does not advertise the iss parameter, yet sends one naming another authorization server (fault AuthorizationIss)",
-			func(a *mcptest.Authorization) {
-				a.WithMetadataField("authorization_response_iss_parameter_supported", false)
-			}, mcptest.AuthorizationIss("https://attacker.example")),
-		authIssRejected("auth/iss-normalized", "sends its issuer with a trailing slash the issuer lacks, a normalized variant (fault IssTrailingSlash)", nil, mcptest.IssTrailingSlash()),
+			func(a *oauth.Options) {
+				a.MetadataFields["authorization_response_iss_parameter_supported"] = false
+			}, oauth.AuthorizationIss("https://attacker.example")),
+		authIssRejected("auth/iss-normalized", "sends its issuer with a trailing slash the issuer lacks, a normalized variant (fault IssTrailingSlash)", nil, oauth.IssTrailingSlash()),
 		authMetadataIssuerMismatch(),
 		authOfflineAccess(),
 		authOfflineAccessNotSupported(),
@@ -74,10 +75,10 @@ func Auth() []Scenario {
 		// What the official suite does not test.
 		authNoPKCESupport(),
 		authStateMismatch(),
-		authTokenLost("auth/token-expired", mcptest.ExpireToken().Nth(2),
+		authTokenLost("auth/token-expired", oauth.ExpireToken().Nth(2),
 			"The access token expires on the server before the client thinks it does: its second MCP request with it gets 401 invalid_token, while the refresh token still works (fault ExpireToken). "+
 				"It catches clients that give up, or loop, instead of refreshing (or authorizing again) and retrying once.", false),
-		authTokenLost("auth/token-revoked", mcptest.RevokeToken().Nth(2),
+		authTokenLost("auth/token-revoked", oauth.RevokeToken().Nth(2),
 			"The user withdraws the grant: the client's second MCP request with its token gets 401 invalid_token, and its refresh token is revoked too, invalid_grant (fault RevokeToken). "+
 				"It catches clients that give up, or retry the refresh in a loop, instead of authorizing again from the start.", true),
 		authHardChallenge(),
@@ -114,7 +115,7 @@ func unlessOAuth(own func(o Outcome) string) func(o Outcome) string {
 func withoutOAuth(o Outcome) string {
 	challenged := false
 	for _, x := range authExchanges(o, "") {
-		if x.Endpoint != mcptest.AuthResource {
+		if x.Endpoint != oauth.EndpointResource {
 			return ""
 		}
 		challenged = challenged || x.Status == 401
@@ -132,14 +133,14 @@ func IsAuth(name string) bool { return strings.HasPrefix(name, "auth/") }
 // authServer turns the authorization on for base, arranged by arrange,
 // with faults (made Optional: whether they acted is the decision point's
 // business).
-func authServer(base *mcptest.Server, arrange func(a *mcptest.Authorization), faults ...mcptest.Fault) *mcptest.Server {
+func authServer(base *mcptest.Server, arrange func(a *oauth.Options), faults ...mcptest.Fault) *mcptest.Server {
 	// Client ID Metadata Documents are auth/basic-cimd's business (which
 	// turns them back on), as in the official suite.
-	a := mcptest.NewAuthorization().WithMetadataField("client_id_metadata_document_supported", nil)
+	a := oauth.Options{MetadataFields: map[string]any{"client_id_metadata_document_supported": nil}}
 	if arrange != nil {
-		arrange(a)
+		arrange(&a)
 	}
-	return faulty(base.WithAuthorization(a), faults...)
+	return faulty(base.WithAuthorization(oauth.New(a)), faults...)
 }
 
 // authSpec is the authorization section of the current handshake-era spec.
@@ -149,9 +150,9 @@ func authSpec(anchor string) string {
 
 // authExchanges are the exchanges of the play's authorization flow with
 // endpoint (all of them for "").
-func authExchanges(o Outcome, endpoint string) []mcptest.AuthExchange {
-	var out []mcptest.AuthExchange
-	for _, x := range o.Server.AuthExchanges() {
+func authExchanges(o Outcome, endpoint string) []oauth.Exchange {
+	var out []oauth.Exchange
+	for _, x := range oauth.Of(o.Server).Exchanges() {
 		if endpoint == "" || x.Endpoint == endpoint {
 			out = append(out, x)
 		}
@@ -165,7 +166,7 @@ func authExchanges(o Outcome, endpoint string) []mcptest.AuthExchange {
 // authorize before its first request).
 func challenged(o Outcome) error {
 	for _, x := range authExchanges(o, "") {
-		if x.Endpoint == mcptest.AuthResource && x.Status == 401 || x.Endpoint == mcptest.AuthPRM || x.Endpoint == mcptest.AuthMetadata {
+		if x.Endpoint == oauth.EndpointResource && x.Status == 401 || x.Endpoint == oauth.EndpointPRM || x.Endpoint == oauth.EndpointMetadata {
 			return nil
 		}
 	}
@@ -174,19 +175,19 @@ func challenged(o Outcome) error {
 
 // authorizeSent is reached once the client sent an authorization request.
 var authorizeSent = metThen("the client never sent an authorization request after the 401",
-	func(x mcptest.AuthExchange) bool { return x.Endpoint == mcptest.AuthAuthorize })
+	func(x oauth.Exchange) bool { return x.Endpoint == oauth.EndpointAuthorize })
 
 // authorizeAnswered is reached once /authorize redirected the client back
 // with a code: the client holds the authorization response.
 var authorizeAnswered = metThen("no authorization request of the client was answered with a code",
-	func(x mcptest.AuthExchange) bool {
-		return x.Endpoint == mcptest.AuthAuthorize && x.Status == 302 && strings.Contains(x.Location, "code=")
+	func(x oauth.Exchange) bool {
+		return x.Endpoint == oauth.EndpointAuthorize && x.Status == 302 && strings.Contains(x.Location, "code=")
 	})
 
 // metThen is reached once the client met the authorization (challenged)
 // and the flow holds an exchange that want accepts; missing says what was
 // missing otherwise.
-func metThen(missing string, want func(x mcptest.AuthExchange) bool) func(o Outcome) error {
+func metThen(missing string, want func(x oauth.Exchange) bool) func(o Outcome) error {
 	return func(o Outcome) error {
 		if err := challenged(o); err != nil {
 			return err
@@ -204,7 +205,7 @@ func metThen(missing string, want func(x mcptest.AuthExchange) bool) func(o Outc
 func flowWhat(o Outcome) string {
 	var parts []string
 	for _, x := range authExchanges(o, "") {
-		if x.Endpoint == mcptest.AuthResource {
+		if x.Endpoint == oauth.EndpointResource {
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s %s → %d", x.Method, pathOf(x.URL), x.Status))
@@ -227,7 +228,7 @@ func pathOf(u string) string {
 // passed the token check).
 func authorized(o Outcome) error {
 	tokens := 0
-	for _, x := range authExchanges(o, mcptest.AuthToken) {
+	for _, x := range authExchanges(o, oauth.EndpointToken) {
 		if x.Status == 200 {
 			tokens++
 		}
@@ -246,7 +247,7 @@ func authorized(o Outcome) error {
 // tokenRedeemed is nil when the client exchanged no authorization code
 // for a token, else an error naming the token request.
 func tokenRedeemed(o Outcome, why string) error {
-	for _, x := range authExchanges(o, mcptest.AuthToken) {
+	for _, x := range authExchanges(o, oauth.EndpointToken) {
 		if x.Params.Get("grant_type") == "authorization_code" {
 			return gotf("the client sent the authorization code to the token endpoint (#%d) although %s", x.Seq, why)
 		}
@@ -255,16 +256,16 @@ func tokenRedeemed(o Outcome, why string) error {
 }
 
 // scopesOf is the scope parameter of an authorization request, as a set.
-func scopesOf(x mcptest.AuthExchange) []string {
+func scopesOf(x oauth.Exchange) []string {
 	s := strings.Fields(x.Params.Get("scope"))
 	slices.Sort(s)
 	return s
 }
 
-func authMetadata(name, arrangement string, arrange func(a *mcptest.Authorization), trapRootPRM bool) Scenario {
+func authMetadata(name, arrangement string, arrange func(a *oauth.Options), trapRootPRM bool) Scenario {
 	check := func(o Outcome) error {
 		if trapRootPRM {
-			for _, x := range authExchanges(o, mcptest.AuthPRM) {
+			for _, x := range authExchanges(o, oauth.EndpointPRM) {
 				if pathOf(x.URL) == "/.well-known/oauth-protected-resource" {
 					return gotf("the client asked the root Protected Resource Metadata (#%d), although the challenge named where it is", x.Seq)
 				}
@@ -294,8 +295,8 @@ func authScopeFromChallenge() Scenario {
 			"It catches clients that ignore the challenge's scope, the first source the spec's scope selection names.",
 		Spec: authSpec("scope-selection-strategy"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) { a.WithScopes("mcp:basic", "mcp:admin") },
-				mcptest.WWWAuthenticate(`Bearer resource_metadata="{prm}", scope="mcp:basic"`))
+			return authServer(base, func(a *oauth.Options) { a.Scopes = []string{"mcp:basic", "mcp:admin"} },
+				oauth.WWWAuthenticate(`Bearer resource_metadata="{prm}", scope="mcp:basic"`))
 		},
 		Expect: Expectation{
 			Description:   "the authorization request asks for exactly the challenge's scope, mcp:basic (SHOULD), and the client gets through",
@@ -313,7 +314,7 @@ func authScopeFromScopesSupported() Scenario {
 			"It catches clients that then ask for no scope, or for scopes of their own configuration.",
 		Spec: authSpec("scope-selection-strategy"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) { a.WithScopes("mcp:basic", "mcp:read").WithoutChallengeScope() })
+			return authServer(base, func(a *oauth.Options) { a.Scopes, a.NoChallengeScope = []string{"mcp:basic", "mcp:read"}, true })
 		},
 		Expect: Expectation{
 			Description:   "the authorization request asks for every scope of scopes_supported (SHOULD), and the client gets through",
@@ -344,7 +345,7 @@ func authScopeOmitted() Scenario {
 // request, then that it got through.
 func checkScopes(want []string) func(o Outcome) error {
 	return func(o Outcome) error {
-		first := authExchanges(o, mcptest.AuthAuthorize)[0]
+		first := authExchanges(o, oauth.EndpointAuthorize)[0]
 		if got := scopesOf(first); !slices.Equal(got, want) {
 			if len(want) == 0 {
 				return gotf("the authorization request (#%d) asked for scope %q where none is defined", first.Seq, first.Params.Get("scope"))
@@ -356,8 +357,8 @@ func checkScopes(want []string) func(o Outcome) error {
 }
 
 // insufficientScope are the 403 insufficient_scope challenges of the play.
-func insufficientScope(o Outcome) []mcptest.AuthExchange {
-	var out []mcptest.AuthExchange
+func insufficientScope(o Outcome) []oauth.Exchange {
+	var out []oauth.Exchange
 	for _, x := range authExchanges(o, "") {
 		if isInsufficientScope(x) {
 			out = append(out, x)
@@ -366,8 +367,8 @@ func insufficientScope(o Outcome) []mcptest.AuthExchange {
 	return out
 }
 
-func isInsufficientScope(x mcptest.AuthExchange) bool {
-	return x.Endpoint == mcptest.AuthResource && x.Status == 403 && strings.Contains(x.Challenge, "insufficient_scope")
+func isInsufficientScope(x oauth.Exchange) bool {
+	return x.Endpoint == oauth.EndpointResource && x.Status == 403 && strings.Contains(x.Challenge, "insufficient_scope")
 }
 
 var steppedUp = metThen("no request of the client was refused 403 insufficient_scope: it never called a tool with its first token", isInsufficientScope)
@@ -381,8 +382,8 @@ func authScopeStepUp() Scenario {
 		Server: func(base *mcptest.Server) *mcptest.Server {
 			// scopes_supported (and so the 401's scope) is mcp:basic only;
 			// a token carries the scopes asked, listed or not.
-			return authServer(base, func(a *mcptest.Authorization) { a.WithScopes("mcp:basic") },
-				mcptest.InsufficientScope("tools/call", "mcp:write"))
+			return authServer(base, func(a *oauth.Options) { a.Scopes = []string{"mcp:basic"} },
+				oauth.InsufficientScope("tools/call", "mcp:write"))
 		},
 		Expect: Expectation{
 			Description:   "after the 403 the client authorizes again for mcp:basic and mcp:write, and its tool call is retried and gets a result",
@@ -390,8 +391,8 @@ func authScopeStepUp() Scenario {
 			Reached:       steppedUp,
 			Check: func(o Outcome) error {
 				refused := insufficientScope(o)[0]
-				var again *mcptest.AuthExchange
-				for _, x := range authExchanges(o, mcptest.AuthAuthorize) {
+				var again *oauth.Exchange
+				for _, x := range authExchanges(o, oauth.EndpointAuthorize) {
 					if x.Seq > refused.Seq {
 						again = &x
 						break
@@ -424,8 +425,10 @@ func authScopeRetryLimit() Scenario {
 			"It catches clients that authorize again and again, a loop the spec asks them to bound.",
 		Spec: authSpec("scope-challenge-handling"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) {
-				a.WithScopes("mcp:basic").WithToolScopes("suggest_gifts", "mcp:admin").WithUngrantedScopes("mcp:admin")
+			return authServer(base, func(a *oauth.Options) {
+				a.Scopes = []string{"mcp:basic"}
+				a.ToolScopes = map[string][]string{"suggest_gifts": {"mcp:admin"}}
+				a.UngrantedScopes = []string{"mcp:admin"}
 			})
 		},
 		Expect: Expectation{
@@ -435,7 +438,7 @@ func authScopeRetryLimit() Scenario {
 			Check: func(o Outcome) error {
 				first := insufficientScope(o)[0]
 				n := 0
-				for _, x := range authExchanges(o, mcptest.AuthAuthorize) {
+				for _, x := range authExchanges(o, oauth.EndpointAuthorize) {
 					if x.Seq > first.Seq {
 						n++
 					}
@@ -456,16 +459,16 @@ func authTokenEndpointAuth(method, name string) Scenario {
 			"It catches clients that authenticate at the token endpoint their own way, which the server refuses.",
 		Spec: authSpec("dynamic-client-registration"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) {
-				a.WithMetadataField("token_endpoint_auth_methods_supported", []string{method})
+			return authServer(base, func(a *oauth.Options) {
+				a.MetadataFields["token_endpoint_auth_methods_supported"] = []string{method}
 			})
 		},
 		Expect: Expectation{
 			Description:   "every token request authenticates with " + method + ", and the client gets through",
 			DecisionPoint: "the client sent a token request",
-			Reached:       sentTo(mcptest.AuthToken, "the client sent no token request"),
+			Reached:       sentTo(oauth.EndpointToken, "the client sent no token request"),
 			Check: func(o Outcome) error {
-				for _, x := range authExchanges(o, mcptest.AuthToken) {
+				for _, x := range authExchanges(o, oauth.EndpointToken) {
 					if x.ClientAuth != method {
 						return gotf("the token request #%d authenticated with %s, want %s", x.Seq, x.ClientAuth, method)
 					}
@@ -487,7 +490,7 @@ func authLegacy(name string, metadata bool) Scenario {
 			"It catches clients that cannot fall back to the older discovery.",
 		Spec: spec("2025-03-26", "basic/authorization#2-3-server-metadata-discovery"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) { a.WithLegacyDiscovery(metadata) })
+			return authServer(base, func(a *oauth.Options) { a.LegacyDiscovery, a.NoMetadata = true, !metadata })
 		},
 		Expect: Expectation{
 			Description:   "the client falls back to the origin as authorization server, gets a token and makes an authorized MCP request",
@@ -505,15 +508,15 @@ func authResourceMismatch() Scenario {
 			"It catches clients that use metadata of another resource (RFC 9728 §3.3: the client MUST NOT), and send their user to authorize for it.",
 		Spec: "https://www.rfc-editor.org/rfc/rfc9728#section-3.3",
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, nil, mcptest.PRMResource("https://other.example/mcp"))
+			return authServer(base, nil, oauth.PRMResource("https://other.example/mcp"))
 		},
 		Expect: Expectation{
 			Description:   "the client does not use the metadata: no authorization request, no token",
 			DecisionPoint: "the client fetched the Protected Resource Metadata",
 			Reached: metThen("the client never fetched the Protected Resource Metadata",
-				func(x mcptest.AuthExchange) bool { return x.Endpoint == mcptest.AuthPRM && x.Status == 200 }),
+				func(x oauth.Exchange) bool { return x.Endpoint == oauth.EndpointPRM && x.Status == 200 }),
 			Check: func(o Outcome) error {
-				if xs := authExchanges(o, mcptest.AuthAuthorize); len(xs) > 0 {
+				if xs := authExchanges(o, oauth.EndpointAuthorize); len(xs) > 0 {
 					return gotf("the client sent an authorization request (#%d, resource %q) with metadata of another resource", xs[0].Seq, xs[0].Params.Get("resource"))
 				}
 				return nil
@@ -556,7 +559,7 @@ func headerVersion(m mcptest.Message) string {
 	return m.HTTP.ProtocolVersion
 }
 
-func authIssAccepted(name, what string, arrange func(a *mcptest.Authorization), faults ...mcptest.Fault) Scenario {
+func authIssAccepted(name, what string, arrange func(a *oauth.Options), faults ...mcptest.Fault) Scenario {
 	return Scenario{
 		Name:    name,
 		Mistake: "Not a mistake: the authorization server " + what + ". It catches clients whose iss check refuses a correct response.",
@@ -572,7 +575,7 @@ func authIssAccepted(name, what string, arrange func(a *mcptest.Authorization), 
 	}
 }
 
-func authIssRejected(name, what string, arrange func(a *mcptest.Authorization), faults ...mcptest.Fault) Scenario {
+func authIssRejected(name, what string, arrange func(a *oauth.Options), faults ...mcptest.Fault) Scenario {
 	return Scenario{
 		Name: name,
 		Mistake: "The authorization server " + what + ". " +
@@ -598,7 +601,7 @@ func authMetadataIssuerMismatch() Scenario {
 			"It catches clients that use the endpoints of such a document (RFC 8414 §3.3: the issuer MUST be identical, else the metadata MUST NOT be used).",
 		Spec: "https://www.rfc-editor.org/rfc/rfc8414#section-3.3",
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, nil, mcptest.MetadataIssuer("https://attacker.example"))
+			return authServer(base, nil, oauth.MetadataIssuer("https://attacker.example"))
 		},
 		Expect: Expectation{
 			Description:   "the client does not use the metadata: no registration, no authorization request, no token",
@@ -615,7 +618,7 @@ func authNoPKCESupport() Scenario {
 		Mistake: "The authorization server's metadata has no code_challenge_methods_supported: nothing says it supports PKCE (fault NoPKCEMethods). " +
 			"It catches clients that go on without the protection the spec makes mandatory (they MUST refuse to proceed).",
 		Spec:   authSpec("authorization-code-protection"),
-		Server: func(base *mcptest.Server) *mcptest.Server { return authServer(base, nil, mcptest.NoPKCEMethods()) },
+		Server: func(base *mcptest.Server) *mcptest.Server { return authServer(base, nil, oauth.NoPKCEMethods()) },
 		Expect: Expectation{
 			Description:   "the client refuses to proceed: no registration, no authorization request, no token",
 			DecisionPoint: "the client fetched the authorization server's metadata",
@@ -628,14 +631,14 @@ func authNoPKCESupport() Scenario {
 // metadataFetched is reached once the client fetched the authorization
 // server's metadata (answered 200).
 var metadataFetched = metThen("the client never fetched the authorization server's metadata",
-	func(x mcptest.AuthExchange) bool { return x.Endpoint == mcptest.AuthMetadata && x.Status == 200 })
+	func(x oauth.Exchange) bool { return x.Endpoint == oauth.EndpointMetadata && x.Status == 200 })
 
 // tokenLost is reached once a request with the client's token was refused.
 var tokenLost = metThen("no request with the client's token was refused: it made fewer than two MCP requests with one", isTokenRefusal)
 
 // sentTo is reached once the client sent a request to endpoint.
 func sentTo(endpoint, missing string) func(o Outcome) error {
-	return metThen(missing, func(x mcptest.AuthExchange) bool { return x.Endpoint == endpoint })
+	return metThen(missing, func(x oauth.Exchange) bool { return x.Endpoint == endpoint })
 }
 
 // usedNoEndpoint checks that the client sent nothing to the registration,
@@ -643,7 +646,7 @@ func sentTo(endpoint, missing string) func(o Outcome) error {
 func usedNoEndpoint(why string) func(o Outcome) error {
 	return func(o Outcome) error {
 		for _, x := range authExchanges(o, "") {
-			if x.Endpoint == mcptest.AuthRegister || x.Endpoint == mcptest.AuthAuthorize || x.Endpoint == mcptest.AuthToken {
+			if x.Endpoint == oauth.EndpointRegister || x.Endpoint == oauth.EndpointAuthorize || x.Endpoint == oauth.EndpointToken {
 				return gotf("the client went on although %s: %s %s (#%d)", why, x.Method, pathOf(x.URL), x.Seq)
 			}
 		}
@@ -657,7 +660,7 @@ func authStateMismatch() Scenario {
 		Mistake: "The authorization response comes back with another state than the client sent: a forged or mixed-up response, the CSRF case (fault WrongState). " +
 			"It catches clients that do not check state and redeem the code.",
 		Spec:   "https://www.rfc-editor.org/rfc/rfc6749#section-10.12",
-		Server: func(base *mcptest.Server) *mcptest.Server { return authServer(base, nil, mcptest.WrongState()) },
+		Server: func(base *mcptest.Server) *mcptest.Server { return authServer(base, nil, oauth.WrongState()) },
 		Expect: Expectation{
 			Description:   "the client rejects the response: it never sends the code to the token endpoint",
 			DecisionPoint: "the authorization server answered an authorization request with a code",
@@ -671,17 +674,17 @@ func authStateMismatch() Scenario {
 
 // tokenRefused is the first 401 invalid_token of a request that carried
 // a token the server had issued.
-func tokenRefused(o Outcome) (mcptest.AuthExchange, bool) {
+func tokenRefused(o Outcome) (oauth.Exchange, bool) {
 	for _, x := range authExchanges(o, "") {
 		if isTokenRefusal(x) {
 			return x, true
 		}
 	}
-	return mcptest.AuthExchange{}, false
+	return oauth.Exchange{}, false
 }
 
-func isTokenRefusal(x mcptest.AuthExchange) bool {
-	return x.Endpoint == mcptest.AuthResource && x.Status == 401 && strings.Contains(x.Challenge, "invalid_token") && strings.HasPrefix(x.Authorization, "Bearer ")
+func isTokenRefusal(x oauth.Exchange) bool {
+	return x.Endpoint == oauth.EndpointResource && x.Status == 401 && strings.Contains(x.Challenge, "invalid_token") && strings.HasPrefix(x.Authorization, "Bearer ")
 }
 
 // authTokenLostLimit is how many token requests after a lost token count
@@ -706,12 +709,12 @@ func authTokenLost(name string, fault mcptest.Fault, mistake string, revoked boo
 						continue
 					}
 					switch {
-					case x.Endpoint == mcptest.AuthToken:
+					case x.Endpoint == oauth.EndpointToken:
 						tokens++
 						if x.Status == 200 {
 							got++
 						}
-					case x.Endpoint == mcptest.AuthAuthorize:
+					case x.Endpoint == oauth.EndpointAuthorize:
 						authorize++
 					}
 				}
@@ -742,8 +745,8 @@ func authHardChallenge() Scenario {
 			"It catches clients whose header parser reads the first challenge only, or splits on every comma, and never finds the metadata.",
 		Spec: "https://www.rfc-editor.org/rfc/rfc9110#section-11.6.1",
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) { a.WithPRMURL("/meta/prm.json") },
-				mcptest.WWWAuthenticate(`Basic realm="mcp", Bearer error="invalid_token", error_description="no token, or an old one", resource_metadata="{prm}"`))
+			return authServer(base, func(a *oauth.Options) { a.PRMURL = "/meta/prm.json" },
+				oauth.WWWAuthenticate(`Basic realm="mcp", Bearer error="invalid_token", error_description="no token, or an old one", resource_metadata="{prm}"`))
 		},
 		Expect: Expectation{
 			Description:   "the client reads the Bearer challenge's resource_metadata, gets a token and makes an authorized MCP request",
@@ -765,16 +768,16 @@ func authNoPRM() Scenario {
 			"It catches clients that retry the refused request in a loop, or swallow the failure, instead of stopping with an error (a client may also try the 2025-03-26 discovery first: it leads nowhere here, and is not blamed).",
 		Spec: authSpec("protected-resource-metadata-discovery-requirements"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) { a.WithPRMAt(mcptest.PRMNowhere) })
+			return authServer(base, func(a *oauth.Options) { a.PRM = oauth.PRMNowhere })
 		},
 		Expect: Expectation{
 			Description:   fmt.Sprintf("the client stops: its refused request is sent %d times at most, and connect returns an error", authNoPRMTries),
 			DecisionPoint: "a request of the client for Protected Resource Metadata was answered 404",
 			Reached: metThen("the client never asked for the Protected Resource Metadata",
-				func(x mcptest.AuthExchange) bool { return x.Endpoint == mcptest.AuthPRM && x.Status == 404 }),
+				func(x oauth.Exchange) bool { return x.Endpoint == oauth.EndpointPRM && x.Status == 404 }),
 			Check: func(o Outcome) error {
 				refused := 0
-				for _, x := range authExchanges(o, mcptest.AuthResource) {
+				for _, x := range authExchanges(o, oauth.EndpointResource) {
 					if x.Status == 401 {
 						refused++
 					}
@@ -798,17 +801,17 @@ func authSeveralServers() Scenario {
 			"It catches clients that mix them in one flow (the metadata of one, the registration or token endpoint of another, a client_id of one at another), or refuse a list of more than one.",
 		Spec: spec(latestStateless, "basic/authorization/authorization-server-discovery#authorization-server-location"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) { a.WithAuthorizationServers(3) })
+			return authServer(base, func(a *oauth.Options) { a.AuthorizationServers = 3 })
 		},
 		Expect: Expectation{
 			Description:   "the client picks one of the listed authorization servers, registers, authorizes and gets its token there alone, and gets through",
 			DecisionPoint: "the client sent an authorization request",
 			Reached:       authorizeSent,
 			Check: func(o Outcome) error {
-				var first mcptest.AuthExchange
+				var first oauth.Exchange
 				for _, x := range authExchanges(o, "") {
 					switch x.Endpoint {
-					case mcptest.AuthRegister, mcptest.AuthAuthorize, mcptest.AuthToken:
+					case oauth.EndpointRegister, oauth.EndpointAuthorize, oauth.EndpointToken:
 					default:
 						continue
 					}
@@ -844,15 +847,15 @@ func authBasicCIMD() Scenario {
 			"It catches clients that register dynamically when they could use a Client ID Metadata Document URL as their client_id, the registration the spec puts before dynamic registration.",
 		Spec: authSpec("client-id-metadata-documents"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) {
-				a.WithMetadataField("client_id_metadata_document_supported", true)
+			return authServer(base, func(a *oauth.Options) {
+				a.MetadataFields["client_id_metadata_document_supported"] = true
 			})
 		},
 		Expect: Expectation{
 			Description:   "every authorization request uses an https URL as client_id (SHOULD, such as " + CIMDClientID + "), the client registers nothing, and it gets through",
 			DecisionPoint: "the client sent an authorization request",
 			NotApplicable: func(o Outcome) string {
-				for _, x := range authExchanges(o, mcptest.AuthToken) {
+				for _, x := range authExchanges(o, oauth.EndpointToken) {
 					if x.Params.Get("grant_type") == "client_credentials" {
 						return "the client authorizes without a user (client_credentials): Client ID Metadata Documents are for the authorization code flow"
 					}
@@ -861,10 +864,10 @@ func authBasicCIMD() Scenario {
 			},
 			Reached: authorizeSent,
 			Check: func(o Outcome) error {
-				if xs := authExchanges(o, mcptest.AuthRegister); len(xs) > 0 {
+				if xs := authExchanges(o, oauth.EndpointRegister); len(xs) > 0 {
 					return gotf("the client registered (#%d) instead of using a Client ID Metadata Document URL as client_id", xs[0].Seq)
 				}
-				for _, x := range authExchanges(o, mcptest.AuthAuthorize) {
+				for _, x := range authExchanges(o, oauth.EndpointAuthorize) {
 					if id := x.Params.Get("client_id"); !strings.HasPrefix(id, "https://") {
 						return gotf("the authorization request #%d has client_id %q, not a Client ID Metadata Document URL", x.Seq, id)
 					}
@@ -882,8 +885,9 @@ func authPreRegistration() Scenario {
 			"It catches clients that can only register dynamically, or do not authenticate with the secret they were given.",
 		Spec: authSpec("client-registration-approaches"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) {
-				a.WithClient(preregisteredID, preregisteredSecret).WithMetadataField("registration_endpoint", nil)
+			return authServer(base, func(a *oauth.Options) {
+				a.Clients = []oauth.Client{{ID: preregisteredID, Secret: preregisteredSecret}}
+				a.MetadataFields["registration_endpoint"] = nil
 			})
 		},
 		ClientContext: map[string]string{"client_id": preregisteredID, "client_secret": preregisteredSecret},
@@ -892,10 +896,10 @@ func authPreRegistration() Scenario {
 			DecisionPoint: "the client met the authorization (a 401, or its own discovery)",
 			Reached:       challenged,
 			Check: func(o Outcome) error {
-				if xs := authExchanges(o, mcptest.AuthRegister); len(xs) > 0 {
+				if xs := authExchanges(o, oauth.EndpointRegister); len(xs) > 0 {
 					return gotf("the client tried to register (#%d) although it was given pre-registered credentials and the server offers no registration", xs[0].Seq)
 				}
-				for _, x := range authExchanges(o, mcptest.AuthToken) {
+				for _, x := range authExchanges(o, oauth.EndpointToken) {
 					if x.ClientAuth == "none" {
 						return gotf("the token request #%d did not authenticate with the client secret it was given", x.Seq)
 					}
@@ -913,16 +917,17 @@ func authOfflineAccess() Scenario {
 			"It catches clients that register without the refresh_token grant, and so never get to refresh.",
 		Spec: spec(latestStateless, "basic/authorization"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) {
-				a.WithScopes("mcp:basic").WithMetadataField("scopes_supported", []string{"mcp:basic", "offline_access"})
+			return authServer(base, func(a *oauth.Options) {
+				a.Scopes = []string{"mcp:basic"}
+				a.MetadataFields["scopes_supported"] = []string{"mcp:basic", "offline_access"}
 			})
 		},
 		Expect: Expectation{
 			Description:   "the client registers with refresh_token among its grant_types (SHOULD; asking for offline_access is a MAY, not judged), and gets through",
 			DecisionPoint: "the client registered dynamically",
-			Reached:       sentTo(mcptest.AuthRegister, "the client did not register dynamically"),
+			Reached:       sentTo(oauth.EndpointRegister, "the client did not register dynamically"),
 			Check: func(o Outcome) error {
-				reg := authExchanges(o, mcptest.AuthRegister)[0]
+				reg := authExchanges(o, oauth.EndpointRegister)[0]
 				if !strings.Contains(reg.Params.Get("grant_types"), `"refresh_token"`) {
 					return gotf("the registration (#%d) asked for grant_types %s, without refresh_token", reg.Seq, reg.Params.Get("grant_types"))
 				}
@@ -939,14 +944,14 @@ func authOfflineAccessNotSupported() Scenario {
 			"It catches clients that ask for offline_access anyway (SEP-2207: only when the authorization server lists it), which a strict server refuses.",
 		Spec: spec(latestStateless, "basic/authorization"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) { a.WithScopes("mcp:basic", "mcp:read") })
+			return authServer(base, func(a *oauth.Options) { a.Scopes = []string{"mcp:basic", "mcp:read"} })
 		},
 		Expect: Expectation{
 			Description:   "no authorization request asks for offline_access (MUST NOT)",
 			DecisionPoint: "the client sent an authorization request after the 401",
 			Reached:       authorizeSent,
 			Check: func(o Outcome) error {
-				for _, x := range authExchanges(o, mcptest.AuthAuthorize) {
+				for _, x := range authExchanges(o, oauth.EndpointAuthorize) {
 					if slices.Contains(scopesOf(x), "offline_access") {
 						return gotf("the authorization request (#%d) asked for offline_access, which the authorization server does not list", x.Seq)
 					}
@@ -964,8 +969,8 @@ func authServerMigration() Scenario {
 			"It catches clients that keep using the old server, or present the old server's client credentials to the new one.",
 		Spec: authSpec("authorization-server-location"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) { a.WithAuthorizationServers(2) },
-				mcptest.RevokeToken().Nth(2), mcptest.SwitchAuthorizationServer())
+			return authServer(base, func(a *oauth.Options) { a.AuthorizationServers = 2 },
+				oauth.RevokeToken().Nth(2), oauth.SwitchAuthorizationServer())
 		},
 		Expect: Expectation{
 			Description:   "the client discovers again, registers with the new authorization server, authorizes there with its new client_id, and gets through",
@@ -979,24 +984,24 @@ func authServerMigration() Scenario {
 					if x.Seq > lost.Seq {
 						break
 					}
-					if x.Endpoint == mcptest.AuthAuthorize {
+					if x.Endpoint == oauth.EndpointAuthorize {
 						first = x.Issuer
 						old[x.Params.Get("client_id")] = true
 					}
 				}
-				var moved *mcptest.AuthExchange
+				var moved *oauth.Exchange
 				registered := false
 				for _, x := range authExchanges(o, "") {
 					if x.Seq < lost.Seq || x.Issuer == "" {
 						continue
 					}
-					if x.Issuer == first && (x.Endpoint == mcptest.AuthAuthorize || x.Endpoint == mcptest.AuthToken) {
+					if x.Issuer == first && (x.Endpoint == oauth.EndpointAuthorize || x.Endpoint == oauth.EndpointToken) {
 						return gotf("after the move the client went on with the old authorization server: %s %s (#%d)", x.Method, pathOf(x.URL), x.Seq)
 					}
-					if x.Endpoint == mcptest.AuthRegister && x.Status == 201 {
+					if x.Endpoint == oauth.EndpointRegister && x.Status == 201 {
 						registered = true
 					}
-					if x.Endpoint == mcptest.AuthAuthorize && moved == nil {
+					if x.Endpoint == oauth.EndpointAuthorize && moved == nil {
 						moved = &x
 					}
 				}
@@ -1019,11 +1024,11 @@ func authClientCredentials() Scenario {
 			"It catches clients of the client-credentials extension that send the secret the wrong way (anything but HTTP Basic, the only method listed) or go through a user's authorization.",
 		Spec: "https://www.rfc-editor.org/rfc/rfc6749#section-4.4",
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return authServer(base, func(a *mcptest.Authorization) {
-				a.WithClient(preregisteredID, preregisteredSecret).
-					WithMetadataField("registration_endpoint", nil).
-					WithMetadataField("grant_types_supported", []string{"client_credentials"}).
-					WithMetadataField("token_endpoint_auth_methods_supported", []string{"client_secret_basic"})
+			return authServer(base, func(a *oauth.Options) {
+				a.Clients = []oauth.Client{{ID: preregisteredID, Secret: preregisteredSecret}}
+				a.MetadataFields["registration_endpoint"] = nil
+				a.MetadataFields["grant_types_supported"] = []string{"client_credentials"}
+				a.MetadataFields["token_endpoint_auth_methods_supported"] = []string{"client_secret_basic"}
 			})
 		},
 		ClientContext: map[string]string{"client_id": preregisteredID, "client_secret": preregisteredSecret, "grant_type": "client_credentials"},
@@ -1031,14 +1036,14 @@ func authClientCredentials() Scenario {
 			Description:   "the client asks the token endpoint for a client_credentials token, authenticated with HTTP Basic, and gets through",
 			DecisionPoint: "the client sent a token request (a client that never uses the grant, not implementing the extension, is not judged)",
 			NotApplicable: func(o Outcome) string {
-				if len(authExchanges(o, mcptest.AuthAuthorize)) > 0 {
+				if len(authExchanges(o, oauth.EndpointAuthorize)) > 0 {
 					return "the client authorizes with a user (the authorization code flow): it does not implement the client credentials extension"
 				}
 				return ""
 			},
-			Reached: sentTo(mcptest.AuthToken, "the client sent no token request"),
+			Reached: sentTo(oauth.EndpointToken, "the client sent no token request"),
 			Check: func(o Outcome) error {
-				for _, x := range authExchanges(o, mcptest.AuthToken) {
+				for _, x := range authExchanges(o, oauth.EndpointToken) {
 					if g := x.Params.Get("grant_type"); g != "client_credentials" {
 						return gotf("the token request #%d asked for grant_type %q, want client_credentials", x.Seq, g)
 					}

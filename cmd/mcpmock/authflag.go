@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 )
 
 // authFlag is --auth and --auth-client: authorization on every server
@@ -30,18 +31,18 @@ func (a authFlag) check(overHTTP bool) error {
 	return nil
 }
 
-// apply turns the mock's authorization on for srv: NewAuthorization's
-// healthy defaults, with the --auth-client client pre-registered.
+// apply turns the mock's authorization on for srv: oauth.Options' healthy
+// defaults, with the --auth-client client pre-registered.
 func (a authFlag) apply(srv *mcptest.Server) *mcptest.Server {
 	if !a.enabled() {
 		return srv
 	}
-	auth := mcptest.NewAuthorization()
+	var o oauth.Options
 	if a.client != "" {
 		id, secret, _ := strings.Cut(a.client, ":")
-		auth = auth.WithClient(id, secret)
+		o.Clients = []oauth.Client{{ID: id, Secret: secret}}
 	}
-	return srv.WithAuthorization(auth)
+	return srv.WithAuthorization(oauth.New(o))
 }
 
 // clientContext is what --auth-client hands the client program in

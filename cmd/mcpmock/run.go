@@ -97,7 +97,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&deviations, "known-deviation", "`NAME=why`: the client fails scenario NAME today, for the reason why (repeatable); it then passes as a known deviation, and fails once the client stops deviating")
 	logFile := fs.String("log", "", "write the mock's and the client's logs to `FILE` (default: stderr)")
 	configFile := fs.String("config", "", "start every scenario from the server the JSON file `FILE` describes instead of GiftGen (the scenarios then judge whatever the client calls)")
-	authOn := fs.Bool("auth", false, "with --http: every scenario's server requires OAuth (the mock's authorization server, mcptest.NewAuthorization's defaults), for scenarios without authorization of their own")
+	authOn := fs.Bool("auth", false, "with --http: every scenario's server requires OAuth (the mock's authorization server, oauth.Options' defaults), for scenarios without authorization of their own")
 	authClient := fs.String("auth-client", "", "with --http: like --auth, with the client `ID:SECRET` pre-registered and handed to the client in MCP_CONFORMANCE_CONTEXT, as the conformance suite does")
 	warn := fs.String("warn", "", "treat a failed scenario whose basis is `KINDS` as a warning, not a failure (the exit status follows): should, robustness, or should,robustness; a broken MUST always fails")
 	startup := fs.Duration("startup-timeout", 60*time.Second, "how long the client may take to start and send its first byte (a `DURATION` such as 90s)")

@@ -131,7 +131,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	httpMode := fs.Bool("http", false, "serve Streamable HTTP instead of stdio, on --listen's address; the URL is printed on stdout")
 	listenAddr := fs.String("listen", defaultListen, "with --http: listen on `ADDR` (host:port; port 0: any free port; loopback only, unless --allow-remote)")
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow a listen address that is not loopback (a container, a VM); the mock answers anyone who reaches it and keeps all they send")
-	authOn := fs.Bool("auth", false, "with --http: require OAuth (the mock's authorization server, mcptest.NewAuthorization's defaults, at the same address)")
+	authOn := fs.Bool("auth", false, "with --http: require OAuth (the mock's authorization server, oauth.Options' defaults, at the same address)")
 	authClient := fs.String("auth-client", "", "with --http: like --auth, with the client `ID:SECRET` pre-registered")
 	var allowHosts multi
 	fs.Var(&allowHosts, "allow-host", "with --http: also serve requests whose Host is `NAME` (a name or IP, no port), as a client that reaches the mock by that name sends; repeatable")

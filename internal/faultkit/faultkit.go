@@ -22,6 +22,9 @@ type Spec struct {
 	Name   string
 	Method string
 	Err    error
+	// Pkg names the package of the constructor as Go code names it
+	// ("oauth"); "" is package fault.
+	Pkg string
 
 	// The trigger, set by mcptest.Fault's Nth, InSession, WithProbability
 	// and Optional.

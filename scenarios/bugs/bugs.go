@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/faultkit"
 	"github.com/mcpmock/mcpmock/internal/suggest"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
@@ -111,9 +112,18 @@ func (r Recipe) Lines() []string {
 		out = append(out, r.Script)
 	}
 	for _, f := range r.Faults {
-		out = append(out, "fault."+f.String())
+		out = append(out, faultPkg(f)+"."+f.String())
 	}
 	return out
+}
+
+// faultPkg names the package of f's constructor as Go code names it:
+// fault, or oauth for an authorization fault.
+func faultPkg(f mcptest.Fault) string {
+	if sp := faultkit.Fault(f).Spec(); sp != nil && sp.Pkg != "" {
+		return sp.Pkg
+	}
+	return "fault"
 }
 
 // String is the recipe on one line, lines separated by "; ".

@@ -1,12 +1,12 @@
-package mcptest
+package oauth
 
 import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
-	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpmock/mcpmock/internal/authplug"
 	"github.com/tidwall/gjson"
 )
 
@@ -26,14 +27,6 @@ func mediaType(ct string) string {
 	mt, _, _ := mime.ParseMediaType(ct)
 	return mt
 }
-
-func readLimited(r *http.Request, limit int64) ([]byte, error) {
-	return io.ReadAll(io.LimitReader(r.Body, limit))
-}
-
-func gjsonGet(body []byte, path string) string { return gjson.GetBytes(body, path).String() }
-
-func marshalJSON(v any) ([]byte, error) { return json.Marshal(v) }
 
 // isASEndpoint reports whether path is /authorize, /token or /register of
 // an authorization server, or of the origin (the 2025-03-26 defaults a
@@ -67,7 +60,7 @@ func metadataPath(ip string, form MetadataForm) string {
 
 // serveAuth serves a request to a well-known URL or to an authorization
 // server's endpoint.
-func (a *authState) serveAuth(f *httpFront, w http.ResponseWriter, r *http.Request) {
+func (a *authState) serveAuth(w http.ResponseWriter, r *http.Request) {
 	a.settle(false)
 	path := r.URL.Path
 	org := origin(r)
@@ -76,7 +69,7 @@ func (a *authState) serveAuth(f *httpFront, w http.ResponseWriter, r *http.Reque
 	a.mu.Unlock()
 	// Protected Resource Metadata
 	if strings.HasPrefix(path, "/.well-known/oauth-protected-resource") || (a.cfg.prmURL != "" && path == a.cfg.prmURL) {
-		q := a.newAuthReq(f, w, r, AuthPRM, "", 0)
+		q := a.newAuthReq(w, r, authplug.PRM, "", 0)
 		a.mu.Lock()
 		a.flow.prmTried = append(a.flow.prmTried, org+path)
 		a.mu.Unlock()
@@ -95,7 +88,7 @@ func (a *authState) serveAuth(f *httpFront, w http.ResponseWriter, r *http.Reque
 				continue
 			}
 			iss := a.issuer(org, i)
-			q := a.newAuthReq(f, w, r, AuthMetadata, iss, form)
+			q := a.newAuthReq(w, r, authplug.Metadata, iss, form)
 			a.mu.Lock()
 			a.flow.metaTried[iss] = append(a.flow.metaTried[iss], form)
 			a.mu.Unlock()
@@ -105,7 +98,7 @@ func (a *authState) serveAuth(f *httpFront, w http.ResponseWriter, r *http.Reque
 				served = false // one URL with OpenIDInserted, matched first
 			}
 			if !served {
-				q.notFound("no metadata at this form (WithMetadataAt)")
+				q.notFound("no metadata at this form (Options.MetadataAt)")
 				return
 			}
 			a.serveMetadata(q, org, i, form)
@@ -121,31 +114,31 @@ func (a *authState) serveAuth(f *httpFront, w http.ResponseWriter, r *http.Reque
 		iss := a.issuer(org, i)
 		switch rest {
 		case "/authorize":
-			a.authorize(a.newAuthReq(f, w, r, AuthAuthorize, iss, 0), org, i)
+			a.authorize(a.newAuthReq(w, r, authplug.Authorize, iss, 0), org, i)
 			return
 		case "/token":
-			a.token(a.newAuthReq(f, w, r, AuthToken, iss, 0), org, i)
+			a.token(a.newAuthReq(w, r, authplug.Token, iss, 0), org, i)
 			return
 		case "/register":
-			a.register(a.newAuthReq(f, w, r, AuthRegister, iss, 0), org, i)
+			a.register(a.newAuthReq(w, r, authplug.Register, iss, 0), org, i)
 			return
 		case "/jwks":
 			// The OpenID forms' jwks_uri: an empty key set, since the mock
 			// issues no ID tokens and signs nothing.
-			a.newAuthReq(f, w, r, AuthMetadata, iss, 0).reply(http.StatusOK, map[string]any{"keys": []any{}})
+			a.newAuthReq(w, r, authplug.Metadata, iss, 0).reply(http.StatusOK, map[string]any{"keys": []any{}})
 			return
 		}
 	}
-	endpoint := AuthMetadata
+	endpoint := authplug.Metadata
 	switch path {
 	case "/authorize":
-		endpoint = AuthAuthorize
+		endpoint = authplug.Authorize
 	case "/token":
-		endpoint = AuthToken
+		endpoint = authplug.Token
 	case "/register":
-		endpoint = AuthRegister
+		endpoint = authplug.Register
 	}
-	a.newAuthReq(f, w, r, endpoint, "", 0).notFound("no authorization server here")
+	a.newAuthReq(w, r, endpoint, "", 0).notFound("no authorization server here")
 }
 
 // prmDocument is the Protected Resource Metadata the mock serves.
@@ -287,10 +280,19 @@ func isCIMDClientID(id string) bool {
 	return err == nil && u.Scheme == "https" && u.Host != "" && u.Path != "" && u.Path != "/"
 }
 
-// isLoopbackRedirect reports whether a redirect URI is an http(s) URI of a loopback host.
+// isLoopbackRedirect reports whether a redirect URI is an http(s) URI of
+// a loopback host: localhost (or a name under it), or a loopback address.
 func isLoopbackRedirect(s string) bool {
 	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && isLoopbackHost(u.Hostname())
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // authorize serves /authorize: it approves at once and redirects to the
@@ -308,7 +310,7 @@ func (a *authState) authorize(q *authReq, org string, i int) {
 	c := a.client(clientID, iss, md)
 	if c == nil {
 		a.checkForeignClient(q, clientID, iss)
-		q.oauthError(http.StatusBadRequest, "invalid_request", "unknown client_id "+strconv.Quote(clientID)+": register it (/register), pre-register it (WithClient), or use a Client ID Metadata Document URL")
+		q.oauthError(http.StatusBadRequest, "invalid_request", "unknown client_id "+strconv.Quote(clientID)+": register it (/register), pre-register it (Options.Clients), or use a Client ID Metadata Document URL")
 		return
 	}
 	if redirect == "" && len(c.redirects) == 1 {
@@ -329,7 +331,7 @@ func (a *authState) authorize(q *authReq, org string, i int) {
 		q.oauthError(http.StatusBadRequest, "invalid_request", "redirect_uri is not a URI")
 		return
 	}
-	in := q.message()
+	in := q.x.Seq
 	a.checkAuthorizeRequest(q, in, iss)
 	// RFC 9207 §2.3: a server that sends iss advertises it; one that serves no metadata cannot
 	sendIss := md.Get("authorization_response_iss_parameter_supported").Bool() && !a.cfg.noMetadata
@@ -481,7 +483,7 @@ func s256(verifier string) string {
 
 func (a *authState) codeGrant(q *authReq, c *oauthClient, iss string, grants []string) {
 	p := q.x.Params
-	in := q.message()
+	in := q.x.Seq
 	a.mu.Lock()
 	code := a.codes[p.Get("code")]
 	var cc authCode
@@ -521,7 +523,7 @@ func (a *authState) codeGrant(q *authReq, c *oauthClient, iss string, grants []s
 		if verifier != "" {
 			what = "code_verifier does not match the S256 code_challenge"
 		}
-		a.violate(q.sess, ruleAuthPKCE, in, "the token request's "+what)
+		a.violate(authplug.RulePKCE, in, "the token request's "+what)
 		q.oauthError(http.StatusBadRequest, "invalid_grant", what)
 		return
 	}
@@ -631,10 +633,10 @@ func (a *authState) register(q *authReq, org string, i int) {
 			return
 		}
 	}
-	in := q.message()
+	in := q.x.Seq
 	appType := body.Get("application_type")
 	if !appType.Exists() {
-		a.violate(q.sess, ruleAuthApplicationType, in, "the registration request has no application_type")
+		a.violate(authplug.RuleApplicationType, in, "the registration request has no application_type")
 		if a.cfg.requireAppType {
 			q.oauthError(http.StatusBadRequest, "invalid_client_metadata", "application_type is required")
 			return
@@ -686,6 +688,6 @@ func (a *authState) checkForeignClient(q *authReq, id, iss string) {
 	c := a.clients[id]
 	a.mu.Unlock()
 	if c != nil && c.issuer != "" && c.issuer != iss {
-		a.violate(q.sess, ruleAuthCredentialsPerServer, q.message(), "client_id "+strconv.Quote(id)+" was registered with "+c.issuer+", and used at "+iss)
+		a.violate(authplug.RuleCredentialsPerServer, q.x.Seq, "client_id "+strconv.Quote(id)+" was registered with "+c.issuer+", and used at "+iss)
 	}
 }

@@ -1,6 +1,7 @@
-package mcptest_test
+package oauth_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -8,17 +9,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 	"github.com/tidwall/gjson"
 )
 
-func authServer(t testing.TB, a *mcptest.Authorization) *mcptest.Server {
+func authServer(t testing.TB, o oauth.Options) *mcptest.Server {
 	return mcptest.NewServer(t).
 		WithTools(mcptest.NewTool("echo").Returns(mcptest.TextResult("hi")), mcptest.NewTool("delete").Returns(mcptest.TextResult("gone"))).
-		WithAuthorization(a)
+		WithAuthorization(oauth.New(o))
 }
 
-func endpoints(xs []mcptest.AuthExchange) []string {
+func endpoints(xs []oauth.Exchange) []string {
 	var out []string
 	for _, x := range xs {
 		out = append(out, strings.TrimPrefix(x.Endpoint, "auth/")+" "+x.Method+" "+pathOf(x.URL)+" "+http.StatusText(x.Status))
@@ -37,7 +40,7 @@ func pathOf(u string) string {
 func TestAuthCorrectClient(t *testing.T) {
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
-			srv := authServer(t, mcptest.NewAuthorization().WithScopes("mcp:read"))
+			srv := authServer(t, oauth.Options{Scopes: []string{"mcp:read"}})
 			o := newOAuthRaw(t, srv, version)
 			o.connect()
 			status, body := o.call("2", "tools/call", `{"name":"echo","arguments":{}}`)
@@ -55,11 +58,11 @@ func TestAuthCorrectClient(t *testing.T) {
 			if o.refreshToken() {
 				t.Fatalf("a refresh token was accepted twice: it must rotate")
 			}
-			srv.AssertAuthorized(t)
-			if v := srv.AuthViolations(); len(v) > 0 {
+			oauth.Of(srv).AssertAuthorized(t)
+			if v := oauth.Of(srv).Violations(); len(v) > 0 {
 				t.Fatalf("a correct client broke rules: %v", v)
 			}
-			got := strings.Join(endpoints(srv.AuthExchanges()), "\n")
+			got := strings.Join(endpoints(oauth.Of(srv).Exchanges()), "\n")
 			want := []string{
 				"resource POST /mcp Unauthorized",
 				"protected-resource-metadata GET /.well-known/oauth-protected-resource/mcp OK",
@@ -73,7 +76,7 @@ func TestAuthCorrectClient(t *testing.T) {
 			if got != strings.Join(want, "\n") {
 				t.Fatalf("exchanges:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
 			}
-			xs := srv.AuthExchanges()
+			xs := oauth.Of(srv).Exchanges()
 			if xs[0].Challenge == "" || !strings.Contains(xs[0].Challenge, `resource_metadata="`+strings.TrimSuffix(srv.URL(), "/mcp")+`/.well-known/oauth-protected-resource/mcp"`) ||
 				!strings.Contains(xs[0].Challenge, `scope="mcp:read"`) {
 				t.Fatalf("challenge: %q", xs[0].Challenge)
@@ -99,14 +102,18 @@ func TestAuthCorrectClient(t *testing.T) {
 
 // TestAuthPipeUnaffected: a session of Dial needs no token.
 func TestAuthPipeUnaffected(t *testing.T) {
-	srv := authServer(t, mcptest.NewAuthorization())
-	c := dialRaw(t, srv)
-	c.handshake(t, "2025-11-25")
-	res := c.result(t, "2", "tools/call", `{"name":"echo","arguments":{}}`)
-	if !strings.Contains(res.Raw, "hi") {
-		t.Fatalf("tools/call over a pipe: %s", res.Raw)
+	srv := authServer(t, oauth.Options{})
+	c := mcpclient.Pipe(srv.Dial(), mcpclient.Options{Version: "2025-11-25"})
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.Connect(ctx); err != nil {
+		t.Fatalf("the handshake over a pipe: %v", err)
 	}
-	if n := len(srv.AuthExchanges()); n != 0 {
+	res, err := c.Call(ctx, "tools/call", `{"name":"echo","arguments":{}}`)
+	if err != nil || !strings.Contains(res.Raw, "hi") {
+		t.Fatalf("tools/call over a pipe: %s %v", res.Raw, err)
+	}
+	if n := len(oauth.Of(srv).Exchanges()); n != 0 {
 		t.Fatalf("%d authorization exchanges for a pipe session", n)
 	}
 }
@@ -117,7 +124,7 @@ func TestAuthPipeUnaffected(t *testing.T) {
 func TestAuthStepUp(t *testing.T) {
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
-			srv := authServer(t, mcptest.NewAuthorization().WithScopes("mcp:read").WithToolScopes("delete", "mcp:admin"))
+			srv := authServer(t, oauth.Options{Scopes: []string{"mcp:read"}, ToolScopes: map[string][]string{"delete": {"mcp:admin"}}})
 			o := newOAuthRaw(t, srv, version)
 			o.connect()
 			if status, body := o.call("2", "tools/call", `{"name":"echo","arguments":{}}`); status != http.StatusOK {
@@ -126,8 +133,8 @@ func TestAuthStepUp(t *testing.T) {
 			if status, body := o.call("3", "tools/call", `{"name":"delete","arguments":{}}`); status != http.StatusOK || !strings.Contains(body, "gone") {
 				t.Fatalf("delete after step-up: %d %s", status, body)
 			}
-			var forbidden []mcptest.AuthExchange
-			for _, x := range srv.AuthExchanges() {
+			var forbidden []oauth.Exchange
+			for _, x := range oauth.Of(srv).Exchanges() {
 				if x.Status == http.StatusForbidden {
 					forbidden = append(forbidden, x)
 				}
@@ -135,9 +142,9 @@ func TestAuthStepUp(t *testing.T) {
 			if len(forbidden) != 1 || !strings.Contains(forbidden[0].Challenge, `error="insufficient_scope"`) || !strings.Contains(forbidden[0].Challenge, `scope="mcp:admin"`) {
 				t.Fatalf("403s: %+v", forbidden)
 			}
-			srv.AssertReauthorized(t)
-			srv.AssertScopesRequested(t, "mcp:read", "mcp:admin")
-			if v := srv.AuthViolations(); len(v) > 0 {
+			oauth.Of(srv).AssertReauthorized(t)
+			oauth.Of(srv).AssertScopesRequested(t, "mcp:read", "mcp:admin")
+			if v := oauth.Of(srv).Violations(); len(v) > 0 {
 				t.Fatalf("violations: %v", v)
 			}
 		})
@@ -147,7 +154,7 @@ func TestAuthStepUp(t *testing.T) {
 // TestAuthBadInput: bad input at every endpoint gets the RFC's error,
 // is journaled, and the server goes on.
 func TestAuthBadInput(t *testing.T) {
-	srv := authServer(t, mcptest.NewAuthorization()).IgnoreViolations()
+	srv := authServer(t, oauth.Options{}).IgnoreViolations()
 	o := newOAuthRaw(t, srv, "2025-11-25")
 	o.connect() // a client registered, holding a token
 	base := strings.TrimSuffix(srv.URL(), "/mcp")
@@ -221,7 +228,7 @@ func TestAuthBadInput(t *testing.T) {
 		{"a Basic credential at the MCP endpoint", func() (int, gjson.Result) {
 			req, _ := http.NewRequest(http.MethodPost, srv.URL(), strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`))
 			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", both)
+			req.Header.Set("Accept", "application/json, text/event-stream")
 			req.SetBasicAuth("u", "p")
 			resp, err := o.HTTP.Do(req)
 			if err != nil {
@@ -243,13 +250,13 @@ func TestAuthBadInput(t *testing.T) {
 		t.Fatalf("after bad input: %d %s", status, body)
 	}
 	n := 0
-	for _, x := range srv.AuthExchanges() {
+	for _, x := range oauth.Of(srv).Exchanges() {
 		if x.Error != "" || x.Status == http.StatusNotFound {
 			n++
 		}
 	}
 	if n != len(cases) {
-		t.Fatalf("%d refused exchanges journaled, want %d:\n%s", n, len(cases), strings.Join(endpoints(srv.AuthExchanges()), "\n"))
+		t.Fatalf("%d refused exchanges journaled, want %d:\n%s", n, len(cases), strings.Join(endpoints(oauth.Of(srv).Exchanges()), "\n"))
 	}
 }
 
@@ -257,10 +264,7 @@ func TestAuthBadInput(t *testing.T) {
 // says: no refresh_token grant, no refresh tokens; no
 // registration_endpoint, no /register; no iss advertised, no iss sent.
 func TestAuthAdvertised(t *testing.T) {
-	srv := authServer(t, mcptest.NewAuthorization().WithClient("app", "").
-		WithMetadataField("grant_types_supported", []string{"authorization_code"}).
-		WithMetadataField("registration_endpoint", nil).
-		WithMetadataField("authorization_response_iss_parameter_supported", false))
+	srv := authServer(t, oauth.Options{Clients: []oauth.Client{{ID: "app"}}, MetadataFields: map[string]any{"grant_types_supported": []string{"authorization_code"}, "registration_endpoint": nil, "authorization_response_iss_parameter_supported": false}})
 	o := newOAuthRaw(t, srv, "2025-11-25")
 	o.ClientID, o.AuthMethod = "app", "none"
 	o.connect()
@@ -278,13 +282,13 @@ func TestAuthAdvertised(t *testing.T) {
 	}
 	resp.Body.Close()
 	var got []string
-	for _, x := range srv.AuthExchanges() {
+	for _, x := range oauth.Of(srv).Exchanges() {
 		switch x.Endpoint {
-		case mcptest.AuthAuthorize:
+		case oauth.EndpointAuthorize:
 			got = append(got, "iss sent: "+fmt.Sprint(strings.Contains(x.Location, "iss=")))
-		case mcptest.AuthToken:
+		case oauth.EndpointToken:
 			got = append(got, x.Params.Get("grant_type")+" "+x.Error)
-		case mcptest.AuthRegister:
+		case oauth.EndpointRegister:
 			got = append(got, "register "+fmt.Sprint(x.Status))
 		}
 	}

@@ -1,74 +1,61 @@
-package mcptest
+package oauth
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpmock/mcpmock/internal/authplug"
+	"github.com/mcpmock/mcpmock/mcptest"
 )
 
-// The assertions over the authorization flow. Like the other waiting
-// assertions they wait up to the wait timeout (Options.WaitTimeout) for the
-// flow to get there, and fail at once when it is settled: the server
-// closed, or the answer can no longer change.
+// The assertions over the authorization flow. Like mcptest's waiting
+// assertions they wait up to the server's wait timeout
+// (mcptest.Options.WaitTimeout) for the flow to get there, and fail at
+// once when it is settled: the server closed, or the answer can no longer
+// change.
 
-// authWait evaluates cond over the authorization state each time the
-// journal grows, until it holds, the wait timeout passes, or the answer
-// is settled: the server closed, or every session ended. It returns
-// whether cond held, what it last said, and why it is settled ("" when
-// the wait timed out).
-func (s *Server) authWait(t TB, call string, cond func(a *authState) (ok bool, got, settled string)) (ok bool, got, why string) {
+// wait evaluates cond over the authorization state each time the journal
+// grows, until it holds, the wait timeout passes, or the answer is
+// settled: the server closed, or every session ended. It returns the
+// state, whether cond held, what it last said, and why it is settled (""
+// when the wait timed out); a nil state when the authorization serves no
+// server, which failed the test.
+func (authz *Authorization) wait(t mcptest.TB, call string, cond func(a *authState) (ok bool, got, settled string)) (a *authState, ok bool, got, why string) {
 	t.Helper()
-	if s.auth == nil {
-		t.Fatalf("mcptest: %s: the server has no authorization; turn it on with WithAuthorization(NewAuthorization())", call)
-		return false, "", ""
+	if a = authz.state(); a == nil {
+		t.Fatalf("oauth: %s: the authorization serves no server; install it with srv.WithAuthorization(auth) before the client connects", call)
+		return nil, false, "", ""
 	}
-	defer s.auth.settle(false)
-	ctx, cancel := context.WithTimeout(s.ctx, s.waitTimeout)
-	defer cancel()
-	s.journal.waitView(ctx, nil, func(msgs Messages) bool {
-		if ok, got, why = cond(s.auth); ok || why != "" {
-			return true
-		}
-		if o, fresh := s.look(msgs); fresh {
-			why = o.over()
-		}
-		return why != ""
-	})
-	if !ok {
-		var settled string
-		if ok, got, settled = cond(s.auth); settled != "" {
-			why = settled
-		}
-	}
-	if why == "" && s.ctx.Err() != nil {
-		why = "the server is closed"
-	}
-	return ok, got, why
+	defer a.settle(false)
+	ok, got, why = a.host.Wait(func() (bool, string, string) { return cond(a) })
+	return a, ok, got, why
 }
 
-func (s *Server) authFail(t TB, call, want, got, why string) bool {
+// fail reports an assertion failure, with the journal's tail, and returns false.
+func (a *authState) fail(t mcptest.TB, call, want, got, why string) bool {
 	t.Helper()
-	return s.fail(t, call, want, s.settledGot(got, why), s.journal.view())
+	t.Errorf("%s", a.host.Failure(call, want, got, why))
+	return false
 }
 
 // AssertAuthorized checks that the client got an access token and used
 // it: an MCP request passed with a valid token. It waits up to the wait
 // timeout.
-func (s *Server) AssertAuthorized(t TB) bool {
+func (authz *Authorization) AssertAuthorized(t mcptest.TB) bool {
 	t.Helper()
-	ok, got, why := s.authWait(t, "AssertAuthorized", func(a *authState) (bool, string, string) {
+	a, ok, got, why := authz.wait(t, "AssertAuthorized", func(a *authState) (bool, string, string) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		return a.issued > 0 && a.accepted > 0, fmt.Sprintf("%d token(s) issued, %d MCP request(s) let through with one", a.issued, a.accepted), ""
 	})
-	if ok {
-		return true
+	if ok || a == nil {
+		return ok
 	}
-	return s.authFail(t, "AssertAuthorized", "a token issued and an MCP request let through with it", got, why)
+	return a.fail(t, "AssertAuthorized", "a token issued and an MCP request let through with it", got, why)
 }
 
 // AssertDiscovery checks the URLs (paths, e.g.
@@ -76,13 +63,13 @@ func (s *Server) AssertAuthorized(t TB) bool {
 // discovery requests — Protected Resource Metadata and authorization
 // server metadata — in the order it sent them. It waits up to the wait
 // timeout for as many.
-func (s *Server) AssertDiscovery(t TB, paths ...string) bool {
+func (authz *Authorization) AssertDiscovery(t mcptest.TB, paths ...string) bool {
 	t.Helper()
 	call := fmt.Sprintf("AssertDiscovery(%s)", quoteFull(paths))
-	ok, got, why := s.authWait(t, call, func(a *authState) (bool, string, string) {
+	a, ok, got, why := authz.wait(t, call, func(a *authState) (bool, string, string) {
 		var tried []string
 		for _, x := range a.snapshot() {
-			if x.Endpoint == AuthPRM || x.Endpoint == AuthMetadata {
+			if x.Endpoint == authplug.PRM || x.Endpoint == authplug.Metadata {
 				tried = append(tried, pathOfURL(x.URL))
 			}
 		}
@@ -92,10 +79,10 @@ func (s *Server) AssertDiscovery(t TB, paths ...string) bool {
 		}
 		return len(tried) >= len(paths), "tried " + quoteFull(tried), ""
 	})
-	if ok {
-		return true
+	if ok || a == nil {
+		return ok
 	}
-	return s.authFail(t, call, "discovery requests "+quoteFull(paths)+" in this order", got, why)
+	return a.fail(t, call, "discovery requests "+quoteFull(paths)+" in this order", got, why)
 }
 
 func pathOfURL(u string) string {
@@ -105,7 +92,7 @@ func pathOfURL(u string) string {
 	return u
 }
 
-func (a *authState) snapshot() []AuthExchange {
+func (a *authState) snapshot() []Exchange {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return slices.Clone(a.exchanges)
@@ -114,15 +101,15 @@ func (a *authState) snapshot() []AuthExchange {
 // AssertScopesRequested checks that the client's newest authorization
 // request asked for exactly these scopes (in any order; none: no scope
 // parameter). It waits up to the wait timeout for an authorization request.
-func (s *Server) AssertScopesRequested(t TB, scopes ...string) bool {
+func (authz *Authorization) AssertScopesRequested(t mcptest.TB, scopes ...string) bool {
 	t.Helper()
 	call := fmt.Sprintf("AssertScopesRequested(%s)", quoteFull(scopes))
 	want := slices.Sorted(slices.Values(scopes))
-	ok, got, why := s.authWait(t, call, func(a *authState) (bool, string, string) {
-		var last *AuthExchange
+	a, ok, got, why := authz.wait(t, call, func(a *authState) (bool, string, string) {
+		var last *Exchange
 		xs := a.snapshot()
 		for i := range xs {
-			if xs[i].Endpoint == AuthAuthorize {
+			if xs[i].Endpoint == authplug.Authorize {
 				last = &xs[i]
 			}
 		}
@@ -132,23 +119,23 @@ func (s *Server) AssertScopesRequested(t TB, scopes ...string) bool {
 		asked := slices.Sorted(slices.Values(strings.Fields(last.Params.Get("scope"))))
 		return slices.Equal(asked, want), fmt.Sprintf("scope %q", last.Params.Get("scope")), ""
 	})
-	if ok {
-		return true
+	if ok || a == nil {
+		return ok
 	}
-	return s.authFail(t, call, "the newest authorization request asks for scope "+fmt.Sprintf("%q", strings.Join(scopes, " ")), got, why)
+	return a.fail(t, call, "the newest authorization request asks for scope "+fmt.Sprintf("%q", strings.Join(scopes, " ")), got, why)
 }
 
 // AssertGrant checks that the client got a token with grant type grant
 // ("authorization_code" or "refresh_token") and client authentication
 // method ("none", "client_secret_basic", "client_secret_post"; "" for
 // any). It waits up to the wait timeout.
-func (s *Server) AssertGrant(t TB, grant, method string) bool {
+func (authz *Authorization) AssertGrant(t mcptest.TB, grant, method string) bool {
 	t.Helper()
 	call := fmt.Sprintf("AssertGrant(%q, %q)", grant, method)
-	ok, got, why := s.authWait(t, call, func(a *authState) (bool, string, string) {
+	a, ok, got, why := authz.wait(t, call, func(a *authState) (bool, string, string) {
 		var seen []string
 		for _, x := range a.snapshot() {
-			if x.Endpoint != AuthToken {
+			if x.Endpoint != authplug.Token {
 				continue
 			}
 			seen = append(seen, fmt.Sprintf("%s/%s %d", x.Params.Get("grant_type"), x.ClientAuth, x.Status))
@@ -161,28 +148,28 @@ func (s *Server) AssertGrant(t TB, grant, method string) bool {
 		}
 		return false, "token requests: " + strings.Join(seen, ", "), ""
 	})
-	if ok {
-		return true
+	if ok || a == nil {
+		return ok
 	}
-	return s.authFail(t, call, "a token granted by "+grant+" with client authentication "+cmpOr(method, "(any)"), got, why)
+	return a.fail(t, call, "a token granted by "+grant+" with client authentication "+cmpOr(method, "(any)"), got, why)
 }
 
 // AssertReauthorized checks the step-up: after a 403 insufficient_scope,
 // the client authorized again asking for the challenged scopes, got a
 // token with them, and an MCP request passed with it. It waits up to the
 // wait timeout.
-func (s *Server) AssertReauthorized(t TB) bool {
+func (authz *Authorization) AssertReauthorized(t mcptest.TB) bool {
 	t.Helper()
-	ok, got, why := s.authWait(t, "AssertReauthorized", func(a *authState) (bool, string, string) {
+	a, ok, got, why := authz.wait(t, "AssertReauthorized", func(a *authState) (bool, string, string) {
 		xs := a.snapshot()
 		var need []string
 		stage := "no 403 insufficient_scope was answered"
 		for _, x := range xs {
 			switch {
 			case x.Status == http.StatusForbidden && x.Error == "insufficient_scope":
-				need = strings.Fields(challengeParam(x.Challenge, "scope"))
+				need = strings.Fields(authplug.ChallengeParam(x.Challenge, "scope"))
 				stage = "no authorization request after the 403 asked for " + strings.Join(need, " ")
-			case need != nil && x.Endpoint == AuthAuthorize && containsAll(strings.Fields(x.Params.Get("scope")), need):
+			case need != nil && x.Endpoint == authplug.Authorize && containsAll(strings.Fields(x.Params.Get("scope")), need):
 				stage = "no token was issued for " + strings.Join(need, " ") + " after the 403"
 			}
 		}
@@ -201,10 +188,10 @@ func (s *Server) AssertReauthorized(t TB) bool {
 		}
 		return false, stage, ""
 	})
-	if ok {
-		return true
+	if ok || a == nil {
+		return ok
 	}
-	return s.authFail(t, "AssertReauthorized", "a step-up: 403 insufficient_scope, authorization for its scope, a token with it, used", got, why)
+	return a.fail(t, "AssertReauthorized", "a step-up: 403 insufficient_scope, authorization for its scope, a token with it, used", got, why)
 }
 
 // quoteFull quotes each string whole, comma-separated: paths and scopes

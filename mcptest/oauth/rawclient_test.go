@@ -1,4 +1,4 @@
-package mcptest_test
+package oauth_test
 
 import (
 	"context"

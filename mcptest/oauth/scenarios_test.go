@@ -1,4 +1,4 @@
-package mcptest_test
+package oauth_test
 
 // The authorization scenarios (scenarios.Auth) played by the hand-written
 // OAuth client of auth_rawclient_test.go: it lives in this package, with
@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	"github.com/mcpmock/mcpmock/internal/faketb"
-	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 	"github.com/mcpmock/mcpmock/scenarios"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -174,8 +174,8 @@ func TestAuthScenarios(t *testing.T) {
 		assert.Equal(t, scenarios.Pass, r.Status, "%s", r)
 		assert.Empty(t, o.Violations)
 		var fellBack bool
-		for _, x := range o.Server.AuthExchanges() {
-			fellBack = fellBack || x.Endpoint == mcptest.AuthMetadata && strings.HasSuffix(x.URL, "/.well-known/oauth-authorization-server")
+		for _, x := range oauth.Of(o.Server).Exchanges() {
+			fellBack = fellBack || x.Endpoint == oauth.EndpointMetadata && strings.HasSuffix(x.URL, "/.well-known/oauth-authorization-server")
 		}
 		assert.True(t, fellBack, "the 2025-03-26 client tried the origin's metadata")
 	})

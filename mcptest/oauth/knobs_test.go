@@ -1,4 +1,4 @@
-package mcptest_test
+package oauth_test
 
 import (
 	"io"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 	"github.com/tidwall/gjson"
 )
 
@@ -51,11 +52,11 @@ func getJSON(t *testing.T, u string) (int, gjson.Result) {
 	return resp.StatusCode, gjson.ParseBytes(b)
 }
 
-// TestAuthKnobs: the configuration methods the other tests do not reach.
+// TestAuthKnobs: the options the other tests do not reach.
 func TestAuthKnobs(t *testing.T) {
-	t.Run("WithResource: the server's name for itself", func(t *testing.T) {
+	t.Run("Resource: the server's name for itself", func(t *testing.T) {
 		const named = "https://mcp.example.com/mcp"
-		srv := authServer(t, mcptest.NewAuthorization().WithClient("app", "").WithResource(named))
+		srv := authServer(t, oauth.Options{Clients: []oauth.Client{{ID: "app"}}, Resource: named})
 		_, prm := getJSON(t, strings.TrimSuffix(srv.URL(), "/mcp")+"/.well-known/oauth-protected-resource/mcp")
 		if prm.Get("resource").String() != named {
 			t.Fatalf("PRM: %s", prm.Raw)
@@ -63,26 +64,26 @@ func TestAuthKnobs(t *testing.T) {
 		o := newOAuthRaw(t, srv, "2025-11-25")
 		o.Token = directToken(t, srv, named).Get("access_token").String()
 		o.connect()
-		if v := srv.AuthViolations(); len(v) > 0 {
+		if v := oauth.Of(srv).Violations(); len(v) > 0 {
 			t.Fatalf("violations: %v", v)
 		}
 	})
-	t.Run("WithResourceMetadataField", func(t *testing.T) {
-		srv := authServer(t, mcptest.NewAuthorization().WithResourceMetadataField("resource_name", "Gifts").WithResourceMetadataField("bearer_methods_supported", nil))
+	t.Run("PRMFields", func(t *testing.T) {
+		srv := authServer(t, oauth.Options{PRMFields: map[string]any{"resource_name": "Gifts", "bearer_methods_supported": nil}})
 		_, prm := getJSON(t, strings.TrimSuffix(srv.URL(), "/mcp")+"/.well-known/oauth-protected-resource/mcp")
 		if prm.Get("resource_name").String() != "Gifts" || prm.Get("bearer_methods_supported").Exists() {
 			t.Fatalf("PRM: %s", prm.Raw)
 		}
 	})
-	t.Run("WithoutRefreshTokens", func(t *testing.T) {
-		srv := authServer(t, mcptest.NewAuthorization().WithClient("app", "").WithoutRefreshTokens())
+	t.Run("NoRefreshTokens", func(t *testing.T) {
+		srv := authServer(t, oauth.Options{Clients: []oauth.Client{{ID: "app"}}, NoRefreshTokens: true})
 		_ = srv.URL()
 		if tok := directToken(t, srv, srv.URL()); !tok.Get("access_token").Exists() || tok.Get("refresh_token").Exists() {
 			t.Fatalf("token response: %s", tok.Raw)
 		}
 	})
-	t.Run("WithRequiredApplicationType", func(t *testing.T) {
-		srv := authServer(t, mcptest.NewAuthorization().WithRequiredApplicationType()).IgnoreViolations()
+	t.Run("RequireApplicationType", func(t *testing.T) {
+		srv := authServer(t, oauth.Options{RequireApplicationType: true}).IgnoreViolations()
 		resp, err := http.Post(strings.TrimSuffix(srv.URL(), "/mcp")+"/as/register", "application/json", strings.NewReader(`{"redirect_uris":["http://127.0.0.1:1/cb"]}`))
 		if err != nil {
 			t.Fatal(err)
@@ -93,18 +94,18 @@ func TestAuthKnobs(t *testing.T) {
 			t.Fatalf("register without application_type: %d %s", resp.StatusCode, b)
 		}
 	})
-	t.Run("WithMethodScopes", func(t *testing.T) {
-		srv := authServer(t, mcptest.NewAuthorization().WithScopes("mcp:read").WithMethodScopes("tools/list", "mcp:list"))
+	t.Run("MethodScopes", func(t *testing.T) {
+		srv := authServer(t, oauth.Options{Scopes: []string{"mcp:read"}, MethodScopes: map[string][]string{"tools/list": {"mcp:list"}}})
 		o := newOAuthRaw(t, srv, "2025-11-25")
 		o.connect()
 		if status, body := o.call("2", "tools/list", ""); status != http.StatusOK || !strings.Contains(body, "echo") {
 			t.Fatalf("tools/list: %d %s", status, body)
 		}
-		srv.AssertReauthorized(t)
-		srv.AssertScopesRequested(t, "mcp:read", "mcp:list")
+		oauth.Of(srv).AssertReauthorized(t)
+		oauth.Of(srv).AssertScopesRequested(t, "mcp:read", "mcp:list")
 	})
-	t.Run("WithoutMetadata: the defaults under the issuer", func(t *testing.T) {
-		srv := authServer(t, mcptest.NewAuthorization().WithClient("app", "").WithoutMetadata())
+	t.Run("NoMetadata: the defaults under the issuer", func(t *testing.T) {
+		srv := authServer(t, oauth.Options{Clients: []oauth.Client{{ID: "app"}}, NoMetadata: true})
 		if status, _ := getJSON(t, strings.TrimSuffix(srv.URL(), "/mcp")+"/.well-known/oauth-authorization-server/as"); status != http.StatusNotFound {
 			t.Fatalf("metadata: %d, want 404", status)
 		}
@@ -119,7 +120,7 @@ func TestAuthKnobs(t *testing.T) {
 // id_token_signing_alg_values_supported), and jwks_uri answers an empty
 // key set: the TypeScript SDK refuses an OpenID document without jwks_uri.
 func TestAuthOpenIDMetadata(t *testing.T) {
-	srv := mcptest.NewServer(t).IgnoreViolations().WithAuthorization(mcptest.NewAuthorization().WithMetadataAt(mcptest.OpenIDInserted)) // it asks the OpenID form directly
+	srv := mcptest.NewServer(t).IgnoreViolations().WithAuthorization(oauth.New(oauth.Options{MetadataAt: []oauth.MetadataForm{oauth.OpenIDInserted}})) // it asks the OpenID form directly
 	u, _ := url.Parse(srv.URL())
 	get := func(target string) (int, gjson.Result) {
 		resp, err := http.Get(target)

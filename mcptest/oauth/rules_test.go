@@ -1,4 +1,4 @@
-package mcptest_test
+package oauth_test
 
 import (
 	"net/http"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 )
 
 // authRuleCase is a raw OAuth client that breaks authorization rules on
@@ -15,7 +16,7 @@ import (
 type authRuleCase struct {
 	name    string
 	version string // default 2025-11-25
-	auth    func() *mcptest.Authorization
+	auth    oauth.Options
 	faults  []mcptest.Fault
 	knob    func(o *oauthRaw)
 	run     func(t *testing.T, o *oauthRaw) // default: connect, then a tools/call
@@ -30,9 +31,9 @@ var authRuleCases = []authRuleCase{
 	{name: "no resource, 2025-03-26 (no such rule)", version: "2025-03-26", knob: func(o *oauthRaw) { o.Bugs.NoResource = true; o.Bugs.NoTokenResource = true }},
 	{name: "plain code_challenge", knob: func(o *oauthRaw) { o.Bugs.PlainPKCE = true }, rules: []mcptest.RuleID{"auth/pkce-s256"}, run: refusedRun},
 	{name: "wrong code_verifier", knob: func(o *oauthRaw) { o.Bugs.WrongVerifier = true }, rules: []mcptest.RuleID{"auth/pkce-s256"}, run: refusedRun},
-	{name: "goes on without code_challenge_methods_supported", faults: []mcptest.Fault{mcptest.NoPKCEMethods()},
+	{name: "goes on without code_challenge_methods_supported", faults: []mcptest.Fault{oauth.NoPKCEMethods()},
 		knob: func(o *oauthRaw) { o.Bugs.IgnoreNoPKCE = true }, rules: []mcptest.RuleID{"auth/pkce-metadata"}},
-	{name: "refuses without code_challenge_methods_supported", faults: []mcptest.Fault{mcptest.NoPKCEMethods()}, run: refusedRun},
+	{name: "refuses without code_challenge_methods_supported", faults: []mcptest.Fault{oauth.NoPKCEMethods()}, run: refusedRun},
 	{name: "no resource in the authorization request", knob: func(o *oauthRaw) { o.Bugs.NoResource = true }, rules: []mcptest.RuleID{"auth/resource-parameter"}},
 	{name: "no resource in the token request", knob: func(o *oauthRaw) { o.Bugs.NoTokenResource = true }, rules: []mcptest.RuleID{"auth/resource-parameter"}},
 	{name: "resource differs between the requests", knob: func(o *oauthRaw) { o.Bugs.TokenResource = strings.TrimSuffix(o.MCPURL, "/mcp") }, rules: []mcptest.RuleID{"auth/resource-parameter"}},
@@ -55,59 +56,43 @@ var authRuleCases = []authRuleCase{
 		}
 	}},
 	{name: "no state", knob: func(o *oauthRaw) { o.Bugs.NoState = true }, rules: []mcptest.RuleID{"auth/state"}},
-	{name: "a forged state sent on", faults: []mcptest.Fault{mcptest.WrongState()}, knob: func(o *oauthRaw) { o.Bugs.IgnoreState = true }, rules: []mcptest.RuleID{"auth/state"}},
+	{name: "a forged state sent on", faults: []mcptest.Fault{oauth.WrongState()}, knob: func(o *oauthRaw) { o.Bugs.IgnoreState = true }, rules: []mcptest.RuleID{"auth/state"}},
 	{name: "root PRM before the challenge's", knob: func(o *oauthRaw) { o.Bugs.RootPRMFirst = true }, rules: []mcptest.RuleID{"auth/discovery-order"}},
-	{name: "root PRM before the path-inserted one", auth: func() *mcptest.Authorization {
-		return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)
-	},
+	{name: "root PRM before the path-inserted one", auth: oauth.Options{NoResourceMetadata: true, PRM: oauth.PRMAtRoot},
 		knob: func(o *oauthRaw) { o.Bugs.RootPRMFirst = true }, rules: []mcptest.RuleID{"auth/discovery-order"}},
-	{name: "PRM at a URL of its own", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithPRMURL("/meta/prm") }},
-	{name: "well-known PRM order", auth: func() *mcptest.Authorization {
-		return mcptest.NewAuthorization().WithoutResourceMetadata().WithPRMAt(mcptest.PRMAtRoot)
-	}},
-	{name: "OpenID before OAuth metadata", auth: func() *mcptest.Authorization {
-		return mcptest.NewAuthorization().WithMetadataAt(mcptest.OAuthInserted, mcptest.OpenIDInserted)
-	}, knob: func(o *oauthRaw) { o.Bugs.OpenIDFirst = true }, rules: []mcptest.RuleID{"auth/discovery-order"}},
-	{name: "OpenID appended only", auth: func() *mcptest.Authorization {
-		return mcptest.NewAuthorization().WithMetadataAt(mcptest.OpenIDAppended)
-	}},
-	{name: "scope not the challenge's", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithScopes("mcp:read") },
+	{name: "PRM at a URL of its own", auth: oauth.Options{PRMURL: "/meta/prm"}},
+	{name: "well-known PRM order", auth: oauth.Options{NoResourceMetadata: true, PRM: oauth.PRMAtRoot}},
+	{name: "OpenID before OAuth metadata", auth: oauth.Options{MetadataAt: []oauth.MetadataForm{oauth.OAuthInserted, oauth.OpenIDInserted}}, knob: func(o *oauthRaw) { o.Bugs.OpenIDFirst = true }, rules: []mcptest.RuleID{"auth/discovery-order"}},
+	{name: "OpenID appended only", auth: oauth.Options{MetadataAt: []oauth.MetadataForm{oauth.OpenIDAppended}}},
+	{name: "scope not the challenge's", auth: oauth.Options{Scopes: []string{"mcp:read"}},
 		knob: func(o *oauthRaw) { o.Bugs.Scope = strp("other") }, rules: []mcptest.RuleID{"auth/scope-selection"}},
-	{name: "scope not scopes_supported", auth: func() *mcptest.Authorization {
-		return mcptest.NewAuthorization().WithScopes("mcp:read").WithoutChallengeScope()
-	},
+	{name: "scope not scopes_supported", auth: oauth.Options{Scopes: []string{"mcp:read"}, NoChallengeScope: true},
 		knob: func(o *oauthRaw) { o.Bugs.Scope = strp("") }, rules: []mcptest.RuleID{"auth/scope-selection"}},
-	{name: "scopes_supported without a challenge scope", auth: func() *mcptest.Authorization {
-		return mcptest.NewAuthorization().WithScopes("a", "b").WithoutChallengeScope()
-	}},
-	{name: "step-ups unbounded", auth: func() *mcptest.Authorization { return mcptest.NewAuthorization().WithToolScopes("echo", "mcp:admin") },
+	{name: "scopes_supported without a challenge scope", auth: oauth.Options{Scopes: []string{"a", "b"}, NoChallengeScope: true}},
+	{name: "step-ups unbounded", auth: oauth.Options{ToolScopes: map[string][]string{"echo": {"mcp:admin"}}},
 		knob: func(o *oauthRaw) { o.Bugs.Scope, o.Bugs.StepUps = strp("mcp:read"), 5 }, rules: []mcptest.RuleID{"auth/step-up-bounded", "auth/scope-selection"}, run: func(t *testing.T, o *oauthRaw) {
 			o.connect()
 			if status, _ := o.call("2", "tools/call", `{"name":"echo","arguments":{}}`); status != http.StatusForbidden {
 				t.Fatalf("echo with the wrong scope: %d, want 403", status)
 			}
 		}},
-	{name: "step-up drops granted scopes", version: "2026-07-28", auth: func() *mcptest.Authorization {
-		return mcptest.NewAuthorization().WithScopes("mcp:read").WithToolScopes("delete", "mcp:admin")
-	}, knob: func(o *oauthRaw) { o.Bugs.NoUnion = true }, rules: []mcptest.RuleID{"auth/step-up-scope-union"}, run: deleteRun},
-	{name: "step-up drops granted scopes, 2025-11-25 (no such rule)", auth: func() *mcptest.Authorization {
-		return mcptest.NewAuthorization().WithScopes("mcp:read").WithToolScopes("delete", "mcp:admin")
-	}, knob: func(o *oauthRaw) { o.Bugs.NoUnion = true }, run: deleteRun},
-	{name: "wrong iss sent on", version: "2026-07-28", faults: []mcptest.Fault{mcptest.AuthorizationIss("http://evil.example/as")},
+	{name: "step-up drops granted scopes", version: "2026-07-28", auth: oauth.Options{Scopes: []string{"mcp:read"}, ToolScopes: map[string][]string{"delete": {"mcp:admin"}}}, knob: func(o *oauthRaw) { o.Bugs.NoUnion = true }, rules: []mcptest.RuleID{"auth/step-up-scope-union"}, run: deleteRun},
+	{name: "step-up drops granted scopes, 2025-11-25 (no such rule)", auth: oauth.Options{Scopes: []string{"mcp:read"}, ToolScopes: map[string][]string{"delete": {"mcp:admin"}}}, knob: func(o *oauthRaw) { o.Bugs.NoUnion = true }, run: deleteRun},
+	{name: "wrong iss sent on", version: "2026-07-28", faults: []mcptest.Fault{oauth.AuthorizationIss("http://evil.example/as")},
 		knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }, rules: []mcptest.RuleID{"auth/iss-check"}},
-	{name: "missing iss sent on", version: "2026-07-28", faults: []mcptest.Fault{mcptest.AuthorizationIss("")},
+	{name: "missing iss sent on", version: "2026-07-28", faults: []mcptest.Fault{oauth.AuthorizationIss("")},
 		knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }, rules: []mcptest.RuleID{"auth/iss-check"}},
-	{name: "iss with a trailing slash sent on", version: "2026-07-28", faults: []mcptest.Fault{mcptest.IssTrailingSlash()},
+	{name: "iss with a trailing slash sent on", version: "2026-07-28", faults: []mcptest.Fault{oauth.IssTrailingSlash()},
 		knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }, rules: []mcptest.RuleID{"auth/iss-check"}},
-	{name: "wrong iss refused", version: "2026-07-28", faults: []mcptest.Fault{mcptest.IssTrailingSlash()}, run: refusedRun},
-	{name: "wrong iss sent on, 2025-11-25 (no such rule)", faults: []mcptest.Fault{mcptest.IssTrailingSlash()}, knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }},
-	{name: "metadata of another issuer used", version: "2026-07-28", faults: []mcptest.Fault{mcptest.MetadataIssuer("http://evil.example")},
+	{name: "wrong iss refused", version: "2026-07-28", faults: []mcptest.Fault{oauth.IssTrailingSlash()}, run: refusedRun},
+	{name: "wrong iss sent on, 2025-11-25 (no such rule)", faults: []mcptest.Fault{oauth.IssTrailingSlash()}, knob: func(o *oauthRaw) { o.Bugs.IgnoreIss = true }},
+	{name: "metadata of another issuer used", version: "2026-07-28", faults: []mcptest.Fault{oauth.MetadataIssuer("http://evil.example")},
 		knob: func(o *oauthRaw) { o.Bugs.IgnoreIssuer = true }, rules: []mcptest.RuleID{"auth/issuer-check"}},
-	{name: "metadata of another issuer refused", version: "2026-07-28", faults: []mcptest.Fault{mcptest.MetadataIssuer("http://evil.example")}, run: refusedRun},
+	{name: "metadata of another issuer refused", version: "2026-07-28", faults: []mcptest.Fault{oauth.MetadataIssuer("http://evil.example")}, run: refusedRun},
 	{name: "registration without application_type", version: "2026-07-28", knob: func(o *oauthRaw) { o.Bugs.NoAppType = true }, rules: []mcptest.RuleID{"auth/application-type"}},
 	{name: "registration without application_type, 2025-11-25 (no such rule)", knob: func(o *oauthRaw) { o.Bugs.NoAppType = true }},
 	{name: "credentials of another authorization server", version: "2026-07-28",
-		auth:  func() *mcptest.Authorization { return mcptest.NewAuthorization().WithAuthorizationServers(2) },
+		auth:  oauth.Options{AuthorizationServers: 2},
 		rules: []mcptest.RuleID{"auth/credentials-per-server"}, run: func(t *testing.T, o *oauthRaw) {
 			o.connect() // registered with /as
 			v := url.Values{"response_type": {"code"}, "client_id": {o.ClientID}, "redirect_uri": {"http://127.0.0.1:1/callback"}}
@@ -162,11 +147,7 @@ func deleteRun(t *testing.T, o *oauthRaw) {
 func TestAuthRules(t *testing.T) {
 	for _, c := range authRuleCases {
 		t.Run(c.name, func(t *testing.T) {
-			a := mcptest.NewAuthorization()
-			if c.auth != nil {
-				a = c.auth()
-			}
-			srv := authServer(t, a).WithFaults(c.faults...).ExpectViolation(c.rules...)
+			srv := authServer(t, c.auth).WithFaults(c.faults...).ExpectViolation(c.rules...)
 			version := c.version
 			if version == "" {
 				version = "2025-11-25"
@@ -184,7 +165,7 @@ func TestAuthRules(t *testing.T) {
 				}
 			}
 			var got []mcptest.RuleID
-			for _, v := range srv.AuthViolations() {
+			for _, v := range oauth.Of(srv).Violations() {
 				if strings.HasPrefix(string(v.Rule), "auth/") && !slices.Contains(got, v.Rule) {
 					got = append(got, v.Rule)
 				}
@@ -206,16 +187,45 @@ func TestAuthRules(t *testing.T) {
 
 // TestAuthScopeSelectionJudgesTheSentChallenge: auth/scope-selection
 // judges the client against the scope of the challenge it was shown. With
-// WithoutChallengeScope the 401 names no scope even when the method needs
-// one (WithMethodScopes), so a client that asks for scopes_supported is
-// right, then steps up on the 403 that does name it.
+// NoChallengeScope the 401 names no scope even when the method needs one
+// (MethodScopes), so a client that asks for scopes_supported is right,
+// then steps up on the 403 that does name it.
 func TestAuthScopeSelectionJudgesTheSentChallenge(t *testing.T) {
-	srv := mcptest.NewServer(t).WithAuthorization(mcptest.NewAuthorization().
-		WithScopes("mcp:x").WithMethodScopes("initialize", "mcp:init").WithoutChallengeScope())
+	auth := oauth.New(oauth.Options{Scopes: []string{"mcp:x"}, MethodScopes: map[string][]string{"initialize": {"mcp:init"}}, NoChallengeScope: true})
+	srv := mcptest.NewServer(t).WithAuthorization(auth)
 	o := newOAuthRaw(t, srv, "2025-11-25")
 	o.connect()
-	srv.AssertAuthorized(t)
-	if v := srv.AuthViolations(); len(v) != 0 {
+	auth.AssertAuthorized(t)
+	if v := auth.Violations(); len(v) != 0 {
 		t.Errorf("a client that asked for what it was shown was blamed: %v", v)
+	}
+}
+
+// TestEveryAuthRuleHasACase fails when an authorization rule of mcptest's
+// table (an auth/ ID) has no case of authRuleCases whose client breaks
+// it, or a case names a rule the table does not have.
+func TestEveryAuthRuleHasACase(t *testing.T) {
+	covered := map[mcptest.RuleID]bool{}
+	for _, c := range authRuleCases {
+		for _, r := range c.rules {
+			covered[r] = true
+		}
+	}
+	auth := 0
+	for _, r := range mcptest.Rules() {
+		if !strings.HasPrefix(string(r.ID), "auth/") {
+			continue
+		}
+		auth++
+		if !covered[r.ID] {
+			t.Errorf("rule %s has no wrong client: add a case that breaks it to authRuleCases", r.ID)
+		}
+		delete(covered, r.ID)
+	}
+	if auth == 0 {
+		t.Fatal("mcptest.Rules() lists no auth/ rule")
+	}
+	for r := range covered {
+		t.Errorf("a case names %q, which mcptest.Rules() does not list", r)
 	}
 }

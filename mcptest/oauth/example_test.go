@@ -1,28 +1,32 @@
-package mcptest_test
+package oauth_test
 
 import (
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 
+	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 	"github.com/tidwall/gjson"
 )
 
-// ExampleServer_WithAuthorization: the mock as an OAuth-protected MCP
-// server with its authorization server on the same origin. Raw net/http
-// requests stand in for the client under test, a pre-registered public
-// client (in your test: go-sdk's auth.AuthorizationCodeHandler on
+// Example: the mock as an OAuth-protected MCP server with its
+// authorization server on the same origin. Raw net/http requests stand in
+// for the client under test, a pre-registered public client (in your
+// test: go-sdk's auth.AuthorizationCodeHandler on
 // StreamableClientTransport.OAuthHandler, or mark3labs'
 // transport.WithHTTPOAuth).
-func ExampleServer_WithAuthorization() {
-	t := newExampleT()
+func Example() {
+	t := &faketb.TB{Out: os.Stdout, FatalReturns: true}
 	defer t.Finish()
+	auth := oauth.New(oauth.Options{Scopes: []string{"mcp:read"}, Clients: []oauth.Client{{ID: "app"}}})
 	srv := mcptest.NewServer(t).
 		WithTools(mcptest.NewTool("echo").ReturnsText("hi")).
-		WithAuthorization(mcptest.NewAuthorization().WithScopes("mcp:read").WithClient("app", ""))
+		WithAuthorization(auth)
 
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
@@ -77,12 +81,12 @@ func ExampleServer_WithAuthorization() {
 	resp = initialize(tok.Get("access_token").String())
 	fmt.Println("with the token:", resp.StatusCode)
 
-	srv.AssertAuthorized(t)
-	srv.AssertGrant(t, "authorization_code", "none")
-	for _, x := range srv.AuthExchanges() {
+	auth.AssertAuthorized(t)
+	auth.AssertGrant(t, "authorization_code", "none")
+	for _, x := range auth.Exchanges() {
 		fmt.Println(x.Endpoint, x.Method, x.Status)
 	}
-	fmt.Println("violations:", len(srv.AuthViolations()))
+	fmt.Println("violations:", len(auth.Violations()))
 	// Output:
 	// without a token: 401 true
 	// authorization server: /as PKCE: ["S256"]

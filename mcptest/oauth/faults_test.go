@@ -1,4 +1,4 @@
-package mcptest_test
+package oauth_test
 
 import (
 	"net/http"
@@ -8,11 +8,12 @@ import (
 
 	"github.com/mcpmock/mcpmock/internal/faketb"
 	"github.com/mcpmock/mcpmock/mcptest"
+	"github.com/mcpmock/mcpmock/mcptest/oauth"
 )
 
 func errorsOf(srv *mcptest.Server) []string {
 	var out []string
-	for _, x := range srv.AuthExchanges() {
+	for _, x := range oauth.Of(srv).Exchanges() {
 		if x.Error != "" || x.Status >= 400 {
 			out = append(out, strings.TrimPrefix(x.Endpoint, "auth/")+" "+http.StatusText(x.Status)+" "+x.Error)
 		}
@@ -34,67 +35,67 @@ func TestAuthFaults(t *testing.T) {
 		errors []string // the refused exchanges, in order
 		check  func(t *testing.T, srv *mcptest.Server, o *oauthRaw)
 	}{
-		{name: "ExpireToken at the 2nd request", fault: mcptest.ExpireToken().Nth(2), status: 200,
+		{name: "ExpireToken at the 2nd request", fault: oauth.ExpireToken().Nth(2), status: 200,
 			errors: []string{"resource Unauthorized ", "resource Unauthorized invalid_token"}},
-		{name: "RevokeToken", fault: mcptest.RevokeToken().Nth(2), status: 200,
+		{name: "RevokeToken", fault: oauth.RevokeToken().Nth(2), status: 200,
 			errors: []string{"resource Unauthorized ", "resource Unauthorized invalid_token"},
 			check: func(t *testing.T, srv *mcptest.Server, o *oauthRaw) {
 				// the first grant's refresh token was revoked with the token; the client re-authorized
-				if n := strings.Count(strings.Join(endpoints(srv.AuthExchanges()), "\n"), "authorize GET"); n != 2 {
+				if n := strings.Count(strings.Join(endpoints(oauth.Of(srv).Exchanges()), "\n"), "authorize GET"); n != 2 {
 					t.Fatalf("%d authorizations, want 2", n)
 				}
 			}},
-		{name: "InsufficientScope", fault: mcptest.InsufficientScope("tools/call", "mcp:write"), status: 200,
+		{name: "InsufficientScope", fault: oauth.InsufficientScope("tools/call", "mcp:write"), status: 200,
 			errors: []string{"resource Unauthorized ", "resource Forbidden insufficient_scope"},
 			check: func(t *testing.T, srv *mcptest.Server, o *oauthRaw) {
-				srv.AssertReauthorized(t)
-				srv.AssertScopesRequested(t, "mcp:write")
+				oauth.Of(srv).AssertReauthorized(t)
+				oauth.Of(srv).AssertScopesRequested(t, "mcp:write")
 			}},
-		{name: "PRMResource", fault: mcptest.PRMResource("http://127.0.0.1:1/other"), status: 401,
+		{name: "PRMResource", fault: oauth.PRMResource("http://127.0.0.1:1/other"), status: 401,
 			errors: []string{"resource Unauthorized "}},
-		{name: "NoPRM", fault: mcptest.NoPRM(), status: 401,
+		{name: "NoPRM", fault: oauth.NoPRM(), status: 401,
 			errors: []string{"resource Unauthorized ", "protected-resource-metadata Not Found ", "protected-resource-metadata Not Found ", "protected-resource-metadata Not Found "},
 			check: func(t *testing.T, srv *mcptest.Server, o *oauthRaw) {
-				srv.AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource")
+				oauth.Of(srv).AssertDiscovery(t, "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource")
 			}},
-		{name: "TokenError", fault: mcptest.TokenError("invalid_grant"), status: 401,
+		{name: "TokenError", fault: oauth.TokenError("invalid_grant"), status: 401,
 			errors: []string{"resource Unauthorized ", "token Bad Request invalid_grant"}},
-		{name: "TokenError on the refresh only", fault: mcptest.TokenError("invalid_grant").Nth(2), status: 200,
+		{name: "TokenError on the refresh only", fault: oauth.TokenError("invalid_grant").Nth(2), status: 200,
 			errors: []string{"resource Unauthorized "},
 			check: func(t *testing.T, srv *mcptest.Server, o *oauthRaw) {
 				if o.refreshToken() {
 					t.Fatal("the refresh passed")
 				}
-				last := srv.AuthExchanges()[len(srv.AuthExchanges())-1]
-				if last.Endpoint != mcptest.AuthToken || last.Params.Get("grant_type") != "refresh_token" || last.Error != "invalid_grant" {
+				last := oauth.Of(srv).Exchanges()[len(oauth.Of(srv).Exchanges())-1]
+				if last.Endpoint != oauth.EndpointToken || last.Params.Get("grant_type") != "refresh_token" || last.Error != "invalid_grant" {
 					t.Fatalf("last exchange: %+v", last)
 				}
 			}},
-		{name: "TokenStatus 500", fault: mcptest.TokenStatus(500), status: 401,
+		{name: "TokenStatus 500", fault: oauth.TokenStatus(500), status: 401,
 			errors: []string{"resource Unauthorized ", "token Internal Server Error "}},
-		{name: "SlowToken", fault: mcptest.SlowToken(50 * time.Millisecond), status: 200,
+		{name: "SlowToken", fault: oauth.SlowToken(50 * time.Millisecond), status: 200,
 			errors: []string{"resource Unauthorized "},
 			check: func(t *testing.T, srv *mcptest.Server, o *oauthRaw) {
-				for _, x := range srv.AuthExchanges() {
-					if x.Endpoint == mcptest.AuthToken {
+				for _, x := range oauth.Of(srv).Exchanges() {
+					if x.Endpoint == oauth.EndpointToken {
 						if d := x.Time.Sub(srv.Journal().All()[x.Seq-1].Time); d < 50*time.Millisecond {
 							t.Fatalf("the token endpoint answered after %v, want 50ms or more", d)
 						}
 					}
 				}
 			}},
-		{name: "WWWAuthenticate", fault: mcptest.WWWAuthenticate(`Basic realm="a, b", Bearer resource_metadata="{prm}", foo="bar"`), status: 200,
+		{name: "WWWAuthenticate", fault: oauth.WWWAuthenticate(`Basic realm="a, b", Bearer resource_metadata="{prm}", foo="bar"`), status: 200,
 			errors: []string{"resource Unauthorized "},
 			check: func(t *testing.T, srv *mcptest.Server, o *oauthRaw) {
 				want := `Basic realm="a, b", Bearer resource_metadata="` + strings.TrimSuffix(srv.URL(), "/mcp") + `/.well-known/oauth-protected-resource/mcp", foo="bar"`
-				if got := srv.AuthExchanges()[0].Challenge; got != want {
+				if got := oauth.Of(srv).Exchanges()[0].Challenge; got != want {
 					t.Fatalf("challenge %q, want %q", got, want)
 				}
 			}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			srv := authServer(t, mcptest.NewAuthorization())
+			srv := authServer(t, oauth.Options{})
 			h := srv.AddFault(c.fault)
 			o := newOAuthRaw(t, srv, "2026-07-28")
 			if c.status == 200 {
@@ -121,7 +122,7 @@ func TestAuthFaults(t *testing.T) {
 func TestAuthFaultUnfired(t *testing.T) {
 	ft := faketb.New(t)
 	ft.Run(func() {
-		srv := authServer(ft, mcptest.NewAuthorization()).WithFaults(mcptest.TokenError("invalid_grant"))
+		srv := authServer(ft, oauth.Options{}).WithFaults(oauth.TokenError("invalid_grant"))
 		_ = srv.URL()
 	})
 	ft.Finish()
