@@ -115,6 +115,15 @@ func (t Tool) tool() *mcptest.Tool {
 		tool.WithIcons(json.RawMessage(t.Icons))
 	}
 	eachField(t.Fields, func(k string, v json.RawMessage) { tool.WithField(k, v) })
+	for _, prop := range sortedKeys(t.ParamHeaders) {
+		tool.WithParamHeader(prop, t.ParamHeaders[prop])
+	}
+	for _, round := range t.RequiresInput {
+		tool.RequiresInput(round.inputs()...)
+	}
+	for _, n := range t.Notifications {
+		tool.Notifies(n.Method, rawOrNil(n.Params))
+	}
 	for _, cs := range t.Cases {
 		tool.WhenArgs(json.RawMessage(cs.Arguments), toolReplies(cs.Replies)...)
 	}
@@ -122,6 +131,34 @@ func (t Tool) tool() *mcptest.Tool {
 		tool.Returns(toolReplies(t.Replies)...)
 	}
 	return tool
+}
+
+// inputs are the round's input requests, in the order of their keys.
+func (r InputRound) inputs() []mcptest.InputRequest {
+	var out []mcptest.InputRequest
+	for _, key := range sortedKeys(r) {
+		in := r[key]
+		switch in.Method {
+		case "elicitation/create":
+			p := gjson.ParseBytes(in.Params)
+			out = append(out, mcptest.ElicitInput(key, p.Get("message").String(), json.RawMessage(p.Get("requestedSchema").Raw)))
+		case "sampling/createMessage":
+			out = append(out, mcptest.SamplingInput(key, rawOrNil(in.Params)))
+		default:
+			out = append(out, mcptest.RootsInput(key))
+		}
+	}
+	return out
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func toolReplies(rs []Reply) []mcptest.Reply {
@@ -176,6 +213,9 @@ func (r Resource) resource() *mcptest.Resource {
 		res.WithSize(*r.Size)
 	}
 	eachField(r.Fields, func(k string, v json.RawMessage) { res.WithField(k, v) })
+	for _, round := range r.RequiresInput {
+		res.RequiresInput(round.inputs()...)
+	}
 	if r.Text != nil {
 		res.ReturnsText(*r.Text)
 	}
@@ -240,6 +280,9 @@ func (p Prompt) prompt() *mcptest.Prompt {
 		pr.WithArgument(a.Name, a.Description, a.Required)
 	}
 	eachField(p.Fields, func(k string, v json.RawMessage) { pr.WithField(k, v) })
+	for _, round := range p.RequiresInput {
+		pr.RequiresInput(round.inputs()...)
+	}
 	replies := func(rs []Reply) []mcptest.Reply {
 		out := make([]mcptest.Reply, len(rs))
 		for i, rep := range rs {
@@ -272,13 +315,4 @@ func eachField(fields json.RawMessage, f func(key string, value json.RawMessage)
 		f(k.String(), json.RawMessage(v.Raw))
 		return true
 	})
-}
-
-func sortedKeys(m map[string]json.RawMessage) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
