@@ -4,10 +4,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // NewServer returns a new mcptest.Server for t, configured as the file
@@ -103,7 +105,7 @@ func (t Tool) tool() *mcptest.Tool {
 		tool.WithDescription(t.Description)
 	}
 	if len(t.InputSchema) > 0 {
-		tool.WithInputSchema(json.RawMessage(t.InputSchema))
+		tool.WithInputSchema(json.RawMessage(withParamHeaders(t.InputSchema, t.ParamHeaders)))
 	}
 	if len(t.OutputSchema) > 0 {
 		tool.WithOutputSchema(json.RawMessage(t.OutputSchema))
@@ -115,9 +117,6 @@ func (t Tool) tool() *mcptest.Tool {
 		tool.WithIcons(json.RawMessage(t.Icons))
 	}
 	eachField(t.Fields, func(k string, v json.RawMessage) { tool.WithField(k, v) })
-	for _, prop := range sortedKeys(t.ParamHeaders) {
-		tool.WithParamHeader(prop, t.ParamHeaders[prop])
-	}
 	for _, round := range t.RequiresInput {
 		tool.RequiresInput(round.inputs()...)
 	}
@@ -131,6 +130,22 @@ func (t Tool) tool() *mcptest.Tool {
 		tool.Returns(toolReplies(t.Replies)...)
 	}
 	return tool
+}
+
+// withParamHeaders returns schema with each property of headers (a path
+// of properties keys joined by dots) marked "x-mcp-header": its name.
+// Parse has checked that the properties are there.
+func withParamHeaders(schema json.RawMessage, headers map[string]string) json.RawMessage {
+	for _, prop := range sortedKeys(headers) {
+		var path []string
+		for _, k := range strings.Split(prop, ".") {
+			path = append(path, "properties", gjson.Escape(k))
+		}
+		if b, err := sjson.SetBytes(schema, strings.Join(path, ".")+`.x-mcp-header`, headers[prop]); err == nil {
+			schema = b
+		}
+	}
+	return schema
 }
 
 // inputs are the round's input requests, in the order of their keys.

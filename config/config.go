@@ -147,7 +147,7 @@ type Tool struct {
 	Notifications []Notification `json:"notifications,omitempty"`
 	// ParamHeaders marks inputSchema properties (a path of properties
 	// keys joined by dots) with x-mcp-header: the header name by property
-	// (mcptest.Tool's WithParamHeader).
+	// (the same as writing "x-mcp-header" into the inputSchema).
 	ParamHeaders map[string]string `json:"paramHeaders,omitempty"`
 }
 

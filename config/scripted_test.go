@@ -13,7 +13,8 @@ import (
 )
 
 // A file scripts what a Go test scripts with RequiresInput (rounds of
-// input requests), Tool.Notifies and Tool.WithParamHeader.
+// input requests) and Tool.Notifies, and marks inputSchema properties with
+// x-mcp-header in one line (paramHeaders).
 const scriptedFile = `{
   "server": {"name": "scripted", "version": "1"},
   "tools": [

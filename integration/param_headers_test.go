@@ -25,12 +25,11 @@ import (
 func paramHeaderServer(t *testing.T) *mcptest.Server {
 	return mcptest.NewServer(t).WithTools(mcptest.NewTool("exec_sql").
 		WithInputSchema(`{"type":"object","properties":{
-			"region":{"type":"string"},"shard":{"type":"integer"},"dry_run":{"type":"boolean"},
-			"scope":{"type":"object","properties":{"zone":{"type":"string"}}},"query":{"type":"string"}}}`).
-		WithParamHeader("region", "Region").
-		WithParamHeader("shard", "Shard").
-		WithParamHeader("dry_run", "Dry-Run").
-		WithParamHeader("scope.zone", "Zone").
+			"region":{"type":"string","x-mcp-header":"Region"},
+			"shard":{"type":"integer","x-mcp-header":"Shard"},
+			"dry_run":{"type":"boolean","x-mcp-header":"Dry-Run"},
+			"scope":{"type":"object","properties":{"zone":{"type":"string","x-mcp-header":"Zone"}}},
+			"query":{"type":"string"}}}`).
 		ReturnsText("done"))
 }
 

@@ -12,48 +12,18 @@ import (
 
 	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 )
 
 // The custom headers of tool parameters (protocol 2026-07-28, Streamable
 // HTTP, SEP-2243): a property of a tool's inputSchema annotated with
-// "x-mcp-header": NAME is mirrored by the client into the header
+// "x-mcp-header": NAME (written in the schema given to WithInputSchema, as
+// the spec writes it) is mirrored by the client into the header
 // Mcp-Param-NAME of every tools/call of that tool; the server checks each
 // header against the arguments and refuses a request whose headers are
 // missing, different or badly encoded with 400 and -32020 (HeaderMismatch).
-
-// WithParamHeader annotates the inputSchema property at path (its
-// properties keys joined by dots: "region", or "location.region" for a
-// nested one) with "x-mcp-header": name, so that a client on Streamable
-// HTTP (2026-07-28) mirrors that argument into the header Mcp-Param-name
-// of its tools/call. The mock checks the header on every call: missing
-// while the argument is there, sent while it is null or absent, different
-// from it, or not encoded as the spec says (non-ASCII values as
-// =?base64?…?=), the call is refused with 400 and -32020 and the client
-// breaks a rule. Call it after WithInputSchema, whose property it marks.
-// The annotation is not checked against the spec's constraints: a test may
-// serve an invalid one on purpose (a client must leave such a tool out of
-// its list, and the mock then checks no header of that tool).
-func (t *Tool) WithParamHeader(path, name string) *Tool {
-	call := fmt.Sprintf("%s.WithParamHeader(%q, %q)", t, path, name)
-	schema := t.def.fields["inputSchema"]
-	at := "properties." + strings.Join(escapeAll(strings.Split(path, ".")), ".properties.")
-	if path == "" || !gjson.GetBytes(schema, at).IsObject() {
-		t.def.problems = append(t.def.problems, call+": the inputSchema has no property "+strconv.Quote(path)+" (call WithInputSchema with it first)")
-		return t
-	}
-	b, err := sjson.SetBytes(schema, at+"."+gjson.Escape(xMCPHeader), name)
-	t.def.put("inputSchema", b, err, call)
-	return t
-}
-
-func escapeAll(keys []string) []string {
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		out[i] = gjson.Escape(k)
-	}
-	return out
-}
+// An annotation that breaks the spec's constraints is served as written
+// (a test may serve one on purpose: a client must leave such a tool out of
+// its list), and none of that tool's headers is checked.
 
 // xMCPHeader is the inputSchema keyword that names a parameter's header.
 const xMCPHeader = "x-mcp-header"
