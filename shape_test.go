@@ -24,7 +24,7 @@ import (
 // Lower a budget when a package shrinks; never raise one without saying
 // why in the commit.
 var exportBudget = map[string]int{
-	"mcptest":        258, // target 250 (issue 29)
+	"mcptest":        259, // target 250 (issue 29); 258 with authorization gone, +1 Tool.Notifies (issue 30: a tool that reports progress, logs or announces a list change before its reply, which a config file needs)
 	"scenarios":      120,
 	"scenarios/tour": 120,
 	"scenarios/bugs": 120,

@@ -4,10 +4,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // NewServer returns a new mcptest.Server for t, configured as the file
@@ -103,7 +105,7 @@ func (t Tool) tool() *mcptest.Tool {
 		tool.WithDescription(t.Description)
 	}
 	if len(t.InputSchema) > 0 {
-		tool.WithInputSchema(json.RawMessage(t.InputSchema))
+		tool.WithInputSchema(json.RawMessage(withParamHeaders(t.InputSchema, t.ParamHeaders)))
 	}
 	if len(t.OutputSchema) > 0 {
 		tool.WithOutputSchema(json.RawMessage(t.OutputSchema))
@@ -115,6 +117,12 @@ func (t Tool) tool() *mcptest.Tool {
 		tool.WithIcons(json.RawMessage(t.Icons))
 	}
 	eachField(t.Fields, func(k string, v json.RawMessage) { tool.WithField(k, v) })
+	for _, round := range t.RequiresInput {
+		tool.RequiresInput(round.inputs()...)
+	}
+	for _, n := range t.Notifications {
+		tool.Notifies(n.Method, rawOrNil(n.Params))
+	}
 	for _, cs := range t.Cases {
 		tool.WhenArgs(json.RawMessage(cs.Arguments), toolReplies(cs.Replies)...)
 	}
@@ -122,6 +130,50 @@ func (t Tool) tool() *mcptest.Tool {
 		tool.Returns(toolReplies(t.Replies)...)
 	}
 	return tool
+}
+
+// withParamHeaders returns schema with each property of headers (a path
+// of properties keys joined by dots) marked "x-mcp-header": its name.
+// Parse has checked that the properties are there.
+func withParamHeaders(schema json.RawMessage, headers map[string]string) json.RawMessage {
+	for _, prop := range sortedKeys(headers) {
+		var path []string
+		for _, k := range strings.Split(prop, ".") {
+			path = append(path, "properties", gjson.Escape(k))
+		}
+		if b, err := sjson.SetBytes(schema, strings.Join(path, ".")+`.x-mcp-header`, headers[prop]); err == nil {
+			schema = b
+		}
+	}
+	return schema
+}
+
+// inputs are the round's input requests, in the order of their keys.
+func (r InputRound) inputs() []mcptest.InputRequest {
+	var out []mcptest.InputRequest
+	for _, key := range sortedKeys(r) {
+		in := r[key]
+		switch in.Method {
+		case "elicitation/create":
+			p := gjson.ParseBytes(in.Params)
+			out = append(out, mcptest.ElicitInput(key, p.Get("message").String(), json.RawMessage(p.Get("requestedSchema").Raw)))
+		case "sampling/createMessage":
+			out = append(out, mcptest.SamplingInput(key, rawOrNil(in.Params)))
+		default:
+			out = append(out, mcptest.RootsInput(key))
+		}
+	}
+	return out
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func toolReplies(rs []Reply) []mcptest.Reply {
@@ -176,6 +228,9 @@ func (r Resource) resource() *mcptest.Resource {
 		res.WithSize(*r.Size)
 	}
 	eachField(r.Fields, func(k string, v json.RawMessage) { res.WithField(k, v) })
+	for _, round := range r.RequiresInput {
+		res.RequiresInput(round.inputs()...)
+	}
 	if r.Text != nil {
 		res.ReturnsText(*r.Text)
 	}
@@ -240,6 +295,9 @@ func (p Prompt) prompt() *mcptest.Prompt {
 		pr.WithArgument(a.Name, a.Description, a.Required)
 	}
 	eachField(p.Fields, func(k string, v json.RawMessage) { pr.WithField(k, v) })
+	for _, round := range p.RequiresInput {
+		pr.RequiresInput(round.inputs()...)
+	}
 	replies := func(rs []Reply) []mcptest.Reply {
 		out := make([]mcptest.Reply, len(rs))
 		for i, rep := range rs {
@@ -272,13 +330,4 @@ func eachField(fields json.RawMessage, f func(key string, value json.RawMessage)
 		f(k.String(), json.RawMessage(v.Raw))
 		return true
 	})
-}
-
-func sortedKeys(m map[string]json.RawMessage) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

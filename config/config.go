@@ -140,6 +140,33 @@ type Tool struct {
 	// Replies answer the other calls: the first call gets the first, the
 	// next the second, and the last repeats.
 	Replies []Reply `json:"replies,omitempty"`
+	// RequiresInput are the rounds of input requests asked before the
+	// reply (mcptest's RequiresInput, one call a round).
+	RequiresInput []InputRound `json:"requiresInput,omitempty"`
+	// Notifications are sent before every reply (mcptest.Tool's Notifies).
+	Notifications []Notification `json:"notifications,omitempty"`
+	// ParamHeaders marks inputSchema properties (a path of properties
+	// keys joined by dots) with x-mcp-header: the header name by property
+	// (the same as writing "x-mcp-header" into the inputSchema).
+	ParamHeaders map[string]string `json:"paramHeaders,omitempty"`
+}
+
+// InputRound is one round of input requests by key, as the inputRequests
+// of an input_required result holds them.
+type InputRound map[string]InputRequest
+
+// InputRequest is one thing a server asks of the client: an
+// elicitation/create (params: message and requestedSchema), a
+// sampling/createMessage (params as the spec gives them) or a roots/list.
+type InputRequest struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// Notification is a notification a tool sends before its reply.
+type Notification struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params,omitempty"`
 }
 
 // Case is a reply to the calls whose arguments contain Arguments.
@@ -191,6 +218,8 @@ type Resource struct {
 	Text *string `json:"text,omitempty"`
 	// Replies answer reads, the last repeating (text, blob, result, rpcError).
 	Replies []Reply `json:"replies,omitempty"`
+	// RequiresInput are the rounds of input requests asked before the reply.
+	RequiresInput []InputRound `json:"requiresInput,omitempty"`
 }
 
 // ResourceTemplate is one resource template and what reading a URI it
@@ -236,6 +265,8 @@ type Prompt struct {
 	Cases []Case `json:"cases,omitempty"`
 	// Replies answer the other gets (text, result, rpcError).
 	Replies []Reply `json:"replies,omitempty"`
+	// RequiresInput are the rounds of input requests asked before the reply.
+	RequiresInput []InputRound `json:"requiresInput,omitempty"`
 }
 
 // PromptArgument is one argument a prompt takes.

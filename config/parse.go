@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"github.com/mcpmock/mcpmock/internal/precheck"
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/mcpmock/mcpmock/internal/suggest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/tidwall/gjson"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -433,6 +435,28 @@ func (p *fileParser) semantics(c *Config) {
 			p.add(fmt.Sprintf("/completions/%d", i), `set exactly one of "prompt" and "resourceTemplate"`)
 		}
 	}
+	for i, t := range c.Tools {
+		p.checkInputs(fmt.Sprintf("/tools/%d", i), t.RequiresInput)
+		for j, n := range t.Notifications {
+			if m, ok := spec.Lookup(n.Method); !ok || !m.Notification || m.FromServer == 0 {
+				p.add(fmt.Sprintf("/tools/%d/notifications/%d/method", i, j), fmt.Sprintf("%q is no notification a server sends; these are: %s", n.Method, strings.Join(serverNotifications(), ", ")))
+			}
+		}
+		schema := gjson.ParseBytes(t.InputSchema)
+		for _, prop := range sortedKeys(t.ParamHeaders) {
+			at := "properties." + strings.ReplaceAll(prop, ".", ".properties.")
+			if !schema.Get(at).IsObject() {
+				p.add(fmt.Sprintf("/tools/%d/paramHeaders/%s", i, strings.ReplaceAll(strings.ReplaceAll(prop, "~", "~0"), "/", "~1")),
+					fmt.Sprintf("the inputSchema has no property %q to mark with x-mcp-header (a nested one is written a.b)", prop))
+			}
+		}
+	}
+	for i, r := range c.Prompts {
+		p.checkInputs(fmt.Sprintf("/prompts/%d", i), r.RequiresInput)
+	}
+	for i, r := range c.Resources {
+		p.checkInputs(fmt.Sprintf("/resources/%d", i), r.RequiresInput)
+	}
 	for _, f := range c.Faults {
 		if ptr, msg := faultProblem(f); msg != "" {
 			p.add(ptr, msg)
@@ -443,6 +467,36 @@ func (p *fileParser) semantics(c *Config) {
 			p.add(l.ptr, err.Error())
 		}
 	}
+}
+
+// checkInputs checks the rounds of input requests of the entry at ptr:
+// what the schema cannot say (an elicitation's message and
+// requestedSchema, a key asked in two rounds).
+func (p *fileParser) checkInputs(ptr string, rounds []InputRound) {
+	seen := map[string]int{}
+	for i, round := range rounds {
+		for _, key := range sortedKeys(round) {
+			at := fmt.Sprintf("%s/requiresInput/%d/%s", ptr, i, strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1"))
+			if j, dup := seen[key]; dup {
+				p.add(at, fmt.Sprintf("input %q is asked in round %d already: keys must be unique across the rounds", key, j))
+			}
+			seen[key] = i
+			in := round[key]
+			par := gjson.ParseBytes(in.Params)
+			if in.Method == "elicitation/create" && (par.Get("message").Type != gjson.String || !par.Get("requestedSchema").IsObject()) {
+				p.add(at, `an elicitation/create needs params with "message" (a string) and "requestedSchema" (an object)`)
+			}
+		}
+	}
+}
+
+// serverNotifications names the notifications a server sends.
+func serverNotifications() []string {
+	var names []string
+	for _, m := range spec.Methods(func(m spec.Method) bool { return m.Notification && m.FromServer != 0 }) {
+		names = append(names, m.Name)
+	}
+	return names
 }
 
 // paramError is a fault parameter with a value the schema allowed but the

@@ -322,7 +322,8 @@ func (c *httpConn) deliver(st *sseStream, m Message, seq int, frame []byte) {
 }
 
 // statusFor is the status of a JSON reply: 400 for a malformed message
-// and, in the stateless era, for -32020 and -32022; 404 for -32601 there.
+// and, in the stateless era, for -32020, -32021, -32022 and the -32602 of
+// a request without its _meta; 404 for -32601 there.
 func (c *httpConn) statusFor(st *sseStream, m Message) int {
 	if st.status != 0 {
 		return st.status
@@ -336,8 +337,12 @@ func (c *httpConn) statusFor(st *sseStream, m Message) int {
 	}
 	if c.stateless {
 		switch m.ErrorCode {
-		case spec.CodeHeaderMismatch, spec.CodeUnsupportedProtocolVersion:
+		case spec.CodeHeaderMismatch, spec.CodeMissingClientCapability, spec.CodeUnsupportedProtocolVersion:
 			return http.StatusBadRequest
+		case spec.CodeInvalidParams:
+			if st.badMeta {
+				return http.StatusBadRequest
+			}
 		case spec.CodeMethodNotFound:
 			return http.StatusNotFound
 		}

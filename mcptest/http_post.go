@@ -44,6 +44,7 @@ type peeked struct {
 	method, id, pv gjson.Result
 	result, err    gjson.Result
 	info, progress gjson.Result
+	caps           gjson.Result
 }
 
 // peek decodes body, which nothing changes afterwards: the message's text
@@ -59,6 +60,8 @@ func (p *peeked) peek(body []byte) {
 				p.pv = v
 			case spec.MetaClientInfo:
 				p.info = v
+			case spec.MetaClientCapabilities:
+				p.caps = v
 			case "progressToken":
 				p.progress = v
 			}
@@ -193,6 +196,12 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	}
 	method := p.method.String()
 	st := c.openPost(w, key, method, p.progress.Raw)
+	// a stateless-era request without the _meta the era requires is
+	// refused with -32602 and, on HTTP, 400 (basic/index#meta)
+	badMeta := c.stateless && statelessRequest(p, x) && (p.pv.Type != gjson.String || !p.caps.IsObject())
+	c.mu.Lock()
+	st.badMeta = badMeta
+	c.mu.Unlock()
 	c.receive(&p.d)
 	c.wait(st, w, r)
 	if r.Context().Err() != nil && c.stateless {
@@ -316,12 +325,14 @@ func statelessMarks(p *peeked, x *HTTPExchange) bool {
 
 // statelessRequest reports whether a POSTed message is a request of the
 // stateless era, which the era's headers bind: a request other than
-// initialize (which selects the handshake era) with the stateless marks. A
-// request without them (an initialize, a server/discover probe, any
-// request of a client of the handshake era) is not bound by them: the
-// session answers it as over stdio.
+// initialize (which selects the handshake era) with the stateless marks,
+// or an initialize sent as a request of that era (its Mcp-Protocol-Version
+// header says so), which names a method the era does not have. A request
+// without them (an initialize, a server/discover probe, any request of a
+// client of the handshake era) is not bound by them: the session answers
+// it as over stdio.
 func statelessRequest(p *peeked, x *HTTPExchange) bool {
-	return p.isRequest() && p.method.String() != "initialize" && statelessMarks(p, x)
+	return p.isRequest() && (p.method.String() != "initialize" || isStateless(x.ProtocolVersion)) && statelessMarks(p, x)
 }
 
 // existingConn finds the session a POST names (its Mcp-Session-Id, the
@@ -528,7 +539,7 @@ func (f *httpFront) checkStatelessHeaders(w http.ResponseWriter, r *http.Request
 		return true // answered as over stdio, by the session
 	}
 	method := p.method.String()
-	var problem string
+	rule, problem := ruleHTTPStatelessHeaders, ""
 	switch {
 	case x.ProtocolVersion == "":
 		problem = "no Mcp-Protocol-Version header"
@@ -540,15 +551,15 @@ func (f *httpFront) checkStatelessHeaders(w http.ResponseWriter, r *http.Request
 		problem = fmt.Sprintf("Mcp-Method header %q, but the body's method is %q", x.MCPMethod, method)
 	case namedMethod(method) && x.MCPName == "":
 		problem = "no Mcp-Name header for " + method
-	case namedMethod(method) && x.MCPName != p.name().String():
-		problem = fmt.Sprintf("Mcp-Name header %q, but the body names %q", x.MCPName, p.name().String())
+	case namedMethod(method):
+		rule, problem = f.namedHeaders(r, p, x)
 	}
 	if problem == "" {
 		return true
 	}
 	sess := c.sess
 	in := journalHTTP(sess, body, x)
-	sess.violate(ruleHTTPStatelessHeaders, in, problem)
+	sess.violate(rule, in, problem)
 	key := "null"
 	if validID(p.id) {
 		key = p.id.Raw

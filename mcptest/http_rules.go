@@ -30,6 +30,16 @@ const (
 	// resources/read, Mcp-Name, each agreeing with its body (answered 400
 	// with -32020).
 	ruleHTTPStatelessHeaders RuleID = "http/stateless-headers"
+	// ruleHTTPParamHeaders: a stateless-era tools/call mirrors each
+	// argument its tool's inputSchema annotates with x-mcp-header into the
+	// header Mcp-Param-{name}, agreeing with the body, and leaves the
+	// header out when the argument is null or absent (answered 400 with
+	// -32020).
+	ruleHTTPParamHeaders RuleID = "http/param-headers"
+	// ruleHTTPHeaderEncoding: an Mcp-Name or Mcp-Param-* value that is not
+	// plain header-safe ASCII is sent in the Base64 form =?base64?…?=,
+	// correctly encoded (answered 400 with -32020).
+	ruleHTTPHeaderEncoding RuleID = "http/header-encoding"
 	// ruleHTTPOrigin (a warning: validating Origin is the server's duty): a
 	// request's Origin, when present, is a loopback one or one allowed with
 	// HTTPOptions.AllowedOrigins (answered 403).

@@ -170,6 +170,12 @@ var httpRuleCases = []httpRuleCase{
 				spec.HeaderProtocolVersion, "2025-11-25", spec.HeaderMethod, "tools/list")
 			return s, b
 		}},
+	{name: "Mcp-Param header missing", rule: "http/param-headers", server: paramHeaderServer, status: http.StatusBadRequest, code: spec.CodeHeaderMismatch,
+		break_: func(h *httpRaw) (int, string) { return paramCall(h, `{"region":"us-west1"}`) }},
+	{name: "Mcp-Param value not encoded", rule: "http/header-encoding", server: paramHeaderServer, status: http.StatusBadRequest, code: spec.CodeHeaderMismatch,
+		break_: func(h *httpRaw) (int, string) {
+			return paramCall(h, `{"region":"Zürich"}`, "Mcp-Param-Region", "Zürich")
+		}},
 	{name: "foreign origin", rule: "http/origin", severity: mcptest.SeverityWarning, status: http.StatusForbidden, code: spec.CodeInvalidRequest,
 		break_: func(h *httpRaw) (int, string) {
 			s, _, b := h.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, "Origin", "https://evil.example")

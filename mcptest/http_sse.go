@@ -30,6 +30,7 @@ type sseStream struct {
 	forceSSE bool
 	refusal  bool // the stream of a refusal of the HTTP front (openRefusal)
 	status   int  // the status of a JSON error reply, when set
+	badMeta  bool // a stateless-era request without its _meta: its -32602 goes with 400
 	w        http.ResponseWriter
 	fl       http.Flusher
 	events   []sseEvent // the last sseReplayEvents events sent, for Last-Event-ID

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
@@ -21,6 +23,7 @@ type InputRequest struct {
 	key, method string
 	params      json.RawMessage
 	err         error
+	round       int // RequiresInput: which call of it asked for this input (0 the first)
 }
 
 // capability is the client capability the request needs.
@@ -125,6 +128,9 @@ func (s *Session) noteRound(m Message, result gjson.Result) {
 		return true
 	})
 	sort.Strings(r.keys)
+	if r.state != "" {
+		s.srv.states.noted(r.state)
+	}
 	s.mu.Lock()
 	s.rounds = append(s.rounds, r)
 	s.mu.Unlock()
@@ -167,7 +173,7 @@ func (s *Session) retryReusesRoundID(m Message, d decoded) bool {
 // checkRetry holds a retry to the MRTR rules: requestState echoed exactly
 // (never invented, never dropped) and a response for every input request.
 func (s *Session) checkRetry(m Message, d decoded) {
-	if m.Method != "tools/call" && m.Method != "prompts/get" && m.Method != "resources/read" {
+	if !mrtrMethod(m.Method) {
 		return
 	}
 	state, responses := d.getParam(paramRequestState), d.getParam(paramInputResponses)
@@ -241,41 +247,125 @@ func (s *Session) replyMissingCapability(m Message, need map[string]any) {
 }
 
 // askStateless answers a request whose script RequiresInput in the
-// stateless era: until the retry carries a response for every input, it
-// answers input_required for the missing ones. It reports whether the
-// request may go on to its scripted reply.
-func (s *Session) askStateless(m Message, d decoded, inputs []InputRequest) bool {
+// stateless era: until the answers gathered so far (the inputResponses of
+// this retry and those the requestState it echoes carries from earlier
+// rounds) hold a response for every input, it answers input_required for
+// the missing ones of the first round that has any (each RequiresInput
+// call is a round), with a fresh requestState that carries the answers.
+// It returns the answers by key, and whether the request may go on to its
+// scripted reply.
+func (s *Session) askStateless(m Message, d decoded, inputs []InputRequest) (map[string]json.RawMessage, bool) {
 	responses := d.getParam(paramInputResponses)
+	answers := s.srv.states.answers(d.getParam(paramRequestState))
 	var missing []InputRequest
 	for _, in := range inputs {
-		if !responses.Get(gjson.Escape(in.key)).Exists() {
+		if r := responses.Get(gjson.Escape(in.key)); r.Exists() {
+			if !r.IsObject() {
+				s.invalidParams(m, fmt.Sprintf("params.inputResponses.%s is %s, want the result of %s (an object)", in.key, describe(r), in.method))
+				return nil, false
+			}
+			if in.method == "elicitation/create" {
+				s.checkElicitation(m, r, in.params)
+			}
+			answers[in.key] = json.RawMessage(r.Raw)
+		}
+		// the missing inputs of the first round that has any: a later
+		// round is asked once the earlier ones are answered
+		if _, ok := answers[in.key]; !ok && (len(missing) == 0 || missing[0].round == in.round) {
 			missing = append(missing, in)
 		}
 	}
 	if len(missing) == 0 {
-		for _, in := range inputs {
-			if in.method == "elicitation/create" {
-				s.checkElicitation(m, responses.Get(gjson.Escape(in.key)), in.params)
-			}
-		}
-		return true
+		return answers, true
 	}
 	s.mu.Lock()
 	caps := s.clientCaps
 	s.mu.Unlock()
 	if need := clientLacks(caps, missing); need != nil {
 		s.replyMissingCapability(m, need)
+		return nil, false
+	}
+	s.reply(m, InputRequired(s.srv.states.issue(answers), missing...))
+	return nil, false
+}
+
+// stateBook is every requestState the server issued, and what each
+// carries: a retry that echoes one goes on from the answers given before
+// it; a requestState not in the book was invented or tampered with, and
+// is rejected. The spec has a server protect its state's integrity (an
+// HMAC, an AEAD); the mock, whose states never leave the process, keeps
+// them instead.
+type stateBook struct {
+	mu     sync.Mutex
+	seq    int
+	issued map[string]map[string]json.RawMessage
+}
+
+// issue registers a new requestState carrying answers, and returns it.
+func (b *stateBook) issue(answers map[string]json.RawMessage) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.seq++
+	state := fmt.Sprintf("mcptest-state-%d", b.seq)
+	b.note(state, answers)
+	return state
+}
+
+// note registers a requestState the server sent (a script's own, in an
+// InputRequired reply, carries no answers).
+func (b *stateBook) note(state string, answers map[string]json.RawMessage) {
+	if b.issued == nil {
+		b.issued = map[string]map[string]json.RawMessage{}
+	}
+	if _, ok := b.issued[state]; !ok || answers != nil {
+		b.issued[state] = maps.Clone(answers)
+	}
+}
+
+// noted registers a requestState the server sent in an input_required result.
+func (b *stateBook) noted(state string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.note(state, nil)
+}
+
+// known reports whether the server issued state.
+func (b *stateBook) known(state string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok := b.issued[state]
+	return ok
+}
+
+// answers returns a copy of the answers state carries (none when the
+// request echoes no requestState, or one the server did not issue).
+func (b *stateBook) answers(state gjson.Result) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	if state.Type != gjson.String {
+		return out
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	maps.Copy(out, b.issued[state.Str])
+	return out
+}
+
+// rejectForeignState answers a tools/call, prompts/get or resources/read
+// whose requestState the server never issued with -32602 and reports
+// true: the spec has a server reject state that fails verification.
+func (s *Session) rejectForeignState(m Message, d decoded) bool {
+	state := d.getParam(paramRequestState)
+	if !state.Exists() || !mrtrMethod(m.Method) || state.Type == gjson.String && s.srv.states.known(state.Str) {
 		return false
 	}
-	state := d.getParam(paramRequestState).String()
-	if state == "" {
-		s.mu.Lock()
-		s.stateSeq++
-		state = fmt.Sprintf("mcptest-state-%d", s.stateSeq)
-		s.mu.Unlock()
-	}
-	s.reply(m, InputRequired(state, missing...))
-	return false
+	s.replyError(m.ID, m.Method, spec.CodeInvalidParams,
+		"Invalid params: requestState "+shorten(state.Raw, 60)+" was not issued by this server (it fails verification: echo the requestState of the input_required result unchanged)", nil)
+	return true
+}
+
+// mrtrMethod reports whether method may answer input_required.
+func mrtrMethod(method string) bool {
+	return method == "tools/call" || method == "prompts/get" || method == "resources/read"
 }
 
 // askHandshake gathers the inputs of a request whose script RequiresInput

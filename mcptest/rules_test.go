@@ -448,13 +448,15 @@ var ruleCases = []ruleCase{
 	{name: "tools/list before server/discover", rule: "stateless/discover-first", severity: mcptest.SeverityWarning, before: ruleFresh,
 		frame: rawRequest("1", "tools/list", modernParams("")), kind: mcptest.KindRequest, reply: wantResult("1")},
 
-	// mrtr/request-state-unchanged: the retry is still answered.
+	// mrtr/request-state-unchanged: a changed or invented requestState
+	// fails verification and is rejected with -32602; a dropped one is
+	// answered.
 	{name: "requestState changed", rule: "mrtr/request-state-unchanged", server: mrtrServer, before: ruleDiscovered,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			state := bookFirstRound(t, c)
 			return rawRequest(`"b2"`, "tools/call", modernParams(`"name":"book","arguments":{},"inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}},"requestState":`+strconv.Quote(state+"-edited")))
 		},
-		kind: mcptest.KindRequest, reply: wantResult(`"b2"`)},
+		kind: mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, `"b2"`)},
 	{name: "requestState dropped", rule: "mrtr/request-state-unchanged", server: mrtrServer, before: ruleDiscovered,
 		makeFrame: func(t testing.TB, c *rawClient) string {
 			bookFirstRound(t, c)
@@ -463,7 +465,7 @@ var ruleCases = []ruleCase{
 		kind: mcptest.KindRequest, reply: wantResult(`"b2"`)},
 	{name: "requestState invented", rule: "mrtr/request-state-unchanged", server: mrtrServer, before: ruleDiscovered,
 		frame: rawRequest(`"e1"`, "tools/call", modernParams(`"name":"echo","arguments":{},"requestState":"made-up"`)),
-		kind:  mcptest.KindRequest, reply: wantResult(`"e1"`)},
+		kind:  mcptest.KindRequest, reply: wantError(spec.CodeInvalidParams, `"e1"`)},
 
 	// mrtr/responses-complete: answered with input_required again.
 	{name: "retry without the response", rule: "mrtr/responses-complete", server: mrtrServer, before: ruleDiscovered,

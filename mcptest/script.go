@@ -8,7 +8,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // Handler answers one request when canned replies are not enough: it runs
@@ -54,25 +56,69 @@ func (r *Request) RequestState() string { return r.Message.Get("params.requestSt
 // io.modelcontextprotocol/logLevel at or below level. It reports whether it
 // sent the message.
 func (r *Request) Log(level string, data any) (bool, error) {
-	at := slices.Index(logLevels, level)
-	if at < 0 {
+	if !slices.Contains(logLevels, level) {
 		return false, fmt.Errorf("mcptest: Log: unknown level %q; the levels are %s", level, strings.Join(logLevels, ", "))
 	}
-	want := r.Session.LogLevel()
-	if r.Message.modern {
-		lv := r.Message.Get("params." + pathLogLevel)
-		if !lv.Exists() {
-			return false, nil
-		}
-		want = lv.String()
-	}
-	if want != "" && at < slices.Index(logLevels, want) {
+	if !r.Session.logWanted(r.Message, level) {
 		return false, nil
 	}
 	if err := r.Session.notifyVia(r.Message.ID, "notifications/message", map[string]any{"level": level, "data": data}); err != nil {
 		return false, err
 	}
 	return true, nil
+}
+
+// logWanted reports whether the client asked for notifications/message at
+// level for the request m: in the handshake era, when the session's
+// logging/setLevel is at or below level (or was never set); in the
+// stateless era, only when m's _meta carried
+// io.modelcontextprotocol/logLevel at or below level.
+func (s *Session) logWanted(m Message, level string) bool {
+	at := slices.Index(logLevels, level)
+	if at < 0 {
+		return false
+	}
+	want := s.LogLevel()
+	if m.modern {
+		lv := m.Get("params." + pathLogLevel)
+		if !lv.Exists() {
+			return false
+		}
+		want = lv.String()
+	}
+	return want == "" || at >= slices.Index(logLevels, want)
+}
+
+// sendNotes sends, before the reply to m, the notifications its script
+// declares (Tool.Notifies).
+func (s *Session) sendNotes(m Message, notes []notice) {
+	for _, n := range notes {
+		params := n.params
+		if params == nil {
+			params = json.RawMessage("{}")
+		}
+		switch {
+		case n.method == "notifications/progress":
+			tok := m.Get("params._meta.progressToken")
+			if !tok.Exists() {
+				continue // the call asked for no progress
+			}
+			p, err := sjson.SetRawBytes(slices.Clone(params), "progressToken", []byte(tok.Raw))
+			if err == nil {
+				_ = s.notifyVia(m.ID, n.method, json.RawMessage(p))
+			}
+		case n.method == "notifications/message":
+			if s.logWanted(m, gjson.GetBytes(params, "level").String()) {
+				_ = s.notifyVia(m.ID, n.method, params)
+			}
+		case listChangedKind(n.method) != "":
+			s.srv.Broadcast(n.method, n.params)
+		case n.method == "notifications/resources/updated":
+			s.srv.BroadcastResourceUpdated(gjson.GetBytes(params, "uri").String())
+		default:
+			_ = s.notifyVia(m.ID, n.method, params)
+		}
+	}
 }
 
 // Arguments returns params.arguments (tools/call, prompts/get).
@@ -109,6 +155,7 @@ func (r *Request) Progress(progress, total float64, message string) error {
 // matched on the arguments, a default sequence, and a Handler fallback.
 type script struct {
 	inputs   []InputRequest // RequiresInput: asked for before any reply
+	notes    []notice       // Notifies: sent before the reply
 	cases    []*scriptCase
 	dflt     []Reply
 	dfltN    int
@@ -162,7 +209,12 @@ func (s *script) requireInput(call string, inputs []InputRequest) {
 	if len(inputs) == 0 {
 		s.problems = append(s.problems, call+": no input requests given")
 	}
+	round := 0
+	if len(s.inputs) > 0 {
+		round = s.inputs[len(s.inputs)-1].round + 1
+	}
 	for _, in := range inputs {
+		in.round = round
 		if in.err != nil {
 			s.problems = append(s.problems, fmt.Sprintf("%s: input %q: %v", call, in.key, in.err))
 		}
@@ -175,6 +227,30 @@ func (s *script) requireInput(call string, inputs []InputRequest) {
 	}
 }
 
+// notice is one notification a script sends before its reply (Notifies).
+type notice struct {
+	method string
+	params json.RawMessage // an object, or nil
+}
+
+func (s *script) notify(call, method string, params any) {
+	m, ok := spec.Lookup(method)
+	if !ok || !m.Notification || m.FromServer == 0 {
+		var names []string
+		for _, n := range spec.Methods(func(m spec.Method) bool { return m.Notification && m.FromServer != 0 }) {
+			names = append(names, n.Name)
+		}
+		s.problems = append(s.problems, fmt.Sprintf("%s(%q): not a notification a server sends; these are: %s", call, method, strings.Join(names, ", ")))
+		return
+	}
+	p, err := toJSONObject(params)
+	if err != nil {
+		s.problems = append(s.problems, fmt.Sprintf("%s(%q): params: %v", call, method, err))
+		return
+	}
+	s.notes = append(s.notes, notice{method: method, params: p})
+}
+
 func (s *script) handle(call string, h Handler) {
 	if h == nil {
 		s.problems = append(s.problems, call+": nil Handler")
@@ -185,7 +261,7 @@ func (s *script) handle(call string, h Handler) {
 // clone copies the script so the registered copy does not change when the
 // builder is used again.
 func (s *script) clone() *script {
-	c := &script{dflt: append([]Reply(nil), s.dflt...), handler: s.handler, inputs: append([]InputRequest(nil), s.inputs...)}
+	c := &script{dflt: append([]Reply(nil), s.dflt...), handler: s.handler, inputs: append([]InputRequest(nil), s.inputs...), notes: slices.Clone(s.notes)}
 	for _, sc := range s.cases {
 		cp := *sc
 		cp.n = 0

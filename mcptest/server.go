@@ -73,7 +73,8 @@ type Server struct {
 
 	scriptMu sync.Mutex // guards the counters of scripted sequences
 	journal  *Journal
-	schemas  schemas // compiled inputSchemas and requestedSchemas, for the client checks
+	schemas  schemas   // compiled inputSchemas and requestedSchemas, for the client checks
+	states   stateBook // the requestStates of input_required results (mrtr.go)
 	faults   faultSet
 }
 

@@ -72,7 +72,6 @@ type Session struct {
 	warned        map[RuleID]bool
 	listeners     []*listener
 	rounds        []round
-	stateSeq      int
 	gaveUp        map[string]bool // ids of server requests the mock stopped waiting for
 	batches       []*batch        // the client's batches whose replies are being gathered (batch.go)
 	downgraded    map[string]bool // what render logged for this session

@@ -203,7 +203,7 @@ func (s *Session) modernRoute(d decoded) bool {
 		return false
 	}
 	if d.msg.Method == "initialize" {
-		return len(srv.legacy) == 0
+		return len(srv.legacy) == 0 || statelessInitialize(d.msg)
 	}
 	if s.Era() == EraHandshake {
 		return false // an initialize selected the handshake era for this connection
@@ -214,6 +214,16 @@ func (s *Session) modernRoute(d decoded) bool {
 	return s.Era() == EraStateless
 }
 
+// statelessInitialize reports whether m is an initialize sent over HTTP as
+// a request of the stateless era: its Mcp-Protocol-Version header names a
+// version of that era, which removed initialize. The streamable HTTP
+// transport answers a method the requested version does not implement
+// with 404 and -32601; an initialize without that header selects the
+// handshake era, as the spec has a dual-era server do.
+func statelessInitialize(m Message) bool {
+	return m.Method == "initialize" && m.HTTP != nil && isStateless(m.HTTP.ProtocolVersion)
+}
+
 // statelessRequest checks and dispatches a request of the stateless era.
 func (s *Session) statelessRequest(m Message, d decoded) {
 	m.modern = true
@@ -221,6 +231,11 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 	if removedInStateless(m.Method) {
 		s.violate(ruleRemovedMethod, m, m.Method+" does not exist in protocol 2026-07-28")
 		s.replyError(m.ID, m.Method, spec.CodeMethodNotFound, "Method not found: "+m.Method+" is not part of protocol 2026-07-28", nil)
+		return
+	}
+	if statelessInitialize(m) {
+		s.violate(ruleRemovedMethod, m, "initialize sent as a request of protocol "+m.HTTP.ProtocolVersion+" (its Mcp-Protocol-Version header), which has no initialize")
+		s.replyError(m.ID, m.Method, spec.CodeMethodNotFound, "Method not found: initialize is not part of protocol "+m.HTTP.ProtocolVersion+"; this server speaks "+strings.Join(srv.versions, ", "), nil)
 		return
 	}
 	if m.Method == "initialize" { // only here on a modern-only server
@@ -278,6 +293,9 @@ func (s *Session) statelessRequest(m Message, d decoded) {
 		}
 	}
 	s.checkRetry(m, d)
+	if s.rejectForeignState(m, d) {
+		return
+	}
 	if srv.faults.hasInbound(s, m) {
 		s.serveFaulty(m, d, s.handleModern)
 		return

@@ -3,6 +3,7 @@ package mcptest
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/mcpmock/mcpmock/internal/spec"
@@ -276,20 +277,24 @@ func decodeCursor(list string, cur gjson.Result) (int, bool) {
 // answer sends what a script picks for m, or reports a miss. kind and
 // name say what was called ("tool", "suggest_gifts").
 func (s *Session) answer(m Message, d decoded, e entry, args gjson.Result, vars map[string]string, kind, name string) {
+	var inputs map[string]json.RawMessage
 	if len(e.script.inputs) > 0 {
-		if m.modern {
-			if !s.askStateless(m, d, e.script.inputs) {
-				return
-			}
-		} else {
+		if !m.modern {
 			s.answerAsking(m, e, args, vars, kind, name)
 			return
 		}
+		var ok bool
+		if inputs, ok = s.askStateless(m, d, e.script.inputs); !ok {
+			return
+		}
 	}
+	s.sendNotes(m, e.script.notes)
 	r, h, miss := e.script.pick(&s.srv.scriptMu, args)
 	switch {
 	case h != nil:
-		s.runHandler(m, h, vars)
+		s.runAsync(m, func(ctx context.Context) Reply {
+			return s.callHandler(ctx, h, &Request{Message: m, Session: s, Vars: vars, inputs: inputs})
+		})
 	case miss != "":
 		s.reply(m, s.miss(m, kind, name, miss))
 	default:
@@ -305,6 +310,7 @@ func (s *Session) answerAsking(m Message, e entry, args gjson.Result, vars map[s
 		if instead != nil {
 			return *instead
 		}
+		s.sendNotes(m, e.script.notes)
 		r, h, miss := e.script.pick(&s.srv.scriptMu, args)
 		switch {
 		case h != nil:

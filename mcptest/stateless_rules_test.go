@@ -399,7 +399,7 @@ var slCases = []slCase{
 		frame: func(state string) string {
 			return slRetry(`"r2"`, "book", `"requestState":`+strconv.Quote(state+"-tampered"), slConfirmed)
 		},
-		reply: slWantResultText("booked")},
+		reply: slInvalidParams}, // a state that fails verification is rejected (mrtr: servers MUST reject it)
 	{name: "requestState dropped", rule: "mrtr/request-state-unchanged", before: slFirstRound("book"),
 		frame: func(string) string { return slRetry(`"r2"`, "book", "", slConfirmed) },
 		reply: slWantResultText("booked")},
@@ -407,7 +407,7 @@ var slCases = []slCase{
 		frame: func(string) string {
 			return rawRequest(`"e1"`, "tools/call", slOK(`"name":"echo","arguments":{},"requestState":"made-up"`))
 		},
-		reply: slWantResultText("echoed")},
+		reply: slInvalidParams},
 
 	// mrtr/new-id: answered.
 	{name: "retry reuses the id", rule: "mrtr/new-id", before: slFirstRound("book"),

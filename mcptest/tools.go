@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/mcpmock/mcpmock/internal/uritemplate"
+	"github.com/tidwall/gjson"
 )
 
 // Tool is a tool the mock serves: its definition, as tools/list shows it,
@@ -100,8 +101,10 @@ func (t *Tool) WhenArgs(subset any, replies ...Reply) *Tool {
 
 // RequiresInput makes every call ask the client for inputs before it is
 // answered: in the stateless era with an input_required result (the client
-// retries with inputResponses), in the handshake era with server-to-client
-// requests. A client that did not declare the capability an input needs
+// retries with inputResponses, and with the requestState, which carries
+// the answers of earlier rounds), in the handshake era with
+// server-to-client requests. Each call of RequiresInput is one round: a
+// second call's inputs are asked for once the first's are answered. A client that did not declare the capability an input needs
 // (elicitation, sampling, roots) gets -32021 (-32603 in the handshake era,
 // which has no such code), and a session whose version has no elicitation
 // is not asked: the handler sees that input declined. The retry is then answered by
@@ -109,6 +112,23 @@ func (t *Tool) WhenArgs(subset any, replies ...Reply) *Tool {
 // Request.InputResponse.
 func (t *Tool) RequiresInput(inputs ...InputRequest) *Tool {
 	t.script.requireInput(t.String()+".RequiresInput", inputs)
+	return t
+}
+
+// Notifies makes every call send a notification before its reply (after
+// the inputs RequiresInput asks for), as a tool that reports as it works:
+// notifications/progress carries the call's progressToken and is sent
+// only when the call asked for progress; notifications/message (params
+// with level, data and maybe logger) only when the client asked for that
+// level, as Request.Log; a list_changed notification goes to every
+// session that may hear it, as Broadcast (in the stateless era, to the
+// subscriptions/listen streams that asked for it), and
+// notifications/resources/updated (params with uri) as
+// BroadcastResourceUpdated; any other notification goes on the call's own
+// stream. params is a JSON object text or a Go value that encodes to one
+// (nil: none). Call it again for more notifications, sent in order.
+func (t *Tool) Notifies(method string, params any) *Tool {
+	t.script.notify(t.String()+".Notifies", method, params)
 	return t
 }
 
@@ -186,10 +206,13 @@ type entry struct {
 	problems []string              // what was wrong with the builder
 	tmpl     *uritemplate.Template // resource templates only
 	required []string              // prompts only: required argument names
+	params   []paramHeader         // tools only: the valid x-mcp-header annotations of the inputSchema
 }
 
 func (t *Tool) entry() entry {
-	return newEntry(t.name, &t.def, &t.script)
+	e := newEntry(t.name, &t.def, &t.script)
+	e.params, _ = paramHeaders(gjson.GetBytes(t.def.fields["inputSchema"], "@this"))
+	return e
 }
 
 func newEntry(key string, d *definition, s *script) entry {

@@ -45,6 +45,7 @@ type httpListen struct {
 	addr        string
 	allowRemote bool     // --allow-remote: addr need not be loopback
 	hosts       []string // --allow-host: Host names served besides loopback ones
+	untilSignal bool     // --until-signal: ending every session does not end serve
 }
 
 // check refuses a listen address that is not loopback unless --allow-remote
@@ -74,7 +75,9 @@ func (l httpListen) check() (warning string, err error) {
 // serveHTTP is serve --http: the mock's Streamable HTTP endpoint at
 // http://ADDR/mcp, printed on stdout. It ends when every session the
 // client opened has ended (DELETE), or on SIGTERM or SIGINT; a stateless
-// (2026-07-28) client has no session to end, so only a signal ends it.
+// (2026-07-28) client has no session to end, so only a signal ends it,
+// and with --until-signal (many clients, one after the other: a test
+// suite) only a signal ends it whatever the clients do.
 func serveHTTP(spec serverSpec, listen httpListen, reportFile string, stdout, logw io.Writer) error {
 	warning, err := listen.check()
 	if err != nil {
@@ -109,7 +112,13 @@ func serveHTTP(spec serverSpec, listen httpListen, reportFile string, stdout, lo
 		endpoint := "http://" + ln.Addr().String() + mcpPath
 		fmt.Fprintln(stdout, endpoint)
 		fmt.Fprintf(logw, "mcpmock: serving Streamable HTTP at %s\n", endpoint)
-		why := waitSessions(ctx, srv)
+		var why string
+		if listen.untilSignal {
+			<-ctx.Done()
+			why = signalName(ctx)
+		} else {
+			why = waitSessions(ctx, srv)
+		}
 		// Close the mock first: it ends its SSE streams and waits for its
 		// handlers (the DELETE that ended the session still answers); then
 		// the HTTP server shuts down with nothing left in flight.

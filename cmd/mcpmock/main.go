@@ -6,7 +6,7 @@
 //
 //	go build -o mcpmock ./cmd/mcpmock    # in a clone of the repository
 //
-//	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET]]
+//	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET] [--until-signal]]
 //	mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--warn KINDS] [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
 //	mcpmock list [--faults | --rules | --bugs]
 //	mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
@@ -97,7 +97,7 @@ var errVerdict = errors.New("the verdict is negative")
 
 // The synopses of the commands, for their -h and the usage.
 const (
-	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET]]"
+	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET] [--until-signal]]"
 	runSynopsis   = "[--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--warn KINDS] [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
 )
 
@@ -106,7 +106,7 @@ const usage = `mcpmock: the MCP mock server for clients in any language
 usage:
   mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE]
                 [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]...
-                        [--auth] [--auth-client ID:SECRET]]
+                        [--auth] [--auth-client ID:SECRET] [--until-signal]]
   mcpmock run [--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]]
               [--json FILE] [--junit FILE]
               [--known-deviation NAME=why]... [--warn KINDS] [--log FILE]

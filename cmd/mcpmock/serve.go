@@ -133,6 +133,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow a listen address that is not loopback (a container, a VM); the mock answers anyone who reaches it and keeps all they send")
 	authOn := fs.Bool("auth", false, "with --http: require OAuth (the mock's authorization server, oauth.Options' defaults, at the same address)")
 	authClient := fs.String("auth-client", "", "with --http: like --auth, with the client `ID:SECRET` pre-registered")
+	untilSignal := fs.Bool("until-signal", false, "with --http: serve until SIGTERM or SIGINT, however many sessions end (for many clients one after the other, e.g. a test suite); without it, serve ends when every session it opened has ended")
 	var allowHosts multi
 	fs.Var(&allowHosts, "allow-host", "with --http: also serve requests whose Host is `NAME` (a name or IP, no port), as a client that reaches the mock by that name sends; repeatable")
 	if err := parseFlags(fs, args); err != nil {
@@ -166,10 +167,10 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	defer closeLog()
 	if *httpMode {
-		return serveHTTP(spec, httpListen{addr: *listenAddr, allowRemote: *allowRemote, hosts: allowHosts}, *reportFile, stdout, logw)
+		return serveHTTP(spec, httpListen{addr: *listenAddr, allowRemote: *allowRemote, hosts: allowHosts, untilSignal: *untilSignal}, *reportFile, stdout, logw)
 	}
-	if *allowRemote || len(allowHosts) > 0 {
-		return usagef("--allow-remote and --allow-host go with --http")
+	if *allowRemote || len(allowHosts) > 0 || *untilSignal {
+		return usagef("--allow-remote, --allow-host and --until-signal go with --http")
 	}
 
 	ctx, stop := signalContext()

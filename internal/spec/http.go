@@ -12,6 +12,10 @@ const (
 	// HeaderName repeats what the method acts on: Method.NameParam of the
 	// params (stateless era).
 	HeaderName = "Mcp-Name"
+	// HeaderParamPrefix starts the name of the header a client mirrors a
+	// tool argument into (stateless era): Mcp-Param- followed by the
+	// x-mcp-header annotation of the argument's inputSchema property.
+	HeaderParamPrefix = "Mcp-Param-"
 	// HeaderLastEventID asks a server to resume an SSE stream after that event.
 	HeaderLastEventID = "Last-Event-ID"
 )
