@@ -24,7 +24,7 @@ import (
 // Lower a budget when a package shrinks; never raise one without saying
 // why in the commit.
 var exportBudget = map[string]int{
-	"mcptest":        259, // target 250 (issue 29); 258 with authorization gone, +1 Tool.Notifies (issue 30: a tool that reports progress, logs or announces a list change before its reply, which a config file needs)
+	"mcptest":        250, // issue 29's target, reached (495 when it was filed)
 	"scenarios":      120,
 	"scenarios/tour": 120,
 	"scenarios/bugs": 120,

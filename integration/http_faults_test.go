@@ -39,7 +39,7 @@ func TestHTTPFaultExpireSession(t *testing.T) {
 	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"})
 	require.Error(t, err, "the call after the session expired fails")
 	assert.Equal(t, 1, h.Hits())
-	assert.True(t, srv.Session(1).Closed())
+	assert.True(t, sessionEnded(srv.Session(1)))
 	refused := srv.Journal().All().InSession(1).Filter(func(m mcptest.Message) bool { return m.HTTP != nil && m.HTTP.Status == http.StatusNotFound })
 	require.NotEmpty(t, refused, "404 journaled")
 

@@ -90,7 +90,7 @@ func TestHTTPGoSDKHandshake(t *testing.T) {
 
 	require.NoError(t, cs.Close())
 	<-sess.Done() // the client's DELETE ended the session
-	assert.True(t, sess.Closed())
+	assert.True(t, sessionEnded(sess))
 }
 
 func TestHTTPGoSDKStateless(t *testing.T) {

@@ -182,7 +182,7 @@ func (s *Session) sendBatches(done []*batch) {
 func (s *Session) writeBatch(replies []batchReply, frame []byte) {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	if s.Closed() {
+	if s.isClosed() {
 		return
 	}
 	now := time.Now()

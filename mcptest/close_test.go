@@ -64,7 +64,7 @@ func TestCloseFromHandler(t *testing.T) {
 		t.Errorf("want the other handler cancelled and returned before Close returned to the calling handler")
 	}
 	for _, sess := range srv.Sessions() {
-		if !sess.Closed() {
+		if !sessionEnded(sess) {
 			t.Errorf("want session %d closed by Close", sess.Number())
 		}
 	}

@@ -68,10 +68,10 @@ func ExampleServer_AddFault() {
 			fmt.Println(id, "ok")
 		}
 	}
-	fmt.Println(h, "hits:", h.Hits(), "matched:", h.Matched())
+	fmt.Println(h, "hits:", h.Hits())
 	// Output:
 	// 1 ok
 	// 2 error: flaky
 	// 3 ok
-	// ReplaceWithJSONRPCError("ping", -32000, "flaky").Nth(2) hits: 1 matched: 3
+	// ReplaceWithJSONRPCError("ping", -32000, "flaky").Nth(2) hits: 1
 }

@@ -281,14 +281,6 @@ func (h *FaultHandle) Hits() int {
 	return h.hits
 }
 
-// Matched returns how many messages the fault's trigger matched so far
-// (its method, kinds and session), before Nth and WithProbability chose.
-func (h *FaultHandle) Matched() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.matched
-}
-
 // Remove uninstalls the fault: messages from now on are not touched by
 // it. A Hang it held is released. It is idempotent.
 func (h *FaultHandle) Remove() {

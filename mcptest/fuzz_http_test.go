@@ -487,7 +487,7 @@ func fuzzHTTPCheckJournaled(t *testing.T, srv *mcptest.Server, w *fuzzWriter, mo
 	case req.Method == http.MethodDelete:
 		ended := false
 		for _, s := range srv.Sessions() {
-			if s.Closed() {
+			if sessionEnded(s) {
 				ended = true
 			}
 		}

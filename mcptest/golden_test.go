@@ -226,7 +226,7 @@ func cancelSlowCall(ctx context.Context, t *testing.T, srv *mcptest.Server, c *m
 func readySession(t *testing.T, srv *mcptest.Server) *mcptest.Session {
 	t.Helper()
 	for _, s := range srv.Sessions() {
-		if s.Ready() && !s.Closed() {
+		if s.Ready() && !sessionEnded(s) {
 			return s
 		}
 	}

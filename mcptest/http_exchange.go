@@ -42,8 +42,9 @@ type HTTPExchange struct {
 	Cancelled bool
 }
 
-// String is a one-line summary, e.g. "POST 200 text/event-stream id=1-2".
-func (x *HTTPExchange) String() string {
+// summary is a one-line summary, e.g. "POST 200 text/event-stream id=1-2",
+// as the transcript prints it beside the message.
+func (x *HTTPExchange) summary() string {
 	if x == nil {
 		return ""
 	}

@@ -393,7 +393,7 @@ func TestHTTPDeleteRacesPost(t *testing.T) {
 		t.Fatalf("want the 404 of the POST cut by DELETE journaled:\n%s", srv.Transcript())
 	}
 	healthyCalls(t, url, 3)
-	if !srv.Session(1).Closed() {
+	if !sessionEnded(srv.Session(1)) {
 		t.Fatal("session 1 is not closed after its DELETE")
 	}
 

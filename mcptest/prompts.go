@@ -33,7 +33,7 @@ func NewPrompt(name string) *Prompt {
 }
 
 func (p *Prompt) set(key string, v any, call string) *Prompt {
-	p.def.setValue(key, v, p.String()+"."+call)
+	p.def.setValue(key, v, p.label()+"."+call)
 	return p
 }
 
@@ -85,7 +85,7 @@ func (p *Prompt) WhenArgs(subset any, replies ...Reply) *Prompt {
 // RequiresInput makes every get ask the client for inputs first, as
 // Tool.RequiresInput does.
 func (p *Prompt) RequiresInput(inputs ...InputRequest) *Prompt {
-	p.script.requireInput(p.String()+".RequiresInput", inputs)
+	p.script.requireInput(p.label()+".RequiresInput", inputs)
 	return p
 }
 
@@ -96,7 +96,7 @@ func (p *Prompt) HandledBy(h Handler) *Prompt {
 }
 
 // String names the prompt, for failure messages.
-func (p *Prompt) String() string { return fmt.Sprintf("NewPrompt(%q)", p.name) }
+func (p *Prompt) label() string { return fmt.Sprintf("NewPrompt(%q)", p.name) }
 
 func (p *Prompt) entry() entry {
 	e := newEntry(p.name, &p.def, &p.script)

@@ -20,8 +20,8 @@ type Reply struct {
 	desc    string
 }
 
-// String describes the reply, for failure messages.
-func (r Reply) String() string { return r.desc }
+// label describes the reply, for failure messages.
+func (r Reply) label() string { return r.desc }
 
 func (r Reply) isZero() bool {
 	return r.result == nil && r.rpcErr == nil && !r.noReply && r.problem == nil

@@ -25,7 +25,7 @@ func NewResource(uri, name string) *Resource {
 }
 
 func (r *Resource) set(key string, v any, call string) *Resource {
-	r.def.setValue(key, v, r.String()+"."+call)
+	r.def.setValue(key, v, r.label()+"."+call)
 	return r
 }
 
@@ -75,7 +75,7 @@ func (r *Resource) ReturnsBlob(data []byte) *Resource {
 // RequiresInput makes every read ask the client for inputs first, as
 // Tool.RequiresInput does.
 func (r *Resource) RequiresInput(inputs ...InputRequest) *Resource {
-	r.script.requireInput(r.String()+".RequiresInput", inputs)
+	r.script.requireInput(r.label()+".RequiresInput", inputs)
 	return r
 }
 
@@ -86,7 +86,7 @@ func (r *Resource) HandledBy(h Handler) *Resource {
 }
 
 // String names the resource, for failure messages.
-func (r *Resource) String() string { return fmt.Sprintf("NewResource(%q)", r.uri) }
+func (r *Resource) label() string { return fmt.Sprintf("NewResource(%q)", r.uri) }
 
 func (r *Resource) entry() entry {
 	return newEntry(r.uri, &r.def, &r.script)
@@ -116,7 +116,7 @@ func NewResourceTemplate(uriTemplate, name string) *ResourceTemplate {
 }
 
 func (r *ResourceTemplate) set(key string, v any, call string) *ResourceTemplate {
-	r.def.setValue(key, v, r.String()+"."+call)
+	r.def.setValue(key, v, r.label()+"."+call)
 	return r
 }
 
@@ -170,13 +170,13 @@ func (r *ResourceTemplate) HandledBy(h Handler) *ResourceTemplate {
 }
 
 // String names the template, for failure messages.
-func (r *ResourceTemplate) String() string { return fmt.Sprintf("NewResourceTemplate(%q)", r.template) }
+func (r *ResourceTemplate) label() string { return fmt.Sprintf("NewResourceTemplate(%q)", r.template) }
 
 func (r *ResourceTemplate) entry() entry {
 	e := newEntry(r.template, &r.def, &r.script)
 	t, err := uritemplate.Parse(r.template)
 	if err != nil {
-		e.problems = append(e.problems, r.String()+": "+err.Error())
+		e.problems = append(e.problems, r.label()+": "+err.Error())
 	}
 	e.tmpl = t
 	return e

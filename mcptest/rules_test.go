@@ -525,7 +525,7 @@ func TestRuleCases(t *testing.T) {
 			// (d) the session keeps serving; as the probe's answer is the
 			// next line, the mock also sent nothing else.
 			stillServing(t, srv, c)
-			if srv.Session(1).Closed() {
+			if sessionEnded(srv.Session(1)) {
 				t.Errorf("want session 1 open after the offending frame, it is closed")
 			}
 
@@ -988,7 +988,7 @@ func TestBadInputNeverCrashes(t *testing.T) {
 			}
 		}
 	}
-	if srv.Session(1).Closed() {
+	if sessionEnded(srv.Session(1)) {
 		t.Fatalf("want the session open after bad input, it is closed")
 	}
 	if len(srv.Violations()) == 0 {

@@ -203,14 +203,6 @@ func (s *Server) configure(call string, f func() error) *Server {
 	return s
 }
 
-// ServerInfo returns the serverInfo.name and serverInfo.version the
-// server announces (Options.Name, Options.Version), e.g. for a banner that names it.
-func (s *Server) ServerInfo() (name, version string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.info["name"], s.info["version"]
-}
-
 // WithProtocolVersions narrows the protocol versions the server supports.
 // With only handshake-era versions it is a legacy server: server/discover
 // gets -32601 and the client must fall back to initialize. With only
@@ -339,7 +331,7 @@ func (s *Server) Handle(method string, h Handler) *Server {
 	})
 }
 
-type registrable interface{ String() string }
+type registrable interface{ label() string }
 
 func addAll[T registrable](c *catalog, items []T, toEntry func(T) entry) error {
 	var errs []string
@@ -350,7 +342,7 @@ func addAll[T registrable](c *catalog, items []T, toEntry func(T) entry) error {
 			continue
 		}
 		if !c.add(e) {
-			errs = append(errs, fmt.Sprintf("%s: registered twice; names and URIs must be unique", it))
+			errs = append(errs, fmt.Sprintf("%s: registered twice; names and URIs must be unique", it.label()))
 		}
 	}
 	if len(errs) > 0 {
@@ -529,7 +521,7 @@ func (s *Server) Broadcast(method string, params any) int {
 			if sess.Notify(method, params) == nil {
 				n++
 			}
-		case sess.Era() == EraStateless && !sess.Closed():
+		case sess.Era() == EraStateless && !sess.isClosed():
 			k := 0
 			if listChangedKind(method) != "" {
 				k = sess.notifyListeners(method, params, "")
@@ -576,7 +568,7 @@ func (s *Server) BroadcastResourceUpdated(uri string) int {
 func (s *Server) SendRequest(ctx context.Context, method string, params any) (Message, error) {
 	var open []*Session
 	for _, sess := range s.Sessions() {
-		if !sess.Closed() {
+		if !sess.isClosed() {
 			open = append(open, sess)
 		}
 	}

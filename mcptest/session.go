@@ -224,8 +224,8 @@ func (s *Session) Ready() bool {
 	return s.phase == phaseReady && !s.closed
 }
 
-// Closed reports whether the session has ended.
-func (s *Session) Closed() bool {
+// isClosed reports whether the session has ended.
+func (s *Session) isClosed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.closed

@@ -85,7 +85,7 @@ func (s *Session) writeScripted(m Message, frame, scripted []byte) error {
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	if s.Closed() {
+	if s.isClosed() {
 		return ErrSessionClosed
 	}
 	// The journal and the client share the frame's one copy: nobody
@@ -189,7 +189,7 @@ func (s *Session) writeFrames(e *emission) error {
 				return err
 			}
 		}
-		if !sleep(s.ctx, fr.delay) || s.Closed() {
+		if !sleep(s.ctx, fr.delay) || s.isClosed() {
 			return ErrSessionClosed
 		}
 		out := fr.data

@@ -517,7 +517,7 @@ func TestStatelessRuleViolations(t *testing.T) {
 				slDiscover(t, c, `"still-discover"`)
 			}
 			slStillServing(t, c, `"still-serving"`)
-			if srv.Session(1).Closed() {
+			if sessionEnded(srv.Session(1)) {
 				t.Errorf("want session 1 open after the offending frame, it is closed")
 			}
 			if got := srv.Session(1).Era(); got != mcptest.EraStateless {

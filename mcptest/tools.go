@@ -33,46 +33,46 @@ func (t *Tool) Name() string { return t.name }
 
 // WithTitle sets the human-readable title (protocol 2025-06-18 and later).
 func (t *Tool) WithTitle(title string) *Tool {
-	t.def.setValue("title", title, t.String()+".WithTitle")
+	t.def.setValue("title", title, t.label()+".WithTitle")
 	return t
 }
 
 // WithDescription sets the description.
 func (t *Tool) WithDescription(d string) *Tool {
-	t.def.setValue("description", d, t.String()+".WithDescription")
+	t.def.setValue("description", d, t.label()+".WithDescription")
 	return t
 }
 
 // WithInputSchema sets the JSON Schema of the arguments: a JSON text or a
 // Go value that encodes to an object.
 func (t *Tool) WithInputSchema(schema any) *Tool {
-	t.def.setJSON("inputSchema", schema, true, t.String()+".WithInputSchema")
+	t.def.setJSON("inputSchema", schema, true, t.label()+".WithInputSchema")
 	return t
 }
 
 // WithOutputSchema sets the JSON Schema of structuredContent (2025-06-18 and later).
 func (t *Tool) WithOutputSchema(schema any) *Tool {
-	t.def.setJSON("outputSchema", schema, true, t.String()+".WithOutputSchema")
+	t.def.setJSON("outputSchema", schema, true, t.label()+".WithOutputSchema")
 	return t
 }
 
 // WithAnnotations sets the tool annotations (readOnlyHint, destructiveHint, …),
 // a JSON text or a Go value that encodes to an object.
 func (t *Tool) WithAnnotations(annotations any) *Tool {
-	t.def.setJSON("annotations", annotations, true, t.String()+".WithAnnotations")
+	t.def.setJSON("annotations", annotations, true, t.label()+".WithAnnotations")
 	return t
 }
 
 // WithIcons sets the icons (2025-11-25 and later): a JSON array text or a Go slice.
 func (t *Tool) WithIcons(icons any) *Tool {
-	t.def.setJSON("icons", icons, false, t.String()+".WithIcons")
+	t.def.setJSON("icons", icons, false, t.label()+".WithIcons")
 	return t
 }
 
 // WithField sets any other field of the definition, e.g. "_meta" or one
 // the spec does not know, to a Go value (a json.RawMessage for JSON text).
 func (t *Tool) WithField(key string, value any) *Tool {
-	t.def.setValue(key, value, t.String()+".WithField("+strconv.Quote(key)+")")
+	t.def.setValue(key, value, t.label()+".WithField("+strconv.Quote(key)+")")
 	return t
 }
 
@@ -111,7 +111,7 @@ func (t *Tool) WhenArgs(subset any, replies ...Reply) *Tool {
 // WhenArgs, Returns or HandledBy; a Handler reads the answers with
 // Request.InputResponse.
 func (t *Tool) RequiresInput(inputs ...InputRequest) *Tool {
-	t.script.requireInput(t.String()+".RequiresInput", inputs)
+	t.script.requireInput(t.label()+".RequiresInput", inputs)
 	return t
 }
 
@@ -128,7 +128,7 @@ func (t *Tool) RequiresInput(inputs ...InputRequest) *Tool {
 // stream. params is a JSON object text or a Go value that encodes to one
 // (nil: none). Call it again for more notifications, sent in order.
 func (t *Tool) Notifies(method string, params any) *Tool {
-	t.script.notify(t.String()+".Notifies", method, params)
+	t.script.notify(t.label()+".Notifies", method, params)
 	return t
 }
 
@@ -139,7 +139,7 @@ func (t *Tool) HandledBy(h Handler) *Tool {
 }
 
 // String names the tool, for failure messages.
-func (t *Tool) String() string { return fmt.Sprintf("NewTool(%q)", t.name) }
+func (t *Tool) label() string { return fmt.Sprintf("NewTool(%q)", t.name) }
 
 // definition is the JSON object a list method shows for an item, built
 // field by field in the order the fields were first set.

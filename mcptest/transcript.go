@@ -62,7 +62,7 @@ func transcriptLine(b *strings.Builder, m Message) {
 	b.WriteString(" " + arrow + " ")
 	b.WriteString(clip(m.raw, int(m.cut)))
 	if m.HTTP != nil {
-		fmt.Fprintf(b, "   [%s]", m.HTTP)
+		fmt.Fprintf(b, "   [%s]", m.HTTP.summary())
 	}
 	if m.Problem != "" {
 		fmt.Fprintf(b, "   ✗ %s", m.Problem)

@@ -266,7 +266,7 @@ type Outcome struct {
 	// Violations are the protocol rules the client broke.
 	Violations []mcptest.Violation
 	// Faults are the registrations of the faults the scenario installed,
-	// with how often each acted (Hits) and matched (Matched): the catalog's
+	// with how often each acted (Hits): the catalog's
 	// faults are Optional, and whether they came into play is what the
 	// decision point judges.
 	Faults []*mcptest.FaultHandle

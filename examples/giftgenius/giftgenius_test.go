@@ -367,7 +367,7 @@ func TestDisconnectMidCall(t *testing.T) {
 
 		srv.AssertCalledTimes(t, "tools/call", 1)
 		assert.Empty(t, srv.Journal().All().Responses("tools/call"))
-		assert.True(t, srv.Session(1).Closed())
+		assert.True(t, sessionEnded(srv.Session(1)))
 		srv.AssertNoViolations(t)
 	})
 }
