@@ -162,6 +162,7 @@ var (
 		"postman-mcp-server-154":     "go-sdk v1.8.0: a line that is not JSON is a fatal read error of IOTransport",
 		"actual-mcp-109":             "go-sdk v1.8.0: a line that is not JSON is a fatal read error of IOTransport",
 		"inspect-ai-3290":            "go-sdk v1.8.0: a line that is not JSON is a fatal read error of IOTransport",
+		"java-sdk-611":               "go-sdk v1.8.0: a line that is not JSON is a fatal read error of IOTransport",
 		"codebase-memory-mcp-1247":   "go-sdk v1.8.0: the ClientSession.Tools iterator follows a repeating nextCursor until the context ends",
 		"fastmcp-5025":               "go-sdk v1.8.0: the ClientSession.Tools iterator ends at nextCursor \"\", which 2026-07-28 says MUST NOT end a listing",
 		"genie-14":                   "go-sdk v1.8.0: " + idPrecision,

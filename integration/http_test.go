@@ -413,10 +413,13 @@ func TestHTTPMark3ServerRequests(t *testing.T) {
 
 // TestHTTPMark3Cancellation: mark3labs v1.2.1 gives up on a slow call over
 // HTTP by dropping the POST, without notifications/cancelled (over stdio it
-// sends one). The spec says a server must not take a disconnection for a
-// cancellation, so the handler runs on until the session ends. Today's
-// behaviour, asserted: the day the client sends the notification, this
-// test fails.
+// sends one). In the handshake era the spec says a server must not take a
+// disconnection for a cancellation, so the handler runs on until the
+// session ends; in the stateless era (2026-07-28) closing the response is
+// the cancellation ("The server MUST treat a client disconnect as
+// cancellation of that request"), so the handler is cancelled and the
+// journal marks the call. Today's behaviour, asserted: the day the client
+// sends the notification, this test fails.
 func TestHTTPMark3Cancellation(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e eraCase) {
 		tool, ended := blockingTool("slow")
@@ -435,6 +438,15 @@ func TestHTTPMark3Cancellation(t *testing.T) {
 		_, err := c.CallTool(testContext(t), m3.CallToolRequest{Params: m3.CallToolParams{Name: "quick"}})
 		require.NoError(t, err)
 		assert.Empty(t, srv.Journal().All().Notifications("notifications/cancelled"), "mark3labs sends no notifications/cancelled over HTTP")
+		if e.era == mcptest.EraStateless {
+			select {
+			case <-ended: // cancelled by the closed POST
+			case <-testContext(t).Done():
+				t.Fatal("the handler of the call whose POST the client closed was never cancelled")
+			}
+			srv.AssertCancelled(t, "tools/call")
+			return
+		}
 		select {
 		case <-ended:
 			t.Fatal("the handler was cancelled, though nothing asked for it")

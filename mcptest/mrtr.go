@@ -64,9 +64,9 @@ func RootsInput(key string) InputRequest {
 	return InputRequest{key: key, method: "roots/list", params: json.RawMessage("{}")}
 }
 
-// MarshalJSON writes the request as it travels in inputRequests:
+// wire writes the request as it travels in inputRequests:
 // {"method": …, "params": …}.
-func (r InputRequest) MarshalJSON() ([]byte, error) {
+func (r InputRequest) wire() (json.RawMessage, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -86,12 +86,16 @@ func (r InputRequest) MarshalJSON() ([]byte, error) {
 func InputRequired(requestState string, inputs ...InputRequest) Reply {
 	res := map[string]any{"resultType": "input_required"}
 	if len(inputs) > 0 {
-		reqs := map[string]InputRequest{}
+		reqs := map[string]json.RawMessage{}
 		for _, in := range inputs {
 			if _, dup := reqs[in.key]; dup {
 				return brokenReply("InputRequired", fmt.Errorf("two input requests named %q", in.key))
 			}
-			reqs[in.key] = in
+			w, err := in.wire()
+			if err != nil {
+				return brokenReply("InputRequired", err)
+			}
+			reqs[in.key] = w
 		}
 		res["inputRequests"] = reqs
 	}

@@ -203,6 +203,14 @@ func (s *Server) configure(call string, f func() error) *Server {
 	return s
 }
 
+// ServerInfo returns the serverInfo.name and serverInfo.version the
+// server announces (Options.Name, Options.Version), e.g. for a banner that names it.
+func (s *Server) ServerInfo() (name, version string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.info["name"], s.info["version"]
+}
+
 // WithProtocolVersions narrows the protocol versions the server supports.
 // With only handshake-era versions it is a legacy server: server/discover
 // gets -32601 and the client must fall back to initialize. With only

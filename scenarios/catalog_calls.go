@@ -17,11 +17,12 @@ import (
 func stdoutBanner() Scenario {
 	return Scenario{
 		Name: "stdout-banner",
-		Mistake: "The server prints a banner line that is not JSON, GiftGen's: \"gift-genius-backend 0.2.0 listening on stdio\", on stdout before its first message (fault Banner). " +
+		Mistake: "The server prints a banner line that is not JSON, naming itself (GiftGen's: \"gift-genius-backend 0.2.0 listening on stdio\"), on stdout before its first message (fault Banner). " +
 			"It catches clients that drop the connection on one bad line instead of skipping it.",
 		Spec: spec(latestHandshake, "basic/transports#stdio"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
-			return faulty(base, fault.Banner("gift-genius-backend 0.2.0 listening on stdio"))
+			name, version := base.ServerInfo()
+			return faulty(base, fault.Banner(strings.TrimSpace(name+" "+version)+" listening on stdio"))
 		},
 		Expect: Expectation{
 			Description:   "the client skips the non-JSON line and the session proceeds: its work gets results and connect returns nil",
