@@ -164,6 +164,7 @@ var (
 		"inspect-ai-3290":            "go-sdk v1.8.0: a line that is not JSON is a fatal read error of IOTransport",
 		"java-sdk-611":               "go-sdk v1.8.0: a line that is not JSON is a fatal read error of IOTransport",
 		"codebase-memory-mcp-1247":   "go-sdk v1.8.0: the ClientSession.Tools iterator follows a repeating nextCursor until the context ends",
+		"java-sdk-1084":              "go-sdk v1.8.0: the ClientSession.Tools iterator follows a repeating nextCursor until the context ends",
 		"fastmcp-5025":               "go-sdk v1.8.0: the ClientSession.Tools iterator ends at nextCursor \"\", which 2026-07-28 says MUST NOT end a listing",
 		"genie-14":                   "go-sdk v1.8.0: " + idPrecision,
 		"opencode-21701":             noProgress,
@@ -182,6 +183,7 @@ var (
 	racy = map[string]string{
 		"python-sdk-2507":     "both SDKs send notifications/cancelled from a goroutine after the call's context ended, racing the app's Close",
 		"ruby-mcp-client-178": "both SDKs send notifications/cancelled from a goroutine after the call's context ended, racing the app's Close",
+		"java-sdk-803":        "both SDKs send notifications/cancelled from a goroutine after the call's context ended, racing the app's Close",
 		"zero-942":            "both SDKs answer a request from the server from a goroutine, racing the app's Close",
 	}
 )

@@ -145,10 +145,10 @@ func catalog() []Bug {
 	}
 
 	// ---- framing: long lines, lines that are not JSON, bytes that are not UTF-8 ----
-	add(Bug{ID: "mcp-go-155", Client: "mark3labs/mcp-go (stdio client)",
+	add(Bug{ID: "mcp-go-155", Client: "mark3labs/mcp-go (stdio client; the Scanner came back with PR #464, through v0.39.1)",
 		Symptom: "a reply over 64 KB fails: the client reads stdout with a bufio.Scanner and its 64 KB token limit",
-		Recipe:  longLine(), Fixed: "reads lines of any length",
-		Proof: raw("a reader that fails on a line over 64 KB", "a reader without limit")}, issue("mark3labs/mcp-go", 155))
+		Recipe:  longLine(), Fixed: "reads lines of any length (bufio.Reader again since PR #603)",
+		Proof: real("github.com/mark3labs/mcp-go", "v0.39.1", "v1.2.1", "mcpgo-v0.39.1")}, issue("mark3labs/mcp-go", 155))
 	add(Bug{ID: "mcp-go-588", Client: "mark3labs/mcp-go v0.39.1 (stdio client)",
 		Symptom: "\"bufio.Scanner: token too long\" on a large tool list or result; the session is lost",
 		Recipe:  longLine(), Fixed: "reads lines of any length (bufio.Reader, PR #603)",
