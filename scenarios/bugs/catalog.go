@@ -502,6 +502,11 @@ func catalog() []Bug {
 			Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true},
 		Fixed: "fails the call when its stream ends without a reply and cannot be resumed",
 		Proof: pypi("1.30.0", "mcp 2.0.0")}, issue("modelcontextprotocol/python-sdk", 1577))
+	add(Bug{ID: "python-sdk-1672", Client: "modelcontextprotocol/python-sdk streamable_http client (mcp 1.9.1; before PR #1670)",
+		Symptom: "an SSE event with empty data (the id-only priming event of a resumable stream) raises \"Error parsing SSE message\" (EOF while parsing); when the server then closes the stream the call is lost",
+		Recipe:  Recipe{Scenario: "http-stream-dropped"},
+		Fixed:   "skips events with empty data (PR #1670) and resumes the stream with GET and Last-Event-ID (PR #1654, SEP-1699)",
+		Proof:   pypi("1.9.1", "mcp 1.30.0")}, issue("modelcontextprotocol/python-sdk", 1672))
 	add(Bug{ID: "claude-code-79826", Client: "Claude Code (Streamable HTTP)",
 		Symptom: "tools are never refreshed after notifications/tools/list_changed over HTTP",
 		Recipe:  Recipe{Scenario: "tools-list-changed", HTTP: true}, Fixed: "lists the tools again, on every transport",

@@ -71,6 +71,7 @@ func init() {
 		"rust-sdk-733":        {rawHTTP{bugs: knobs{GiveUpOn404: true}}.connect(), rawHTTP{}.connect()},
 		"mcp-proxy-149":       {rawHTTP{bugs: knobs{GiveUpOn404: true}}.connect(), rawHTTP{}.connect()},
 		"php-sdk-327":         {rawHTTP{bugs: knobs{NoResume: true}}.connect(), rawHTTP{}.connect()},
+		"python-sdk-1672":     {rawHTTP{bugs: knobs{NoResume: true}}.connect(), rawHTTP{}.connect()}, // also the real mcp 1.9.1 and 1.30.0: .ci/python_clients.sh
 		"python-sdk-1577":     {rawHTTP{bugs: knobs{HangOnCut: true}}.connect(), rawHTTP{}.connect()},
 		"claude-code-79826":   {rawHTTP{bugs: knobs{IgnoreListChanged: true}, awaitChange: true}.connect(), rawHTTP{awaitChange: true}.connect()},
 		"java-sdk-324":        {rawHTTP{bugs: knobs{HangOnStatus: true}}.connect(), rawHTTP{}.connect()},
