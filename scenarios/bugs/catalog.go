@@ -511,6 +511,12 @@ func catalog() []Bug {
 		Symptom: "tools are never refreshed after notifications/tools/list_changed over HTTP",
 		Recipe:  Recipe{Scenario: "tools-list-changed", HTTP: true}, Fixed: "lists the tools again, on every transport",
 		Proof: raw("an HTTP client that ignores the notification", "one that re-lists")}, issue("anthropics/claude-code", 79826))
+	add(Bug{ID: "typescript-sdk-2831", Client: "modelcontextprotocol/typescript-sdk OAuth client (auth(), 1.32.2)",
+		Symptom: "authorization goes on (registers, authorizes) with an authorization server whose metadata lists no code_challenge_methods_supported, which 2025-11-25 says means no PKCE",
+		Recipe:  Recipe{Scenario: "auth/no-pkce-support", HTTP: true},
+		Fixed:   "refuses to proceed when code_challenge_methods_supported is absent (2025-11-25 authorization: MUST)",
+		Proof: npm("@modelcontextprotocol/sdk@1.32.2", "@modelcontextprotocol/sdk 1.32.2 (still has it; the issue is open)",
+			"no release yet: the raw OAuth client that refuses")}, issue("modelcontextprotocol/typescript-sdk", 2831))
 	add(Bug{ID: "java-sdk-324", Client: "modelcontextprotocol/java-sdk McpClientSession (HTTP+SSE client transport)",
 		Symptom: "a request answered with an HTTP 4xx or 5xx waits until its timeout instead of failing",
 		Recipe: Recipe{Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true,
