@@ -184,6 +184,7 @@ var (
 	// OAuth client).
 	notApplicable = map[string]string{
 		"typescript-sdk-2831": "the app has no OAuth client",
+		"typescript-sdk-2344": "the app has no OAuth client",
 	}
 	// racy are the bugs whose verdict depends on a race the client runs
 	// against itself: pass or fail are both today's behaviour.

@@ -517,6 +517,12 @@ func catalog() []Bug {
 		Fixed:   "refuses to proceed when code_challenge_methods_supported is absent (2025-11-25 authorization: MUST)",
 		Proof: npm("@modelcontextprotocol/sdk@1.32.2", "@modelcontextprotocol/sdk 1.32.2 (still has it; the issue is open)",
 			"no release yet: the raw OAuth client that refuses")}, issue("modelcontextprotocol/typescript-sdk", 2831))
+	add(Bug{ID: "typescript-sdk-2344", Client: "modelcontextprotocol/typescript-sdk OAuth client (auth(), 1.x)",
+		Symptom: "authorization server metadata whose issuer is not the issuer the client built the well-known URL from is used anyway: the client registers and authorizes at the endpoints it names (an OAuth mix-up)",
+		Recipe:  Recipe{Scenario: "auth/metadata-issuer-mismatch", HTTP: true},
+		Fixed:   "refuses the metadata when its issuer differs (RFC 8414 §3.3; PR #2344, @modelcontextprotocol/client 2.0.0)",
+		Proof: npm("@modelcontextprotocol/sdk@1.32.2", "the OAuth app on @modelcontextprotocol/sdk 1.32.2",
+			"the same app on @modelcontextprotocol/client 2.0.0")}, pr("modelcontextprotocol/typescript-sdk", 2344))
 	add(Bug{ID: "java-sdk-324", Client: "modelcontextprotocol/java-sdk McpClientSession (HTTP+SSE client transport)",
 		Symptom: "a request answered with an HTTP 4xx or 5xx waits until its timeout instead of failing",
 		Recipe: Recipe{Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true,

@@ -84,6 +84,7 @@ func init() {
 		"csharp-sdk-495":      {rawHTTP{bugs: knobs{NoVersionHeader: true}}.connect(), rawHTTP{}.connect()},
 		"go-sdk-265":          {rawHTTP{bugs: knobs{HangOn404: true}}.connect(), rawHTTP{}.connect()},
 		"typescript-sdk-2831": {rawHTTP{oauth: &mcpclient.OAuthBugs{IgnoreNoPKCE: true}}.connect(), rawHTTP{oauth: &mcpclient.OAuthBugs{}}.connect()}, // also the real 1.32.2: .ci/run
+		"typescript-sdk-2344": {rawHTTP{oauth: &mcpclient.OAuthBugs{IgnoreIssuer: true}}.connect(), rawHTTP{oauth: &mcpclient.OAuthBugs{}}.connect()}, // also the real 1.32.2 and 2.0.0: .ci/run
 	} {
 		httpProofs[id] = p
 	}

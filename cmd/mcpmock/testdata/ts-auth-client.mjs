@@ -8,10 +8,16 @@
 // finishAuth and connects again, as the SDK asks. Pre-registered
 // credentials come from MCP_CONFORMANCE_CONTEXT (the official conformance
 // suite's convention, which mcpmock run follows). Exit 0: the workflow
-// succeeded; 1: it failed (the reason on stderr).
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+// succeeded; 1: it failed (the reason on stderr). BUG_SDK=v2 runs the same
+// app on @modelcontextprotocol/client (2.x), for the bug catalog's proofs.
+const v2 = process.env.BUG_SDK === "v2";
+const { Client, StreamableHTTPClientTransport, UnauthorizedError } = v2
+  ? await import("@modelcontextprotocol/client")
+  : {
+      ...(await import("@modelcontextprotocol/sdk/client/index.js")),
+      ...(await import("@modelcontextprotocol/sdk/client/streamableHttp.js")),
+      ...(await import("@modelcontextprotocol/sdk/client/auth.js")),
+    };
 
 const url = new URL(process.argv[process.argv.length - 1]);
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}");
@@ -56,7 +62,15 @@ class HeadlessProvider {
     // The redirect handler's duty: a response to another request is dropped.
     if (back.searchParams.get("state") !== this.sentState) throw new Error("authorize: the state is not the one sent (CSRF?)");
     this.code = back.searchParams.get("code");
+    this.iss = back.searchParams.get("iss") ?? undefined; // RFC 9207, which 2.x checks
   }
+}
+if (v2) {
+  // 2.x keeps what discovery found across the redirect, to check the
+  // authorization response's iss against it (1.x would use it too, and
+  // its verdicts, those of check_node_clients, are without).
+  HeadlessProvider.prototype.saveDiscoveryState = function (state) { this.discovery = state; };
+  HeadlessProvider.prototype.discoveryState = function () { return this.discovery; };
 }
 
 const provider = new HeadlessProvider();
@@ -70,7 +84,7 @@ async function connect() {
   } catch (err) {
     if (!(err instanceof UnauthorizedError) || !provider.code) throw err;
     console.error("authorized in the (headless) browser; finishing");
-    await transport.finishAuth(provider.code);
+    await transport.finishAuth(provider.code, provider.iss);
   }
   client = new Client({ name: "ts-sdk-oauth-app", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
