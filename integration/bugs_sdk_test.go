@@ -165,6 +165,7 @@ var (
 		"java-sdk-611":               "go-sdk v1.8.0: a line that is not JSON is a fatal read error of IOTransport",
 		"codebase-memory-mcp-1247":   "go-sdk v1.8.0: the ClientSession.Tools iterator follows a repeating nextCursor until the context ends",
 		"java-sdk-1084":              "go-sdk v1.8.0: the ClientSession.Tools iterator follows a repeating nextCursor until the context ends",
+		"agentic-api-311":            "go-sdk v1.8.0: the ClientSession.Tools iterator follows a repeating nextCursor until the context ends",
 		"fastmcp-5025":               "go-sdk v1.8.0: the ClientSession.Tools iterator ends at nextCursor \"\", which 2026-07-28 says MUST NOT end a listing",
 		"genie-14":                   "go-sdk v1.8.0: " + idPrecision,
 		"opencode-21701":             noProgress,

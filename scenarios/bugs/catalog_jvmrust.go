@@ -61,6 +61,13 @@ func jvmRust(out []Bug) []Bug {
 		Fixed:   "sends notifications/cancelled for the timed-out request (PR #803, open)",
 		Proof:   maven("2.2.0", "no release yet (2.2.0 is the newest): the raw client that cancels")},
 		pr("modelcontextprotocol/java-sdk", 803))
+	add(Bug{ID: "agentic-api-311", Client: "modelcontextprotocol/rust-sdk (rmcp) Peer::list_all_tools (1.8.0, as vllm-project/agentic-api used it; still in 3.11.0)",
+		Symptom: "list_all_tools follows nextCursor until it is absent, with no guard: a server whose cursor repeats makes discovery page until the caller's timeout",
+		Recipe:  scenario("looping-cursor"),
+		Fixed:   "stops at a cursor it has seen (agentic-api's own loop with PaginationLoop and a page bound, PR #311)",
+		Proof: Proof{Kind: RealVersion, Buggy: "rmcp 3.11.0 (still has it)", Fixed: "no release yet: the raw client that stops at a cursor it has seen",
+			Test: jvmRustTest + " (integration/clients/rust)", Release: "rmcp@3.11.0"}},
+		pr("vllm-project/agentic-api", 311))
 	for i := range out {
 		if out[i].ID == "rust-sdk-733" {
 			out[i].Client = "modelcontextprotocol/rust-sdk (rmcp) streamable HTTP client (to 1.1.1)"
