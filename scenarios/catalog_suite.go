@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -54,14 +55,18 @@ func suiteInitialize() Scenario {
 		Spec:   spec(latestHandshake, "basic/lifecycle#initialization"),
 		Server: legacy,
 		Expect: Expectation{
-			Description:   "initialize carries protocolVersion (a version of the handshake era), capabilities and clientInfo with name and version; the handshake completes with notifications/initialized",
+			Description:   "initialize carries protocolVersion (a version it supports), capabilities and clientInfo with name and version; the handshake completes with notifications/initialized",
 			DecisionPoint: "the client sent initialize",
 			Reached:       serverSentAnyClient("initialize"),
 			Check: func(o Outcome) error {
 				init := requests(o, "initialize")[0]
 				var problems []string
-				if v := init.Get("params.protocolVersion").String(); !slices.Contains(mcptest.HandshakeVersions(), v) {
-					problems = append(problems, fmt.Sprintf("protocolVersion %s, no version of the handshake era", orNone(init.Get("params.protocolVersion").Raw)))
+				// The client sends a version it supports, the latest
+				// (2025-11-25 lifecycle: "This SHOULD be the latest version
+				// supported by the client"): 2026-07-28 from a dual-era
+				// client is right, and the server answers with its own.
+				if v := init.Get("params.protocolVersion"); v.Type != gjson.String || !versionForm.MatchString(v.Str) {
+					problems = append(problems, fmt.Sprintf("protocolVersion %s, not a version (YYYY-MM-DD)", orNone(v.Raw)))
 				}
 				if !init.Get("params.capabilities").IsObject() {
 					problems = append(problems, "no capabilities object")
@@ -82,6 +87,9 @@ func suiteInitialize() Scenario {
 		},
 	}
 }
+
+// versionForm is the form of a protocol version.
+var versionForm = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
 // addNumbersSchema is the input schema of the suite's add_numbers.
 const addNumbersSchema = `{"type":"object","properties":{"a":{"type":"number","description":"First number"},"b":{"type":"number","description":"Second number"}},"required":["a","b"]}`

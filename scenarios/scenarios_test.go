@@ -59,7 +59,7 @@ var buggy = map[string]struct {
 	"http-stream-dropped":          {http: &bugs{NoResume: true}, mention: []string{"never resumed the cut stream", "the reply stream ended before the reply"}},
 	"http-legacy-sse-only":         {http: &bugs{NoFallback: true}, mention: []string{"never opened the HTTP+SSE transport", "HTTP 405"}},
 	// the official suite's client scenarios
-	"initialize":                          {bug: kind{bugs: bugs{OmitProtocolVersion: true}}, mention: []string{"protocolVersion none, no version of the handshake era"}},
+	"initialize":                          {bug: kind{bugs: bugs{OmitProtocolVersion: true}}, mention: []string{"protocolVersion none, not a version"}},
 	"tools_call":                          {bug: kind{bugs: bugs{StringArguments: true}}, mention: []string{"tools/call id"}},
 	"elicitation-sep1034-client-defaults": {bug: kind{bugs: bugs{EmptyElicitation: true}}, mention: []string{"lacks name, age, score, status, verified"}},
 	"sse-retry":                           {http: &bugs{IgnoreRetry: true}, mention: []string{"before the retry field's 500ms"}},
