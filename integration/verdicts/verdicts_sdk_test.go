@@ -178,6 +178,7 @@ func TestScenarioVerdictsHandshakeOnly(t *testing.T) {
 		"looping-cursor":                scenarios.NotReached,
 		"request-metadata":              scenarios.NotApplicable,
 		"sep-2322-client-request-state": scenarios.NotApplicable,
+		"json-schema-ref-no-deref":      scenarios.NotApplicable,
 	})), racyCancel)
 }
 
