@@ -110,7 +110,7 @@ check_jvm_rust_clients() {
 	# notifications/cancelled message is required or expected'), which is
 	# what rmcp does: the check would blame it falsely.
 	local auto_http=()
-	for name in $("$dir/mcpmock" list | grep -o '^[a-z0-9/-]*:' | tr -d :); do
+	for name in $("$dir/mcpmock" list | grep -o '^[a-z0-9/_-]*:' | tr -d :); do
 		[ "$name" = slow-tool-timeout ] || auto_http+=(--scenario "$name")
 	done
 	play rust-http-auto --http "${auto_http[@]}" "${rust[@]}" "${rust_auto[@]}" "${rust_http[@]}" \
