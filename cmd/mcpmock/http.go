@@ -46,6 +46,7 @@ type httpListen struct {
 	allowRemote bool     // --allow-remote: addr need not be loopback
 	hosts       []string // --allow-host: Host names served besides loopback ones
 	untilSignal bool     // --until-signal: ending every session does not end serve
+	admin       bool     // --admin: the admin API and the tests' endpoints (admin.go)
 }
 
 // check refuses a listen address that is not loopback unless --allow-remote
@@ -102,6 +103,12 @@ func serveHTTP(spec serverSpec, listen httpListen, reportFile string, stdout, lo
 		if spec.auth.enabled() || spec.scenario != nil && scenarios.IsAuth(spec.scenario.Name) {
 			// The authorization's well-known URLs and endpoints.
 			mux.Handle("/", srv.HTTPHandler())
+		}
+		if listen.admin {
+			a := newAdmin(spec, "http://"+ln.Addr().String(), logw)
+			a.mount(mux)
+			defer a.close()
+			fmt.Fprintf(logw, "mcpmock: admin API at http://%s%s (docs/admin.md)\n", ln.Addr(), adminPrefix)
 		}
 		hs := &http.Server{Handler: first.wrap(mux), ReadHeaderTimeout: 10 * time.Second}
 		served := make(chan struct{})
