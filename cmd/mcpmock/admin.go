@@ -929,8 +929,17 @@ func (a *admin) mcp(w http.ResponseWriter, r *http.Request) {
 	t.handler.ServeHTTP(w, r)
 }
 
-// mount adds the admin API and the tests' endpoints to mux.
-func (a *admin) mount(mux *http.ServeMux) {
-	mux.Handle(adminPrefix, a)
-	mux.HandleFunc(testPrefix, a.mcp)
+// wrap serves the admin API and the tests' endpoints before next (the
+// serve's mux), whose path cleaning would answer a redirect, not JSON.
+func (a *admin) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch p := r.URL.Path; {
+		case strings.HasPrefix(p, adminPrefix) || p == strings.TrimSuffix(adminPrefix, "/"):
+			a.ServeHTTP(w, r)
+		case strings.HasPrefix(p, testPrefix):
+			a.mcp(w, r)
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
 }

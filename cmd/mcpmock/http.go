@@ -104,13 +104,14 @@ func serveHTTP(spec serverSpec, listen httpListen, reportFile string, stdout, lo
 			// The authorization's well-known URLs and endpoints.
 			mux.Handle("/", srv.HTTPHandler())
 		}
+		var h http.Handler = mux
 		if listen.admin {
 			a := newAdmin(spec, "http://"+ln.Addr().String(), logw)
-			a.mount(mux)
+			h = a.wrap(mux)
 			defer a.close()
 			fmt.Fprintf(logw, "mcpmock: admin API at http://%s%s (docs/admin.md)\n", ln.Addr(), adminPrefix)
 		}
-		hs := &http.Server{Handler: first.wrap(mux), ReadHeaderTimeout: 10 * time.Second}
+		hs := &http.Server{Handler: first.wrap(h), ReadHeaderTimeout: 10 * time.Second}
 		served := make(chan struct{})
 		go func() {
 			defer close(served)
