@@ -943,3 +943,13 @@ func (a *admin) wrap(next http.Handler) http.Handler {
 		}
 	})
 }
+
+// noteAdmin words the report of serve --admin whose own endpoint, /mcp,
+// heard nothing: the tests' servers are judged by their verify calls.
+func noteAdmin(rep *Report) {
+	for i, p := range rep.Problems {
+		if strings.HasPrefix(p, "no client sent anything") {
+			rep.Problems[i] = "no client sent anything to " + mcpPath + ", the serve's own server, so it has no verdict; with --admin the tests' servers (" + testPrefix + "TAG" + mcpPath + ") are judged by their verify calls, not by this report"
+		}
+	}
+}

@@ -138,6 +138,9 @@ func serveHTTP(spec serverSpec, listen httpListen, reportFile string, stdout, lo
 		<-served
 		return why
 	}, first.since)
+	if listen.admin {
+		noteAdmin(rep)
+	}
 	return finish(rep, reportFile, logw)
 }
 
