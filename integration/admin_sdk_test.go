@@ -2,6 +2,7 @@ package integration_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -152,20 +153,44 @@ func adminTestRound(t *testing.T, base, city, want string) {
 	assert.Equal(t, want, text(t, res.Content[0]))
 	require.NoError(t, cs.Close())
 
-	// Extend the script: a second tool, the first kept.
-	st, r = adminCall(t, "PATCH", tb+"/script", `{"tools": [{"name": "get_tide", "replies": [{"text": "high"}]}]}`)
-	require.Equal(t, 200, st, r.Raw)
-	cs, err = mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, nil).
-		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: mcpURL}, nil)
+	// Extend the script mid-session: a second tool, the first kept; the
+	// server and its session stay, the client is told (list_changed).
+	changed := make(chan struct{}, 1)
+	cs, err = mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	}).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: mcpURL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	require.NoError(t, err)
 	tools, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, tools.Tools, 1)
+	st, r = adminCall(t, "PATCH", tb+"/script", `{"tools": [{"name": "get_tide", "replies": [{"text": "high"}]}]}`)
+	require.Equal(t, 200, st, r.Raw)
+	assert.True(t, r.Get("live").Bool(), "a change of tools only is live: %s", r.Raw)
+	select {
+	case <-changed:
+	case <-ctx.Done():
+		t.Fatal("the client was never told the tools changed")
+	}
+	tools, err = cs.ListTools(ctx, nil)
 	require.NoError(t, err)
 	var names []string
 	for _, tl := range tools.Tools {
 		names = append(names, tl.Name)
 	}
 	assert.ElementsMatch(t, []string{"get_forecast", "get_tide"}, names)
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_tide"})
+	require.NoError(t, err)
+	assert.Equal(t, "high", text(t, res.Content[0]))
+	st, j = adminCall(t, "GET", tb+"/journal?direction=client&method=tools/call", "")
+	require.Equal(t, 200, st)
+	assert.Len(t, j.Get("messages").Array(), 2, "the journal from before the change is kept: %s", j.Raw)
 	require.NoError(t, cs.Close())
+
+	// A change beyond the lists starts the test afresh.
+	st, r = adminCall(t, "PATCH", tb+"/script", `{"server": {"name": "weather", "version": "2.0.0"}}`)
+	require.Equal(t, 200, st, r.Raw)
+	assert.False(t, r.Get("live").Bool())
+	assert.Equal(t, int64(0), r.Get("messages").Int())
 
 	st, _ = adminCall(t, "DELETE", tb, "")
 	assert.Equal(t, 200, st)

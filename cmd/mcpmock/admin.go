@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"reflect"
 	"runtime"
 	"slices"
 	"sort"
@@ -466,28 +467,32 @@ func (a *admin) replaceScript(r *adminReq) (int, any, *adminError) {
 	if len(bytes.TrimSpace(r.body)) == 0 {
 		return 0, nil, badRequest("", "the body is the script, a config file's JSON (config/schema.json); it is empty")
 	}
-	t, aerr := a.build(r.test.tag, r.body, r.test.scenario, nil)
-	if aerr != nil {
-		return 0, nil, aerr
+	return a.changeScript(r, r.body)
+}
+
+// currentScript is the test's script as JSON: its own, or the serve's
+// config file's; nil for GiftGen, which has none.
+func (a *admin) currentScript(t *adminTest) (json.RawMessage, *adminError) {
+	if len(t.script) > 0 || a.base.config == nil {
+		return t.script, nil
 	}
-	a.swap(r.test, t)
-	return http.StatusOK, a.testInfo(t), nil
+	b, err := json.Marshal(a.base.config)
+	if err != nil {
+		return nil, &adminError{status: http.StatusInternalServerError, msg: err.Error()}
+	}
+	return b, nil
 }
 
 // extendScript merges the body into the test's script: tools, resources,
-// resource templates, prompts and completions by name (or URI), replacing
-// one of the same name; any other member replaces the script's.
+// resource templates and prompts by name (or URI), replacing one of the
+// same name; any other member replaces the script's.
 func (a *admin) extendScript(r *adminReq) (int, any, *adminError) {
-	base := r.test.script
+	base, aerr := a.currentScript(r.test)
+	if aerr != nil {
+		return 0, nil, aerr
+	}
 	if len(base) == 0 {
-		if a.base.config == nil {
-			return 0, nil, &adminError{status: http.StatusConflict, msg: "the test runs the serve's GiftGen server, which has no script to extend: PUT a script first (or start serve with --config)"}
-		}
-		b, err := json.Marshal(a.base.config)
-		if err != nil {
-			return 0, nil, &adminError{status: http.StatusInternalServerError, msg: err.Error()}
-		}
-		base = b
+		return 0, nil, &adminError{status: http.StatusConflict, msg: "the test runs the serve's GiftGen server, which has no script to extend: PUT a script first (or start serve with --config)"}
 	}
 	var add map[string]json.RawMessage
 	if err := json.Unmarshal(r.body, &add); err != nil {
@@ -510,12 +515,95 @@ func (a *admin) extendScript(r *adminReq) (int, any, *adminError) {
 		cur[k] = merged
 	}
 	script, _ := json.Marshal(cur)
+	return a.changeScript(r, script)
+}
+
+// liveLists are the members of a script a running server can change
+// with its clients connected (config.Relist).
+var liveLists = []string{"tools", "resources", "prompts"}
+
+// changeScript gives the test the script: live, its server kept, when
+// only its tools, resources or prompts change (each announced with its
+// list_changed unless ?announce=quietly); otherwise the test starts afresh.
+func (a *admin) changeScript(r *adminReq, script json.RawMessage) (int, any, *adminError) {
+	q := r.r.URL.Query()
+	for k := range q {
+		if k != "announce" {
+			return 0, nil, badRequest(k, "unknown query parameter %q%s (known: announce)", k, suggest.DidYouMean(k, []string{"announce"}))
+		}
+	}
+	announce := mcptest.ListChanged
+	switch v := q.Get("announce"); v {
+	case "", "listChanged":
+	case "quietly":
+		announce = mcptest.Quietly
+	default:
+		return 0, nil, badRequest("announce", "announce=%q: want listChanged (the default) or quietly%s", v, suggest.DidYouMean(v, []string{"listChanged", "quietly"}))
+	}
+	c, aerr := parseScript("script", script)
+	if aerr != nil {
+		return 0, nil, aerr
+	}
+	cur, aerr := a.currentScript(r.test)
+	if aerr != nil {
+		return 0, nil, aerr
+	}
+	if changed, live := liveChange(cur, script); live {
+		if len(changed) > 0 {
+			c.Relist(r.test.srv, announce, changed...)
+		}
+		a.mu.Lock()
+		r.test.script = script
+		a.mu.Unlock()
+		info := a.testInfo(r.test)
+		info["live"] = true
+		return http.StatusOK, info, nil
+	}
 	t, aerr := a.build(r.test.tag, script, r.test.scenario, nil)
 	if aerr != nil {
 		return 0, nil, aerr
 	}
 	a.swap(r.test, t)
-	return http.StatusOK, a.testInfo(t), nil
+	info := a.testInfo(t)
+	info["live"] = false
+	return http.StatusOK, info, nil
+}
+
+// liveChange compares two scripts: the live lists that differ, and
+// whether nothing else does.
+func liveChange(cur, next json.RawMessage) (changed []string, live bool) {
+	if len(cur) == 0 {
+		return nil, false
+	}
+	var a, b map[string]any
+	if json.Unmarshal(cur, &a) != nil || json.Unmarshal(next, &b) != nil {
+		return nil, false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok && !slices.Contains(liveLists, k) {
+			return nil, false
+		}
+	}
+	for k, v := range b {
+		if slices.Contains(liveLists, k) {
+			if !reflect.DeepEqual(a[k], v) {
+				changed = append(changed, k)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(a[k], v) {
+			return nil, false
+		}
+	}
+	for _, k := range liveLists {
+		if _, ok := b[k]; !ok && a[k] != nil && !slices.Contains(changed, k) {
+			changed = append(changed, k)
+		}
+	}
+	if len(changed) == 0 {
+		return []string{}, true
+	}
+	return changed, true
 }
 
 func mergeByKey(field string, cur, add json.RawMessage, key string) (json.RawMessage, *adminError) {
