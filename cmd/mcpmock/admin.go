@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -70,13 +71,16 @@ type adminEntry struct {
 
 // adminTest is one test's server and what the admin API gave it.
 type adminTest struct {
-	tag      string
-	script   json.RawMessage // the test's own script (a config file), nil: the serve's
-	scenario string
-	srv      *mcptest.Server
-	handler  http.Handler
-	faults   []*adminFault
-	nextID   int
+	tag        string
+	script     json.RawMessage // the test's own script (a config file), nil: the serve's
+	scenario   string
+	scen       *scenarios.Scenario    // the scenario, nil for none
+	scenFaults []*mcptest.FaultHandle // the faults the scenario installed
+	start      time.Time
+	srv        *mcptest.Server
+	handler    http.Handler
+	faults     []*adminFault
+	nextID     int
 }
 
 // adminFault is a fault added at run time, by its handle id.
@@ -140,6 +144,8 @@ var adminRoutes = []route{
 	{"DELETE", "/__mcpmock/tests/{tag}", (*admin).deleteTest},
 	{"PUT", "/__mcpmock/tests/{tag}/script", (*admin).replaceScript},
 	{"PATCH", "/__mcpmock/tests/{tag}/script", (*admin).extendScript},
+	{"PUT", "/__mcpmock/tests/{tag}/scenario", (*admin).setScenario},
+	{"DELETE", "/__mcpmock/tests/{tag}/scenario", (*admin).setScenario},
 	{"GET", "/__mcpmock/tests/{tag}/faults", (*admin).listFaults},
 	{"POST", "/__mcpmock/tests/{tag}/faults", (*admin).addFault},
 	{"GET", "/__mcpmock/tests/{tag}/faults/{id}", (*admin).getFault},
@@ -376,9 +382,21 @@ func (a *admin) build(tag string, script json.RawMessage, scenario string, expec
 		return nil, aerr
 	}
 	tb := mcptest.NewProgramTB("mcpmock test "+tag, a.logw)
+	// The scenario's mistake on the script's server, as spec.build does,
+	// keeping the fault handles the scenario installed (its hits).
+	scen := spec.scenario
+	spec.scenario = nil
 	srv := spec.build(tb)
 	if tb.Failed() || srv == nil {
 		return nil, &adminError{status: http.StatusBadRequest, field: "script", msg: "the server could not be built: see the serve log"}
+	}
+	var scenFaults []*mcptest.FaultHandle
+	if scen != nil {
+		before := len(srv.Faults())
+		srv = scen.Server(srv)
+		if all := srv.Faults(); len(all) > before {
+			scenFaults = all[before:]
+		}
 	}
 	srv.WithOptions(mcptest.Options{WaitTimeout: adminWait})
 	if tb.Failed() {
@@ -387,7 +405,7 @@ func (a *admin) build(tag string, script json.RawMessage, scenario string, expec
 	for _, r := range expect {
 		srv.ExpectViolation(mcptest.RuleID(r))
 	}
-	return &adminTest{tag: tag, script: script, scenario: scenario, srv: srv, handler: srv.HTTPHandler()}, nil
+	return &adminTest{tag: tag, script: script, scenario: scenario, scen: scen, scenFaults: scenFaults, srv: srv, handler: srv.HTTPHandler(), start: time.Now()}, nil
 }
 
 // testInfo is what the admin API says of a test.
@@ -400,13 +418,14 @@ func (a *admin) testInfo(t *adminTest) map[string]any {
 	faults := faultsInfo(t)
 	a.mu.Unlock()
 	return map[string]any{
-		"tag":      t.tag,
-		"url":      a.origin + testPrefix + t.tag + mcpPath,
-		"script":   script,
-		"scenario": t.scenario,
-		"sessions": len(t.srv.Sessions()),
-		"messages": t.srv.Journal().Len(),
-		"faults":   faults,
+		"tag":          t.tag,
+		"url":          a.origin + testPrefix + t.tag + mcpPath,
+		"script":       script,
+		"scenario":     t.scenario,
+		"sessions":     len(t.srv.Sessions()),
+		"messages":     t.srv.Journal().Len(),
+		"faults":       faults,
+		"scenarioHits": scenarioHits(t),
 	}
 }
 
@@ -845,6 +864,10 @@ type verifyBody struct {
 	Arguments json.RawMessage `json:"arguments"`
 	Times     *int            `json:"times"`
 	Rules     []string        `json:"rules"`
+	// ClientError is, for assert "scenario", the error the client under
+	// test got from its work (absent: it got none); a server process cannot
+	// see it.
+	ClientError *string `json:"clientError"`
 }
 
 // assertions are verify's assertions by name, with the fields each needs.
@@ -856,13 +879,14 @@ var assertions = map[string][]string{
 	"noViolations":       nil,
 	"expectedViolations": {"rules"},
 	"verify":             nil,
+	"scenario":           nil,
 }
 
 // verify runs one of mcptest's assertions on the test's server and answers
 // its verdict: a pass, or the failure text as the Go test would print it.
 func (a *admin) verify(r *adminReq) (int, any, *adminError) {
 	var b verifyBody
-	if aerr := decodeBody(r.body, &b, "assert", "method", "tool", "arguments", "times", "rules"); aerr != nil {
+	if aerr := decodeBody(r.body, &b, "assert", "method", "tool", "arguments", "times", "rules", "clientError"); aerr != nil {
 		return 0, nil, aerr
 	}
 	names := make([]string, 0, len(assertions))
@@ -891,6 +915,20 @@ func (a *admin) verify(r *adminReq) (int, any, *adminError) {
 	}
 	if aerr := checkRules("rules", b.Rules); aerr != nil {
 		return 0, nil, aerr
+	}
+	if b.Assert == "scenario" {
+		var clientErr error
+		if b.ClientError != nil {
+			clientErr = errors.New(*b.ClientError)
+		}
+		failure, aerr := scenarioVerdict(r.test, clientErr)
+		if aerr != nil {
+			return 0, nil, aerr
+		}
+		if failure == "" {
+			return http.StatusOK, map[string]any{"pass": true}, nil
+		}
+		return http.StatusOK, map[string]any{"pass": false, "failure": failure}, nil
 	}
 	srv := r.test.srv
 	rec := &recordTB{}
@@ -1040,4 +1078,71 @@ func noteAdmin(rep *Report) {
 			rep.Problems[i] = "no client sent anything to " + mcpPath + ", the serve's own server, so it has no verdict; with --admin the tests' servers (" + testPrefix + "TAG" + mcpPath + ") are judged by their verify calls, not by this report"
 		}
 	}
+}
+
+// scenarioHits is how many times the scenario's faults acted, together.
+func scenarioHits(t *adminTest) int {
+	n := 0
+	for _, h := range t.scenFaults {
+		n += h.Hits()
+	}
+	return n
+}
+
+// setScenario plays a scenario of the catalog on the test's script (PUT),
+// or none (DELETE): the test starts afresh, its script kept.
+func (a *admin) setScenario(r *adminReq) (int, any, *adminError) {
+	var b struct {
+		Scenario string `json:"scenario"`
+	}
+	if r.r.Method == http.MethodPut {
+		if aerr := decodeBody(r.body, &b, "scenario"); aerr != nil {
+			return 0, nil, aerr
+		}
+		if b.Scenario == "" {
+			return 0, nil, badRequest("scenario", "scenario is missing: name a scenario of the catalog (mcpmock list)")
+		}
+	}
+	t, aerr := a.build(r.test.tag, r.test.script, b.Scenario, nil)
+	if aerr != nil {
+		return 0, nil, aerr
+	}
+	a.swap(r.test, t)
+	return http.StatusOK, a.testInfo(t), nil
+}
+
+// scenarioVerdict is the scenario's check on what the test's client did
+// so far, as serve's report gives it: "" when it passed.
+func scenarioVerdict(t *adminTest, clientErr error) (string, *adminError) {
+	if t.scen == nil {
+		return "", badRequest("assert", "the test plays no scenario: PUT /__mcpmock/tests/%s/scenario, or open the test with one", t.tag)
+	}
+	s := *t.scen
+	msgs := t.srv.Journal().All()
+	r := s.Evaluate(scenarios.Outcome{
+		Err:        clientErr,
+		Elapsed:    time.Since(t.start),
+		Deadline:   scenarioDeadline(s),
+		Sessions:   len(t.srv.Sessions()),
+		Server:     t.srv,
+		Journal:    msgs,
+		Violations: t.srv.Violations(),
+		Faults:     t.scenFaults,
+	})
+	if r.Status == scenarios.Pass {
+		return "", nil
+	}
+	observed := r.Observed
+	if clientErr == nil {
+		observed = strings.ReplaceAll(observed, connectReturnedNil, "the client got no error (send clientError with the error it got, if it got one)")
+	}
+	out := fmt.Sprintf("scenario %s: %s: %s", r.Scenario, r.Status, observed)
+	if r.Why != "" {
+		out += "\nnote: " + r.Why
+	}
+	out += "\nexpected: " + r.Expected + "\nspec: " + r.Spec
+	if r.Transcript != "" {
+		out += "\n" + r.Transcript
+	}
+	return out, nil
 }
