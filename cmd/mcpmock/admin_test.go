@@ -310,3 +310,33 @@ func FuzzAdmin(f *testing.F) {
 		require.Equal(t, 200, w.Code, "the MCP side still serves: %s", w.Body)
 	})
 }
+
+// TestAdminVerifyReadsAsGo: verify's failure text is the text the same
+// assertion gives a Go test on the test's server.
+func TestAdminVerifyReadsAsGo(t *testing.T) {
+	a, hs := newAdminServer(t)
+	st, test := checkedCall(t, openAPI(t), hs.URL, "POST", "/__mcpmock/tests", "")
+	require.Equal(t, 201, st)
+	req, err := http.NewRequest("POST", test.Get("url").String(), strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+
+	st, v := checkedCall(t, openAPI(t), hs.URL, "POST", "/__mcpmock/tests/"+test.Get("tag").String()+"/verify", `{"assert": "notCalled", "method": "initialize"}`)
+	require.Equal(t, 200, st)
+	require.False(t, v.Get("pass").Bool())
+
+	a.mu.Lock()
+	srv := a.tests[test.Get("tag").String()].srv
+	a.mu.Unlock()
+	rec := &recordTB{}
+	rec.run(func() { srv.AssertNotCalled(rec, "initialize") })
+	require.Len(t, rec.failures, 1)
+	assert.Equal(t, rec.failures[0], v.Get("failure").String())
+	assert.Contains(t, rec.failures[0], `mcptest: AssertNotCalled("initialize") failed`)
+	assert.Contains(t, rec.failures[0], `"clientInfo":{"name":"raw","version":"1"}`, "the transcript")
+}
