@@ -134,6 +134,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	authOn := fs.Bool("auth", false, "with --http: require OAuth (the mock's authorization server, oauth.Options' defaults, at the same address)")
 	authClient := fs.String("auth-client", "", "with --http: like --auth, with the client `ID:SECRET` pre-registered")
 	untilSignal := fs.Bool("until-signal", false, "with --http: serve until SIGTERM or SIGINT, however many sessions end (for many clients one after the other, e.g. a test suite); without it, serve ends when every session it opened has ended")
+	adminOn := fs.Bool("admin", false, "with --http: serve the admin API at "+adminPrefix+" (docs/admin.md): tests in any language open a test of their own, script it, add faults, read the journal and verify over HTTP; serves until a signal, as --until-signal")
 	var allowHosts multi
 	fs.Var(&allowHosts, "allow-host", "with --http: also serve requests whose Host is `NAME` (a name or IP, no port), as a client that reaches the mock by that name sends; repeatable")
 	if err := parseFlags(fs, args); err != nil {
@@ -167,7 +168,10 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	defer closeLog()
 	if *httpMode {
-		return serveHTTP(spec, httpListen{addr: *listenAddr, allowRemote: *allowRemote, hosts: allowHosts, untilSignal: *untilSignal}, *reportFile, stdout, logw)
+		return serveHTTP(spec, httpListen{addr: *listenAddr, allowRemote: *allowRemote, hosts: allowHosts, untilSignal: *untilSignal || *adminOn, admin: *adminOn}, *reportFile, stdout, logw)
+	}
+	if *adminOn {
+		return usagef("--admin goes with --http (the admin API is HTTP)")
 	}
 	if *allowRemote || len(allowHosts) > 0 || *untilSignal {
 		return usagef("--allow-remote, --allow-host and --until-signal go with --http")
