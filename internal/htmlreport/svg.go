@@ -114,11 +114,8 @@ func drawArrow(b *strings.Builder, caseID string, m *Msg, y int, manySessions, a
 	if m.FromServer {
 		from, to = peer, client
 	}
-	label := arrowLabel(m, manySessions)
-	full := label
-	if m.Raw != "" {
-		full += "\n" + clipText(m.Raw, 300)
-	}
+	label := arrowLabel(m, manySessions, labelChars)
+	full := arrowLabel(m, manySessions, 400) // the whole label; the transcript has the message
 	fmt.Fprintf(b, `<a href="#%s"><g class="arrow k-%s" id="%s" data-seq="%d"><title>%s</title>`, lineID(caseID, m.Seq), esc(m.Kind), arrowID(caseID, m.Seq), m.Seq, esc(full))
 	if m.Kind == "invalid" {
 		fmt.Fprintf(b, `<rect class="note" x="%d" y="%d" width="%d" height="22"/><text class="label" x="%d" y="%d" text-anchor="middle">%s</text>`,
@@ -162,7 +159,7 @@ func drawArrow(b *strings.Builder, caseID string, m *Msg, y int, manySessions, a
 
 // arrowLabel is the text over an arrow: the method and id of a request,
 // "result"/"error CODE" with the method answered, the HTTP status.
-func arrowLabel(m *Msg, manySessions bool) string {
+func arrowLabel(m *Msg, manySessions bool, n int) string {
 	id := ""
 	if m.ID != "" {
 		id = " #" + m.ID
@@ -194,7 +191,7 @@ func arrowLabel(m *Msg, manySessions bool) string {
 	if manySessions {
 		s = fmt.Sprintf("s%d: %s", m.Session, s)
 	}
-	return shorten(s, labelChars)
+	return shorten(s, n)
 }
 
 // shorten cuts s to n runes, with an ellipsis.
