@@ -12,7 +12,7 @@ const (
 	markH       = 14  // the extra height of a row with a fault or a broken rule under its arrow
 	headH       = 48  // the lifelines' labels
 	chunkRows   = 22  // rows per SVG: each piece fits a printed A4 page
-	labelChars  = 52  // most characters of an arrow's label (the whole text is its tooltip)
+	labelChars  = 48  // most characters of an arrow's label (the whole text is its tooltip)
 	charW       = 6.6 // about the width of a label character, for the folded band
 	laneSpacing = 340
 )
