@@ -71,22 +71,25 @@ func (s *Server) htmlCase() htmlreport.Case {
 	return c
 }
 
-// markFault marks the messages a fault most likely acted on: those of its
-// method (the mock's answers for a fault on what the mock sends, the
-// client's requests for one on what it receives), in its session, the nth
-// only when it has Nth, as many as it acted. A fault of no method (the
-// transport's) is named in the case's faults only.
+// markFault marks the messages a fault most likely acted on (the journal
+// does not record which): those of its method (the mock's answers for a
+// fault on what the mock sends, the client's requests for one on what it
+// receives), in its session, the nth only when it has Nth, as many as it
+// acted. A fault of no method on what the mock sends (OmitCapability,
+// CorruptServerInfo, …) is marked on the handshake's answers (initialize,
+// server/discover); one of the HTTP transport only in the case's faults.
 func markFault(msgs []htmlreport.Msg, h *FaultHandle) {
 	f := h.f
 	hits := h.Hits()
-	if f == nil || f.method == "" || hits == 0 {
+	if f == nil || hits == 0 || (f.method == "" && (f.out == nil || f.inbound != nil)) {
 		return
 	}
 	fromServer := f.inbound == nil
 	matched := 0
 	for i := range msgs {
 		m := &msgs[i]
-		if m.Method != f.method || m.FromServer != fromServer || (f.session > 0 && m.Session != f.session) {
+		method := m.Method == f.method || (f.method == "" && (m.Method == "initialize" || m.Method == "server/discover"))
+		if !method || m.FromServer != fromServer || (f.session > 0 && m.Session != f.session) {
 			continue
 		}
 		if fromServer && !kindIn(m.Kind, f.kinds) {

@@ -54,9 +54,9 @@ func TestHTMLDirPagePerFailure(t *testing.T) {
 	page := string(b)
 	for _, want := range []string{
 		`<span aria-hidden="true">✗</span> FAIL</span> giftgen-handshake</h2>`, // the scenario's verdict, not the test's name
-		"✗ broke: lifecycle/initialize-first",                                // the rule on its arrow
-		`data-seq="1"`, `data-seq="2"`,                                       // both messages drawn
-		"the client completes the handshake",                                 // expected
+		"✗ broke: lifecycle/initialize-first",                                  // the rule on its arrow
+		`data-seq="1"`, `data-seq="2"`,                                         // both messages drawn
+		"the client completes the handshake", // expected
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page has no %q", want)
