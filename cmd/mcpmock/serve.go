@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpmock/mcpmock/config"
+	"github.com/mcpmock/mcpmock/internal/htmlreport"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 )
@@ -50,6 +51,9 @@ type Report struct {
 	Transcript string `json:"transcript"`
 	// Mermaid is the session as a Mermaid sequenceDiagram.
 	Mermaid string `json:"mermaid"`
+
+	html string           // --html FILE (html.go)
+	page *htmlreport.Case // the journal, for it
 }
 
 // ReportViolation is one broken rule, as the report shows it.
@@ -80,6 +84,7 @@ type serverSpec struct {
 	config   *config.Config
 	label    string
 	auth     authFlag // serve --http --auth: authorization on
+	html     string   // serve --html FILE
 }
 
 // build returns the server for t: the config file's (or GiftGen), with
@@ -127,6 +132,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	scenario := fs.String("scenario", "", "serve the catalog's scenario `NAME` (mcpmock list shows the catalog), applied to GiftGen or to the --config server")
 	configFile := fs.String("config", "", "serve the server the JSON file `FILE` describes (schema: config/schema.json)")
 	reportFile := fs.String("report", "", "write the verdict to `FILE`, as JSON, at exit")
+	htmlFile := fs.String("html", "", "write the verdict and the journal drawn to `FILE`, one self-contained HTML page, at exit")
 	logFile := fs.String("log", "", "write logs to `FILE` instead of stderr")
 	httpMode := fs.Bool("http", false, "serve Streamable HTTP instead of stdio, on --listen's address; the URL is printed on stdout")
 	listenAddr := fs.String("listen", defaultListen, "with --http: listen on `ADDR` (host:port; port 0: any free port; loopback only, unless --allow-remote)")
@@ -155,7 +161,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	spec.auth = authFlag{on: *authOn, client: *authClient}
+	spec.auth, spec.html = authFlag{on: *authOn, client: *authClient}, *htmlFile
 	if err := spec.auth.check(*httpMode); err != nil {
 		return err
 	}
@@ -227,6 +233,7 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 		rep.Violations = reportViolations(srv.Violations())
 		rep.Transcript = srv.Transcript()
 		rep.Mermaid = srv.Journal().All().SequenceDiagram()
+		rep.keepPage(spec, srv)
 		if spec.scenario != nil {
 			s := *spec.scenario
 			o := scenarios.Outcome{
@@ -319,6 +326,9 @@ func scenarioDeadline(s scenarios.Scenario) time.Duration {
 
 // finish writes the report and returns the command's result.
 func finish(rep *Report, reportFile string, logw io.Writer) error {
+	if err := rep.writePage(); err != nil {
+		return err
+	}
 	if reportFile != "" {
 		b, err := json.MarshalIndent(rep, "", "  ")
 		if err == nil {
