@@ -48,7 +48,7 @@ func TestRunHTMLWholeCatalog(t *testing.T) {
 	assert.Less(t, len(page), 2<<20, "the whole catalog's page is under 2 MB")
 	cases := caseRe.FindAllStringSubmatch(page, -1)
 	list, _, _ := runMcpmock(t, nil, "list")
-	names := regexp.MustCompile(`(?m)^([a-z0-9/-]+): `).FindAllString(list, -1)
+	names := regexp.MustCompile(`(?m)^([a-z0-9/_-]+): `).FindAllString(list, -1)
 	assert.Len(t, cases, len(names), "a section per scenario of the catalog")
 	drawn := 0
 	for _, c := range cases {
