@@ -78,7 +78,7 @@ check_agreement() {
 				echo "--- conformance client --scenario $n:"
 				sed -n '/Stderr:/,$p' "$out/suite/$(printf %s "$n" | tr / _).log" | grep -v INFO | head -40
 			done
-			echo "(MCPMOCK_UPDATE_RESULTS=1 bash .ci/agreement.sh takes them; then go test ./integration/conformance -run TestAgreementTable -update)"
+			echo "(MCPMOCK_UPDATE_RESULTS=1 bash .ci/agreement.sh takes them; explain each new disagreement in $want/explanations.json)"
 			bad=1
 		fi
 	done
