@@ -18,7 +18,7 @@ type Bugs struct {
 
 	// Ids.
 
-	LooseIDs        bool // matches a reply to its call by the id's number: "3" answers 3, as the TypeScript SDK 1.32 does (wrong-id-type)
+	LooseIDs        bool // matches a reply to its call by the id's number: "3" answers 3, as the TypeScript SDK 1.32 does; lenient, not a bug (wrong-id-type passes it)
 	RouteByID       bool // takes any message with a pending call's id for its reply, a request of the server too (zero-942)
 	IntRequestIDs   bool // decodes the server's request ids as integers: a string id ends its read loop (mcp-go-154)
 	FloatRequestIDs bool // decodes the server's request ids as float64: an id above 2^53 is answered with another (genie-14)
@@ -84,4 +84,14 @@ type Bugs struct {
 	GiveUpOn404     bool // a 404 for its session ends its work instead of starting a new session (http-session-expired, python-sdk-3556)
 	HangOn404       bool // a 404 for its session leaves it waiting for its deadline (go-sdk-265)
 	NoFallback      bool // a 400, 404 or 405 to its first POST ends its work instead of the HTTP+SSE transport (http-legacy-sse-only)
+	NoNameHeader    bool // sends no Mcp-Name header in the stateless era (http-standard-headers)
+	IgnoreRetry     bool // resumes a cut stream at once, whatever its retry field said (sse-retry)
+	NoParamHeaders  bool // mirrors no x-mcp-header argument into Mcp-Param-* (http-custom-headers)
+
+	// JSON Schema.
+
+	KeepInvalidTools bool // keeps and calls tools whose x-mcp-header annotations are invalid (http-invalid-tool-headers)
+	FetchRefs        bool // fetches the network $ref URLs of the listed inputSchemas (json-schema-ref-no-deref)
+	StripSchema      bool // keeps only type, properties and required of an inputSchema, so its echo loses the rest (json-schema-2020-12-preservation)
+	StringArguments  bool // sends every number argument as a string (tools_call)
 }
