@@ -12,11 +12,12 @@
 // OAuthClientProvider for auth/ scenarios, as ts-auth-client.mjs does),
 // list the tools (in initialize, request-metadata and
 // json-schema-ref-no-deref, nothing more), and call them:
-//   - suggest_gifts {"age":25} alone when the server lists it (GiftGen);
+//   - suggest_gifts {"age":25} when the server lists it (GiftGen), and
+//     json_schema_echo beside it when listed too;
 //   - otherwise every listed tool, with the arguments the context names for
 //     it, else arguments made from its inputSchema's required properties;
-//     json_schema_echo gets the inputSchema the app received for the other
-//     tool, verbatim (the echo json-schema-2020-12-preservation asks for);
+//     json_schema_echo gets the inputSchema the app received for
+//     json_schema_2020_12_tool (else the other tool), verbatim (the echo json-schema-2020-12-preservation asks for);
 //   - in http-standard-headers also resources/list + read and prompts/list
 //     + get of the first of each.
 // It answers elicitation/create by accepting with empty content (the SDK
@@ -110,7 +111,7 @@ function argsFor(tool, tools) {
   if (given) return given.arguments;
   if (tool.name === "suggest_gifts") return { age: 25 };
   if (tool.name === "json_schema_echo") {
-    const focal = tools.find((t) => t.name !== tool.name);
+    const focal = tools.find((t) => t.name === "json_schema_2020_12_tool") || tools.find((t) => t.name !== tool.name);
     return { schema: focal ? focal.inputSchema : {} };
   }
   const schema = tool.inputSchema || {};
@@ -137,7 +138,14 @@ async function step(what, f) {
 
 try {
   await connect();
-  const { tools } = await client.listTools();
+  // Every page: follow nextCursor.
+  const tools = [];
+  let cursor;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
   console.error(`tools: ${tools.map((t) => t.name).join(", ")}`);
   const gifts = tools.find((t) => t.name === "suggest_gifts");
   // initialize, request-metadata and json-schema-ref-no-deref ask for the
@@ -146,7 +154,7 @@ try {
   const calls = listOnly ? []
     : context.toolCalls && context.toolCalls.length
       ? context.toolCalls.map((c) => tools.find((t) => t.name === c.name) || { name: c.name })
-      : gifts ? [gifts] : tools;
+      : gifts ? [gifts, ...tools.filter((t) => t.name === "json_schema_echo")] : tools;
   for (const tool of calls) {
     await step(`tools/call ${tool.name}`, () => client.callTool({ name: tool.name, arguments: argsFor(tool, tools) }));
   }

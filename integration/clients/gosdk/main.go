@@ -54,11 +54,11 @@ func main() {
 	defer cs.Close()
 	var tools []suiteapp.Tool
 	steps.Do("tools/list", func() error {
-		res, err := cs.ListTools(ctx, nil)
-		if err != nil {
-			return err
-		}
-		for _, t := range res.Tools {
+		// Every page: Tools follows nextCursor.
+		for t, err := range cs.Tools(ctx, nil) {
+			if err != nil {
+				return err
+			}
 			tools = append(tools, suiteapp.Tool{Name: t.Name, InputSchema: suiteapp.SchemaMap(t.InputSchema)})
 		}
 		return nil

@@ -86,10 +86,11 @@ func (e *Env) ListOnly() bool {
 func (e *Env) ResourcesAndPrompts() bool { return e.Scenario == "http-standard-headers" }
 
 // Calls returns the tool calls to make after the listing: those the
-// context names; else suggest_gifts {"age":25} alone when the server lists
-// it (GiftGen); else every listed tool, with arguments made from its
-// inputSchema (json_schema_echo gets the other tool's inputSchema as the
-// app received it, verbatim).
+// context names; else suggest_gifts {"age":25} when the server lists it
+// (GiftGen), with json_schema_echo beside it when listed too; else every
+// listed tool, with arguments made from its inputSchema (json_schema_echo
+// gets json_schema_2020_12_tool's inputSchema, else the other tool's, as
+// the app received it, verbatim).
 func (e *Env) Calls(tools []Tool) []ToolCall {
 	if e.ListOnly() {
 		return nil
@@ -97,9 +98,19 @@ func (e *Env) Calls(tools []Tool) []ToolCall {
 	if len(e.Context.ToolCalls) > 0 {
 		return e.Context.ToolCalls
 	}
+	var echo *Tool
+	for i, t := range tools {
+		if t.Name == "json_schema_echo" {
+			echo = &tools[i]
+		}
+	}
 	for _, t := range tools {
 		if t.Name == "suggest_gifts" {
-			return []ToolCall{{Name: t.Name, Arguments: map[string]any{"age": 25}}}
+			calls := []ToolCall{{Name: t.Name, Arguments: map[string]any{"age": 25}}}
+			if echo != nil {
+				calls = append(calls, ToolCall{Name: echo.Name, Arguments: argsFor(*echo, tools)})
+			}
+			return calls
 		}
 	}
 	var calls []ToolCall
@@ -111,6 +122,11 @@ func (e *Env) Calls(tools []Tool) []ToolCall {
 
 func argsFor(t Tool, tools []Tool) map[string]any {
 	if t.Name == "json_schema_echo" {
+		for _, o := range tools {
+			if o.Name == "json_schema_2020_12_tool" {
+				return map[string]any{"schema": o.InputSchema}
+			}
+		}
 		for _, o := range tools {
 			if o.Name != t.Name {
 				return map[string]any{"schema": o.InputSchema}
