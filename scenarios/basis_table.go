@@ -219,6 +219,6 @@ func bases() map[string]Basis {
 		// SEP-1613's and SEP-2106's keywords: a client that supports 2020-12
 		// keeps them; the sentence is the support, the echo is the suite's
 		// way to see it.
-		"json-schema-2020-12-preservation": {Keyword: "MUST", Sentence: "Clients and servers MUST support JSON Schema 2020-12 for schemas without an explicit $schema field", Version: "2026-07-28"},
+		"json-schema-2020-12-preservation": {Keyword: "MUST", Sentence: "Clients and servers MUST support JSON Schema 2020-12 for schemas without an explicit $schema field", Version: "2025-11-25"},
 	}
 }

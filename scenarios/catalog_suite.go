@@ -386,6 +386,11 @@ func rulesBroken(o Outcome, rules ...string) []mcptest.Violation {
 	return out
 }
 
+// mrtrConfirmSchema is the form of the suite's sep-2322-client-request-state
+// elicitations: one optional boolean, so an app that accepts with empty
+// content answers it.
+const mrtrConfirmSchema = `{"type":"object","properties":{"confirmed":{"type":"boolean","description":"Confirm?"}}}`
+
 // The suite's tools of sep-2322-client-request-state.
 var mrtrTools = []struct{ name, description string }{
 	{"test_mrtr_echo_state", "Test tool: triggers MRTR flow with requestState. Client must echo state back unchanged."},
@@ -404,7 +409,7 @@ func suiteRequestState() Scenario {
 			for _, t := range mrtrTools {
 				base.WithTools(mcptest.NewTool(t.name).WithDescription(t.description).WithInputSchema(`{"type":"object","properties":{},"required":[]}`).ReturnsText(t.name + " ok"))
 			}
-			flows := askFirst(base, "confirm", "Please confirm to continue", confirmSchema)
+			flows := askFirst(base, "confirm", "Please confirm to continue", mrtrConfirmSchema)
 			return base.Handle("tools/call", func(ctx context.Context, req *mcptest.Request) mcptest.Reply {
 				switch name := req.Message.Get("params.name").String(); {
 				case !stateless(req.Message) || name == "test_mrtr_unrelated":
@@ -418,7 +423,7 @@ func suiteRequestState() Scenario {
 					if !req.Message.Get(metaCapsPath + ".elicitation").Exists() {
 						return flows(ctx, req) // -32021
 					}
-					return mcptest.InputRequired("", mcptest.ElicitInput("confirm", "Please confirm to continue (no state test)", confirmSchema))
+					return mcptest.InputRequired("", mcptest.ElicitInput("confirm", "Please confirm to continue (no state test)", mrtrConfirmSchema))
 				}
 				return flows(ctx, req)
 			})
@@ -784,7 +789,7 @@ func suiteSchemaPreservation() Scenario {
 		Name: "json-schema-2020-12-preservation",
 		Mistake: "The official suite's json-schema-2020-12-preservation (SEP-1613, SEP-2106): the server makes no mistake; it lists json_schema_2020_12_tool, whose inputSchema uses $schema, $defs with $anchor, additionalProperties, allOf/anyOf and if/then/else, and json_schema_echo, which takes a schema back. " +
 			"It catches clients that strip or alter JSON Schema 2020-12 keywords they parse; only a client that echoes the schema it holds (the suite's client programs do) shows it.",
-		Spec: spec(latestStateless, "basic/index#json-schema-usage"),
+		Spec: spec(latestHandshake, "basic/index#json-schema-usage"),
 		Server: func(base *mcptest.Server) *mcptest.Server {
 			return base.WithTools(
 				mcptest.NewTool(focalTool).WithDescription("Tool with JSON Schema 2020-12 features").WithInputSchema(focalSchema).ReturnsText("ok"),

@@ -28,7 +28,7 @@ import (
 	"github.com/mcpmock/mcpmock/scenarios"
 )
 
-var updatePython = flag.Bool("update", false, "rewrite cmd/mcpmock/testdata/python/verdicts.json from the reports in MCPMOCK_PYTHON_REPORTS, and the Python table of docs/sdk-results.md")
+var updatePython = flag.Bool("update", false, "rewrite cmd/mcpmock/testdata/python/verdicts.json from the reports in MCPMOCK_PYTHON_REPORTS, and the Python table of docs/sdk-results.md; TestAgreementTable: rewrite the agreement table of docs/conformance.md")
 
 // pythonVerdictsFile is the committed verdicts of the Python clients.
 const pythonVerdictsFile = "../../cmd/mcpmock/testdata/python/verdicts.json"
