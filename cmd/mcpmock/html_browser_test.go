@@ -33,6 +33,9 @@ import (
 
 var updateScreens = flag.Bool("update", false, "rewrite the reference screenshots under testdata/html (needs chromium)")
 
+// longCalls is how many tools/list the long serve session makes.
+const longCalls = 5000
+
 // A4's printable area at 96 CSS pixels an inch, with the page's 12 mm
 // margins: 186 mm × 273 mm.
 const a4Width, a4Height = 703, 1031
@@ -62,6 +65,7 @@ const checkScript = `<script>
   if(b.height>` + "A4H" + `) r.tall.push(svg.getAttribute('aria-label')+': '+b.height+' px high');
  });
  performance.getEntriesByType('resource').forEach(function(e){r.resources.push(e.name)});
+ r.loadMs=performance.now();
  var pre=document.createElement('pre'); pre.id='mcpmock-check'; pre.textContent=JSON.stringify(r); document.body.appendChild(pre);
 })();
 </script>`
@@ -74,6 +78,9 @@ type measure struct {
 	Resources     []string
 	Wide, Tall    []string
 	Width         float64
+	// LoadMS is the time from navigation to the end of the check, which
+	// laid out every diagram (all sections open): logged, never asserted.
+	LoadMS float64
 }
 
 type browser struct {
@@ -173,6 +180,20 @@ func pageKinds(t *testing.T) map[string]string {
 	p.exit()
 	pages["serve"] = serve
 
+	// A long serve session: the handshake and 5,000 tools/list, over
+	// 10,000 messages, which the page folds.
+	long := filepath.Join(dir, "serve-long.html")
+	p = start(t, "serve", "--html", long)
+	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"long","version":"1"}}}`)
+	p.recv()
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for i := 1; i <= longCalls; i++ {
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, i))
+		p.recv()
+	}
+	p.exit()
+	pages["serve-long"] = long
+
 	tour := filepath.Join(dir, "tour")
 	_, stderr, code := runMcpmock(t, nil, "tour", "--html", tour, "1", "3", "auth")
 	require.Equal(t, 0, code, stderr)
@@ -185,7 +206,7 @@ func pageKinds(t *testing.T) map[string]string {
 func TestHTMLInChromium(t *testing.T) {
 	b := newBrowser(t)
 	pages := pageKinds(t)
-	for _, kind := range []string{"run", "serve", "tour-lesson", "tour-index", "tour-auth"} {
+	for _, kind := range []string{"run", "serve", "serve-long", "tour-lesson", "tour-index", "tour-auth"} {
 		t.Run(kind, func(t *testing.T) {
 			b.t = t
 			page := pages[kind]
@@ -201,6 +222,11 @@ func TestHTMLInChromium(t *testing.T) {
 			assert.Empty(t, m.Overlaps, "a label over a lifeline's label")
 			assert.Empty(t, m.Resources, "the page fetched something")
 			assert.Empty(t, reqs, "Chromium's network log has requests of the page")
+			t.Logf("%s: %d KB, %d arrows drawn, opened with every section unfolded and measured in %.0f ms", kind, len(src)>>10, m.Arrows, m.LoadMS)
+			if kind == "serve-long" {
+				assert.True(t, strings.Contains(string(src), fmt.Sprintf(`&#34;id&#34;:%d,`, longCalls)), "the long session's last call is on its page")
+				assert.LessOrEqual(t, m.Arrows, 200, "a 10,000-message journal is folded: the diagram draws the edges and what went wrong")
+			}
 			if kind == "tour-auth" {
 				assert.Contains(t, string(src), "authorization server", "the walk draws the authorization server's lifeline")
 			}
