@@ -149,24 +149,32 @@ func TestAgreementTable(t *testing.T) {
 		}
 	}
 
-	want := agreementTable(scenarios, runs, note, ex.Explanations)
-	page, err := os.ReadFile(conformancePage)
+	holdSection(t, conformancePage, agreementBegin, agreementEnd, agreementTable(scenarios, runs, note, ex.Explanations),
+		"the agreement table of "+conformancePage+" is not that of "+agreementDir+": run go test ./integration/conformance -run TestAgreementTable -update")
+}
+
+// holdSection holds the part of page between the markers begin and end
+// to want: with -update it writes want there, else a difference fails
+// the test with msg.
+func holdSection(t *testing.T, page, begin, end, want, msg string) {
+	t.Helper()
+	b, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, rest, ok := strings.Cut(string(page), agreementBegin+"\n")
-	got, tail, ok2 := strings.Cut(rest, agreementEnd)
+	head, rest, ok := strings.Cut(string(b), begin+"\n")
+	got, tail, ok2 := strings.Cut(rest, end)
 	if !ok || !ok2 {
-		t.Fatalf("%s has no %s … %s", conformancePage, agreementBegin, agreementEnd)
+		t.Fatalf("%s has no %s … %s", page, begin, end)
 	}
 	if *updatePython {
-		if err := os.WriteFile(conformancePage, []byte(head+agreementBegin+"\n"+want+agreementEnd+tail), 0o644); err != nil {
+		if err := os.WriteFile(page, []byte(head+begin+"\n"+want+end+tail), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	if got != want {
-		t.Errorf("the agreement table of %s is not that of %s: run go test ./integration/conformance -run TestAgreementTable -update", conformancePage, agreementDir)
+		t.Error(msg)
 	}
 }
 
