@@ -29,7 +29,7 @@ check_agreement() {
 	go build -o "$dir/mcpmock" ./cmd/mcpmock
 	go build -o "$dir/gosdk-client" ./integration/clients/gosdk
 	go build -o "$dir/mark3-client" ./integration/clients/mark3
-	cp cmd/mcpmock/testdata/ts-suite-client.mjs "$dir/"
+	cp cmd/mcpmock/testdata/ts-suite-client.mjs cmd/mcpmock/testdata/ts-oauth-provider.mjs "$dir/"
 	(cd "$dir" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error \
 		"node@$conformance_node_version" \
 		"@modelcontextprotocol/conformance@$conformance_suite_version" @modelcontextprotocol/sdk@1.32.2)

@@ -27,54 +27,15 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { HeadlessProvider } from "./ts-oauth-provider.mjs";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const url = new URL(process.argv[process.argv.length - 1]);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO || "";
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}");
-const redirectUrl = "http://127.0.0.1:1/callback";
-
-class HeadlessProvider {
-  constructor() {
-    this.info = context.client_id
-      ? { client_id: context.client_id, client_secret: context.client_secret }
-      : undefined;
-    this.code = undefined;
-  }
-  get redirectUrl() { return redirectUrl; }
-  get clientMetadataUrl() { return "https://conformance-test.local/client-metadata.json"; }
-  get clientMetadata() {
-    return {
-      client_name: "ts-sdk-suite-app",
-      redirect_uris: [redirectUrl],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  state() {
-    this.sentState = crypto.randomUUID();
-    return this.sentState;
-  }
-  clientInformation() { return this.info; }
-  saveClientInformation(info) { this.info = info; }
-  tokens() { return this.saved; }
-  saveTokens(tokens) { this.saved = tokens; }
-  saveCodeVerifier(v) { this.verifier = v; }
-  codeVerifier() { return this.verifier; }
-  async redirectToAuthorization(authorizationUrl) {
-    const res = await fetch(authorizationUrl, { redirect: "manual" });
-    const location = res.headers.get("location");
-    if (!location) throw new Error(`authorize: ${res.status} without Location`);
-    const back = new URL(location);
-    if (back.searchParams.get("error")) throw new Error(`authorize: ${back.searchParams.get("error")}`);
-    if (back.searchParams.get("state") !== this.sentState) throw new Error("authorize: the state is not the one sent (CSRF?)");
-    this.code = back.searchParams.get("code");
-  }
-}
 
 const auth = scenario.startsWith("auth/");
-const provider = auth ? new HeadlessProvider() : undefined;
+const provider = auth ? new HeadlessProvider("ts-sdk-suite-app", context) : undefined;
 
 function newClient() {
   const c = new Client(
