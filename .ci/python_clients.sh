@@ -25,7 +25,7 @@ check_python_clients() {
 	echo "python clients: the virtual environment took $((SECONDS - start)) s"
 
 	local names
-	names="$("$dir/mcpmock" list | sed -n 's/^\([a-z0-9/-]*\): .*/\1/p')"
+	names="$("$dir/mcpmock" list | sed -n 's/^\([a-z0-9/_-]*\): .*/\1/p')"
 	mkdir "$dir/reports"
 	# lane N: the runs of lane 1 (the official SDK's, and the OAuth ones)
 	# or 2 (FastMCP's catalog runs), one after the other; a file

@@ -331,3 +331,42 @@ func eachField(fields json.RawMessage, f func(key string, value json.RawMessage)
 		return true
 	})
 }
+
+// Relist replaces the tools, resources and prompts of srv, a server that
+// may be serving, with c's, while its clients stay connected (mcptest's
+// SetTools, SetResources, SetPrompts): a says whether each list's
+// list_changed notification tells them. lists names the lists to replace,
+// among "tools", "resources" and "prompts"; none: all three. The mcpmock
+// command's admin API changes a running test's script with it.
+func (c *Config) Relist(srv *mcptest.Server, a mcptest.Announce, lists ...string) {
+	all := len(lists) == 0
+	want := func(name string) bool {
+		for _, l := range lists {
+			if l == name {
+				return true
+			}
+		}
+		return all
+	}
+	if want("tools") {
+		tools := make([]*mcptest.Tool, 0, len(c.Tools))
+		for _, t := range c.Tools {
+			tools = append(tools, t.tool())
+		}
+		srv.SetTools(a, tools...)
+	}
+	if want("resources") {
+		resources := make([]*mcptest.Resource, 0, len(c.Resources))
+		for _, r := range c.Resources {
+			resources = append(resources, r.resource())
+		}
+		srv.SetResources(a, resources...)
+	}
+	if want("prompts") {
+		prompts := make([]*mcptest.Prompt, 0, len(c.Prompts))
+		for _, p := range c.Prompts {
+			prompts = append(prompts, p.prompt())
+		}
+		srv.SetPrompts(a, prompts...)
+	}
+}

@@ -494,3 +494,9 @@ func (c *Config) resultFieldFaults() []located {
 	}
 	return out
 }
+
+// Build returns the mcptest fault f describes, as NewServer builds each of
+// a file's faults: for a fault decided at run time (the mcpmock command's
+// admin API adds one to a running server with mcptest's AddFault). A fault
+// from Parse builds; a hand-made one may not, and the error says why.
+func (f Fault) Build() (mcptest.Fault, error) { return buildFault(f) }

@@ -154,6 +154,9 @@ func (c *httpConn) resume(w http.ResponseWriter, last string) (*sseStream, strin
 		id := st.id + "-" + strconv.Itoa(st.trimmed+i+1)
 		if ev := st.events[i]; ev.seq > 0 {
 			c.front.srv.journal.amend(ev.seq, func(j *Message) {
+				if strings.Contains(j.Problem, notYet) {
+					j.Time = time.Now() // written now: the first time it reaches the client
+				}
 				j.Problem = strings.TrimPrefix(strings.Replace(j.Problem, notYet, "", 1), "; ")
 				x := &HTTPExchange{Method: http.MethodGet, Status: http.StatusOK, ContentType: "text/event-stream", EventID: id}
 				if j.HTTP != nil {

@@ -179,6 +179,9 @@ func NewServer(t TB) *Server {
 				t.Logf("mcptest transcript:\n%s", tr)
 			}
 		}
+		if dir := htmlDir(); dir != "" && t.Failed() {
+			s.writeFailurePage(t, dir)
+		}
 	})
 	return s
 }

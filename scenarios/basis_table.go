@@ -196,5 +196,29 @@ func bases() map[string]Basis {
 		// or a new authorization) and retry, a few times at most.
 		"auth/token-expired": {Keyword: "MUST", Sentence: respond401MUST, Version: "2025-11-25"},
 		"auth/token-revoked": {Keyword: "MUST", Sentence: respond401MUST, Version: "2025-11-25"},
+		// ---- the official suite's client scenarios (catalog_suite.go) ----
+		"initialize": {Keyword: "MUST", Sentence: "The client MUST initiate this phase by sending an initialize request containing: Protocol version supported Client capabilities Client implementation information", Version: "2025-11-25"},
+		// No sentence asks a client for arguments of the schema's types
+		// (validating inputs is the server's MUST); the nearest requirement
+		// on the client is to keep to the version's messages. The check is
+		// the suite's (two numbers for add_numbers) and a result, nothing
+		// stricter.
+		"tools_call": {Keyword: "MUST", Sentence: "Both parties MUST: Respect the negotiated protocol version", Version: "2025-11-25"},
+		// The sentence binds "clients that support defaults"; the check asks
+		// every client that accepts the form for the five values.
+		"elicitation-sep1034-client-defaults": {Keyword: "SHOULD", Sentence: "All primitive types support optional default values to provide sensible starting points. Clients that support defaults SHOULD pre-populate form fields with these values.", Version: "2025-11-25"},
+		// The resumption itself is a SHOULD ("The client SHOULD then poll
+		// the SSE stream by attempting to reconnect"); the wait is a MUST.
+		"sse-retry":                     {Keyword: "MUST", Sentence: "The client MUST respect the retry field, waiting the given number of milliseconds before attempting to reconnect.", Version: "2025-11-25"},
+		"request-metadata":              {Keyword: "MUST", Sentence: "Client requests carry the following io.modelcontextprotocol/* fields in _meta; fields marked as required MUST be included on every request.", Version: "2026-07-28"},
+		"sep-2322-client-request-state": {Keyword: "MUST", Sentence: "If an InputRequiredResult contains the requestState field, the client MUST echo back the exact value of that field when retrying the original request.", Version: "2026-07-28"},
+		"http-standard-headers":         {Keyword: "MUST", Sentence: "The client MUST include the request metadata headers", Version: "2026-07-28"},
+		"http-custom-headers":           {Keyword: "MUST", Sentence: "When a server's tool definition includes x-mcp-header annotations, conforming clients MUST mirror the designated parameter values into HTTP headers.", Version: "2026-07-28"},
+		"http-invalid-tool-headers":     {Keyword: "MUST", Sentence: "Clients using the Streamable HTTP transport MUST reject tool definitions where any x-mcp-header value violates these constraints. Rejection means the client MUST exclude the invalid tool from the result of tools/list.", Version: "2026-07-28"},
+		"json-schema-ref-no-deref":      {Keyword: "MUST NOT", Sentence: "Implementations MUST NOT automatically dereference $ref values that resolve to a network URI.", Version: "2026-07-28"},
+		// SEP-1613's and SEP-2106's keywords: a client that supports 2020-12
+		// keeps them; the sentence is the support, the echo is the suite's
+		// way to see it.
+		"json-schema-2020-12-preservation": {Keyword: "MUST", Sentence: "Clients and servers MUST support JSON Schema 2020-12 for schemas without an explicit $schema field", Version: "2025-11-25"},
 	}
 }

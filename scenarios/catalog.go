@@ -107,7 +107,7 @@ func All() []Scenario {
 		slowToolTimeout(),
 		elicitationRoundTrip(),
 		loopingCursor(),
-	}), append(HTTP(), Auth()...)...)
+	}), append(append(HTTP(), Auth()...), Suite()...)...)
 }
 
 // Names returns the names of the catalog's scenarios, in catalog order.

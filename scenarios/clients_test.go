@@ -88,3 +88,15 @@ func connectHTTP(b bugs) scenarios.ConnectFunc {
 
 // correctHTTP is the ConnectFunc of a correct HTTP client.
 var correctHTTP = connectHTTP(bugs{})
+
+// connectStatelessHTTP returns the ConnectFunc of a client of both eras on
+// Streamable HTTP with the given bugs: it probes with server/discover and
+// goes stateless, lists the tools and calls suggest_gifts.
+func connectStatelessHTTP(b bugs) scenarios.ConnectFunc {
+	return func(ctx context.Context, ep *scenarios.Endpoint) error {
+		opt := mcpclient.Options{ProbeTimeout: probeTimeout, Bugs: b}
+		return mcpclient.Run(ctx, mcpclient.Dialer{URL: ep.URL()}, opt, func(ctx context.Context, c *mcpclient.Client) error {
+			return c.Work(ctx, mcpclient.Task{Args: toolArgs})
+		})
+	}
+}

@@ -316,7 +316,11 @@ func run(t mcptest.TB, connect ConnectFunc, opts []Option, sub func(name string,
 		}
 		sub(s.Name, func(t mcptest.TB) string {
 			t.Helper()
-			r := s.Evaluate(s.Play(t, connect, opts...), opts...)
+			o := s.Play(t, connect, opts...)
+			r := s.Evaluate(o, opts...)
+			if r.Status.Failed() {
+				annotatePage(o, r) // for the page of MCPMOCK_HTML_DIR
+			}
 			mu.Lock()
 			rep.Results = append(rep.Results, r)
 			mu.Unlock()

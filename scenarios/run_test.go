@@ -91,6 +91,9 @@ var notApplicable = func() map[string]bool {
 	for _, s := range append(scenarios.HTTP(), scenarios.Auth()...) {
 		na[s.Name] = true
 	}
+	for _, name := range suiteHTTP {
+		na[name] = true
+	}
 	return na
 }()
 

@@ -181,6 +181,11 @@ type Scenario struct {
 	// nothing. Endpoint.ClientContext hands it to a ConnectFunc, and
 	// `mcpmock run` to a client program, with the scenario's name.
 	ClientContext map[string]string
+
+	// canary, if set, replaces Server in Play: it is given the URL of a
+	// canary listener Play starts for the play (json-schema-ref-no-deref),
+	// whose hits become Outcome.canaryHits.
+	canary func(base *mcptest.Server, canaryURL string) *mcptest.Server
 }
 
 // Expectation is the behaviour of a correct client: a description, the
@@ -274,6 +279,9 @@ type Outcome struct {
 	// clientClosed is when the client closed its end of a session of Open
 	// (by session number) before Play closed it.
 	clientClosed map[int]time.Time
+	// canaryHits are the requests to the play's canary listener (a
+	// scenario with canary only).
+	canaryHits []string
 }
 
 // String names the scenario, the spec section and the first sentence of
@@ -309,7 +317,17 @@ func (s Scenario) deadline() time.Duration {
 func (s Scenario) Play(t mcptest.TB, connect ConnectFunc, opts ...Option) Outcome {
 	t.Helper()
 	c := newConfig(opts)
-	srv := s.Server(c.base(t))
+	var srv *mcptest.Server
+	var canary *canaryListener
+	if s.canary != nil {
+		var err error
+		if canary, err = startCanary(); err != nil {
+			t.Fatalf("%v", err)
+		}
+		srv = s.canary(c.base(t), canary.url)
+	} else {
+		srv = s.Server(c.base(t))
+	}
 	srv.IgnoreViolations()
 	ep := &Endpoint{srv: srv, context: s.ClientContext}
 	d := s.deadline()
@@ -365,6 +383,9 @@ func (s Scenario) Play(t mcptest.TB, connect ConnectFunc, opts ...Option) Outcom
 	o.Journal = srv.Journal().All()
 	o.Violations = srv.Violations()
 	o.Faults = srv.Faults()
+	if canary != nil {
+		o.canaryHits = canary.close()
+	}
 	return o
 }
 

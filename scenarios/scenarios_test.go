@@ -27,6 +27,9 @@ var buggy = map[string]struct {
 	// http, if set, makes the clients HTTP raw clients: the correct one and
 	// the one with this bug (bug and correct are then unused).
 	http *bugs
+	// shttp, if set, plays both clients over Streamable HTTP in the
+	// stateless era (connectStatelessHTTP), the buggy one with these bugs.
+	shttp *bugs
 }{
 	"giftgen-handshake":            {bug: kind{bugs: bugs{SkipInitialized: true}}, mention: []string{"did not send notifications/initialized"}},
 	"giftgen-stateless":            {bug: kind{bugs: bugs{NoMeta: true}}, mention: []string{"requests without the per-request protocol version", "tools/list id 2"}},
@@ -55,6 +58,18 @@ var buggy = map[string]struct {
 	"http-error-page":              {http: &bugs{SwallowHTTPErrors: true}, mention: []string{"connect returned nil although its only tools/call was answered 503"}},
 	"http-stream-dropped":          {http: &bugs{NoResume: true}, mention: []string{"never resumed the cut stream", "the reply stream ended before the reply"}},
 	"http-legacy-sse-only":         {http: &bugs{NoFallback: true}, mention: []string{"never opened the HTTP+SSE transport", "HTTP 405"}},
+	// the official suite's client scenarios
+	"initialize":                          {bug: kind{bugs: bugs{OmitProtocolVersion: true}}, mention: []string{"protocolVersion none, not a version"}},
+	"tools_call":                          {bug: kind{bugs: bugs{StringArguments: true}}, mention: []string{"tools/call id"}},
+	"elicitation-sep1034-client-defaults": {bug: kind{bugs: bugs{EmptyElicitation: true}}, mention: []string{"lacks name, age, score, status, verified"}},
+	"sse-retry":                           {http: &bugs{IgnoreRetry: true}, mention: []string{"before the retry field's 500ms"}},
+	"request-metadata":                    {bug: kind{bugs: bugs{NoMeta: true}}, mention: []string{"stateless/meta-required"}},
+	"sep-2322-client-request-state":       {bug: kind{bugs: bugs{ReuseRetryID: true}}, mention: []string{"mrtr/new-id"}},
+	"http-standard-headers":               {shttp: &bugs{NoNameHeader: true}, mention: []string{"http/stateless-headers", "Mcp-Name"}},
+	"http-custom-headers":                 {shttp: &bugs{NoParamHeaders: true}, mention: []string{"http/param-headers", "Mcp-Param-Age"}},
+	"http-invalid-tool-headers":           {shttp: &bugs{KeepInvalidTools: true}, mention: []string{"invalid_empty_header", "whose x-mcp-header annotations are invalid"}},
+	"json-schema-ref-no-deref":            {bug: kind{bugs: bugs{FetchRefs: true}}, mention: []string{"fetched the network $ref's URL 1 times", "GET /canary/profile-schema.json"}},
+	"json-schema-2020-12-preservation":    {bug: kind{bugs: bugs{StripSchema: true}}, mention: []string{"the echoed schema lost or altered", "additionalProperties"}},
 }
 
 // TestCatalogBothWays plays every scenario with the correct raw client,
@@ -89,6 +104,8 @@ func TestCatalogBothWays(t *testing.T) {
 				switch {
 				case b.http != nil:
 					cc = correctHTTP
+				case b.shttp != nil:
+					cc = connectStatelessHTTP(bugs{})
 				case b.correct != nil:
 					cc = connectAs(*b.correct)
 				}
@@ -104,6 +121,9 @@ func TestCatalogBothWays(t *testing.T) {
 					s.Deadline = b.deadline
 				}
 				bc := connectAs(b.bug)
+				if b.shttp != nil {
+					bc = connectStatelessHTTP(*b.shttp)
+				}
 				if b.http != nil {
 					bc = connectHTTP(*b.http)
 				}

@@ -45,6 +45,7 @@ type httpListen struct {
 	allowRemote bool     // --allow-remote: addr need not be loopback
 	hosts       []string // --allow-host: Host names served besides loopback ones
 	untilSignal bool     // --until-signal: ending every session does not end serve
+	admin       bool     // --admin: the admin API and the tests' endpoints (admin.go)
 }
 
 // check refuses a listen address that is not loopback unless --allow-remote
@@ -102,7 +103,14 @@ func serveHTTP(spec serverSpec, listen httpListen, reportFile string, stdout, lo
 			// The authorization's well-known URLs and endpoints.
 			mux.Handle("/", srv.HTTPHandler())
 		}
-		hs := &http.Server{Handler: first.wrap(mux), ReadHeaderTimeout: 10 * time.Second}
+		var h http.Handler = mux
+		if listen.admin {
+			a := newAdmin(spec, "http://"+ln.Addr().String(), logw)
+			h = a.wrap(mux)
+			defer a.close()
+			fmt.Fprintf(logw, "mcpmock: admin API at http://%s%s (docs/admin.md)\n", ln.Addr(), adminPrefix)
+		}
+		hs := &http.Server{Handler: first.wrap(h), ReadHeaderTimeout: 10 * time.Second}
 		served := make(chan struct{})
 		go func() {
 			defer close(served)
@@ -129,6 +137,9 @@ func serveHTTP(spec serverSpec, listen httpListen, reportFile string, stdout, lo
 		<-served
 		return why
 	}, first.since)
+	if listen.admin {
+		noteAdmin(rep)
+	}
 	return finish(rep, reportFile, logw)
 }
 

@@ -6,10 +6,10 @@
 //
 //	go build -o mcpmock ./cmd/mcpmock    # in a clone of the repository
 //
-//	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET] [--until-signal]]
-//	mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--warn KINDS] [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
+//	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--html FILE] [--log FILE] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET] [--admin] [--until-signal]]
+//	mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--html FILE] [--known-deviation NAME=why]... [--warn KINDS] [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
 //	mcpmock list [--faults | --rules | --bugs]
-//	mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
+//	mcpmock tour [--log FILE] [--name NAME] [--html DIR] [LESSON|SCENARIO]... [-- CMD ARGS...]
 //	mcpmock record --out FILE [--append] [--redact PATH]... [--grace DURATION] -- CMD ARGS...
 //	mcpmock record --out FILE [--append] [--redact PATH]... --url URL [--listen ADDR]
 //
@@ -97,22 +97,22 @@ var errVerdict = errors.New("the verdict is negative")
 
 // The synopses of the commands, for their -h and the usage.
 const (
-	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET] [--until-signal]]"
-	runSynopsis   = "[--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--warn KINDS] [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
+	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--html FILE] [--log FILE] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET] [--admin] [--until-signal]]"
+	runSynopsis   = "[--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]] [--json FILE] [--junit FILE] [--html FILE] [--known-deviation NAME=why]... [--warn KINDS] [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
 )
 
 const usage = `mcpmock: the MCP mock server for clients in any language
 
 usage:
-  mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE]
+  mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--html FILE] [--log FILE]
                 [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]...
-                        [--auth] [--auth-client ID:SECRET] [--until-signal]]
+                        [--auth] [--auth-client ID:SECRET] [--admin] [--until-signal]]
   mcpmock run [--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]]
-              [--json FILE] [--junit FILE]
+              [--json FILE] [--junit FILE] [--html FILE]
               [--known-deviation NAME=why]... [--warn KINDS] [--log FILE]
               [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
   mcpmock list [--faults | --rules | --bugs]
-  mcpmock tour [--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]
+  mcpmock tour [--log FILE] [--name NAME] [--html DIR] [LESSON|SCENARIO]... [-- CMD ARGS...]
   mcpmock record --out FILE [--append] [--redact PATH]... [--grace DURATION] -- CMD ARGS...
   mcpmock record --out FILE [--append] [--redact PATH]... --url URL [--listen ADDR]
 

@@ -61,6 +61,7 @@ type runOptions struct {
 	stderrLines int
 	config      *config.Config
 	auth        authFlag
+	html        *htmlRun              // --html: the journals, for the page
 	warn        []scenarios.BasisKind // --warn: the bases whose fails are warnings
 }
 
@@ -94,6 +95,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	httpMode := fs.Bool("http", false, "serve Streamable HTTP: the URL is the client's last argument and MCPMOCK_URL")
 	jsonFile := fs.String("json", "", "write the report to `FILE` as JSON")
 	junitFile := fs.String("junit", "", "write the report to `FILE` as JUnit XML")
+	htmlFile := fs.String("html", "", "write the report to `FILE` as one self-contained HTML page: the verdict table, each scenario's journal drawn as a sequence diagram")
 	fs.Var(&deviations, "known-deviation", "`NAME=why`: the client fails scenario NAME today, for the reason why (repeatable); it then passes as a known deviation, and fails once the client stops deviating")
 	logFile := fs.String("log", "", "write the mock's and the client's logs to `FILE` (default: stderr)")
 	configFile := fs.String("config", "", "start every scenario from the server the JSON file `FILE` describes instead of GiftGen (the scenarios then judge whatever the client calls)")
@@ -111,7 +113,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts := runOptions{command: fs.Args(), http: *httpMode, deviations: map[string]string{}, startup: *startup, stderrLines: 20,
-		auth: authFlag{on: *authOn, client: *authClient}}
+		auth: authFlag{on: *authOn, client: *authClient}, html: newHTMLRun(*htmlFile)}
 	if err := opts.auth.check(opts.http); err != nil {
 		return err
 	}
@@ -193,6 +195,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		if err := replaceFile(*junitFile, junit(rep, opts.command)); err != nil {
 			return fmt.Errorf("--junit: %v", err)
 		}
+	}
+	if err := opts.html.write(rep, opts.command); err != nil {
+		return err
 	}
 	for _, r := range rep.Results {
 		if r.Status.Failed() {
@@ -320,6 +325,7 @@ func runScenario(s scenarios.Scenario, opts runOptions) scenarios.Result {
 		}
 		o := s.Play(t, c.connect, evalOpts...)
 		res = inCommandWords(s.Evaluate(o, evalOpts...), opts)
+		opts.html.keep(s.Name, o.Server)
 	})
 	if res.Scenario == "" {
 		res = scenarios.Result{Scenario: s.Name, Spec: s.Spec, Expected: s.Expect.Description, Status: scenarios.Fail,

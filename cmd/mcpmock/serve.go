@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpmock/mcpmock/config"
+	"github.com/mcpmock/mcpmock/internal/htmlreport"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 )
@@ -50,6 +51,9 @@ type Report struct {
 	Transcript string `json:"transcript"`
 	// Mermaid is the session as a Mermaid sequenceDiagram.
 	Mermaid string `json:"mermaid"`
+
+	html string           // --html FILE (html.go)
+	page *htmlreport.Case // the journal, for it
 }
 
 // ReportViolation is one broken rule, as the report shows it.
@@ -80,6 +84,7 @@ type serverSpec struct {
 	config   *config.Config
 	label    string
 	auth     authFlag // serve --http --auth: authorization on
+	html     string   // serve --html FILE
 }
 
 // build returns the server for t: the config file's (or GiftGen), with
@@ -127,6 +132,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	scenario := fs.String("scenario", "", "serve the catalog's scenario `NAME` (mcpmock list shows the catalog), applied to GiftGen or to the --config server")
 	configFile := fs.String("config", "", "serve the server the JSON file `FILE` describes (schema: config/schema.json)")
 	reportFile := fs.String("report", "", "write the verdict to `FILE`, as JSON, at exit")
+	htmlFile := fs.String("html", "", "write the verdict and the journal drawn to `FILE`, one self-contained HTML page, at exit")
 	logFile := fs.String("log", "", "write logs to `FILE` instead of stderr")
 	httpMode := fs.Bool("http", false, "serve Streamable HTTP instead of stdio, on --listen's address; the URL is printed on stdout")
 	listenAddr := fs.String("listen", defaultListen, "with --http: listen on `ADDR` (host:port; port 0: any free port; loopback only, unless --allow-remote)")
@@ -134,6 +140,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	authOn := fs.Bool("auth", false, "with --http: require OAuth (the mock's authorization server, oauth.Options' defaults, at the same address)")
 	authClient := fs.String("auth-client", "", "with --http: like --auth, with the client `ID:SECRET` pre-registered")
 	untilSignal := fs.Bool("until-signal", false, "with --http: serve until SIGTERM or SIGINT, however many sessions end (for many clients one after the other, e.g. a test suite); without it, serve ends when every session it opened has ended")
+	adminOn := fs.Bool("admin", false, "with --http: serve the admin API at "+adminPrefix+" (docs/admin.md): tests in any language open a test of their own, script it, add faults, read the journal and verify over HTTP; serves until a signal, as --until-signal")
 	var allowHosts multi
 	fs.Var(&allowHosts, "allow-host", "with --http: also serve requests whose Host is `NAME` (a name or IP, no port), as a client that reaches the mock by that name sends; repeatable")
 	if err := parseFlags(fs, args); err != nil {
@@ -154,7 +161,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	spec.auth = authFlag{on: *authOn, client: *authClient}
+	spec.auth, spec.html = authFlag{on: *authOn, client: *authClient}, *htmlFile
 	if err := spec.auth.check(*httpMode); err != nil {
 		return err
 	}
@@ -167,7 +174,10 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	defer closeLog()
 	if *httpMode {
-		return serveHTTP(spec, httpListen{addr: *listenAddr, allowRemote: *allowRemote, hosts: allowHosts, untilSignal: *untilSignal}, *reportFile, stdout, logw)
+		return serveHTTP(spec, httpListen{addr: *listenAddr, allowRemote: *allowRemote, hosts: allowHosts, untilSignal: *untilSignal || *adminOn, admin: *adminOn}, *reportFile, stdout, logw)
+	}
+	if *adminOn {
+		return usagef("--admin goes with --http (the admin API is HTTP)")
 	}
 	if *allowRemote || len(allowHosts) > 0 || *untilSignal {
 		return usagef("--allow-remote, --allow-host and --until-signal go with --http")
@@ -223,6 +233,7 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 		rep.Violations = reportViolations(srv.Violations())
 		rep.Transcript = srv.Transcript()
 		rep.Mermaid = srv.Journal().All().SequenceDiagram()
+		rep.keepPage(spec, srv)
 		if spec.scenario != nil {
 			s := *spec.scenario
 			o := scenarios.Outcome{
@@ -315,6 +326,9 @@ func scenarioDeadline(s scenarios.Scenario) time.Duration {
 
 // finish writes the report and returns the command's result.
 func finish(rep *Report, reportFile string, logw io.Writer) error {
+	if err := rep.writePage(); err != nil {
+		return err
+	}
 	if reportFile != "" {
 		b, err := json.MarshalIndent(rep, "", "  ")
 		if err == nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/mcpmock/mcpmock/scenarios/tour"
 )
 
-const tourSynopsis = "[--log FILE] [--name NAME] [LESSON|SCENARIO]... [-- CMD ARGS...]"
+const tourSynopsis = "[--log FILE] [--name NAME] [--html DIR] [LESSON|SCENARIO]... [-- CMD ARGS...]"
 
 // refClientName names the reference client (refclient.go) in the tour.
 const refClientName = "the built-in reference client (cmd/mcpmock)"
@@ -40,6 +40,7 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	fs := newFlags("tour", tourSynopsis, stderr)
 	logFile := fs.String("log", "", "write the client's output and the mock's problems to `FILE` (default: stderr)")
+	htmlDir := fs.String("html", "", "also write the tour to the directory `DIR` as HTML pages: one per mistake (in Spanish and English), index.html")
 	name := fs.String("name", "", "call the client `NAME` in the verdicts (default: \"your client (CMD)\", or \""+refClientName+"\")")
 	flagsUsage := fs.Usage
 	fs.Usage = func() { // the flags, then what can be named
@@ -69,7 +70,7 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 		if clientName == "" {
 			clientName = refClientName
 		}
-		t := tour.Tour{Log: logw, Client: tour.Client{Name: clientName, Run: refTourRun}}
+		t := tour.Tour{Log: logw, HTMLDir: *htmlDir, Client: tour.Client{Name: clientName, Run: refTourRun}}
 		if len(names) == 0 {
 			fmt.Fprintf(stdout, "%s\n\n", wrapText("The tour with mcpmock's built-in reference client, a small hand-written client that does what the scenarios call correct. "+
 				"Give it your own client program after -- (mcpmock tour -- node my-client.mjs) to see what yours does; "+
@@ -83,7 +84,7 @@ func tourCmd(args []string, stdout, stderr io.Writer) error {
 		clientName = "your client (" + strings.Join(command, " ") + ")"
 	}
 	opts := runOptions{command: command, deviations: map[string]string{}, startup: 60 * time.Second, log: logw, stderrLines: 5}
-	t := tour.Tour{Log: logw, Client: tour.Client{
+	t := tour.Tour{Log: logw, HTMLDir: *htmlDir, Client: tour.Client{
 		Name: clientName,
 		Run: func(ctx context.Context, ep *scenarios.Endpoint, s scenarios.Scenario, say func(string, ...any)) error {
 			return tourRun(ctx, ep, s, say, opts)

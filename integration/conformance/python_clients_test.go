@@ -28,7 +28,7 @@ import (
 	"github.com/mcpmock/mcpmock/scenarios"
 )
 
-var updatePython = flag.Bool("update", false, "rewrite cmd/mcpmock/testdata/python/verdicts.json from the reports in MCPMOCK_PYTHON_REPORTS, and the Python table of docs/sdk-results.md")
+var updatePython = flag.Bool("update", false, "rewrite cmd/mcpmock/testdata/python/verdicts.json from the reports in MCPMOCK_PYTHON_REPORTS, and the Python table of docs/sdk-results.md; TestAgreementTable: rewrite the agreement table of docs/conformance.md")
 
 // pythonVerdictsFile is the committed verdicts of the Python clients.
 const pythonVerdictsFile = "../../cmd/mcpmock/testdata/python/verdicts.json"
@@ -311,25 +311,8 @@ func TestPythonClientVerdicts(t *testing.T) {
 		t.Errorf("%s: %s", pythonVerdictsFile, p)
 	}
 
-	b, err := os.ReadFile(sdkResultsPage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, rest, ok := strings.Cut(string(b), pythonTableBegin+"\n")
-	got, tail, ok2 := strings.Cut(rest, pythonTableEnd)
-	if !ok || !ok2 {
-		t.Fatalf("%s has no %s … %s", sdkResultsPage, pythonTableBegin, pythonTableEnd)
-	}
-	want := v.table()
-	if *updatePython {
-		if err := os.WriteFile(sdkResultsPage, []byte(head+pythonTableBegin+"\n"+want+pythonTableEnd+tail), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if got != want {
-		t.Errorf("the Python table of %s is not that of %s: run go test ./integration/conformance -run TestPythonClientVerdicts -update", sdkResultsPage, pythonVerdictsFile)
-	}
+	holdSection(t, sdkResultsPage, pythonTableBegin, pythonTableEnd, v.table(),
+		"the Python table of "+sdkResultsPage+" is not that of "+pythonVerdictsFile+": run go test ./integration/conformance -run TestPythonClientVerdicts -update")
 }
 
 // whyOf is a result's reason, for a message.

@@ -53,6 +53,7 @@ var (
 		mark3Deviation("capabilities-differ-by-era"),
 		mark3Deviation("tools-schema-changed-quietly"),
 		mark3Deviation("tools-list-changed"),
+		mark3Deviation("elicitation-sep1034-client-defaults"),
 		scenarios.KnownDeviation("http-session-expired",
 			`mark3labs/mcp-go v1.2.1: a 404 is returned as "session terminated (404). need to re-initialize"; `+
 				"re-initializing is left to the app, which this one does not do"),

@@ -118,6 +118,9 @@ var (
 			"a refresh is left to the app, and the app flow ends with the stale schema",
 		"tools-list-changed": "mark3labs/mcp-go v1.2.1: notifications/tools/list_changed is only passed to the handlers registered with Client.OnNotification; " +
 			"with none registered nothing lists the tools again",
+		"elicitation-sep1034-client-defaults": "mark3labs/mcp-go v1.2.1 hands the requestedSchema to the app's ElicitationHandler and sends back the content it returns, without the schema's defaults " +
+			"(go-sdk v1.8.0 fills them in); the app's handler returns {\"ok\":true}. 2025-11-25 elicitation: 'Clients that support defaults SHOULD pre-populate form fields with these values'; " +
+			"mark3labs leaves defaults to the app. Transcript: the retry's inputResponses.defaults is {\"action\":\"accept\",\"content\":{\"ok\":true}}",
 	}
 	gosdkDeviations = deviations(gosdkReasons)
 	mark3Deviations = deviations(mark3Reasons)

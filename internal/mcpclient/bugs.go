@@ -84,4 +84,14 @@ type Bugs struct {
 	GiveUpOn404     bool // a 404 for its session ends its work instead of starting a new session (http-session-expired, python-sdk-3556)
 	HangOn404       bool // a 404 for its session leaves it waiting for its deadline (go-sdk-265)
 	NoFallback      bool // a 400, 404 or 405 to its first POST ends its work instead of the HTTP+SSE transport (http-legacy-sse-only)
+	NoNameHeader    bool // sends no Mcp-Name header in the stateless era (http-standard-headers)
+	IgnoreRetry     bool // resumes a cut stream at once, whatever its retry field said (sse-retry)
+	NoParamHeaders  bool // mirrors no x-mcp-header argument into Mcp-Param-* (http-custom-headers)
+
+	// JSON Schema.
+
+	KeepInvalidTools bool // keeps and calls tools whose x-mcp-header annotations are invalid (http-invalid-tool-headers)
+	FetchRefs        bool // fetches the network $ref URLs of the listed inputSchemas (json-schema-ref-no-deref)
+	StripSchema      bool // keeps only type, properties and required of an inputSchema, so its echo loses the rest (json-schema-2020-12-preservation)
+	StringArguments  bool // sends every number argument as a string (tools_call)
 }

@@ -55,8 +55,32 @@ func (c *Client) Exercise(ctx context.Context) (*Report, error) {
 			return r, err
 		}
 		relisted := false
+		schemas := map[string]string{}
 		for _, t := range tools {
+			schemas[t.Get("name").String()] = t.Get("inputSchema").Raw
+			if c.opt.Bugs.StripSchema {
+				schemas[t.Get("name").String()] = stripSchema(t.Get("inputSchema"))
+			}
+			if c.opt.Bugs.FetchRefs {
+				fetchRefs(ctx, t.Get("inputSchema"))
+			}
+		}
+		for _, t := range tools {
+			if _, ok := paramHeadersOf(t.Get("inputSchema")); !ok && !c.opt.Bugs.KeepInvalidTools {
+				// An invalid x-mcp-header annotation: the spec has the
+				// client exclude the tool (2026-07-28 Streamable HTTP).
+				c.say("left out the tool %s: its x-mcp-header annotations are invalid", t.Get("name").String())
+				continue
+			}
 			args := Fill(t.Get("inputSchema"))
+			if c.opt.Bugs.StringArguments {
+				args = numbersAsStrings(args)
+			}
+			if t.Get("name").String() == "json_schema_echo" && schemas["json_schema_2020_12_tool"] != "" {
+				// The official suite's echo: the schema the client holds,
+				// passed back verbatim.
+				args = `{"schema":` + schemas["json_schema_2020_12_tool"] + `}`
+			}
 			_, err := c.CallWithProgress(ctx, "tools/call", `{"name":`+t.Get("name").Raw+`,"arguments":`+args+`}`, "golden-"+t.Get("name").String())
 			if r.note("tools/call", err); fatal(err) {
 				return r, err

@@ -10,8 +10,10 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpmock/mcpmock/internal/spec"
 	"github.com/tidwall/gjson"
@@ -83,6 +85,11 @@ type httpTransport struct {
 	endpoint  string // legacy: where to POST
 	expired   bool
 	closeOnce sync.Once
+	// params are the x-mcp-header annotations of the tools listed, by
+	// tool name (stateless era: mirrored into Mcp-Param-* headers).
+	params map[string][]paramHeader
+	// retry is the last SSE retry field: how long to wait before resuming.
+	retry time.Duration
 }
 
 func (h *httpTransport) frames() <-chan []byte   { return h.in }
@@ -238,8 +245,16 @@ func (h *httpTransport) post(frame []byte, hn hint) error {
 	if !h.legacy && (h.c.Stateless() || hn.method == "server/discover") {
 		req.Header.Set(headerProtocolVersion, StatelessVersion)
 		req.Header.Set(headerMethod, hn.method)
-		if hn.name != "" {
+		if hn.name != "" && !h.bugs.NoNameHeader {
 			req.Header.Set(headerName, hn.name)
+		}
+		if hn.method == "tools/call" && h.c.Stateless() && !h.bugs.NoParamHeaders {
+			h.mu.Lock()
+			hs := h.params[hn.name]
+			h.mu.Unlock()
+			for k, v := range paramHeaderValues(hs, gjson.GetBytes(frame, "params.arguments")) {
+				req.Header.Set(k, v)
+			}
 		}
 	}
 	resp, err := h.hc.Do(req)
@@ -314,6 +329,18 @@ func (h *httpTransport) resume(hn hint, last string) {
 			h.fail(hn, 0, errors.New("the reply stream ended before the reply, without an event id to resume from"))
 			return
 		}
+		h.mu.Lock()
+		wait := h.retry
+		h.mu.Unlock()
+		if wait > 0 && !h.bugs.IgnoreRetry { // the server's retry field: MUST wait that long
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-h.ctx.Done():
+				t.Stop()
+				return
+			}
+		}
 		req, err := h.newRequest(http.MethodGet, nil)
 		if err != nil {
 			return
@@ -350,6 +377,19 @@ func (h *httpTransport) fail(hn hint, status int, err error) {
 func (h *httpTransport) sessionID() string { h.mu.Lock(); defer h.mu.Unlock(); return h.sid }
 
 func (h *httpTransport) push(b []byte) {
+	if tools := gjson.GetBytes(b, "result.tools"); tools.IsArray() {
+		h.mu.Lock()
+		if h.params == nil {
+			h.params = map[string][]paramHeader{}
+		}
+		tools.ForEach(func(_, t gjson.Result) bool {
+			if hs, ok := paramHeadersOf(t.Get("inputSchema")); ok {
+				h.params[t.Get("name").String()] = hs
+			}
+			return true
+		})
+		h.mu.Unlock()
+	}
 	select {
 	case h.in <- b:
 	case <-h.ctx.Done():
@@ -390,6 +430,12 @@ func (h *httpTransport) readSSE(body io.ReadCloser, onEndpoint func(string), id 
 				event = value
 			case "id":
 				last = value
+			case "retry":
+				if ms, err := strconv.Atoi(value); err == nil && ms >= 0 {
+					h.mu.Lock()
+					h.retry = time.Duration(ms) * time.Millisecond
+					h.mu.Unlock()
+				}
 			}
 		}
 		if err != nil {

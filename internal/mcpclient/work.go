@@ -101,6 +101,12 @@ func (c *Client) Work(ctx context.Context, t Task) error {
 	if args == "" {
 		args = Fill(tool.Get("inputSchema"))
 	}
+	if b.StringArguments {
+		args = numbersAsStrings(args)
+	}
+	if err := c.suiteCalls(ctx, tools); err != nil {
+		return err
+	}
 	params := `{"name":` + strconv.Quote(name) + `,"arguments":` + args + `}`
 	var res gjson.Result
 	var err error
@@ -207,7 +213,15 @@ func (c *Client) ListTools(ctx context.Context) ([]gjson.Result, error) {
 	b := c.opt.Bugs
 	var kept []gjson.Result
 	for _, t := range all {
+		if b.FetchRefs {
+			fetchRefs(ctx, t.Get("inputSchema"))
+		}
+		_, valid := paramHeadersOf(t.Get("inputSchema"))
 		switch {
+		case !valid && !b.KeepInvalidTools:
+			// An invalid x-mcp-header annotation: the spec has the client
+			// exclude the tool (2026-07-28 Streamable HTTP).
+			c.say("left out the tool %s: its x-mcp-header annotations are invalid", t.Get("name").String())
 		case b.RejectToolList != nil && b.RejectToolList(t):
 			return nil, fmt.Errorf("tool %s: invalid input schema %s: the tool list is rejected", t.Get("name"), t.Get("inputSchema").Raw)
 		case b.DropTool != nil && b.DropTool(t):
@@ -296,4 +310,39 @@ func oldServer(err error) bool {
 		return false
 	}
 	return te.Status == 400 || te.Status == 404 || te.Status == 405
+}
+
+// suiteCalls makes the calls the official suite's scenarios ask of a
+// client program beside the app's own: the schema echo of
+// json-schema-2020-12-preservation (json_schema_echo with the inputSchema
+// it holds of json_schema_2020_12_tool) and, with Bugs.KeepInvalidTools,
+// a call of each tool with invalid x-mcp-header annotations.
+func (c *Client) suiteCalls(ctx context.Context, tools []gjson.Result) error {
+	var focal gjson.Result
+	echo := false
+	for _, t := range tools {
+		switch name := t.Get("name").String(); {
+		case name == "json_schema_2020_12_tool":
+			focal = t.Get("inputSchema")
+		case name == "json_schema_echo":
+			echo = true
+		}
+	}
+	if echo && focal.Exists() {
+		schema := focal.Raw
+		if c.opt.Bugs.StripSchema {
+			schema = stripSchema(focal)
+		}
+		if _, err := c.Call(ctx, "tools/call", `{"name":"json_schema_echo","arguments":{"schema":`+schema+`}}`); err != nil {
+			return err
+		}
+	}
+	if c.opt.Bugs.KeepInvalidTools {
+		for _, t := range tools {
+			if _, ok := paramHeadersOf(t.Get("inputSchema")); !ok {
+				_, _ = c.Call(ctx, "tools/call", `{"name":`+t.Get("name").Raw+`,"arguments":`+Fill(t.Get("inputSchema"))+`}`)
+			}
+		}
+	}
+	return nil
 }

@@ -130,6 +130,14 @@ type Tour struct {
 	// acted), as mcptest.ProgramTB writes them; nil drops them. A problem
 	// also ends Run with an error.
 	Log io.Writer
+	// HTMLDir, when set, is a directory where Play also writes the tour
+	// as HTML pages: one per lesson (its wording in Spanish and English,
+	// a switch on the page), one for the authorization walk and one for
+	// the rest of the catalog, each scenario's journal drawn, and
+	// index.html.
+	HTMLDir string
+
+	pages *htmlPages // while Play runs with HTMLDir
 }
 
 // item is one thing the tour shows: a lesson, or a scenario of the catalog.
@@ -180,11 +188,15 @@ func (t Tour) Play(w io.Writer, args ...string) ([]Verdict, error) {
 	if ew.err != nil {
 		return nil, ew.err
 	}
+	if t.HTMLDir != "" {
+		t.pages = &htmlPages{}
+	}
 	var verdicts []Verdict
 	for i, it := range items {
 		if i > 0 {
 			fmt.Fprintln(ew)
 		}
+		t.pages.begin(it)
 		vs, err := t.show(ew, it)
 		verdicts = append(verdicts, vs...)
 		if err != nil {
@@ -193,6 +205,9 @@ func (t Tour) Play(w io.Writer, args ...string) ([]Verdict, error) {
 		if ew.err != nil {
 			return verdicts, ew.err
 		}
+	}
+	if err := t.pages.write(t.HTMLDir, t.Client.Name); err != nil {
+		return verdicts, err
 	}
 	return verdicts, nil
 }
@@ -384,6 +399,7 @@ func (t Tour) play(w io.Writer, s scenarios.Scenario, c Client) (Verdict, error)
 		return Verdict{}, fmt.Errorf("tour: scenario %s could not be played: %v", s.Name, verdict)
 	}
 	r := s.Evaluate(o)
+	t.pages.keep(o, r, c.Name)
 
 	fmt.Fprintf(w, "## %s\n\n", s.Name)
 	fmt.Fprintf(w, "%s\n", wrap("The server: "+s.Mistake, ""))
