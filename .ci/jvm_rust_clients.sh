@@ -127,8 +127,11 @@ check_jvm_rust_clients() {
 	}
 	expect 1 java-sdk-959 -- "${javacmd[@]}"
 	expect 1 java-sdk-611 -- "${javacmd[@]}"
+	expect 1 java-sdk-1084 -- "${javacmd[@]}"
+	expect 1 java-sdk-803 -- "${javacmd[@]}"
 	expect 1 rust-sdk-733 --http -- "$rmcp111"
 	expect 0 rust-sdk-733 --http -- "$rmcp"
+	expect 1 agentic-api-311 -- "$rmcp"
 	echo "ok: the Java and Rust releases of the bug catalog: buggy ones caught, fixed ones pass ($((SECONDS - start)) s)"
 }
 check_jvm_rust_clients

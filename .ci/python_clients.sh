@@ -132,6 +132,8 @@ check_python_bug_versions() {
 	expect pass 2.0.0 python-sdk-2507
 	expect fail 1.30.0 python-sdk-1577 --http
 	expect pass 2.0.0 python-sdk-1577 --http
+	expect fail 1.9.1 python-sdk-1672 --http
+	expect pass 1.30.0 python-sdk-1672 --http
 	expect fail 2.3.0 python-sdk-2456
 	expect fail 2.3.0 python-sdk-3556 --http
 	expect fail 2.3.0 python-sdk-1676 --http

@@ -69,7 +69,7 @@ func TestBugFixedMark3labs(t *testing.T) {
 			assert.Equal(t, scenarios.Pass, r.Status, "mark3labs/mcp-go v1.2.1 passes: %s\n%s", r, r.Transcript)
 		})
 	}
-	assert.Equal(t, 5, n, "the bugs proven by a real mark3labs/mcp-go version")
+	assert.Equal(t, 6, n, "the bugs proven by a real mark3labs/mcp-go version")
 }
 
 // gosdkApp is what an application on the official Go SDK does: connect

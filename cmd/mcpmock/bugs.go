@@ -55,3 +55,14 @@ func playList(only, bugIDs []string, overHTTP bool) ([]scenarios.Scenario, error
 // isBug reports whether name is a bug's ID given to --bug: a
 // --known-deviation may name it.
 func isBug(name string, bugIDs []string) bool { return slices.Contains(bugIDs, name) }
+
+// isAuth reports whether the scenario named name arranges its own
+// authorization: an auth/ scenario of the catalog, or a bug whose recipe
+// names one (its scenario is named by the bug's ID).
+func isAuth(name string) bool {
+	if scenarios.IsAuth(name) {
+		return true
+	}
+	b, ok := bugs.Lookup(name)
+	return ok && scenarios.IsAuth(b.Recipe.Scenario)
+}

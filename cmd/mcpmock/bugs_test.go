@@ -56,3 +56,13 @@ func TestRunBugUsageMistakes(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "--bug java-sdk-324 is a bug of the Streamable HTTP transport: add --http")
 }
+
+// TestIsAuth: a bug whose recipe names an auth/ scenario is served as that
+// scenario is (its authorization server's URLs beside the MCP endpoint,
+// no --auth on top), though its scenario is named by the bug's ID.
+func TestIsAuth(t *testing.T) {
+	assert.True(t, isAuth("auth/no-pkce-support"))
+	assert.True(t, isAuth("typescript-sdk-2831"))
+	assert.False(t, isAuth("mcp-go-588"))
+	assert.False(t, isAuth("giftgen-handshake"))
+}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
-	"github.com/mcpmock/mcpmock/scenarios"
 )
 
 // mcpPath is where serve --http mounts the MCP endpoint.
@@ -100,7 +99,7 @@ func serveHTTP(spec serverSpec, listen httpListen, reportFile string, stdout, lo
 		}
 		mux := http.NewServeMux()
 		mux.Handle(mcpPath, srv.HTTPHandler())
-		if spec.auth.enabled() || spec.scenario != nil && scenarios.IsAuth(spec.scenario.Name) {
+		if spec.auth.enabled() || spec.scenario != nil && isAuth(spec.scenario.Name) {
 			// The authorization's well-known URLs and endpoints.
 			mux.Handle("/", srv.HTTPHandler())
 		}

@@ -68,13 +68,13 @@ type runOptions struct {
 // needsHTTP reports whether s can apply only to a client of the
 // Streamable HTTP transport: an http-* or auth/ scenario.
 func needsHTTP(s scenarios.Scenario) bool {
-	return scenarios.IsAuth(s.Name) || slices.ContainsFunc(scenarios.HTTP(), func(h scenarios.Scenario) bool { return h.Name == s.Name })
+	return isAuth(s.Name) || slices.ContainsFunc(scenarios.HTTP(), func(h scenarios.Scenario) bool { return h.Name == s.Name })
 }
 
 // authFor reports whether --auth or --auth-client put the server of s
 // behind OAuth: every scenario's but an auth/ one's, which arranges its own.
 func (opts runOptions) authFor(s scenarios.Scenario) bool {
-	return opts.auth.enabled() && !scenarios.IsAuth(s.Name)
+	return opts.auth.enabled() && !isAuth(s.Name)
 }
 
 // clientContext is what the program playing s gets in
@@ -223,7 +223,7 @@ func table(rep *scenarios.Report, needHTTP []string) string {
 	}
 	auth := 0
 	for _, n := range needHTTP {
-		if scenarios.IsAuth(n) {
+		if isAuth(n) {
 			auth++
 		}
 	}
@@ -285,7 +285,7 @@ func runScenario(s scenarios.Scenario, opts runOptions) scenarios.Result {
 		// end "never asked for the URL", so the program is not started.
 		fmt.Fprintf(opts.log, "mcpmock run: scenario %s: not played: it needs --http\n", s.Name)
 		about := "Streamable HTTP"
-		if scenarios.IsAuth(s.Name) {
+		if isAuth(s.Name) {
 			about = "authorization over Streamable HTTP"
 		}
 		r := scenarios.Result{Scenario: s.Name, Spec: s.Spec, Expected: s.Expect.Description, DecisionPoint: s.Expect.DecisionPoint, Status: scenarios.NotApplicable,

@@ -145,10 +145,10 @@ func catalog() []Bug {
 	}
 
 	// ---- framing: long lines, lines that are not JSON, bytes that are not UTF-8 ----
-	add(Bug{ID: "mcp-go-155", Client: "mark3labs/mcp-go (stdio client)",
+	add(Bug{ID: "mcp-go-155", Client: "mark3labs/mcp-go (stdio client; the Scanner came back with PR #464, through v0.39.1)",
 		Symptom: "a reply over 64 KB fails: the client reads stdout with a bufio.Scanner and its 64 KB token limit",
-		Recipe:  longLine(), Fixed: "reads lines of any length",
-		Proof: raw("a reader that fails on a line over 64 KB", "a reader without limit")}, issue("mark3labs/mcp-go", 155))
+		Recipe:  longLine(), Fixed: "reads lines of any length (bufio.Reader again since PR #603)",
+		Proof: real("github.com/mark3labs/mcp-go", "v0.39.1", "v1.2.1", "mcpgo-v0.39.1")}, issue("mark3labs/mcp-go", 155))
 	add(Bug{ID: "mcp-go-588", Client: "mark3labs/mcp-go v0.39.1 (stdio client)",
 		Symptom: "\"bufio.Scanner: token too long\" on a large tool list or result; the session is lost",
 		Recipe:  longLine(), Fixed: "reads lines of any length (bufio.Reader, PR #603)",
@@ -502,10 +502,27 @@ func catalog() []Bug {
 			Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true},
 		Fixed: "fails the call when its stream ends without a reply and cannot be resumed",
 		Proof: pypi("1.30.0", "mcp 2.0.0")}, issue("modelcontextprotocol/python-sdk", 1577))
+	add(Bug{ID: "python-sdk-1672", Client: "modelcontextprotocol/python-sdk streamable_http client (mcp 1.9.1; before PR #1670)",
+		Symptom: "an SSE event with empty data (the id-only priming event of a resumable stream) raises \"Error parsing SSE message\" (EOF while parsing); when the server then closes the stream the call is lost",
+		Recipe:  Recipe{Scenario: "http-stream-dropped"},
+		Fixed:   "skips events with empty data (PR #1670) and resumes the stream with GET and Last-Event-ID (PR #1654, SEP-1699)",
+		Proof:   pypi("1.9.1", "mcp 1.30.0")}, issue("modelcontextprotocol/python-sdk", 1672))
 	add(Bug{ID: "claude-code-79826", Client: "Claude Code (Streamable HTTP)",
 		Symptom: "tools are never refreshed after notifications/tools/list_changed over HTTP",
 		Recipe:  Recipe{Scenario: "tools-list-changed", HTTP: true}, Fixed: "lists the tools again, on every transport",
 		Proof: raw("an HTTP client that ignores the notification", "one that re-lists")}, issue("anthropics/claude-code", 79826))
+	add(Bug{ID: "typescript-sdk-2831", Client: "modelcontextprotocol/typescript-sdk OAuth client (auth(), 1.32.2)",
+		Symptom: "authorization goes on (registers, authorizes) with an authorization server whose metadata lists no code_challenge_methods_supported, which 2025-11-25 says means no PKCE",
+		Recipe:  Recipe{Scenario: "auth/no-pkce-support", HTTP: true},
+		Fixed:   "refuses to proceed when code_challenge_methods_supported is absent (2025-11-25 authorization: MUST)",
+		Proof: npm("@modelcontextprotocol/sdk@1.32.2", "@modelcontextprotocol/sdk 1.32.2 (still has it; the issue is open)",
+			"no release yet: the raw OAuth client that refuses")}, issue("modelcontextprotocol/typescript-sdk", 2831))
+	add(Bug{ID: "typescript-sdk-2344", Client: "modelcontextprotocol/typescript-sdk OAuth client (auth(), 1.x)",
+		Symptom: "authorization server metadata whose issuer is not the issuer the client built the well-known URL from is used anyway: the client registers and authorizes at the endpoints it names (an OAuth mix-up)",
+		Recipe:  Recipe{Scenario: "auth/metadata-issuer-mismatch", HTTP: true},
+		Fixed:   "refuses the metadata when its issuer differs (RFC 8414 §3.3; PR #2344, @modelcontextprotocol/client 2.0.0)",
+		Proof: npm("@modelcontextprotocol/sdk@1.32.2", "the OAuth app on @modelcontextprotocol/sdk 1.32.2",
+			"the same app on @modelcontextprotocol/client 2.0.0")}, pr("modelcontextprotocol/typescript-sdk", 2344))
 	add(Bug{ID: "java-sdk-324", Client: "modelcontextprotocol/java-sdk McpClientSession (HTTP+SSE client transport)",
 		Symptom: "a request answered with an HTTP 4xx or 5xx waits until its timeout instead of failing",
 		Recipe: Recipe{Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true,

@@ -49,6 +49,25 @@ func jvmRust(out []Bug) []Bug {
 		Fixed:   "skips the line that is not JSON and goes on (PR #199, not merged: the maintainers hold the server at fault, which the spec's MUST NOT on the server's stdout supports)",
 		Proof:   maven("2.2.0", "no release yet (2.2.0 is the newest): the raw client that skips the line")},
 		issue("modelcontextprotocol/java-sdk", 611))
+	add(Bug{ID: "java-sdk-1084", Client: "modelcontextprotocol/java-sdk McpSyncClient.listTools() (to 2.2.0)",
+		Symptom: "a server whose nextCursor never ends the list makes listTools() page forever (Mono.expand with no bound): the calling thread never returns",
+		Recipe:  scenario("looping-cursor"),
+		Fixed:   "stops following a cursor chain that does not end (a cursor seen before, or a page bound) and returns",
+		Proof:   maven("2.2.0", "no release yet (2.2.0 is the newest; the issue is open): the raw client that stops at a cursor it has seen")},
+		issue("modelcontextprotocol/java-sdk", 1084))
+	add(Bug{ID: "java-sdk-803", Client: "modelcontextprotocol/java-sdk McpClientSession (to 2.2.0)",
+		Symptom: "a request that times out is dropped without notifications/cancelled: the server works on for nothing",
+		Recipe:  scenario("slow-tool-timeout"),
+		Fixed:   "sends notifications/cancelled for the timed-out request (PR #803, open)",
+		Proof:   maven("2.2.0", "no release yet (2.2.0 is the newest): the raw client that cancels")},
+		pr("modelcontextprotocol/java-sdk", 803))
+	add(Bug{ID: "agentic-api-311", Client: "modelcontextprotocol/rust-sdk (rmcp) Peer::list_all_tools (1.8.0, as vllm-project/agentic-api used it; still in 3.11.0)",
+		Symptom: "list_all_tools follows nextCursor until it is absent, with no guard: a server whose cursor repeats makes discovery page until the caller's timeout",
+		Recipe:  scenario("looping-cursor"),
+		Fixed:   "stops at a cursor it has seen (agentic-api's own loop with PaginationLoop and a page bound, PR #311)",
+		Proof: Proof{Kind: RealVersion, Buggy: "rmcp 3.11.0 (still has it)", Fixed: "no release yet: the raw client that stops at a cursor it has seen",
+			Test: jvmRustTest + " (integration/clients/rust)", Release: "rmcp@3.11.0"}},
+		pr("vllm-project/agentic-api", 311))
 	for i := range out {
 		if out[i].ID == "rust-sdk-733" {
 			out[i].Client = "modelcontextprotocol/rust-sdk (rmcp) streamable HTTP client (to 1.1.1)"

@@ -14,6 +14,9 @@ import (
 func init() {
 	proofs["java-sdk-959"] = same(raw{bugs: knobs{HangOnEOF: true}})
 	proofs["java-sdk-611"] = same(raw{bugs: knobs{NonJSONFatal: true}})
+	proofs["java-sdk-1084"] = same(raw{bugs: knobs{FollowCursorLoop: true}})
+	proofs["java-sdk-803"] = same(raw{bugs: knobs{NoCancel: true}})
+	proofs["agentic-api-311"] = same(raw{bugs: knobs{FollowCursorLoop: true}})
 }
 
 // TestJVMRustProofs: the bugs proven by Java and Rust releases say so on
@@ -21,9 +24,12 @@ func init() {
 // that plays them.
 func TestJVMRustProofs(t *testing.T) {
 	for id, want := range map[string]string{
-		"java-sdk-959": "io.modelcontextprotocol.sdk:mcp@2.2.0",
-		"java-sdk-611": "io.modelcontextprotocol.sdk:mcp@2.2.0",
-		"rust-sdk-733": "rmcp@1.1.1",
+		"java-sdk-959":    "io.modelcontextprotocol.sdk:mcp@2.2.0",
+		"java-sdk-611":    "io.modelcontextprotocol.sdk:mcp@2.2.0",
+		"java-sdk-1084":   "io.modelcontextprotocol.sdk:mcp@2.2.0",
+		"java-sdk-803":    "io.modelcontextprotocol.sdk:mcp@2.2.0",
+		"rust-sdk-733":    "rmcp@1.1.1",
+		"agentic-api-311": "rmcp@3.11.0",
 	} {
 		b, ok := bugs.Lookup(id)
 		require.True(t, ok, id)

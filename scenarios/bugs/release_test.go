@@ -33,6 +33,7 @@ func TestProofShort(t *testing.T) {
 		"python-sdk-434":      "real: mcp@1.9.1",
 		"python-sdk-2507":     "real: mcp@1.30.0",
 		"python-sdk-1577":     "real: mcp@1.30.0",
+		"python-sdk-1672":     "real: mcp@1.9.1",
 		"python-sdk-2456":     "real: mcp@2.3.0",
 		"python-sdk-3556":     "real: mcp@2.3.0",
 		"python-sdk-1676":     "real: mcp@2.3.0",
@@ -69,5 +70,5 @@ func TestPyPIProofsInstalled(t *testing.T) {
 		}
 		assert.Regexp(t, `(?m)^\s*expect fail `+regexp.QuoteMeta(version)+` `+regexp.QuoteMeta(b.ID)+`\b`, string(script), "%s: .ci/python_clients.sh plays it on mcp %s", b.ID, version)
 	}
-	assert.Equal(t, 7, n, "the bugs proven by a PyPI release")
+	assert.Equal(t, 8, n, "the bugs proven by a PyPI release")
 }

@@ -8,16 +8,32 @@
 // finishAuth and connects again, as the SDK asks. Pre-registered
 // credentials come from MCP_CONFORMANCE_CONTEXT (the official conformance
 // suite's convention, which mcpmock run follows). Exit 0: the workflow
-// succeeded; 1: it failed (the reason on stderr).
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+// succeeded; 1: it failed (the reason on stderr). BUG_SDK=v2 runs the same
+// app on @modelcontextprotocol/client (2.x), for the bug catalog's proofs.
 import { HeadlessProvider } from "./ts-oauth-provider.mjs";
+
+const v2 = process.env.BUG_SDK === "v2";
+const { Client, StreamableHTTPClientTransport, UnauthorizedError } = v2
+  ? await import("@modelcontextprotocol/client")
+  : {
+      ...(await import("@modelcontextprotocol/sdk/client/index.js")),
+      ...(await import("@modelcontextprotocol/sdk/client/streamableHttp.js")),
+      ...(await import("@modelcontextprotocol/sdk/client/auth.js")),
+    };
+
+// V2Provider keeps what discovery found across the redirect, which 2.x
+// asks for to check the authorization response's iss against it (1.x
+// would use it too, and its verdicts, those of check_node_clients, are
+// without).
+class V2Provider extends HeadlessProvider {
+  saveDiscoveryState(state) { this.discovery = state; }
+  discoveryState() { return this.discovery; }
+}
 
 const url = new URL(process.argv[process.argv.length - 1]);
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}");
 
-const provider = new HeadlessProvider("ts-sdk-oauth-app", context);
+const provider = v2 ? new V2Provider("ts-sdk-oauth-app", context) : new HeadlessProvider("ts-sdk-oauth-app", context);
 let client;
 async function connect() {
   client = new Client({ name: "ts-sdk-oauth-app", version: "1.0.0" });
@@ -28,7 +44,7 @@ async function connect() {
   } catch (err) {
     if (!(err instanceof UnauthorizedError) || !provider.code) throw err;
     console.error("authorized in the (headless) browser; finishing");
-    await transport.finishAuth(provider.code);
+    await transport.finishAuth(provider.code, provider.iss);
   }
   client = new Client({ name: "ts-sdk-oauth-app", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));

@@ -48,5 +48,6 @@ export class HeadlessProvider {
     // The redirect handler's duty: a response to another request is dropped.
     if (back.searchParams.get("state") !== this.sentState) throw new Error("authorize: the state is not the one sent (CSRF?)");
     this.code = back.searchParams.get("code");
+    this.iss = back.searchParams.get("iss") ?? undefined; // RFC 9207's, for a finishAuth that checks it
   }
 }

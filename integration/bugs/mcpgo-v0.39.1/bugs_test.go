@@ -58,6 +58,7 @@ func app(version string) scenarios.ConnectFunc {
 // it has: the bug's check fails (caught, not merely not reached).
 func TestBug(t *testing.T) {
 	for id, version := range map[string]string{
+		"mcp-go-155":   mcp.LATEST_PROTOCOL_VERSION, // the same 70 KB line, the first report of the limit
 		"mcp-go-588":   mcp.LATEST_PROTOCOL_VERSION, // a 70 KB tools/list line: bufio.Scanner: token too long
 		"mcp-go-650":   mcp.LATEST_PROTOCOL_VERSION, // the server answers 2025-11-25: unsupported protocol version
 		"eino-ext-622": mcp.LATEST_PROTOCOL_VERSION,
