@@ -3,6 +3,7 @@ package bugs
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/mcptest/fault"
@@ -498,8 +499,12 @@ func catalog() []Bug {
 		Proof: raw("an HTTP client that fails the call when the stream ends", "one that resumes with Last-Event-ID")}, issue("modelcontextprotocol/php-sdk", 327))
 	add(Bug{ID: "python-sdk-1577", Client: "modelcontextprotocol/python-sdk streamable_http client",
 		Symptom: "a call hangs when the server dies in the middle of it over Streamable HTTP",
+		// 6 s: the buggy app gives up at 70% of it (4.2 s); the fixed one
+		// fails at once, but a Python process under load can take over a
+		// second to fail and exit, which the default 2 s (a 1 s bar) did
+		// not leave.
 		Recipe: Recipe{Faults: []mcptest.Fault{fault.DropStream("tools/call", 0, false)}, Expect: FailsFast(),
-			Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true},
+			Script: "srv.URL() // the client connects over Streamable HTTP", HTTP: true, Deadline: 6 * time.Second},
 		Fixed: "fails the call when its stream ends without a reply and cannot be resumed",
 		Proof: pypi("1.30.0", "mcp 2.0.0")}, issue("modelcontextprotocol/python-sdk", 1577))
 	add(Bug{ID: "python-sdk-1672", Client: "modelcontextprotocol/python-sdk streamable_http client (mcp 1.9.1; before PR #1670)",
