@@ -278,27 +278,21 @@ func (j *Journal) watch(ctx context.Context, sel *selector, step func(Message) b
 	w := j.addWatcher(sel)
 	defer j.unwatch(w)
 	next := 0
+	var buf Messages
 	scan := func() (Message, bool) {
-		if sel == nil {
-			msgs := j.view()
-			for ; next < len(msgs); next++ {
-				if step(msgs[next]) {
-					return msgs[next], true
+		for {
+			var end int
+			buf, end = j.copyFrom(next, sel, buf)
+			for _, m := range buf {
+				if step(m) {
+					return m, true
 				}
 			}
-			return Message{}, false
-		}
-		msgs, keys, c, ok := j.indexed(*sel)
-		if !ok { // none of its names was recorded yet
-			next = len(keys)
-			return Message{}, false
-		}
-		for ; next < len(keys); next++ {
-			if c.match(keys[next]) && step(msgs[next]) {
-				return msgs[next], true
+			if end == next {
+				return Message{}, false
 			}
+			next = end
 		}
-		return Message{}, false
 	}
 	for {
 		if m, ok := scan(); ok {
@@ -310,6 +304,37 @@ func (j *Journal) watch(ctx context.Context, sel *selector, step func(Message) b
 			return scan()
 		}
 	}
+}
+
+// watchBatch is the most messages copyFrom copies at a time.
+const watchBatch = 256
+
+// copyFrom copies into buf (reused) the messages that sel selects (nil:
+// every one) among at most watchBatch of those recorded from index from on,
+// and returns them with the index after the last one read. It copies
+// instead of handing out a view of the storage, so that a watcher, which
+// reads every new message once, costs the sessions only the new messages:
+// a view would make the next amend (over HTTP every message the mock sends
+// is amended with its exchange) copy the whole journal.
+func (j *Journal) copyFrom(from int, sel *selector, buf Messages) (Messages, int) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.flatten()
+	buf = buf[:0]
+	end := min(len(j.msgs), from+watchBatch)
+	if sel == nil {
+		return append(buf, j.msgs[from:end]...), end
+	}
+	c, ok := j.compile(*sel)
+	if !ok { // none of its names was recorded yet
+		return buf, end
+	}
+	for i := from; i < end; i++ {
+		if c.match(j.keys[i]) {
+			buf = append(buf, j.msgs[i])
+		}
+	}
+	return buf, end
 }
 
 // accepts reports whether s selects m, from m's fields.
