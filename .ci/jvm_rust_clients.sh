@@ -56,9 +56,6 @@ check_jvm_rust_clients() {
 		--known-deviation "tools-list-changed=$R: notifications/tools/list_changed reaches only ClientHandler::on_tool_list_changed; the app serves the README's client, whose handler ignores it (the spec's 'servers ... SHOULD send a notification' asks nothing of the client). Transcript: the notification, then tools/call and no tools/list"
 		--known-deviation "looping-cursor=$R: Peer::list_all_tools follows nextCursor until it is None, with no check for a cursor seen before, so it pages until the app's timeout. No rule of the spec asks for loop detection. Transcript: thousands of tools/list with the same cursor"
 	)
-	local rust_handshake=(
-		--known-deviation "wrong-id-type=$R matches the reply with id \"2\" to request 2 on purpose (rust-sdk#1021, for gateways that echo numeric ids as strings, rust-sdk#1017). The server broke '$spec basic: Responses MUST include the same ID as the request they correspond to'; no rule of the spec forbids the client's match. Transcript: tools/call id 2 answered with id \"2\", and the app's call succeeds"
-	)
 	local rust_auto=(
 		--known-deviation "capabilities-differ-by-era=$R in the stateless era calls tools/list and tools/call although server/discover declared no tools capability (only prompts, resources): the check is left to the app, as for tools-capability-missing. Transcript: server/discover without tools, then tools/list"
 	)
@@ -94,25 +91,16 @@ check_jvm_rust_clients() {
 		--known-deviation "http-stream-dropped=$J: a tools/call SSE stream that ends before the reply is not resumed (DefaultMcpTransportStream reconnects with Last-Event-ID only when the stream errors, not when it ends), against '$spec transports: If the client wishes to resume after a disconnection ... it SHOULD issue an HTTP GET ... Last-Event-ID'. Transcript: the stream cut after its event id, no GET, the call's TimeoutException" \
 		--known-deviation "http-legacy-sse-only=$J: HttpClientStreamableHttpTransport reports the 405 ('Received unexpected status code: 405'); falling back to HttpClientSseClientTransport is left to the app, which does not ('$spec transports, Backwards Compatibility: Clients wanting to support older servers should ... issue a GET'). Transcript: POST initialize answered 405, no GET" \
 		-- "${javacmd[@]}"
-	play rust-stdio "${rust[@]}" "${rust_handshake[@]}" -- "$rmcp"
+	play rust-stdio "${rust[@]}" -- "$rmcp"
 	local rust_http=(
 		--known-deviation "stdout-banner=$R: an SSE event whose data is not JSON ends the response stream, and connecting fails ('connection closed: initialize response'). The server broke the transport (its messages MUST be JSON-RPC); no client rule is broken, the scenario asks for robustness. Transcript: the banner event, then the stream ends for the client"
 		--known-deviation "http-legacy-sse-only=$R has no client for the 2024-11-05 HTTP+SSE transport, so the 405 ends connecting ('$spec transports, Backwards Compatibility: Clients wanting to support older servers should ... issue a GET'). Transcript: POST answered 405, no GET"
 	)
-	play rust-http --http "${rust[@]}" "${rust_handshake[@]}" "${rust_http[@]}" -- "$rmcp"
-	play rust-stdio-auto "${rust[@]}" "${rust_auto[@]}" "${rust_handshake[@]}" \
+	play rust-http --http "${rust[@]}" "${rust_http[@]}" -- "$rmcp"
+	play rust-stdio-auto "${rust[@]}" "${rust_auto[@]}" \
 		--known-deviation "discover-never-answered=$R: ClientLifecycleMode::Auto waits 10 s for server/discover before it falls back (DEFAULT_AUTO_DISCOVER_TIMEOUT), longer than the app's connect timeout (70% of the scenario's 10 s). The 2026-07-28 spec sets no probe timeout. Transcript: server/discover, never answered, no initialize" \
 		-- "$rmcp" --auto
-	# slow-tool-timeout is not played over HTTP with --auto: the scenario
-	# asks for notifications/cancelled, and over Streamable HTTP in
-	# 2026-07-28 closing the request's stream is the cancellation ('No
-	# notifications/cancelled message is required or expected'), which is
-	# what rmcp does: the check would blame it falsely.
-	local auto_http=()
-	for name in $("$dir/mcpmock" list | grep -o '^[a-z0-9/-]*:' | tr -d :); do
-		[ "$name" = slow-tool-timeout ] || auto_http+=(--scenario "$name")
-	done
-	play rust-http-auto --http "${auto_http[@]}" "${rust[@]}" "${rust_auto[@]}" "${rust_http[@]}" \
+	play rust-http-auto --http "${rust[@]}" "${rust_auto[@]}" "${rust_http[@]}" \
 		-- "$rmcp" --auto
 	echo "ok: the Java SDK and rmcp on stdio and HTTP against mcpmock ($((SECONDS - start)) s)"
 

@@ -15,7 +15,7 @@ func TestHelperProbe(t *testing.T) {
 	if os.Getenv("SCENARIOS_HELPER_PROBE") == "" {
 		t.Skip("run by TestAttributedToCaller")
 	}
-	scenarios.Run(t, connectWith(bugs{LooseIDs: true}), scenarios.Only("wrong-id-type")) // the line the failure names
+	scenarios.Run(t, connectWith(bugs{NonJSONFatal: true}), scenarios.Only("stdout-banner")) // the line the failure names
 }
 
 // TestAttributedToCaller: a failing scenario's failure and its transcript
@@ -29,8 +29,8 @@ func TestAttributedToCaller(t *testing.T) {
 		t.Fatalf("the probe should fail:\n%s", out)
 	}
 	for _, want := range []string{
-		// wrong-id-type's basis is robustness, and the first line says so.
-		`(?m)^\s+helper_test\.go:18: scenario wrong-id-type failed: the client did not survive a server that breaks the spec`,
+		// stdout-banner's basis is robustness, and the first line says so.
+		`(?m)^\s+helper_test\.go:18: scenario stdout-banner failed: the client did not survive a server that breaks the spec`,
 		`(?m)^\s+helper_test\.go:18: mcptest transcript:$`,
 	} {
 		if !regexp.MustCompile(want).Match(out) {

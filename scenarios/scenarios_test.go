@@ -46,7 +46,7 @@ var buggy = map[string]struct {
 	"discover-never-answered":      {bug: kind{bugs: bugs{NoProbeTimeout: true}}, mention: []string{"no handshake", "context deadline exceeded", "server/discover"}, deadline: time.Second},
 	"modern-only":                  {bug: kind{bugs: bugs{InitAfterDiscover: true}}, mention: []string{"initialize sent to a modern-only server after server/discover succeeded"}},
 	"stdout-banner":                {bug: kind{bugs: bugs{NonJSONFatal: true}}, mention: []string{"invalid JSON from the server", "no request beyond the lifecycle"}},
-	"wrong-id-type":                {bug: kind{bugs: bugs{LooseIDs: true}}, mention: []string{"connect returned nil", "mistyped id"}},
+	"wrong-id-type":                {bug: kind{bugs: bugs{NoTimeout: true}}, mention: []string{"did not return within"}},
 	"disconnect-mid-call":          {bug: kind{bugs: bugs{HangOnEOF: true}}, mention: []string{"waited for its timeout", "context deadline exceeded"}, deadline: time.Second},
 	"slow-tool-timeout":            {bug: kind{bugs: bugs{NoCancel: true}}, mention: []string{"no notifications/cancelled for tools/call id"}},
 	"elicitation-round-trip":       {bug: kind{bugs: bugs{ReuseRetryID: true}}, mention: []string{"the retry broke", "mrtr/new-id"}},

@@ -23,7 +23,10 @@ import (
 // and the official Go SDK's, in ./integration.)
 //
 // Modes: "careful" matches reply ids exactly; "by-number" matches them by
-// number, as the TypeScript SDK 1.32 does (so "3" answers 3);
+// number, as the TypeScript SDK 1.32 does (so "3" answers 3, which
+// wrong-id-type lets pass); "non-json-fatal" is careful but a line that is
+// not JSON ends its read loop (it fails stdout-banner, a robustness
+// scenario);
 // "slow-start" is careful after a start-up of 2.5 s; "no-server" exits 3
 // without starting its server; "oauth-probe" (run --http) prints the
 // official suite's environment, then asks its URL (the last argument),
@@ -64,6 +67,7 @@ func fakeClient(mode string) int {
 		fmt.Fprintf(os.Stderr, "fake client: "+format+"\n", args...)
 	})
 	opt.Bugs.LooseIDs = mode == "by-number"
+	opt.Bugs.NonJSONFatal = mode == "non-json-fatal"
 	opt.Bugs.IgnoreCapabilities = mode == "no-capability-check"
 	c := mcpclient.Stdio(out, in, opt)
 	ctx, cancel := context.WithTimeout(context.Background(), callDeadline(time.Duration(deadline)*time.Millisecond))

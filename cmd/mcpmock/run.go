@@ -137,7 +137,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	for _, d := range deviations {
 		name, why, ok := strings.Cut(d, "=")
 		if !ok || name == "" || why == "" {
-			return usagef("--known-deviation %q: write NAME=why, e.g. --known-deviation 'wrong-id-type=matches ids by number'", d)
+			return usagef("--known-deviation %q: write NAME=why, e.g. --known-deviation 'tools-list-changed=the app registers no list_changed handler'", d)
 		}
 		opts.deviations[name] = why
 	}

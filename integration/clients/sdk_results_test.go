@@ -40,11 +40,7 @@ var runs = []run{
 
 // unplayed are the scenarios a run leaves out on purpose, and why; the
 // table says so in their cells.
-var unplayed = map[string]map[string]string{
-	"rust-http-auto": {
-		"slow-tool-timeout": "not played: the scenario asks for notifications/cancelled, but in 2026-07-28 over Streamable HTTP closing the request's stream is the cancellation (\"No `notifications/cancelled` message is required or expected\"), which rmcp does",
-	},
-}
+var unplayed = map[string]map[string]string{}
 
 // verdict is one scenario's line of a results file.
 type verdict struct {

@@ -18,7 +18,7 @@ type Bugs struct {
 
 	// Ids.
 
-	LooseIDs        bool // matches a reply to its call by the id's number: "3" answers 3, as the TypeScript SDK 1.32 does (wrong-id-type)
+	LooseIDs        bool // matches a reply to its call by the id's number: "3" answers 3, as the TypeScript SDK 1.32 does; lenient, not a bug (wrong-id-type passes it)
 	RouteByID       bool // takes any message with a pending call's id for its reply, a request of the server too (zero-942)
 	IntRequestIDs   bool // decodes the server's request ids as integers: a string id ends its read loop (mcp-go-154)
 	FloatRequestIDs bool // decodes the server's request ids as float64: an id above 2^53 is answered with another (genie-14)
