@@ -28,6 +28,17 @@ type Journal struct {
 	shared   bool       // a view of msgs or keys was handed out since they were last copied
 	limit    int        // the most of a message's raw text kept (Options.JournalLimit); 0: all
 	watchers []*watcher // replaced, never changed in place: record reads it without copying
+
+	// The window (Options.JournalKeep): msgs[0] is message base+1; the
+	// base messages before it went to spill, or were dropped (spill nil).
+	keep  int
+	base  int
+	spill *spillFile
+	// What whyUnfired reads, kept as messages are recorded, so that it
+	// does not need the messages that left memory.
+	sessions      int
+	clientMethods []string // the methods the clients sent (not responses), each once, in order
+	clientSent    map[string]bool
 }
 
 // segment is storage for messages recorded after the journal's flat
@@ -144,13 +155,20 @@ func (c *compiled) match(k msgKey) bool {
 // indexed returns the messages and index recorded so far, without
 // copying them (the caller must not change them), and s compiled.
 func (j *Journal) indexed(s selector) (Messages, []msgKey, compiled, bool) {
+	msgs, keys, _, c, ok := j.indexedAt(s)
+	return msgs, keys, c, ok
+}
+
+// indexedAt is indexed with the number of messages before the first one
+// it returns (Options.JournalKeep: those that left memory).
+func (j *Journal) indexedAt(s selector) (Messages, []msgKey, int, compiled, bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.flatten()
 	j.shared = true
 	n := len(j.msgs)
 	c, ok := j.compile(s)
-	return j.msgs[:n:n], j.keys[:n:n], c, ok
+	return j.msgs[:n:n], j.keys[:n:n], j.base, c, ok
 }
 
 // query returns the messages s selects, reading the index in place.
@@ -197,6 +215,7 @@ func (j *Journal) record(m Message) Message {
 	j.mu.Lock()
 	j.n++
 	m.Seq = j.n
+	j.summarize(m)
 	kept := m
 	if j.limit > 0 && len(m.raw) > j.limit && !lifecycleMethod[m.Method] {
 		// A copy of the head, so that the whole message can be freed once
@@ -218,6 +237,9 @@ func (j *Journal) record(m Message) Message {
 		}
 		sg := &j.more[len(j.more)-1]
 		sg.msgs, sg.keys = append(sg.msgs, kept), append(sg.keys, j.keyOf(m))
+	}
+	if j.keep > 0 && j.n-j.base >= j.keep+evictChunk(j.keep) {
+		j.evict()
 	}
 	ws := j.watchers
 	j.mu.Unlock()
@@ -241,9 +263,9 @@ func (j *Journal) amend(seq int, change func(*Message)) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.flatten()
-	i := seq - 1
+	i := seq - 1 - j.base
 	if i < 0 || i >= len(j.msgs) {
-		return
+		return // gone from memory: the spill file keeps it as it was then
 	}
 	if j.shared {
 		j.msgs = append(make([]Message, 0, cap(j.msgs)), j.msgs...)
@@ -258,11 +280,18 @@ func (j *Journal) amend(seq int, change func(*Message)) {
 // caller must not change it. Its capacity is its length, so an append to
 // it copies.
 func (j *Journal) view() Messages {
+	msgs, _ := j.viewAt()
+	return msgs
+}
+
+// viewAt is view with the number of messages before the first one it
+// returns (Options.JournalKeep: those that left memory).
+func (j *Journal) viewAt() (Messages, int) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.flatten()
 	j.shared = true
-	return j.msgs[:len(j.msgs):len(j.msgs)]
+	return j.msgs[:len(j.msgs):len(j.msgs)], j.base
 }
 
 // watch calls step with every message sel selects (nil: every message),
@@ -310,8 +339,9 @@ func (j *Journal) watch(ctx context.Context, sel *selector, step func(Message) b
 const watchBatch = 256
 
 // copyFrom copies into buf (reused) the messages that sel selects (nil:
-// every one) among at most watchBatch of those recorded from index from on,
-// and returns them with the index after the last one read. It copies
+// every one) among at most watchBatch of those recorded from index from on
+// (Seq from+1: an index over the whole journal, those that left memory
+// included), and returns them with the index after the last one read. It copies
 // instead of handing out a view of the storage, so that a watcher, which
 // reads every new message once, costs the sessions only the new messages:
 // a view would make the next amend (over HTTP every message the mock sends
@@ -321,15 +351,17 @@ func (j *Journal) copyFrom(from int, sel *selector, buf Messages) (Messages, int
 	defer j.mu.Unlock()
 	j.flatten()
 	buf = buf[:0]
-	end := min(len(j.msgs), from+watchBatch)
+	lo := max(from-j.base, 0) // a watcher left behind by the window skips what left memory
+	hi := min(len(j.msgs), lo+watchBatch)
+	end := j.base + hi
 	if sel == nil {
-		return append(buf, j.msgs[from:end]...), end
+		return append(buf, j.msgs[lo:hi]...), end
 	}
 	c, ok := j.compile(*sel)
 	if !ok { // none of its names was recorded yet
 		return buf, end
 	}
-	for i := from; i < end; i++ {
+	for i := lo; i < hi; i++ {
 		if c.match(j.keys[i]) {
 			buf = append(buf, j.msgs[i])
 		}
@@ -386,8 +418,24 @@ func (j *Journal) waitView(ctx context.Context, sel *selector, cond func(Message
 var lifecycleMethod = map[string]bool{"initialize": true, "server/discover": true}
 
 // All returns every message recorded so far, in wire order, in a new
-// slice: the caller may change it.
-func (j *Journal) All() Messages { return slices.Clone(j.view()) }
+// slice: the caller may change it. Under Options.JournalKeep it reads the
+// messages that left memory back from the spill file, so it costs the
+// memory of the whole journal: a long session reads Recent instead. It
+// then leaves out the messages that were dropped (no JournalSpill) or that
+// cannot be read back (Verify says why).
+func (j *Journal) All() Messages {
+	msgs, base := j.viewAt()
+	if base == 0 {
+		return slices.Clone(msgs)
+	}
+	out, _ := j.spilled(1, base)
+	return append(out, msgs...)
+}
+
+// Recent returns the messages still in memory, in wire order, in a new
+// slice: every message recorded so far, unless Options.JournalKeep moved
+// the oldest out (their Seq numbers are below the first one's).
+func (j *Journal) Recent() Messages { return slices.Clone(j.view()) }
 
 // Len returns the number of messages recorded so far.
 func (j *Journal) Len() int {

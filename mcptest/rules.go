@@ -353,6 +353,9 @@ func (s *Server) Verify() error {
 		}
 	}
 	parts = append(parts, s.countFindings()...)
+	if p := s.journal.spillProblem(); p != "" {
+		parts = append(parts, p)
+	}
 	if unfired := s.unfiredFaults(); len(unfired) > 0 {
 		parts = append(parts, fmt.Sprintf("%s never came into play, so the test did not test what it says:\n  - %s",
 			plural(len(unfired), "fault", "faults"), strings.Join(unfired, "\n  - ")))

@@ -97,7 +97,7 @@ var errVerdict = errors.New("the verdict is negative")
 
 // The synopses of the commands, for their -h and the usage.
 const (
-	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET] [--until-signal]]"
+	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--log FILE] [--journal-limit N] [--journal-spill FILE | --journal-drop] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET] [--until-signal]]"
 	runSynopsis   = "[--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]] [--json FILE] [--junit FILE] [--known-deviation NAME=why]... [--warn KINDS] [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
 )
 
@@ -105,6 +105,7 @@ const usage = `mcpmock: the MCP mock server for clients in any language
 
 usage:
   mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--log FILE]
+                [--journal-limit N] [--journal-spill FILE | --journal-drop]
                 [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]...
                         [--auth] [--auth-client ID:SECRET] [--until-signal]]
   mcpmock run [--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]]
