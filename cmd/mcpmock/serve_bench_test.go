@@ -2,9 +2,14 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,4 +117,127 @@ func BenchmarkInProcessCall(b *testing.B) {
 	for range b.N {
 		c.call(b)
 	}
+}
+
+// BenchmarkServeHTTPRSS: the resident memory of the built mcpmock serve
+// --http process (VmRSS, /proc/PID/status) after 10k, 100k and 1M
+// messages of one session of a raw client calling suggest_gifts over
+// loopback, with the default journal limit (issue 32: it stays within 2×
+// its RSS at 10k). MCPMOCK_RSS_MESSAGES sets the most messages (default
+// 1,000,000; about a minute of calls on 2 cores) and MCPMOCK_RSS_FLAGS
+// adds serve flags (e.g. "--journal-limit 0", memory without the limit).
+// At the end it checks that the report and the journal file hold every
+// message, each once, in order. Linux only (it reads /proc):
+//
+//	go test -run '^$' -bench ServeHTTPRSS -benchtime 1x ./cmd/mcpmock
+func BenchmarkServeHTTPRSS(b *testing.B) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		b.Skip("reads VmRSS from /proc: Linux only")
+	}
+	most := 1_000_000
+	if v := os.Getenv("MCPMOCK_RSS_MESSAGES"); v != "" {
+		var err error
+		if most, err = strconv.Atoi(v); err != nil {
+			b.Fatalf("MCPMOCK_RSS_MESSAGES=%q: %v", v, err)
+		}
+	}
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "mcpmock")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	report := filepath.Join(dir, "report.json")
+	args := append([]string{"serve", "--http", "--listen", "127.0.0.1:0", "--report", report}, strings.Fields(os.Getenv("MCPMOCK_RSS_FLAGS"))...)
+	cmd := exec.Command(bin, args...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var logs strings.Builder
+	cmd.Stderr = &logs
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	url, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		b.Fatalf("no URL on stdout: %v; logs:\n%s", err, logs.String())
+	}
+	rss := func() int64 {
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, l := range strings.Split(string(st), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+				kb, _ := strconv.ParseInt(f[1], 10, 64)
+				return kb
+			}
+		}
+		b.Fatal("no VmRSS in /proc/PID/status")
+		return 0
+	}
+	c := &benchClient{url: strings.TrimSpace(url), hc: &http.Client{}}
+	c.handshake(b) // 3 messages: initialize, its result, notifications/initialized
+	msgs := 3
+	var first int64
+	t0 := time.Now()
+	for _, at := range []int{10_000, 100_000, 1_000_000, 10_000_000} {
+		if at > most {
+			break
+		}
+		calls := 0
+		for ; msgs+2 <= at; msgs += 2 {
+			c.call(b)
+			calls++
+		}
+		kb := rss()
+		if first == 0 {
+			first = kb
+		}
+		perCall := time.Since(t0) / time.Duration(max(calls, 1))
+		b.Logf("%d messages: VmRSS %.1f MiB (%.2f× its RSS at 10k), %v a call over the last %d calls", msgs, float64(kb)/1024, float64(kb)/float64(first), perCall, calls)
+		b.ReportMetric(float64(kb)/1024, fmt.Sprintf("MiB@%dk", at/1000))
+		t0 = time.Now()
+	}
+	c.end(b)
+	if err := cmd.Wait(); err != nil {
+		b.Fatalf("serve: %v; logs:\n%s", err, logs.String())
+	}
+	var rep Report
+	raw, err := os.ReadFile(report)
+	if err == nil {
+		err = json.Unmarshal(raw, &rep)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	if rep.Messages != msgs {
+		b.Fatalf("the report counts %d messages, the client exchanged %d", rep.Messages, msgs)
+	}
+	if rep.JournalFile == "" {
+		b.Logf("every message stayed in memory (%d)", rep.Messages)
+		return
+	}
+	f, err := os.Open(rep.JournalFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	n := 0
+	for sc.Scan() {
+		var l struct {
+			Seq int `json:"seq"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil || l.Seq != n+1 {
+			b.Fatalf("%s line %d: %v, seq %d", rep.JournalFile, n+1, err, l.Seq)
+		}
+		n++
+	}
+	if n != rep.Messages {
+		b.Fatalf("%s holds %d messages, the report counts %d: the journal lost some", rep.JournalFile, n, rep.Messages)
+	}
+	b.Logf("%s holds all %d messages, in order; verdict %s", rep.JournalFile, n, rep.Verdict)
 }
