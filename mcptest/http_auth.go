@@ -134,7 +134,7 @@ func (h *authHost) Raise(rule, version string, seq int, detail string) {
 	}
 	v := Violation{Rule: id, Severity: row.severityIn(version), Spec: version, Section: section(row.specFor(version)), Detail: detail, Message: m}
 	s.mu.Lock()
-	s.violations = append(s.violations, v)
+	s.addViolation(v)
 	s.mu.Unlock()
 }
 

@@ -149,3 +149,37 @@ func TestJournalWindowUnwritable(t *testing.T) {
 	srv.journal.spill = nil // the failure is this test's point: the cleanup's Verify must not fail it
 	srv.journal.mu.Unlock()
 }
+
+// TestJournalWindowBoundsViolations: under JournalKeep a rule broken on
+// every message is listed 100 times a session, the last one counting the
+// rest; without it every violation is listed.
+func TestJournalWindowBoundsViolations(t *testing.T) {
+	for _, keep := range []int{0, 20} {
+		srv := NewServer(t).WithOptions(Options{JournalKeep: keep}).IgnoreViolations()
+		c := srv.Dial()
+		go func() { _, _ = io.Copy(io.Discard, c) }()
+		for i := range 150 { // requests before initialize: lifecycle/initialize-first each time
+			fmt.Fprintf(c, `{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`+"\n", i)
+		}
+		srv.WaitFor(t, Matcher{Description: "150 answers", Match: func(m Message) bool { return m.Seq >= 300 }})
+		vs := srv.Violations()
+		total, listed := 0, 0
+		for _, v := range vs {
+			if v.Rule == ruleInitializeFirst {
+				total += 1 + v.Repeats
+				listed++
+			}
+		}
+		want := 150
+		if keep > 0 {
+			want = violationsKept
+		}
+		if total != 150 || listed != want {
+			t.Fatalf("JournalKeep %d: want %s broken 150 times, %d listed; got %d times, %d listed", keep, ruleInitializeFirst, want, total, listed)
+		}
+		if keep > 0 && !strings.Contains(formatViolations(vs), "and 50 more times in session 1") {
+			t.Fatalf("want the failure text to count the unlisted ones:\n%s", formatViolations(vs))
+		}
+		_ = c.Close()
+	}
+}

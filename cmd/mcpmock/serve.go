@@ -71,6 +71,10 @@ type ReportViolation struct {
 	Spec     string `json:"spec"`
 	URL      string `json:"url"`
 	Message  string `json:"message"`
+	// Repeats is how many more times the client broke the rule in the
+	// same session, not listed apart (under --journal-limit, 100 a rule a
+	// session are listed).
+	Repeats int `json:"repeats,omitempty"`
 }
 
 func reportViolations(vs []mcptest.Violation) []ReportViolation {
@@ -78,7 +82,7 @@ func reportViolations(vs []mcptest.Violation) []ReportViolation {
 	for _, v := range vs {
 		out = append(out, ReportViolation{
 			Rule: string(v.Rule), Severity: v.Severity.String(), Detail: v.Detail,
-			Spec: v.Spec, URL: v.URL(), Message: v.Message.Raw(),
+			Spec: v.Spec, URL: v.URL(), Message: v.Message.Raw(), Repeats: v.Repeats,
 		})
 	}
 	return out
@@ -355,12 +359,16 @@ func brokenRules(vs []mcptest.Violation) string {
 		if v.Severity != mcptest.SeverityError {
 			continue
 		}
-		n++
+		n += 1 + v.Repeats
 		msg := v.Message.Raw()
 		if len(msg) > 200 {
 			msg = msg[:200] + "…"
 		}
-		fmt.Fprintf(&b, "\n  - %s: %s\n      message: %s\n      spec: %s", v.Rule, v.Detail, msg, v.URL())
+		more := ""
+		if v.Repeats > 0 {
+			more = fmt.Sprintf(" (and %s in session %d, not listed)", plural(v.Repeats, "more time", "more times"), v.Message.SessionNumber)
+		}
+		fmt.Fprintf(&b, "\n  - %s: %s%s\n      message: %s\n      spec: %s", v.Rule, v.Detail, more, msg, v.URL())
 	}
 	if n == 0 {
 		return ""
@@ -423,9 +431,9 @@ func violationCount(vs []ReportViolation) string {
 	broken, warnings := 0, 0
 	for _, v := range vs {
 		if v.Severity == mcptest.SeverityError.String() {
-			broken++
+			broken += 1 + v.Repeats
 		} else {
-			warnings++
+			warnings += 1 + v.Repeats
 		}
 	}
 	out := "no rule broken"
