@@ -18,6 +18,13 @@ import (
 // query that with the methods of Messages:
 // srv.Journal().All().ToolCalls("search"). The assertions and WaitFor read
 // the journal in place, through an index, without copying it.
+//
+// It keeps every message in memory unless Options.JournalKeep bounds it
+// (a process serving one long session, as `mcpmock serve` does): the
+// oldest messages then go to the Options.JournalSpill file (JSON Lines) or
+// are dropped, sequence numbers unchanged; Recent returns those in memory,
+// All reads the others back, and the client checks, which keep their own
+// state as messages come, judge every message.
 type Journal struct {
 	mu       sync.Mutex
 	msgs     []Message  // in wire order; what a view covers is never written again (see amend)

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // The journal's window (Options.JournalKeep): once it holds JournalKeep
@@ -39,9 +41,16 @@ func (j *Journal) evict() {
 			return
 		}
 	}
-	room := j.keep + evictChunk(j.keep)
-	msgs, keys := make([]Message, 0, room), make([]msgKey, 0, room)
-	j.msgs, j.keys = append(msgs, j.msgs[k:]...), append(keys, j.keys[k:]...)
+	if room := j.keep + evictChunk(j.keep); j.shared || cap(j.msgs) != room || cap(j.keys) != room {
+		// a view holds the storage, or it is not the window's size: new arrays
+		msgs, keys := make([]Message, 0, room), make([]msgKey, 0, room)
+		j.msgs, j.keys = append(msgs, j.msgs[k:]...), append(keys, j.keys[k:]...)
+	} else { // nobody sees it: move the newest to the front, no allocation
+		n := copy(j.msgs, j.msgs[k:])
+		copy(j.keys, j.keys[k:])
+		clear(j.msgs[n:]) // the moved-out messages' text is garbage now
+		j.msgs, j.keys = j.msgs[:n], j.keys[:n]
+	}
 	j.base += k
 	j.shared = false
 }
@@ -226,12 +235,9 @@ func (sp *spillFile) write(msgs Messages) error {
 		if (m.Seq-1)%spillStride == 0 {
 			sp.marks = append(sp.marks, spillMark{m.Seq, sp.off})
 		}
-		b, err := json.Marshal(lineOf(m))
-		if err == nil {
-			b = append(b, '\n')
-			_, err = sp.w.Write(b)
-		}
-		if err != nil {
+		b := append(appendLine(sp.line[:0], m), '\n')
+		sp.line = b[:0]
+		if _, err := sp.w.Write(b); err != nil {
 			sp.err = err
 			return err
 		}
@@ -274,39 +280,145 @@ func (sp *spillFile) offsetOf(seq int) int64 {
 }
 
 // spillLine is a message as the spill file holds it: one JSON object a
-// line, its fields named as Message's.
+// line (appendLine writes it; json.Unmarshal reads it back).
 type spillLine struct {
-	Seq           int           `json:"seq"`
-	SessionNumber int           `json:"session"`
-	Direction     string        `json:"direction"` // "client" or "server": who sent it
-	Kind          string        `json:"kind"`
-	Time          time.Time     `json:"time"`
-	Method        string        `json:"method,omitempty"`
-	ID            string        `json:"id,omitempty"`
-	ErrorCode     int           `json:"error_code,omitempty"`
-	Problem       string        `json:"problem,omitempty"`
-	Batch         int           `json:"batch,omitempty"`
-	Truncated     int           `json:"truncated,omitempty"`
-	HTTP          *HTTPExchange `json:"http,omitempty"`
-	Raw           string        `json:"raw"` // the frame as it crossed the wire (Message.Raw)
-	Tool          string        `json:"tool,omitempty"`
-	Modern        bool          `json:"stateless,omitempty"`
+	Seq           int        `json:"seq"`
+	SessionNumber int        `json:"session"`
+	Direction     string     `json:"direction"` // "client" or "server": who sent it
+	Kind          string     `json:"kind"`
+	Time          time.Time  `json:"time"`
+	Method        string     `json:"method,omitempty"`
+	ID            string     `json:"id,omitempty"`
+	ErrorCode     int        `json:"error_code,omitempty"`
+	Problem       string     `json:"problem,omitempty"`
+	Batch         int        `json:"batch,omitempty"`
+	Truncated     int        `json:"truncated,omitempty"`
+	HTTP          *spillHTTP `json:"http,omitempty"`
+	Raw           string     `json:"raw"` // the frame as it crossed the wire (Message.Raw)
+	Tool          string     `json:"tool,omitempty"`
+	Modern        bool       `json:"stateless,omitempty"`
 }
 
-func lineOf(m Message) spillLine {
-	l := spillLine{Seq: m.Seq, SessionNumber: m.SessionNumber, Direction: "server", Kind: m.Kind.String(),
-		Time: m.Time, Method: m.Method, ID: m.ID, ErrorCode: m.ErrorCode, Problem: m.Problem, Batch: m.Batch,
-		Truncated: int(m.cut), HTTP: m.HTTP, Raw: m.raw, Tool: m.tool, Modern: m.modern}
+// spillHTTP is an HTTPExchange in the spill file.
+type spillHTTP struct {
+	Method          string `json:"method,omitempty"`
+	Status          int    `json:"status,omitempty"`
+	ContentType     string `json:"content_type,omitempty"`
+	Accept          string `json:"accept,omitempty"`
+	SessionID       string `json:"session_id,omitempty"`
+	ProtocolVersion string `json:"protocol_version,omitempty"`
+	MCPMethod       string `json:"mcp_method,omitempty"`
+	MCPName         string `json:"mcp_name,omitempty"`
+	EventID         string `json:"event_id,omitempty"`
+	Cancelled       bool   `json:"cancelled,omitempty"`
+}
+
+// appendLine appends m's line of the spill file to b, without its newline:
+// by hand, as json.Marshal of spillLine would write it, at a fraction of
+// the cost (the spill writes every message of a long session).
+func appendLine(b []byte, m Message) []byte {
+	b = append(b, `{"seq":`...)
+	b = strconv.AppendInt(b, int64(m.Seq), 10)
+	b = append(b, `,"session":`...)
+	b = strconv.AppendInt(b, int64(m.SessionNumber), 10)
 	if m.Direction == FromClient {
-		l.Direction = "client"
+		b = append(b, `,"direction":"client","kind":`...)
+	} else {
+		b = append(b, `,"direction":"server","kind":`...)
 	}
-	return l
+	b = appendString(b, m.Kind.String())
+	b = append(b, `,"time":"`...)
+	b = m.Time.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, '"')
+	b = appendField(b, "method", m.Method)
+	b = appendField(b, "id", m.ID)
+	b = appendInt(b, "error_code", m.ErrorCode)
+	b = appendField(b, "problem", m.Problem)
+	b = appendInt(b, "batch", m.Batch)
+	b = appendInt(b, "truncated", int(m.cut))
+	if x := m.HTTP; x != nil {
+		b = append(b, `,"http":{"status":`...)
+		b = strconv.AppendInt(b, int64(x.Status), 10)
+		b = appendField(b, "method", x.Method)
+		b = appendField(b, "content_type", x.ContentType)
+		b = appendField(b, "accept", x.Accept)
+		b = appendField(b, "session_id", x.SessionID)
+		b = appendField(b, "protocol_version", x.ProtocolVersion)
+		b = appendField(b, "mcp_method", x.MCPMethod)
+		b = appendField(b, "mcp_name", x.MCPName)
+		b = appendField(b, "event_id", x.EventID)
+		if x.Cancelled {
+			b = append(b, `,"cancelled":true`...)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `,"raw":`...)
+	b = appendString(b, m.raw)
+	b = appendField(b, "tool", m.tool)
+	if m.modern {
+		b = append(b, `,"stateless":true`...)
+	}
+	return append(b, '}')
+}
+
+func appendField(b []byte, name, v string) []byte {
+	if v == "" {
+		return b
+	}
+	b = append(append(append(b, ',', '"'), name...), '"', ':')
+	return appendString(b, v)
+}
+
+func appendInt(b []byte, name string, v int) []byte {
+	if v == 0 {
+		return b
+	}
+	b = append(append(append(b, ',', '"'), name...), '"', ':')
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
+// appendString appends s as a JSON string, as encoding/json reads it back
+// to s: quotes, backslashes and control characters escaped; text that is
+// not UTF-8 goes through json.Marshal (which makes it so).
+func appendString(b []byte, s string) []byte {
+	if !utf8.ValidString(s) {
+		q, _ := json.Marshal(s)
+		return append(b, q...)
+	}
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		start = i + 1
+	}
+	return append(append(b, s[start:]...), '"')
 }
 
 func (l spillLine) message() Message {
 	m := Message{Seq: l.Seq, SessionNumber: l.SessionNumber, Direction: FromServer, Time: l.Time, Method: l.Method,
-		ID: l.ID, ErrorCode: l.ErrorCode, Problem: l.Problem, Batch: l.Batch, HTTP: l.HTTP, cut: int32(l.Truncated),
+		ID: l.ID, ErrorCode: l.ErrorCode, Problem: l.Problem, Batch: l.Batch, cut: int32(l.Truncated),
 		raw: l.Raw, tool: l.Tool, modern: l.Modern}
+	if x := l.HTTP; x != nil {
+		m.HTTP = &HTTPExchange{Method: x.Method, Status: x.Status, ContentType: x.ContentType, Accept: x.Accept, SessionID: x.SessionID,
+			ProtocolVersion: x.ProtocolVersion, MCPMethod: x.MCPMethod, MCPName: x.MCPName, EventID: x.EventID, Cancelled: x.Cancelled}
+	}
 	if l.Direction == "client" {
 		m.Direction = FromClient
 	}

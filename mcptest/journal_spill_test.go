@@ -22,7 +22,7 @@ func recordVaried(j *Journal, n int) {
 			Time: time.Unix(int64(i), 0).UTC(), raw: fmt.Sprintf(`{"jsonrpc":"2.0", "id":%d,"method":"tools/call","params":{"name":"t<&>","arguments":{"s":"a\"b\nc"}}}`, i)}
 		if i%2 == 1 {
 			m = Message{SessionNumber: 1 + i%3, Direction: FromServer, Kind: KindError, Method: "tools/call", ID: fmt.Sprint(i - 1), ErrorCode: -32602,
-				Problem: "p", HTTP: &HTTPExchange{Method: "POST", Status: 200, EventID: "e"}, Time: time.Unix(int64(i), 0).UTC(), raw: "not json {"}
+				Problem: "p", HTTP: &HTTPExchange{Method: "POST", Status: 200, EventID: "e"}, Time: time.Unix(int64(i), 0).UTC(), raw: "not json {\x01\t\r\n\"\\ é\u2028</>&"}
 		}
 		j.record(m)
 	}
@@ -181,5 +181,29 @@ func TestJournalWindowBoundsViolations(t *testing.T) {
 			t.Fatalf("want the failure text to count the unlisted ones:\n%s", formatViolations(vs))
 		}
 		_ = c.Close()
+	}
+}
+
+// BenchmarkJournalRecord: what recording a message costs with every message
+// in memory (all), and under a window whose oldest messages go to a file
+// (spill) or nowhere (drop): the spill's share is its JSON line.
+func BenchmarkJournalRecord(b *testing.B) {
+	raw := `{"jsonrpc":"2.0","id":12345,"method":"tools/call","params":{"name":"suggest_gifts","arguments":{"age":8}}}`
+	x := &HTTPExchange{Method: "POST", Status: 200, ContentType: "application/json", SessionID: "0b7d3f0e-6d0c-4c1e-9f1e-2d8c1f1f0a11"}
+	for _, mode := range []string{"all", "drop", "spill"} {
+		b.Run(mode, func(b *testing.B) {
+			j := newJournal()
+			switch mode {
+			case "drop":
+				_ = j.setWindow(10000, "")
+			case "spill":
+				_ = j.setWindow(10000, filepath.Join(b.TempDir(), "j.jsonl"))
+			}
+			now := time.Now()
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				j.record(Message{SessionNumber: 1, Direction: FromClient, Kind: KindRequest, Method: "tools/call", ID: "12345", tool: "suggest_gifts", Time: now, HTTP: x, raw: raw})
+			}
+		})
 	}
 }
