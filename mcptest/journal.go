@@ -46,6 +46,7 @@ type Journal struct {
 	sessions      int
 	clientMethods []string // the methods the clients sent (not responses), each once, in order
 	clientSent    map[string]bool
+	clientCount   map[string]int // the requests and notifications the clients sent, by method
 }
 
 // segment is storage for messages recorded after the journal's flat
@@ -193,13 +194,30 @@ func (j *Journal) query(s selector) Messages {
 	return out
 }
 
-// count returns how many messages s selects.
+// count returns how many messages s selects, those that left memory
+// (Options.JournalKeep) included: what a client sent (ClientSent) from the
+// counts kept as messages come, anything else read back from the spill file.
 func (j *Journal) count(s selector) int {
-	_, keys, c, ok := j.indexed(s)
+	j.mu.Lock()
+	if j.base > 0 && s.dir == FromClient && s.kinds == kindsRequest|kindsNotice && s.method != "" && s.tool == "" && s.session == 0 {
+		n := j.clientCount[s.method]
+		j.mu.Unlock()
+		return n
+	}
+	j.mu.Unlock()
+	_, keys, base, c, ok := j.indexedAt(s)
 	if !ok {
 		return 0
 	}
 	n := 0
+	if base > 0 {
+		gone, _ := j.spilled(1, base) // dropped ones are not counted: Verify cannot say more
+		for _, m := range gone {
+			if s.accepts(m) {
+				n++
+			}
+		}
+	}
 	for i := range keys {
 		if c.match(keys[i]) {
 			n++

@@ -55,9 +55,23 @@ func (j *Journal) evict() {
 	j.shared = false
 }
 
-// summarize notes what whyUnfired reads of m. Called with j.mu held.
+// windowed reports whether the journal has a window (Options.JournalKeep).
+func (j *Journal) windowed() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.keep > 0
+}
+
+// summarize notes what whyUnfired and count read of m. Called with j.mu
+// held. It grows with the methods the clients sent, not with the messages.
 func (j *Journal) summarize(m Message) {
 	j.sessions = max(j.sessions, m.SessionNumber)
+	if m.Direction == FromClient && m.Method != "" && (m.Kind == KindRequest || m.Kind == KindNotification) {
+		if j.clientCount == nil {
+			j.clientCount = map[string]int{}
+		}
+		j.clientCount[m.Method]++
+	}
 	if m.Direction == FromClient && m.Method != "" && !m.IsResponse() && !j.clientSent[m.Method] {
 		if j.clientSent == nil {
 			j.clientSent = map[string]bool{}

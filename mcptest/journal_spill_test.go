@@ -207,3 +207,24 @@ func BenchmarkJournalRecord(b *testing.B) {
 		})
 	}
 }
+
+// TestJournalWindowCounts: under JournalKeep the counting assertions count
+// the messages that left memory too: AssertCalledTimes from the counts the
+// journal keeps, any other selector by reading the file back.
+func TestJournalWindowCounts(t *testing.T) {
+	for _, spill := range []string{"", filepath.Join(t.TempDir(), "j.jsonl")} {
+		srv := NewServer(t).WithOptions(Options{JournalKeep: 20, JournalSpill: spill}).IgnoreViolations()
+		c := srv.Dial()
+		go func() { _, _ = io.Copy(io.Discard, c) }()
+		for i := range 100 {
+			fmt.Fprintf(c, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i)
+		}
+		srv.AssertCalledTimes(t, "ping", 100)
+		if spill != "" {
+			if n := srv.journal.count(selector{dir: FromServer, kinds: kindsResponse}); n != 100 {
+				t.Fatalf("want the 100 answers counted, read back from the file, got %d", n)
+			}
+		}
+		_ = c.Close()
+	}
+}

@@ -72,8 +72,11 @@ type Options struct {
 	// whole journal. Recent returns the messages in memory, All every one
 	// (read back from the file), a message looked up by its number is read
 	// back, and the client checks keep their own state as messages come,
-	// so no verdict depends on what left memory; the assertions and
-	// WaitFor read what is in memory. Set it before the first session.
+	// so no verdict depends on what left memory; AssertCalledTimes and
+	// AssertNotCalled count every message, the other assertions and
+	// WaitFor read what is in memory. Under it a rule broken more than
+	// 100 times in a session is listed 100 times (Violation.Repeats counts
+	// the rest). Set it before the first session.
 	JournalKeep int
 	// JournalSpill is the file the messages that leave memory under
 	// JournalKeep go to; it is created (or emptied) when the first message
