@@ -22,8 +22,8 @@ import (
 // It keeps every message in memory unless Options.JournalKeep bounds it
 // (a process serving one long session, as `mcpmock serve` does): the
 // oldest messages then go to the Options.JournalSpill file (JSON Lines) or
-// are dropped, sequence numbers unchanged; Recent returns those in memory,
-// All reads the others back, and the client checks, which keep their own
+// are dropped, sequence numbers unchanged; All reads them back, Await and
+// most assertions read the messages in memory, and the client checks, which keep their own
 // state as messages come, judge every message.
 type Journal struct {
 	mu       sync.Mutex
@@ -445,8 +445,8 @@ var lifecycleMethod = map[string]bool{"initialize": true, "server/discover": tru
 // All returns every message recorded so far, in wire order, in a new
 // slice: the caller may change it. Under Options.JournalKeep it reads the
 // messages that left memory back from the spill file, so it costs the
-// memory of the whole journal: a long session reads Recent instead. It
-// then leaves out the messages that were dropped (no JournalSpill) or that
+// memory of the whole journal (Await steps through the messages in memory
+// without it). It leaves out the messages that were dropped (no JournalSpill) or that
 // cannot be read back (Verify says why).
 func (j *Journal) All() Messages {
 	msgs, base := j.viewAt()
@@ -457,10 +457,10 @@ func (j *Journal) All() Messages {
 	return append(out, msgs...)
 }
 
-// Recent returns the messages still in memory, in wire order, in a new
+// recent returns the messages still in memory, in wire order, in a new
 // slice: every message recorded so far, unless Options.JournalKeep moved
-// the oldest out (their Seq numbers are below the first one's).
-func (j *Journal) Recent() Messages { return slices.Clone(j.view()) }
+// the oldest out.
+func (j *Journal) recent() Messages { return slices.Clone(j.view()) }
 
 // Len returns the number of messages recorded so far.
 func (j *Journal) Len() int {

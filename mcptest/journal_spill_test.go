@@ -41,7 +41,7 @@ func TestJournalWindowSpills(t *testing.T) {
 		t.Fatal(err)
 	}
 	recordVaried(j, 1000)
-	recent := j.Recent()
+	recent := j.recent()
 	if j.Len() != 1000 || len(recent) < 50 || len(recent) > 50+evictChunk(50) || recent[len(recent)-1].Seq != 1000 {
 		t.Fatalf("want 1000 messages recorded, the last 50 to %d in memory ending with 1000, got Len %d and %d in memory", 50+evictChunk(50), j.Len(), len(recent))
 	}
@@ -120,7 +120,7 @@ func TestJournalWindowDrops(t *testing.T) {
 		seen++
 		return false
 	})
-	if recent := j.Recent(); seen != len(recent) || first != recent[0].Seq {
+	if recent := j.recent(); seen != len(recent) || first != recent[0].Seq {
 		t.Fatalf("want a watcher to step through the %d messages in memory from %d, got %d from %d", len(recent), recent[0].Seq, seen, first)
 	}
 }
@@ -136,7 +136,7 @@ func TestJournalWindowUnwritable(t *testing.T) {
 		fmt.Fprintf(c, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i)
 	}
 	srv.WaitFor(t, Matcher{Description: "10 pings", Match: func(m Message) bool { return m.Seq >= 20 }})
-	if got := len(srv.Journal().Recent()); got != 20 {
+	if got := len(srv.journal.recent()); got != 20 {
 		t.Fatalf("want every message kept in memory when the file cannot be written, got %d of 20", got)
 	}
 	err := srv.Verify()

@@ -69,8 +69,8 @@ type Options struct {
 	// messages that leave go to the file JournalSpill, one JSON object a
 	// line, or nowhere when JournalSpill is "" (dropped). Close writes the
 	// messages still in memory to the file too, so that it then holds the
-	// whole journal. Recent returns the messages in memory, All every one
-	// (read back from the file), a message looked up by its number is read
+	// whole journal. All returns every message (read back from the file),
+	// Await steps through the messages in memory, a message looked up by its number is read
 	// back, and the client checks keep their own state as messages come,
 	// so no verdict depends on what left memory; AssertCalledTimes and
 	// AssertNotCalled count every message, the other assertions and

@@ -278,7 +278,7 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 		}
 		// The messages in memory: every one, unless the journal's window
 		// (--journal-limit) moved the oldest to its file or dropped them.
-		recent := srv.Journal().Recent()
+		recent := inMemory(srv)
 		rep.Messages = srv.Journal().Len()
 		left := rep.Messages - len(recent)
 		heard = left > 0 || len(recent.From(mcptest.FromClient)) > 0 // a session begins with a client's message
@@ -331,6 +331,22 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 		rep.Verdict = verdictPass
 	}
 	return rep
+}
+
+// inMemory returns the messages the server's journal still holds in
+// memory, in wire order: every one, unless the journal's window
+// (--journal-limit) moved the oldest out. Await steps through exactly
+// those (Journal.All would read the others back from the file, all of
+// them in memory at once); the server is closed, so it returns at once.
+func inMemory(srv *mcptest.Server) mcptest.Messages {
+	var out mcptest.Messages
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _ = srv.Await(ctx, mcptest.Matcher{Description: "every message in memory", Match: func(m mcptest.Message) bool {
+		out = append(out, m)
+		return false
+	}})
+	return out
 }
 
 // The verdicts of a serve report.
