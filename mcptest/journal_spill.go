@@ -127,6 +127,16 @@ func (j *Journal) spillProblem() string {
 		j.spill.path, j.spill.err, j.base+1)
 }
 
+// leftMemory says where messages 1 to base are, for the transcript.
+func (j *Journal) leftMemory(base int) string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.spill == nil {
+		return fmt.Sprintf("(messages 1 to %d are not shown: the journal keeps its last %d messages in memory and dropped the older ones)", base, j.keep)
+	}
+	return fmt.Sprintf("(messages 1 to %d are not shown: the journal keeps its last messages in memory, and %s holds the older ones)", base, j.spill.path)
+}
+
 // gone says why message seq is not in memory and cannot be read back; ""
 // when it can be.
 func (j *Journal) gone(seq int) string {

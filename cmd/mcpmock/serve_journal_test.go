@@ -62,6 +62,7 @@ func TestServeJournalLimit(t *testing.T) {
 		assert.Equal(t, r.Messages, n, "the file holds every message")
 		assert.GreaterOrEqual(t, n, 102)
 		assert.NotContains(t, r.Transcript, `"method":"initialize"`, "the transcript holds the last messages")
+		assert.Contains(t, r.Transcript, "are not shown: the journal keeps its last messages in memory, and "+want+" holds the older ones")
 	})
 	t.Run("drop", func(t *testing.T) {
 		r, dir, logs := serve(t, "--journal-limit", "20", "--journal-drop")
