@@ -80,14 +80,16 @@ func (c *benchClient) end(tb testing.TB) {
 // logged every 2,000 calls, so that a cost growing with the journal shows
 // (issue 32: it did, 0.3 ms a call at first, 1.5 ms by 10,000). It runs
 // with the default --journal-limit, so past 10,000 messages the oldest go
-// to the journal file as the calls come. Compare BenchmarkInProcessCall,
-// the same server behind srv.URL():
+// to the journal file as the calls come (MCPMOCK_SERVE_FLAGS adds serve
+// flags: "--journal-limit 0" keeps every message in memory). Compare
+// BenchmarkInProcessCall, the same server behind srv.URL():
 //
 //	go test -run '^$' -bench 'ServeHTTPCall|InProcessCall' -benchtime 30000x ./cmd/mcpmock
 func BenchmarkServeHTTPCall(b *testing.B) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	args := []string{"--http", "--journal-spill", filepath.Join(b.TempDir(), "journal.jsonl")} // the default --journal-limit
+	args = append(args, strings.Fields(os.Getenv("MCPMOCK_SERVE_FLAGS"))...)                   // e.g. --journal-limit 0
 	go func() { done <- serveCmd(args, strings.NewReader(""), pw, io.Discard); _ = pw.Close() }()
 	url, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
