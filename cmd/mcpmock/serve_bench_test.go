@@ -88,8 +88,10 @@ func (c *benchClient) end(tb testing.TB) {
 func BenchmarkServeHTTPCall(b *testing.B) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
-	args := []string{"--http", "--journal-spill", filepath.Join(b.TempDir(), "journal.jsonl")} // the default --journal-limit
-	args = append(args, strings.Fields(os.Getenv("MCPMOCK_SERVE_FLAGS"))...)                   // e.g. --journal-limit 0
+	args := append([]string{"--http"}, strings.Fields(os.Getenv("MCPMOCK_SERVE_FLAGS"))...) // e.g. --journal-limit 0
+	if !strings.Contains(strings.Join(args, " "), "--journal-") {
+		args = append(args, "--journal-spill", filepath.Join(b.TempDir(), "journal.jsonl")) // the default --journal-limit
+	}
 	go func() { done <- serveCmd(args, strings.NewReader(""), pw, io.Discard); _ = pw.Close() }()
 	url, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
