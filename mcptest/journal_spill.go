@@ -25,9 +25,9 @@ import (
 // its Message at most, and memory holds keep×1.25 messages at most.
 func evictChunk(keep int) int { return max(keep/4, 1) }
 
-// evict moves the oldest messages out of memory, leaving the newest keep,
-// into new arrays (views handed out keep the old ones). Called with j.mu
-// held. When the spill file cannot be written, nothing leaves memory from
+// evict moves the oldest messages out of memory, leaving the newest keep:
+// moved to the front of the storage, or into new arrays when a view holds
+// it (views never change). Called with j.mu held. When the spill file cannot be written, nothing leaves memory from
 // then on (Verify says why).
 func (j *Journal) evict() {
 	j.flatten()
