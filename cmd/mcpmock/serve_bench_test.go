@@ -11,17 +11,21 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcpmock/mcpmock/scenarios"
 )
 
-// benchClient is a raw handshake-era client of one session over HTTP.
+// benchClient is a raw handshake-era client of one session over HTTP, or
+// a stateless-era (2026-07-28) one: no handshake, the request's _meta in
+// every request.
 type benchClient struct {
-	url, sid string
-	hc       *http.Client
-	id       int
+	url, sid  string
+	hc        *http.Client
+	id        int
+	stateless bool
 }
 
 func (c *benchClient) post(tb testing.TB, body string) string {
@@ -34,6 +38,11 @@ func (c *benchClient) post(tb testing.TB, body string) string {
 	if c.sid != "" {
 		req.Header.Set("Mcp-Session-Id", c.sid)
 		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	}
+	if c.stateless {
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "suggest_gifts")
 	}
 	res, err := c.hc.Do(req)
 	if err != nil {
@@ -57,7 +66,11 @@ func (c *benchClient) handshake(tb testing.TB) {
 
 func (c *benchClient) call(tb testing.TB) {
 	c.id++
-	out := c.post(tb, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"suggest_gifts","arguments":{"age":8}}}`, c.id+1))
+	meta := ""
+	if c.stateless {
+		meta = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}`
+	}
+	out := c.post(tb, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"suggest_gifts","arguments":{"age":8}%s}}`, c.id+1, meta))
 	if !strings.Contains(out, "a kite") {
 		tb.Fatalf("tools/call answered %s", out)
 	}
@@ -132,7 +145,10 @@ func BenchmarkInProcessCall(b *testing.B) {
 // loopback, with the default journal limit (issue 32: it stays within 2×
 // its RSS at 10k). MCPMOCK_RSS_MESSAGES sets the most messages (default
 // 1,000,000; about a minute of calls on 2 cores) and MCPMOCK_RSS_FLAGS
-// adds serve flags (e.g. "--journal-limit 0", memory without the limit).
+// adds serve flags (e.g. "--journal-limit 0", memory without the limit);
+// MCPMOCK_RSS_ERA=stateless makes the client one of 2026-07-28 (no
+// handshake; SIGTERM ends serve, as a stateless client has no session to
+// end).
 // At the end it checks that the report and the journal file hold every
 // message, each once, in order. Linux only (it reads /proc):
 //
@@ -184,9 +200,12 @@ func BenchmarkServeHTTPRSS(b *testing.B) {
 		b.Fatal("no VmRSS in /proc/PID/status")
 		return 0
 	}
-	c := &benchClient{url: strings.TrimSpace(url), hc: &http.Client{}}
-	c.handshake(b) // 3 messages: initialize, its result, notifications/initialized
-	msgs := 3
+	c := &benchClient{url: strings.TrimSpace(url), hc: &http.Client{}, stateless: os.Getenv("MCPMOCK_RSS_ERA") == "stateless"}
+	msgs := 0
+	if !c.stateless {
+		c.handshake(b) // 3 messages: initialize, its result, notifications/initialized
+		msgs = 3
+	}
 	var first int64
 	t0 := time.Now()
 	for _, at := range []int{10_000, 100_000, 1_000_000, 10_000_000} {
@@ -207,7 +226,11 @@ func BenchmarkServeHTTPRSS(b *testing.B) {
 		b.ReportMetric(float64(kb)/1024, fmt.Sprintf("MiB@%dk", at/1000))
 		t0 = time.Now()
 	}
-	c.end(b)
+	if c.stateless {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+	} else {
+		c.end(b)
+	}
 	if err := cmd.Wait(); err != nil {
 		b.Fatalf("serve: %v; logs:\n%s", err, logs.String())
 	}
