@@ -173,6 +173,9 @@ func (j *Journal) at(seq int) (Message, error) {
 		err = fmt.Errorf("not found")
 	}
 	if err != nil {
+		if why := j.gone(seq); why != "" { // dropped since the first look
+			return Message{}, fmt.Errorf("%s", why)
+		}
 		j.mu.Lock()
 		path, keep := j.spill.path, j.keep
 		j.mu.Unlock()
