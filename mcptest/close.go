@@ -21,6 +21,7 @@ const defaultCloseGrace = 5 * time.Second
 // the test, named with its method and session, and Close returns without
 // waiting for it.
 func (s *Server) Close() {
+	defer s.journal.finishSpill() // the file then holds every message (Options.JournalSpill)
 	self := calledFromServerGoroutine()
 	s.mu.Lock()
 	first := !s.closed

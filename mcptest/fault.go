@@ -538,35 +538,31 @@ func (s *Server) unfiredFaults() []string {
 	all := slices.Clone(s.faults.all)
 	s.faults.mu.Unlock()
 	var out []string
-	var msgs Messages
 	for _, h := range all {
 		if h.f.optional || h.fired() {
 			continue
 		}
-		if msgs == nil {
-			msgs = s.journal.view() // read in place: views never change
-		}
-		out = append(out, fmt.Sprintf("%s never acted: %s", h.Fault(), s.whyUnfired(h, msgs)))
+		out = append(out, fmt.Sprintf("%s never acted: %s", h.Fault(), s.whyUnfired(h)))
 	}
 	return out
 }
 
-// whyUnfired says why a fault likely never acted, from what the journal holds.
-func (s *Server) whyUnfired(h *FaultHandle, msgs Messages) string {
+// whyUnfired says why a fault likely never acted, from what the journal
+// noted of every message as it was recorded (so, under
+// Options.JournalKeep, of those that left memory too).
+func (s *Server) whyUnfired(h *FaultHandle) string {
 	f := h.f
 	const hint = " (mark it Optional() if the test may legitimately not reach it)"
-	if len(msgs) == 0 {
+	j := s.journal
+	j.mu.Lock()
+	n, sessions, methods := j.n, j.sessions, slices.Clone(j.clientMethods)
+	j.mu.Unlock()
+	if n == 0 {
 		return "no client sent anything (the journal is empty)" + hint
 	}
-	sessions := 0
 	sent := map[string]bool{}
-	var methods []string
-	for _, m := range msgs {
-		sessions = max(sessions, m.SessionNumber)
-		if m.Direction == FromClient && m.Method != "" && !m.IsResponse() && !sent[m.Method] {
-			sent[m.Method] = true
-			methods = append(methods, m.Method)
-		}
+	for _, m := range methods {
+		sent[m] = true
 	}
 	if f.session > sessions {
 		return fmt.Sprintf("InSession(%d), but the server had %s%s", f.session, plural(sessions, "session", "sessions"), hint)

@@ -126,12 +126,15 @@ func (h *authHost) Raise(rule, version string, seq int, detail string) {
 		}
 	}
 	var m Message
-	if msgs := s.journal.view(); seq >= 1 && seq <= len(msgs) {
-		m = msgs[seq-1]
+	if seq >= 1 {
+		var err error
+		if m, err = s.journal.at(seq); err != nil { // the rule stands; say why its message is not shown
+			detail += " (its message is not shown: " + err.Error() + ")"
+		}
 	}
 	v := Violation{Rule: id, Severity: row.severityIn(version), Spec: version, Section: section(row.specFor(version)), Detail: detail, Message: m}
 	s.mu.Lock()
-	s.violations = append(s.violations, v)
+	s.addViolation(v)
 	s.mu.Unlock()
 }
 

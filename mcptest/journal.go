@@ -18,6 +18,13 @@ import (
 // query that with the methods of Messages:
 // srv.Journal().All().ToolCalls("search"). The assertions and WaitFor read
 // the journal in place, through an index, without copying it.
+//
+// It keeps every message in memory unless Options.JournalKeep bounds it
+// (a process serving one long session, as `mcpmock serve` does): the
+// oldest messages then go to the Options.JournalSpill file (JSON Lines) or
+// are dropped, sequence numbers unchanged; All reads them back, Await and
+// most assertions read the messages in memory, and the client checks, which keep their own
+// state as messages come, judge every message.
 type Journal struct {
 	mu       sync.Mutex
 	msgs     []Message  // in wire order; what a view covers is never written again (see amend)
@@ -28,6 +35,18 @@ type Journal struct {
 	shared   bool       // a view of msgs or keys was handed out since they were last copied
 	limit    int        // the most of a message's raw text kept (Options.JournalLimit); 0: all
 	watchers []*watcher // replaced, never changed in place: record reads it without copying
+
+	// The window (Options.JournalKeep): msgs[0] is message base+1; the
+	// base messages before it went to spill, or were dropped (spill nil).
+	keep  int
+	base  int
+	spill *spillFile
+	// What whyUnfired reads, kept as messages are recorded, so that it
+	// does not need the messages that left memory.
+	sessions      int
+	clientMethods []string // the methods the clients sent (not responses), each once, in order
+	clientSent    map[string]bool
+	clientCount   map[string]int // the requests and notifications the clients sent, by method
 }
 
 // segment is storage for messages recorded after the journal's flat
@@ -144,13 +163,20 @@ func (c *compiled) match(k msgKey) bool {
 // indexed returns the messages and index recorded so far, without
 // copying them (the caller must not change them), and s compiled.
 func (j *Journal) indexed(s selector) (Messages, []msgKey, compiled, bool) {
+	msgs, keys, _, c, ok := j.indexedAt(s)
+	return msgs, keys, c, ok
+}
+
+// indexedAt is indexed with the number of messages before the first one
+// it returns (Options.JournalKeep: those that left memory).
+func (j *Journal) indexedAt(s selector) (Messages, []msgKey, int, compiled, bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.flatten()
 	j.shared = true
 	n := len(j.msgs)
 	c, ok := j.compile(s)
-	return j.msgs[:n:n], j.keys[:n:n], c, ok
+	return j.msgs[:n:n], j.keys[:n:n], j.base, c, ok
 }
 
 // query returns the messages s selects, reading the index in place.
@@ -168,13 +194,30 @@ func (j *Journal) query(s selector) Messages {
 	return out
 }
 
-// count returns how many messages s selects.
+// count returns how many messages s selects, those that left memory
+// (Options.JournalKeep) included: what a client sent (ClientSent) from the
+// counts kept as messages come, anything else read back from the spill file.
 func (j *Journal) count(s selector) int {
-	_, keys, c, ok := j.indexed(s)
+	j.mu.Lock()
+	if j.base > 0 && s.dir == FromClient && s.kinds == kindsRequest|kindsNotice && s.method != "" && s.tool == "" && s.session == 0 {
+		n := j.clientCount[s.method]
+		j.mu.Unlock()
+		return n
+	}
+	j.mu.Unlock()
+	_, keys, base, c, ok := j.indexedAt(s)
 	if !ok {
 		return 0
 	}
 	n := 0
+	if base > 0 {
+		gone, _ := j.spilled(1, base) // dropped ones are not counted: Verify cannot say more
+		for _, m := range gone {
+			if s.accepts(m) {
+				n++
+			}
+		}
+	}
 	for i := range keys {
 		if c.match(keys[i]) {
 			n++
@@ -197,6 +240,7 @@ func (j *Journal) record(m Message) Message {
 	j.mu.Lock()
 	j.n++
 	m.Seq = j.n
+	j.summarize(m)
 	kept := m
 	if j.limit > 0 && len(m.raw) > j.limit && !lifecycleMethod[m.Method] {
 		// A copy of the head, so that the whole message can be freed once
@@ -218,6 +262,9 @@ func (j *Journal) record(m Message) Message {
 		}
 		sg := &j.more[len(j.more)-1]
 		sg.msgs, sg.keys = append(sg.msgs, kept), append(sg.keys, j.keyOf(m))
+	}
+	if j.keep > 0 && j.n-j.base >= j.keep+evictChunk(j.keep) {
+		j.evict()
 	}
 	ws := j.watchers
 	j.mu.Unlock()
@@ -241,9 +288,9 @@ func (j *Journal) amend(seq int, change func(*Message)) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.flatten()
-	i := seq - 1
+	i := seq - 1 - j.base
 	if i < 0 || i >= len(j.msgs) {
-		return
+		return // gone from memory: the spill file keeps it as it was then
 	}
 	if j.shared {
 		j.msgs = append(make([]Message, 0, cap(j.msgs)), j.msgs...)
@@ -258,11 +305,18 @@ func (j *Journal) amend(seq int, change func(*Message)) {
 // caller must not change it. Its capacity is its length, so an append to
 // it copies.
 func (j *Journal) view() Messages {
+	msgs, _ := j.viewAt()
+	return msgs
+}
+
+// viewAt is view with the number of messages before the first one it
+// returns (Options.JournalKeep: those that left memory).
+func (j *Journal) viewAt() (Messages, int) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.flatten()
 	j.shared = true
-	return j.msgs[:len(j.msgs):len(j.msgs)]
+	return j.msgs[:len(j.msgs):len(j.msgs)], j.base
 }
 
 // watch calls step with every message sel selects (nil: every message),
@@ -278,27 +332,21 @@ func (j *Journal) watch(ctx context.Context, sel *selector, step func(Message) b
 	w := j.addWatcher(sel)
 	defer j.unwatch(w)
 	next := 0
+	var buf Messages
 	scan := func() (Message, bool) {
-		if sel == nil {
-			msgs := j.view()
-			for ; next < len(msgs); next++ {
-				if step(msgs[next]) {
-					return msgs[next], true
+		for {
+			var end int
+			buf, end = j.copyFrom(next, sel, buf)
+			for _, m := range buf {
+				if step(m) {
+					return m, true
 				}
 			}
-			return Message{}, false
-		}
-		msgs, keys, c, ok := j.indexed(*sel)
-		if !ok { // none of its names was recorded yet
-			next = len(keys)
-			return Message{}, false
-		}
-		for ; next < len(keys); next++ {
-			if c.match(keys[next]) && step(msgs[next]) {
-				return msgs[next], true
+			if end == next {
+				return Message{}, false
 			}
+			next = end
 		}
-		return Message{}, false
 	}
 	for {
 		if m, ok := scan(); ok {
@@ -310,6 +358,40 @@ func (j *Journal) watch(ctx context.Context, sel *selector, step func(Message) b
 			return scan()
 		}
 	}
+}
+
+// watchBatch is the most messages copyFrom copies at a time.
+const watchBatch = 256
+
+// copyFrom copies into buf (reused) the messages that sel selects (nil:
+// every one) among at most watchBatch of those recorded from index from on
+// (Seq from+1: an index over the whole journal, those that left memory
+// included), and returns them with the index after the last one read. It copies
+// instead of handing out a view of the storage, so that a watcher, which
+// reads every new message once, costs the sessions only the new messages:
+// a view would make the next amend (over HTTP every message the mock sends
+// is amended with its exchange) copy the whole journal.
+func (j *Journal) copyFrom(from int, sel *selector, buf Messages) (Messages, int) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.flatten()
+	buf = buf[:0]
+	lo := max(from-j.base, 0) // a watcher left behind by the window skips what left memory
+	hi := min(len(j.msgs), lo+watchBatch)
+	end := j.base + hi
+	if sel == nil {
+		return append(buf, j.msgs[lo:hi]...), end
+	}
+	c, ok := j.compile(*sel)
+	if !ok { // none of its names was recorded yet
+		return buf, end
+	}
+	for i := lo; i < hi; i++ {
+		if c.match(j.keys[i]) {
+			buf = append(buf, j.msgs[i])
+		}
+	}
+	return buf, end
 }
 
 // accepts reports whether s selects m, from m's fields.
@@ -361,8 +443,24 @@ func (j *Journal) waitView(ctx context.Context, sel *selector, cond func(Message
 var lifecycleMethod = map[string]bool{"initialize": true, "server/discover": true}
 
 // All returns every message recorded so far, in wire order, in a new
-// slice: the caller may change it.
-func (j *Journal) All() Messages { return slices.Clone(j.view()) }
+// slice: the caller may change it. Under Options.JournalKeep it reads the
+// messages that left memory back from the spill file, so it costs the
+// memory of the whole journal (Await steps through the messages in memory
+// without it). It leaves out the messages that were dropped (no JournalSpill) or that
+// cannot be read back (Verify says why).
+func (j *Journal) All() Messages {
+	msgs, base := j.viewAt()
+	if base == 0 {
+		return slices.Clone(msgs)
+	}
+	out, _ := j.spilled(1, base)
+	return append(out, msgs...)
+}
+
+// recent returns the messages still in memory, in wire order, in a new
+// slice: every message recorded so far, unless Options.JournalKeep moved
+// the oldest out.
+func (j *Journal) recent() Messages { return slices.Clone(j.view()) }
 
 // Len returns the number of messages recorded so far.
 func (j *Journal) Len() int {

@@ -61,6 +61,31 @@ type Options struct {
 	// bytes a message (the Message and its index entry), and up to as much
 	// again of room it has grown into and not yet filled.
 	JournalLimit int
+	// JournalKeep makes the journal keep at most about JournalKeep
+	// messages in memory (0, the default: every message, as a test wants):
+	// once it holds JournalKeep and a quarter more, the oldest quarter
+	// leaves memory, for a process that serves one long session
+	// (`mcpmock serve` keeps 10,000). Sequence numbers do not change. The
+	// messages that leave go to the file JournalSpill, one JSON object a
+	// line, or nowhere when JournalSpill is "" (dropped). Close writes the
+	// messages still in memory to the file too, so that it then holds the
+	// whole journal. All returns every message (read back from the file),
+	// Await steps through the messages in memory, a message looked up by its number is read
+	// back, and the client checks keep their own state as messages come,
+	// so no verdict depends on what left memory; AssertCalledTimes and
+	// AssertNotCalled count every message, the other assertions and
+	// WaitFor read what is in memory. Under it a rule broken more than
+	// 100 times in a session is listed 100 times (Violation.Repeats counts
+	// the rest). Set it before the first session.
+	JournalKeep int
+	// JournalSpill is the file the messages that leave memory under
+	// JournalKeep go to; it is created (or emptied) when the first message
+	// leaves memory (a session shorter than JournalKeep makes none), and an
+	// error writing it makes the journal keep every message from then on
+	// and Verify report it. Each line holds a message's fields (seq, session, direction
+	// "client" or "server", kind, time, method, id, …) and its raw frame
+	// ("raw", the text Message.Raw returns).
+	JournalSpill string
 	// FaultSeed seeds the source Fault.WithProbability draws from, so that
 	// a run with probabilistic faults can be repeated (0: the default
 	// seed, 1).
@@ -88,6 +113,10 @@ func (s *Server) WithOptions(o Options) *Server {
 			return fmt.Errorf("CloseGrace %v is negative", o.CloseGrace)
 		case o.JournalLimit < 0:
 			return fmt.Errorf("JournalLimit %d is negative; 0 keeps every byte", o.JournalLimit)
+		case o.JournalKeep < 0:
+			return fmt.Errorf("JournalKeep %d is negative; 0 keeps every message in memory", o.JournalKeep)
+		case o.JournalSpill != "" && o.JournalKeep == 0:
+			return fmt.Errorf("JournalSpill %q without JournalKeep: every message stays in memory, so nothing would go to the file; set JournalKeep too", o.JournalSpill)
 		}
 		for key, v := range map[string]string{"name": o.Name, "version": o.Version, "title": o.Title} {
 			if v != "" {
@@ -118,6 +147,11 @@ func (s *Server) WithOptions(o Options) *Server {
 			s.journal.mu.Lock()
 			s.journal.limit = o.JournalLimit
 			s.journal.mu.Unlock()
+		}
+		if o.JournalKeep > 0 {
+			if err := s.journal.setWindow(o.JournalKeep, o.JournalSpill); err != nil {
+				return err
+			}
 		}
 		if o.FaultSeed != 0 {
 			s.faults.mu.Lock()

@@ -175,6 +175,11 @@ type Violation struct {
 	Detail string
 	// Message is the offending message, as journaled.
 	Message Message
+	// Repeats is how many more times the client broke the same rule in
+	// the same session, not listed apart: under Options.JournalKeep a
+	// server lists 100 violations of a rule a session, and the last one
+	// counts the rest (0 otherwise).
+	Repeats int
 }
 
 // URL returns the address of the sentence that states the rule (the
@@ -254,8 +259,50 @@ func (s *Session) violate(rule RuleID, m Message, detail string) {
 			}
 		}
 	}
-	s.srv.violations = append(s.srv.violations, v)
+	s.srv.addViolation(v)
 }
+
+// violationsKept is how many violations of one rule in one session a
+// server with a journal window (Options.JournalKeep) lists: a client that
+// breaks a rule on every message would otherwise grow them with the
+// session. The last one listed counts the others (Violation.Repeats), so
+// the rule's verdict is the same.
+const violationsKept = 100
+
+// addViolation records v, bounded under a journal window. Called with
+// s.mu held.
+func (s *Server) addViolation(v Violation) {
+	s.journal.mu.Lock()
+	window := s.journal.keep > 0
+	s.journal.mu.Unlock()
+	if !window {
+		s.violations = append(s.violations, v)
+		return
+	}
+	key := violationKey{v.Rule, v.Message.SessionNumber}
+	if s.violationCount == nil {
+		s.violationCount = map[violationKey]*violationTally{}
+	}
+	c := s.violationCount[key]
+	if c == nil {
+		c = &violationTally{}
+		s.violationCount[key] = c
+	}
+	c.n++
+	if c.n <= violationsKept {
+		c.last = len(s.violations)
+		s.violations = append(s.violations, v)
+		return
+	}
+	s.violations[c.last].Repeats++
+}
+
+type violationKey struct {
+	rule    RuleID
+	session int
+}
+
+type violationTally struct{ n, last int }
 
 // Violations returns every rule the clients broke so far, in order.
 func (s *Server) Violations() []Violation {
@@ -353,6 +400,9 @@ func (s *Server) Verify() error {
 		}
 	}
 	parts = append(parts, s.countFindings()...)
+	if p := s.journal.spillProblem(); p != "" {
+		parts = append(parts, p)
+	}
 	if unfired := s.unfiredFaults(); len(unfired) > 0 {
 		parts = append(parts, fmt.Sprintf("%s never came into play, so the test did not test what it says:\n  - %s",
 			plural(len(unfired), "fault", "faults"), strings.Join(unfired, "\n  - ")))
@@ -394,7 +444,11 @@ func plural(n int, one, many string) string {
 func formatViolations(vs []Violation) string {
 	var b strings.Builder
 	for _, v := range vs {
-		fmt.Fprintf(&b, "  - %s: %s\n      message: %s\n      spec (%s): %s\n", v.Rule, v.Detail, shorten(v.Message.Raw(), 200), v.keyword(), v.URL())
+		more := ""
+		if v.Repeats > 0 {
+			more = fmt.Sprintf(" (and %s in session %d, not listed: Options.JournalKeep)", plural(v.Repeats, "more time", "more times"), v.Message.SessionNumber)
+		}
+		fmt.Fprintf(&b, "  - %s: %s%s\n      message: %s\n      spec (%s): %s\n", v.Rule, v.Detail, more, shorten(v.Message.Raw(), 200), v.keyword(), v.URL())
 	}
 	return b.String()
 }

@@ -26,21 +26,22 @@ import (
 type Server struct {
 	t TB
 
-	mu         sync.Mutex
-	started    bool
-	closed     bool
-	ctx        context.Context
-	cancel     context.CancelFunc
-	wg         goroutines // every goroutine of the server: Close waits for them
-	closeGrace time.Duration
-	closeBy    time.Time // when Close stops waiting for handlers
-	abandoned  bool      // Close gave up on goroutines that outlive it
-	sessions   []*Session
-	violations []Violation
-	expected   []RuleID
-	counts     []countCheck // AssertCalledTimes to check again at Verify (assert.go)
-	ignore     bool
-	unmatched  []string
+	mu             sync.Mutex
+	started        bool
+	closed         bool
+	ctx            context.Context
+	cancel         context.CancelFunc
+	wg             goroutines // every goroutine of the server: Close waits for them
+	closeGrace     time.Duration
+	closeBy        time.Time // when Close stops waiting for handlers
+	abandoned      bool      // Close gave up on goroutines that outlive it
+	sessions       []*Session
+	violations     []Violation
+	violationCount map[violationKey]*violationTally // under a journal window (addViolation)
+	expected       []RuleID
+	counts         []countCheck // AssertCalledTimes to check again at Verify (assert.go)
+	ignore         bool
+	unmatched      []string
 
 	// configuration, fixed at the first Dial
 	info         map[string]string

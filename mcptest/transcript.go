@@ -17,9 +17,15 @@ import (
 // Seq. A frame longer than 2,000 bytes is cut, saying how much was left
 // out; the journal keeps every byte. When faults are on, a first line
 // names them. It is printed through t.Log when a test fails, and always when the
-// environment variable MCPTEST_TRANSCRIPT is set.
+// environment variable MCPTEST_TRANSCRIPT is set. Under
+// Options.JournalKeep it shows the messages in memory, after a line that
+// says where the others are.
 func (s *Server) Transcript() string {
-	tr := renderTranscript(s.journal.view())
+	msgs, base := s.journal.viewAt()
+	tr := renderTranscript(msgs)
+	if base > 0 { // Options.JournalKeep moved the oldest out
+		tr = s.journal.leftMemory(base) + "\n" + tr
+	}
 	if names := s.faultNames(); names != "" && tr != "" {
 		tr = "faults on: " + names + "\n" + tr
 	}

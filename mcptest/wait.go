@@ -124,7 +124,11 @@ func (s *Server) look(msgs Messages) (*outlook, bool) {
 		default:
 		}
 	}
-	return o, s.journal.Len() == len(msgs)
+	n := s.journal.Len()
+	if len(msgs) == 0 {
+		return o, n == 0
+	}
+	return o, msgs[len(msgs)-1].Seq == n // under Options.JournalKeep msgs may start after 1
 }
 
 // over says why nothing more can be journaled: the server is closed, or
@@ -178,13 +182,14 @@ func (s *Server) expect(e expectation) (msgs Messages, found Message, ok bool, w
 	defer cancel()
 	w := s.journal.addWatcher(e.sel)
 	defer s.journal.unwatch(w)
-	next := 0
+	next := 0 // the Seq of the last message stepped through (Options.JournalKeep: msgs may start after it)
 	satisfied := func() bool {
 		if e.sel == nil {
-			msgs = s.journal.view()
-			for ; e.step != nil && next < len(msgs); next++ {
-				if e.step(msgs[next]) {
-					found = msgs[next]
+			var base int
+			msgs, base = s.journal.viewAt()
+			for next = max(next, base); e.step != nil && next-base < len(msgs); next++ {
+				if m := msgs[next-base]; e.step(m) {
+					found = m
 					return true
 				}
 			}
@@ -192,14 +197,15 @@ func (s *Server) expect(e expectation) (msgs Messages, found Message, ok bool, w
 			var keys []msgKey
 			var c compiled
 			var named bool
-			msgs, keys, c, named = s.journal.indexed(*e.sel)
-			for ; named && e.step != nil && next < len(keys); next++ {
-				if c.match(keys[next]) && e.step(msgs[next]) {
-					found = msgs[next]
+			var base int
+			msgs, keys, base, c, named = s.journal.indexedAt(*e.sel)
+			for next = max(next, base); named && e.step != nil && next-base < len(keys); next++ {
+				if i := next - base; c.match(keys[i]) && e.step(msgs[i]) {
+					found = msgs[i]
 					return true
 				}
 			}
-			next = len(keys)
+			next = base + len(keys)
 		}
 		return e.cond != nil && e.cond(msgs)
 	}

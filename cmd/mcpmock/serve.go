@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -47,9 +48,19 @@ type Report struct {
 	ElapsedMS int64 `json:"elapsed_ms"`
 	// Messages is how many messages went over the wire, both directions.
 	Messages int `json:"messages"`
-	// Transcript is the wire log, one message a line.
+	// JournalFile is the JSON Lines file that holds every message, one a
+	// line, when more than --journal-limit went over the wire (the oldest
+	// left memory for it); "" when memory held them all.
+	JournalFile string `json:"journal_file,omitempty"`
+	// JournalDropped is how many of the oldest messages were dropped
+	// (--journal-drop): neither the transcript nor a file holds them.
+	JournalDropped int `json:"journal_dropped,omitempty"`
+	// Transcript is the wire log, one message a line: of the messages
+	// still in memory (the last --journal-limit or so; JournalFile holds
+	// every one).
 	Transcript string `json:"transcript"`
-	// Mermaid is the session as a Mermaid sequenceDiagram.
+	// Mermaid is the session as a Mermaid sequenceDiagram, of the same
+	// messages as Transcript.
 	Mermaid string `json:"mermaid"`
 
 	html string           // --html FILE (html.go)
@@ -64,6 +75,10 @@ type ReportViolation struct {
 	Spec     string `json:"spec"`
 	URL      string `json:"url"`
 	Message  string `json:"message"`
+	// Repeats is how many more times the client broke the rule in the
+	// same session, not listed apart (under --journal-limit, 100 a rule a
+	// session are listed).
+	Repeats int `json:"repeats,omitempty"`
 }
 
 func reportViolations(vs []mcptest.Violation) []ReportViolation {
@@ -71,7 +86,7 @@ func reportViolations(vs []mcptest.Violation) []ReportViolation {
 	for _, v := range vs {
 		out = append(out, ReportViolation{
 			Rule: string(v.Rule), Severity: v.Severity.String(), Detail: v.Detail,
-			Spec: v.Spec, URL: v.URL(), Message: v.Message.Raw(),
+			Spec: v.Spec, URL: v.URL(), Message: v.Message.Raw(), Repeats: v.Repeats,
 		})
 	}
 	return out
@@ -83,8 +98,32 @@ type serverSpec struct {
 	scenario *scenarios.Scenario
 	config   *config.Config
 	label    string
-	auth     authFlag // serve --http --auth: authorization on
-	html     string   // serve --html FILE
+	auth     authFlag    // serve --http --auth: authorization on
+	html     string      // serve --html FILE
+	journal  journalFlag // serve: the journal's window
+}
+
+// journalFlag is serve's --journal-limit, --journal-spill and
+// --journal-drop: the most messages the journal keeps in memory, and where
+// the older ones go.
+type journalFlag struct {
+	limit int
+	spill string // "": dropped
+}
+
+// defaultJournalLimit is how many messages serve keeps in memory unless
+// --journal-limit says otherwise: a few MiB, and more than any test
+// session sends, so that only a long-running serve spills.
+const defaultJournalLimit = 10000
+
+// journalSpillPath is where the messages that leave memory go unless
+// --journal-spill names a file: next to the --report file, else in the
+// temporary folder, named with the process id.
+func journalSpillPath(reportFile string) string {
+	if reportFile != "" {
+		return strings.TrimSuffix(reportFile, filepath.Ext(reportFile)) + ".journal.jsonl"
+	}
+	return filepath.Join(os.TempDir(), fmt.Sprintf("mcpmock-journal-%d.jsonl", os.Getpid()))
 }
 
 // build returns the server for t: the config file's (or GiftGen), with
@@ -97,6 +136,9 @@ func (sp serverSpec) build(t mcptest.TB) *mcptest.Server {
 		base = scenarios.GiftGen(t)
 	}
 	base = sp.auth.apply(base)
+	if sp.journal.limit > 0 {
+		base.WithOptions(mcptest.Options{JournalKeep: sp.journal.limit, JournalSpill: sp.journal.spill})
+	}
 	if sp.scenario != nil {
 		return sp.scenario.Server(base)
 	}
@@ -141,6 +183,9 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	authClient := fs.String("auth-client", "", "with --http: like --auth, with the client `ID:SECRET` pre-registered")
 	untilSignal := fs.Bool("until-signal", false, "with --http: serve until SIGTERM or SIGINT, however many sessions end (for many clients one after the other, e.g. a test suite); without it, serve ends when every session it opened has ended")
 	adminOn := fs.Bool("admin", false, "with --http: serve the admin API at "+adminPrefix+" (docs/admin.md): tests in any language open a test of their own, script it, add faults, read the journal and verify over HTTP; serves until a signal, as --until-signal")
+	journalLimit := fs.Int("journal-limit", defaultJournalLimit, "keep at most about `N` messages in memory; the older ones go to --journal-spill's file (0: keep every one, memory grows with the session)")
+	journalSpill := fs.String("journal-spill", "", "write the messages that leave memory to `FILE`, JSON Lines (default: next to --report, NAME.journal.jsonl, else mcpmock-journal-PID.jsonl in the temporary folder); at exit it holds every message")
+	journalDrop := fs.Bool("journal-drop", false, "drop the messages that leave memory instead of writing them to a file")
 	var allowHosts multi
 	fs.Var(&allowHosts, "allow-host", "with --http: also serve requests whose Host is `NAME` (a name or IP, no port), as a client that reaches the mock by that name sends; repeatable")
 	if err := parseFlags(fs, args); err != nil {
@@ -162,6 +207,21 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	spec.auth, spec.html = authFlag{on: *authOn, client: *authClient}, *htmlFile
+	switch {
+	case *journalLimit < 0:
+		return usagef("--journal-limit %d is negative; 0 keeps every message in memory", *journalLimit)
+	case *journalDrop && *journalSpill != "":
+		return usagef("--journal-drop and --journal-spill exclude each other: drop the oldest messages, or write them to a file")
+	case *journalLimit == 0 && (*journalDrop || *journalSpill != ""):
+		return usagef("--journal-spill and --journal-drop need a --journal-limit above 0: with 0 every message stays in memory")
+	case *journalLimit > 0 && !*journalDrop:
+		spec.journal = journalFlag{limit: *journalLimit, spill: *journalSpill}
+		if spec.journal.spill == "" {
+			spec.journal.spill = journalSpillPath(*reportFile)
+		}
+	case *journalLimit > 0:
+		spec.journal = journalFlag{limit: *journalLimit}
+	}
 	if err := spec.auth.check(*httpMode); err != nil {
 		return err
 	}
@@ -226,15 +286,29 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 		for _, miss := range srv.Unmatched() {
 			t.Errorf("the client asked for what the server has no answer for (it got a JSON-RPC error): %s", miss)
 		}
-		heard = len(srv.Journal().All().From(mcptest.FromClient)) > 0
+		// The messages in memory: every one, unless the journal's window
+		// (--journal-limit) moved the oldest to its file or dropped them.
+		recent := inMemory(srv)
+		rep.Messages = srv.Journal().Len()
+		left := rep.Messages - len(recent)
+		heard = left > 0 || len(recent.From(mcptest.FromClient)) > 0 // a session begins with a client's message
 		rep.ElapsedMS = since().Milliseconds()
-		msgs := srv.Journal().All()
-		rep.Messages = len(msgs)
 		rep.Violations = reportViolations(srv.Violations())
 		rep.Transcript = srv.Transcript()
-		rep.Mermaid = srv.Journal().All().SequenceDiagram()
+		rep.Mermaid = recent.SequenceDiagram()
 		rep.keepPage(spec, srv)
+		if left > 0 {
+			if spec.journal.spill != "" {
+				rep.JournalFile = spec.journal.spill
+			} else {
+				rep.JournalDropped = left
+			}
+		}
 		if spec.scenario != nil {
+			msgs := recent
+			if left > 0 {
+				msgs = srv.Journal().All() // the scenario's check reads the whole journal: read it back
+			}
 			s := *spec.scenario
 			o := scenarios.Outcome{
 				Err:        nil, // what the client made of it is not known to a server process: see mcpmock run
@@ -270,6 +344,22 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 	return rep
 }
 
+// inMemory returns the messages the server's journal still holds in
+// memory, in wire order: every one, unless the journal's window
+// (--journal-limit) moved the oldest out. Await steps through exactly
+// those (Journal.All would read the others back from the file, all of
+// them in memory at once); the server is closed, so it returns at once.
+func inMemory(srv *mcptest.Server) mcptest.Messages {
+	var out mcptest.Messages
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _ = srv.Await(ctx, mcptest.Matcher{Description: "every message in memory", Match: func(m mcptest.Message) bool {
+		out = append(out, m)
+		return false
+	}})
+	return out
+}
+
 // The verdicts of a serve report.
 const (
 	verdictPass       = "pass"
@@ -296,12 +386,16 @@ func brokenRules(vs []mcptest.Violation) string {
 		if v.Severity != mcptest.SeverityError {
 			continue
 		}
-		n++
+		n += 1 + v.Repeats
 		msg := v.Message.Raw()
 		if len(msg) > 200 {
 			msg = msg[:200] + "…"
 		}
-		fmt.Fprintf(&b, "\n  - %s: %s\n      message: %s\n      spec: %s", v.Rule, v.Detail, msg, v.URL())
+		more := ""
+		if v.Repeats > 0 {
+			more = fmt.Sprintf(" (and %s in session %d, not listed)", plural(v.Repeats, "more time", "more times"), v.Message.SessionNumber)
+		}
+		fmt.Fprintf(&b, "\n  - %s: %s%s\n      message: %s\n      spec: %s", v.Rule, v.Detail, more, msg, v.URL())
 	}
 	if n == 0 {
 		return ""
@@ -339,6 +433,12 @@ func finish(rep *Report, reportFile string, logw io.Writer) error {
 		}
 	}
 	fmt.Fprintf(logw, "mcpmock: %s: %s (%s, %s; %s)\n", rep.Server, rep.Verdict, plural(rep.Messages, "message", "messages"), violationCount(rep.Violations), rep.Ended)
+	switch {
+	case rep.JournalFile != "":
+		fmt.Fprintf(logw, "mcpmock: journal: %s holds every message, one JSON object a line (more than --journal-limit went over the wire; the transcript shows the last ones)\n", rep.JournalFile)
+	case rep.JournalDropped > 0:
+		fmt.Fprintf(logw, "mcpmock: journal: the oldest %s were dropped (--journal-drop); the transcript shows the last ones\n", plural(rep.JournalDropped, "message", "messages"))
+	}
 	for _, p := range rep.Problems {
 		fmt.Fprintf(logw, "mcpmock: problem: %s\n", p)
 	}
@@ -361,9 +461,9 @@ func violationCount(vs []ReportViolation) string {
 	broken, warnings := 0, 0
 	for _, v := range vs {
 		if v.Severity == mcptest.SeverityError.String() {
-			broken++
+			broken += 1 + v.Repeats
 		} else {
-			warnings++
+			warnings += 1 + v.Repeats
 		}
 	}
 	out := "no rule broken"
