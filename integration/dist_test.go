@@ -155,12 +155,14 @@ func TestDockerfile(t *testing.T) {
 	libs, _ := f.ImportedLibraries()
 	assert.Empty(t, libs, "the binary needs shared libraries")
 	require.NoError(t, f.Close())
-	o, err := exec.Command(bin, "version").CombinedOutput()
-	require.NoError(t, err, "%s", o)
-	assert.Regexp(t, `^mcpmock \S+ go1\.`, string(o))
-	o, err = exec.Command(bin, "--help").CombinedOutput()
-	require.NoError(t, err, "%s", o)
-	assert.Contains(t, string(o), "mcpmock run [--scenario NAME]")
+	if runtime.GOOS == "linux" { // the image's binary runs on Linux only
+		o, err := exec.Command(bin, "version").CombinedOutput()
+		require.NoError(t, err, "%s", o)
+		assert.Regexp(t, `^mcpmock \S+ go1\.`, string(o))
+		o, err = exec.Command(bin, "--help").CombinedOutput()
+		require.NoError(t, err, "%s", o)
+		assert.Contains(t, string(o), "mcpmock run [--scenario NAME]")
+	}
 
 	// The final stage: scratch, the binary, not root, the binary first.
 	assert.Equal(t, "FROM scratch", final[0].op+" "+final[0].args)
@@ -306,14 +308,15 @@ func TestActionDefinition(t *testing.T) {
 	}
 }
 
-// runAction runs the action's steps as a runner would: each script by
-// bash with its env: (inputs and step outputs substituted), RUNNER_TEMP,
-// GITHUB_OUTPUT, and the working directory; a uses: step is not run but
-// its with: is returned. After a step fails, only the steps whose if:
-// says always() run, and an if: that compares steps.ID.outputs.NAME with
-// the empty string skips its step when that output is empty. It returns the first step's
-// error and the output of every step.
-func runAction(t *testing.T, a action, inputs map[string]string) (with map[string]string, log string, err error) {
+// runAction runs the action's steps as a runner would, the action being
+// in actionPath (github.action_path): each script by bash with its env:
+// (inputs and step outputs substituted), RUNNER_TEMP, GITHUB_OUTPUT, and
+// the working directory; a uses: step is not run but its with: is
+// returned. After a step fails, only the steps whose if: says always()
+// run, and an if: that compares steps.ID.outputs.NAME with the empty
+// string skips its step when that output is empty. It returns the first
+// failed step's error and the output of every step.
+func runAction(t *testing.T, a action, actionPath string, inputs map[string]string) (with map[string]string, log string, err error) {
 	temp := t.TempDir()
 	outputs := map[string]map[string]string{}
 	eval := func(s string) string {
@@ -329,9 +332,7 @@ func runAction(t *testing.T, a action, inputs map[string]string) (with map[strin
 				return outputs[so[1]][so[2]]
 			}
 			if m == "github.action_path" {
-				p, err := filepath.Abs("../dist/action")
-				require.NoError(t, err)
-				return p
+				return actionPath
 			}
 			t.Fatalf("the action uses the expression %s, which runAction cannot evaluate", e)
 			return ""
@@ -394,6 +395,8 @@ func runAction(t *testing.T, a action, inputs map[string]string) (with map[strin
 // and the reports are still there; a transport that is neither is refused.
 func TestActionRunsGoSDK(t *testing.T) {
 	a, _ := readAction(t)
+	actionPath, err := filepath.Abs("../dist/action")
+	require.NoError(t, err)
 	dir := t.TempDir()
 	bin := build(t, dir, "github.com/mcpmock/mcpmock/cmd/mcpmock", "mcpmock")
 	app := build(t, dir, "./testdata/gosdkclient", "gosdkclient")
@@ -421,7 +424,7 @@ func TestActionRunsGoSDK(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.inputs["scenarios"] = scenarios
 			tc.inputs["known-deviations"] = "\n" + deviation + "\n"
-			with, log, err := runAction(t, a, tc.inputs)
+			with, log, err := runAction(t, a, actionPath, tc.inputs)
 			require.NoError(t, err, "%s", log)
 			r := reports(t, with)
 			for name, status := range want {
@@ -431,7 +434,7 @@ func TestActionRunsGoSDK(t *testing.T) {
 		})
 	}
 	t.Run("undeclared-deviation-fails", func(t *testing.T) {
-		with, log, err := runAction(t, a, map[string]string{"command": app, "mcpmock": bin, "scenarios": scenarios})
+		with, log, err := runAction(t, a, actionPath, map[string]string{"command": app, "mcpmock": bin, "scenarios": scenarios})
 		var exit *exec.ExitError
 		require.ErrorAs(t, err, &exit, "%s", log)
 		assert.Equal(t, 1, exit.ExitCode(), "%s", log)
@@ -441,10 +444,18 @@ func TestActionRunsGoSDK(t *testing.T) {
 		assert.Equal(t, "fail", res.Get("status").String(), "%s", res.Raw)
 	})
 	t.Run("bad-transport", func(t *testing.T) {
-		with, log, err := runAction(t, a, map[string]string{"command": app, "mcpmock": bin, "transport": "sse"})
+		with, log, err := runAction(t, a, actionPath, map[string]string{"command": app, "mcpmock": bin, "transport": "sse"})
 		require.Error(t, err)
 		assert.Nil(t, with, "nothing to upload when the run did not start")
 		assert.Contains(t, log, `the input transport is "sse"; give stdio or http`)
+	})
+	t.Run("copy-without-checkout", func(t *testing.T) {
+		// The action copied into a client's repository as
+		// .github/actions/mcpmock: nothing to build without a binary.
+		copied := filepath.Join(t.TempDir(), ".github", "actions", "mcpmock")
+		_, log, err := runAction(t, a, copied, map[string]string{"command": app})
+		require.Error(t, err)
+		assert.Contains(t, log, "give the input mcpmock (a binary's path) or version")
 	})
 	assert.True(t, slices.ContainsFunc(a.Runs.Steps, func(s actionStep) bool { return strings.HasPrefix(s.If, "${{ always()") }),
 		"the upload step must run when the run step failed")
