@@ -90,6 +90,7 @@ var notAPI = map[string]bool{
 	"IgnoreListChanged": true, "HangOnEOF": true, "GiveUpOn404": true,
 	"JavaScript":                     true, // the language
 	"GitHub":                         true, // the site
+	"Dockerfile":                     true, // the repository's image recipe (docs/distribution.md)
 	"ClientSession.Tools":            true, // go-sdk
 	"NewStreamableHTTP":              true, // mark3labs' transport
 	"StreamableClientTransport":      true, // go-sdk
