@@ -11,7 +11,10 @@
 # the official Python SDK mcp 2.3.0 and FastMCP's client 4.1.6
 # (cmd/mcpmock/testdata/python/mcp_suite_client.py and
 # fastmcp_suite_client.py, in a virtual environment of the hash-pinned lock
-# requirements.txt there), each built or installed once. The scenarios are those both have, computed here: the
+# requirements.txt there) and rmcp 3.11.0 (integration/clients/rust,
+# its binary rmcp-suite-client, built into the cargo target folder of
+# .ci/jvm_rust_clients.sh, which has built it already when .ci/run gets
+# here), each built or installed once. The scenarios are those both have, computed here: the
 # client scenarios of scenarios/testdata/official-suite.txt that are not
 # extensions and that `mcpmock list` names, so a new catalog name joins by
 # itself. For each client and scenario, `conformance client --command CMD
@@ -33,6 +36,10 @@ check_agreement() {
 	go build -o "$dir/gosdk-client" ./integration/clients/gosdk
 	go build -o "$dir/mark3-client" ./integration/clients/mark3
 	cp cmd/mcpmock/testdata/ts-suite-client.mjs "$dir/"
+	local cache="${MCPMOCK_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpmock-ci}"
+	CARGO_TARGET_DIR="$cache/cargo-target" cargo build --quiet --release --locked \
+		--manifest-path integration/clients/rust/Cargo.toml --bin rmcp-suite-client
+	local rmcp="$cache/cargo-target/release/rmcp-suite-client"
 	# The Python clients' virtual environment (pip's cache: that of
 	# .ci/python_clients.sh).
 	local py="$PWD/cmd/mcpmock/testdata/python"
@@ -53,13 +60,14 @@ check_agreement() {
 
 	local want=integration/conformance/agreement bad=0 client cmd
 	# MCPMOCK_AGREEMENT_CLIENTS=NAMES plays those clients only (to try one).
-	for client in ${MCPMOCK_AGREEMENT_CLIENTS:-typescript gosdk mark3labs python-mcp fastmcp}; do
+	for client in ${MCPMOCK_AGREEMENT_CLIENTS:-typescript gosdk mark3labs python-mcp fastmcp rmcp}; do
 		case "$client" in
 		typescript) cmd="node $dir/ts-suite-client.mjs" ;;
 		gosdk) cmd="$dir/gosdk-client" ;;
 		mark3labs) cmd="$dir/mark3-client" ;;
 		python-mcp) cmd="$dir/venv/bin/python $py/mcp_suite_client.py" ;;
 		fastmcp) cmd="$dir/venv/bin/python $py/fastmcp_suite_client.py" ;;
+		rmcp) cmd="$rmcp" ;;
 		esac
 		local t0=$SECONDS out="$dir/$client"
 		mkdir -p "$out/suite"

@@ -40,6 +40,7 @@ var agreementClients = []struct{ file, title string }{
 	{"mark3labs", "mark3labs v1.2.1"},
 	{"python-mcp", "Python SDK mcp 2.3.0"},
 	{"fastmcp", "FastMCP 4.1.6"},
+	{"rmcp", "rmcp 3.11.0"},
 }
 
 // explanation is one entry of explanations.json: the verdicts of one
