@@ -41,7 +41,8 @@ check_agreement() {
 		--manifest-path integration/clients/rust/Cargo.toml --bin rmcp-suite-client
 	local rmcp="$cache/cargo-target/release/rmcp-suite-client"
 	# The Python clients' virtual environment (pip's cache: that of
-	# .ci/python_clients.sh).
+	# .ci/python_clients.sh); they run with -B, writing no __pycache__
+	# beside the programs.
 	local py="$PWD/cmd/mcpmock/testdata/python"
 	python3 -m venv "$dir/venv"
 	PIP_CACHE_DIR="${PIP_CACHE_DIR:-$HOME/.cache/mcpmock-pip}" "$dir/venv/bin/pip" install --quiet --disable-pip-version-check --require-hashes --no-deps -r "$py/requirements.txt"
@@ -65,8 +66,8 @@ check_agreement() {
 		typescript) cmd="node $dir/ts-suite-client.mjs" ;;
 		gosdk) cmd="$dir/gosdk-client" ;;
 		mark3labs) cmd="$dir/mark3-client" ;;
-		python-mcp) cmd="$dir/venv/bin/python $py/mcp_suite_client.py" ;;
-		fastmcp) cmd="$dir/venv/bin/python $py/fastmcp_suite_client.py" ;;
+		python-mcp) cmd="$dir/venv/bin/python -B $py/mcp_suite_client.py" ;;
+		fastmcp) cmd="$dir/venv/bin/python -B $py/fastmcp_suite_client.py" ;;
 		rmcp) cmd="$rmcp" ;;
 		esac
 		local t0=$SECONDS out="$dir/$client"
