@@ -7,8 +7,14 @@
 # The clients are programs that act per scenario, reading
 # MCP_CONFORMANCE_SCENARIO (and MCP_CONFORMANCE_CONTEXT): the TypeScript
 # SDK 1.32.2 (cmd/mcpmock/testdata/ts-suite-client.mjs), go-sdk v1.8.0
-# (integration/clients/gosdk) and mark3labs v1.2.1 (integration/clients/mark3),
-# each built once. The scenarios are those both have, computed here: the
+# (integration/clients/gosdk), mark3labs v1.2.1 (integration/clients/mark3),
+# the official Python SDK mcp 2.3.0 and FastMCP's client 4.1.6
+# (cmd/mcpmock/testdata/python/mcp_suite_client.py and
+# fastmcp_suite_client.py, in a virtual environment of the hash-pinned lock
+# requirements.txt there) and rmcp 3.11.0 (integration/clients/rust,
+# its binary rmcp-suite-client, built into the cargo target folder of
+# .ci/jvm_rust_clients.sh, which has built it already when .ci/run gets
+# here), each built or installed once. The scenarios are those both have, computed here: the
 # client scenarios of scenarios/testdata/official-suite.txt that are not
 # extensions and that `mcpmock list` names, so a new catalog name joins by
 # itself. For each client and scenario, `conformance client --command CMD
@@ -30,6 +36,16 @@ check_agreement() {
 	go build -o "$dir/gosdk-client" ./integration/clients/gosdk
 	go build -o "$dir/mark3-client" ./integration/clients/mark3
 	cp cmd/mcpmock/testdata/ts-suite-client.mjs cmd/mcpmock/testdata/ts-oauth-provider.mjs "$dir/"
+	local cache="${MCPMOCK_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpmock-ci}"
+	CARGO_TARGET_DIR="$cache/cargo-target" cargo build --quiet --release --locked \
+		--manifest-path integration/clients/rust/Cargo.toml --bin rmcp-suite-client
+	local rmcp="$cache/cargo-target/release/rmcp-suite-client"
+	# The Python clients' virtual environment (pip's cache: that of
+	# .ci/python_clients.sh); they run with -B, writing no __pycache__
+	# beside the programs.
+	local py="$PWD/cmd/mcpmock/testdata/python"
+	python3 -m venv "$dir/venv"
+	PIP_CACHE_DIR="${PIP_CACHE_DIR:-$HOME/.cache/mcpmock-pip}" "$dir/venv/bin/pip" install --quiet --disable-pip-version-check --require-hashes --no-deps -r "$py/requirements.txt"
 	(cd "$dir" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error \
 		"node@$conformance_node_version" \
 		"@modelcontextprotocol/conformance@$conformance_suite_version" @modelcontextprotocol/sdk@1.32.2)
@@ -44,11 +60,15 @@ check_agreement() {
 	echo "agreement: $(wc -w <<<"$names") scenarios both have"
 
 	local want=integration/conformance/agreement bad=0 client cmd
-	for client in typescript gosdk mark3labs; do
+	# MCPMOCK_AGREEMENT_CLIENTS=NAMES plays those clients only (to try one).
+	for client in ${MCPMOCK_AGREEMENT_CLIENTS:-typescript gosdk mark3labs python-mcp fastmcp rmcp}; do
 		case "$client" in
 		typescript) cmd="node $dir/ts-suite-client.mjs" ;;
 		gosdk) cmd="$dir/gosdk-client" ;;
 		mark3labs) cmd="$dir/mark3-client" ;;
+		python-mcp) cmd="$dir/venv/bin/python -B $py/mcp_suite_client.py" ;;
+		fastmcp) cmd="$dir/venv/bin/python -B $py/fastmcp_suite_client.py" ;;
+		rmcp) cmd="$rmcp" ;;
 		esac
 		local t0=$SECONDS out="$dir/$client"
 		mkdir -p "$out/suite"

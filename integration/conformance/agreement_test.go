@@ -38,6 +38,9 @@ var agreementClients = []struct{ file, title string }{
 	{"typescript", "TypeScript SDK 1.32.2"},
 	{"gosdk", "go-sdk v1.8.0"},
 	{"mark3labs", "mark3labs v1.2.1"},
+	{"python-mcp", "Python SDK mcp 2.3.0"},
+	{"fastmcp", "FastMCP 4.1.6"},
+	{"rmcp", "rmcp 3.11.0"},
 }
 
 // explanation is one entry of explanations.json: the verdicts of one
@@ -114,7 +117,11 @@ func TestAgreementTable(t *testing.T) {
 	for i, e := range ex.Explanations {
 		r, ok := runs[e.Client]
 		if !ok {
-			t.Errorf("explanation %d: client %q has no runs (one of typescript, gosdk, mark3labs)", i+1, e.Client)
+			var names []string
+			for _, c := range agreementClients {
+				names = append(names, c.file)
+			}
+			t.Errorf("explanation %d: client %q has no runs (one of %s)", i+1, e.Client, strings.Join(names, ", "))
 			continue
 		}
 		if !slices.Contains([]string{"mock", "suite", "both"}, e.Right) {
