@@ -40,6 +40,11 @@ check_agreement() {
 	CARGO_TARGET_DIR="$cache/cargo-target" cargo build --quiet --release --locked \
 		--manifest-path integration/clients/rust/Cargo.toml --bin rmcp-suite-client
 	local rmcp="$cache/cargo-target/release/rmcp-suite-client"
+	# The Java SDK's app (its Maven repository: that of
+	# .ci/jvm_rust_clients.sh).
+	cp -r integration/clients/java "$dir/java"
+	(cd "$dir/java" && mvn -B -q -Dstyle.color=never -Dmaven.repo.local="$cache/m2" package)
+	local jar="$dir/java/target/java-sdk-client.jar"
 	# The Python clients' virtual environment (pip's cache: that of
 	# .ci/python_clients.sh); they run with -B, writing no __pycache__
 	# beside the programs.
@@ -61,7 +66,8 @@ check_agreement() {
 
 	local want=integration/conformance/agreement bad=0 client cmd
 	# MCPMOCK_AGREEMENT_CLIENTS=NAMES plays those clients only (to try one).
-	for client in ${MCPMOCK_AGREEMENT_CLIENTS:-typescript gosdk mark3labs python-mcp fastmcp rmcp}; do
+	for client in ${MCPMOCK_AGREEMENT_CLIENTS:-typescript gosdk mark3labs python-mcp fastmcp rmcp java}; do
+		local played="$names"
 		case "$client" in
 		typescript) cmd="node $dir/ts-suite-client.mjs" ;;
 		gosdk) cmd="$dir/gosdk-client" ;;
@@ -69,21 +75,26 @@ check_agreement() {
 		python-mcp) cmd="$dir/venv/bin/python -B $py/mcp_suite_client.py" ;;
 		fastmcp) cmd="$dir/venv/bin/python -B $py/fastmcp_suite_client.py" ;;
 		rmcp) cmd="$rmcp" ;;
+		java)
+			cmd="java -XX:TieredStopAtLevel=1 -Xshare:auto -cp $jar mcpmock.JavaSuiteClient"
+			# The Java SDK has no OAuth client: no auth/ scenario.
+			played="$(grep -v '^auth/' <<<"$names")"
+			;;
 		esac
 		local t0=$SECONDS out="$dir/$client"
 		mkdir -p "$out/suite"
 		# The suite's verdicts, two scenarios at a time: each run starts
 		# its own servers on free ports.
 		# shellcheck disable=SC2016
-		xargs -P 2 -n 1 sh -c 'f="$2/$(printf %s "$3" | tr / _)"; if conformance client --command "$1" --scenario "$3" >"$f.log" 2>&1; then echo pass >"$f"; else echo fail >"$f"; fi' _ "$cmd" "$out/suite" <<<"$names"
+		xargs -P 2 -n 1 sh -c 'f="$2/$(printf %s "$3" | tr / _)"; if conformance client --command "$1" --scenario "$3" >"$f.log" 2>&1; then echo pass >"$f"; else echo fail >"$f"; fi' _ "$cmd" "$out/suite" <<<"$played"
 		# The mock's verdicts, one run over every scenario.
 		local args=()
-		for n in $names; do args+=(--scenario "$n"); done
+		for n in $played; do args+=(--scenario "$n"); done
 		# shellcheck disable=SC2086
 		"$dir/mcpmock" run --http "${args[@]}" --json "$out/mock.json" --log "$out/mock.log" -- $cmd >"$out/mock.txt" 2>&1 || true
 		{
 			printf 'scenario\tsuite\tmock\n'
-			for n in $names; do
+			for n in $played; do
 				printf '%s\t%s\t%s\n' "$n" "$(cat "$out/suite/$(printf %s "$n" | tr / _)")" \
 					"$(jq -r --arg n "$n" '[.results[] | select(.scenario == $n) | .status][0] // "no report"' "$out/mock.json")"
 			done
