@@ -9,13 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/mcpmock/mcpmock/config"
+	"github.com/mcpmock/mcpmock/internal/safefile"
 )
 
 // The two forms of record, every flag before "--" (after it, a flag is the
@@ -320,7 +320,7 @@ func writeRecording(rec *config.Recorder, out recordOut, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("--out: %v", err)
 	}
-	if err := replaceFile(out.path, b); err != nil {
+	if err := safefile.Replace(out.path, b); err != nil {
 		return fmt.Errorf("--out: %v (the recording is lost; %s is left as it was)", err, out.path)
 	}
 	fmt.Fprintf(stderr, "mcpmock record: wrote %s: %d tools, %d resources, %d resource templates, %d prompts, %d completions, %d faults\n",
@@ -335,41 +335,4 @@ func writeRecording(rec *config.Recorder, out recordOut, stderr io.Writer) error
 		fmt.Fprintf(stderr, "mcpmock record: redacted: %s\n", r)
 	}
 	return nil
-}
-
-// replaceFile writes data to a temporary file in path's directory and
-// renames it over path (through a symbolic link, over the file it names),
-// keeping an existing file's permissions (else 0644). On failure the
-// temporary file is removed and path is untouched.
-func replaceFile(path string, data []byte) (err error) {
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
-	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(f.Name())
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Chmod(mode); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/mcpmock/mcpmock/config"
+	"github.com/mcpmock/mcpmock/internal/safefile"
 	"github.com/mcpmock/mcpmock/internal/suggest"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
@@ -185,14 +186,14 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if *jsonFile != "" {
 		b, err := rep.JSON()
 		if err == nil {
-			err = replaceFile(*jsonFile, append(b, '\n'))
+			err = safefile.Replace(*jsonFile, append(b, '\n'))
 		}
 		if err != nil {
 			return fmt.Errorf("--json: %v", err)
 		}
 	}
 	if *junitFile != "" {
-		if err := replaceFile(*junitFile, junit(rep, opts.command)); err != nil {
+		if err := safefile.Replace(*junitFile, junit(rep, opts.command)); err != nil {
 			return fmt.Errorf("--junit: %v", err)
 		}
 	}

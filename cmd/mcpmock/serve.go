@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpmock/mcpmock/config"
 	"github.com/mcpmock/mcpmock/internal/htmlreport"
+	"github.com/mcpmock/mcpmock/internal/safefile"
 	"github.com/mcpmock/mcpmock/mcptest"
 	"github.com/mcpmock/mcpmock/scenarios"
 )
@@ -426,7 +427,7 @@ func finish(rep *Report, reportFile string, logw io.Writer) error {
 	if reportFile != "" {
 		b, err := json.MarshalIndent(rep, "", "  ")
 		if err == nil {
-			err = replaceFile(reportFile, append(b, '\n'))
+			err = safefile.Replace(reportFile, append(b, '\n'))
 		}
 		if err != nil {
 			return fmt.Errorf("--report: %v", err)

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpmock/mcpmock/internal/safefile"
 )
 
 // Page is one HTML page: a table of verdicts and a section per case, or an
@@ -102,15 +104,12 @@ var FromServer func(srv any) Case
 // failing test.
 const EnvDir = "MCPMOCK_HTML_DIR"
 
-// WriteFile writes the page to path, replacing it.
+// WriteFile writes the page to path, replacing it only once the page is
+// whole (safefile.Replace).
 func WriteFile(path string, p Page) error {
 	var b strings.Builder
 	Render(&b, p)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return safefile.Replace(path, []byte(b.String()))
 }
 
 // SaveFailure writes the page of a failing test into dir (made if
