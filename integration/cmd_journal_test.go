@@ -14,8 +14,8 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// TestCommandServeJournalLimitGoSDK: a long go-sdk session against
-// `mcpmock serve --http --journal-limit 50` gets the same verdict as
+// TestCommandServeJournalKeepGoSDK: a long go-sdk session against
+// `mcpmock serve --http --journal-keep 50` gets the same verdict as
 // without a limit — the same violations, problems, scenario status and
 // message count — while the oldest messages left memory: the report names
 // the journal file, which holds every message, one a line, in order; a
@@ -24,13 +24,13 @@ import (
 // on a healthy server (pass), once on a scenario whose check and rules
 // fire on every call (tools-capability-missing: go-sdk calls tools it was
 // not offered), whose check reads the whole journal back from the file.
-func TestCommandServeJournalLimitGoSDK(t *testing.T) {
+func TestCommandServeJournalKeepGoSDK(t *testing.T) {
 	bin := mcpmockBinary(t)
 	const calls = 150 // 300 messages and more: six windows of 50, and a rule broken more often than the 100 times a window lists
 	run := func(t *testing.T, limit int, args ...string) gjson.Result {
 		t.Helper()
 		rep := filepath.Join(t.TempDir(), "report.json")
-		cmd, url := serveHTTP(t, bin, append(args, "--report", rep, "--journal-limit", strconv.Itoa(limit))...)
+		cmd, url := serveHTTP(t, bin, append(args, "--report", rep, "--journal-keep", strconv.Itoa(limit))...)
 		ctx := testContext(t)
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "gosdk-app", Version: "1.0.0"}, nil).
 			Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
@@ -58,12 +58,12 @@ func TestCommandServeJournalLimitGoSDK(t *testing.T) {
 			require.Equal(t, tc.verdict, whole.Get("verdict").String(), whole.Raw)
 			assert.Empty(t, whole.Get("journal_file").String(), "no limit: memory held every message")
 			for _, field := range []string{"verdict", "messages", "problems.#", "scenario.status", "scenario.observed"} {
-				assert.Equal(t, whole.Get(field).Raw, windowed.Get(field).Raw, "%s: the same without and with --journal-limit 50", field)
+				assert.Equal(t, whole.Get(field).Raw, windowed.Get(field).Raw, "%s: the same without and with --journal-keep 50", field)
 			}
-			assert.Equal(t, violationTally(whole), violationTally(windowed), "the same rules broken as often, without and with --journal-limit 50")
+			assert.Equal(t, violationTally(whole), violationTally(windowed), "the same rules broken as often, without and with --journal-keep 50")
 			for i, p := range whole.Get("problems").Array() { // the same first line: what, and how many times
 				first, _, _ := strings.Cut(p.String(), "\n")
-				assert.True(t, strings.HasPrefix(windowed.Get("problems."+strconv.Itoa(i)).String(), first), "problem %d: %q, the same without and with --journal-limit 50", i, first)
+				assert.True(t, strings.HasPrefix(windowed.Get("problems."+strconv.Itoa(i)).String(), first), "problem %d: %q, the same without and with --journal-keep 50", i, first)
 			}
 			n := int(windowed.Get("messages").Int())
 			require.Greater(t, n, 2*calls)

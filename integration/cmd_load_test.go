@@ -99,7 +99,7 @@ func TestCommandServeHTTPLoad(t *testing.T) {
 	assert.Equal(t, "pass", r.Get("verdict").String(), "violations %s, problems %s", r.Get("violations").Raw, r.Get("problems").Raw)
 	calls := strings.Count(r.Get("transcript").String(), `"method":"tools/call"`)
 	where := "the report's transcript"
-	if file := r.Get("journal_file").String(); file != "" { // more than --journal-limit: the file holds every message
+	if file := r.Get("journal_file").String(); file != "" { // more than --journal-keep: the file holds every message
 		b, err := os.ReadFile(file)
 		require.NoError(t, err)
 		calls, where = strings.Count(string(b), `\"method\":\"tools/call\"`), "the journal file "+file

@@ -148,7 +148,7 @@ func (j *Journal) gone(seq int) string {
 	case seq > j.base:
 		return ""
 	case j.spill == nil:
-		return fmt.Sprintf("message %d was dropped: the journal keeps the last %d messages in memory (JournalKeep; serve: --journal-limit) and was given no file for the older ones (JournalSpill; serve: --journal-spill)", seq, j.keep)
+		return fmt.Sprintf("message %d was dropped: the journal keeps the last %d messages in memory (JournalKeep; serve: --journal-keep) and was given no file for the older ones (JournalSpill; serve: --journal-spill)", seq, j.keep)
 	}
 	return ""
 }

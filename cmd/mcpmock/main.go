@@ -6,7 +6,7 @@
 //
 //	go build -o mcpmock ./cmd/mcpmock    # in a clone of the repository
 //
-//	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--html FILE] [--log FILE] [--journal-limit N] [--journal-spill FILE | --journal-drop] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET] [--admin] [--until-signal]]
+//	mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--html FILE] [--log FILE] [--journal-keep N] [--journal-spill FILE | --journal-drop] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET] [--admin] [--until-signal]]
 //	mcpmock run [--scenario NAME]... [--bug ID]... [--http] [--json FILE] [--junit FILE] [--html FILE] [--known-deviation NAME=why]... [--warn KINDS] [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS...
 //	mcpmock list [--faults | --rules | --bugs]
 //	mcpmock tour [--log FILE] [--name NAME] [--html DIR] [LESSON|SCENARIO]... [-- CMD ARGS...]
@@ -97,7 +97,7 @@ var errVerdict = errors.New("the verdict is negative")
 
 // The synopses of the commands, for their -h and the usage.
 const (
-	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--html FILE] [--log FILE] [--journal-limit N] [--journal-spill FILE | --journal-drop] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET] [--admin] [--until-signal]]"
+	serveSynopsis = "[--scenario NAME] [--config FILE] [--report FILE] [--html FILE] [--log FILE] [--journal-keep N] [--journal-spill FILE | --journal-drop] [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]... [--auth] [--auth-client ID:SECRET] [--admin] [--until-signal]]"
 	runSynopsis   = "[--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]] [--json FILE] [--junit FILE] [--html FILE] [--known-deviation NAME=why]... [--warn KINDS] [--log FILE] [--config FILE] [--startup-timeout DURATION] -- CMD ARGS..."
 )
 
@@ -105,7 +105,7 @@ const usage = `mcpmock: the MCP mock server for clients in any language
 
 usage:
   mcpmock serve [--scenario NAME] [--config FILE] [--report FILE] [--html FILE] [--log FILE]
-                [--journal-limit N] [--journal-spill FILE | --journal-drop]
+                [--journal-keep N] [--journal-spill FILE | --journal-drop]
                 [--http [--listen ADDR] [--allow-remote] [--allow-host NAME]...
                         [--auth] [--auth-client ID:SECRET] [--admin] [--until-signal]]
   mcpmock run [--scenario NAME]... [--bug ID]... [--http [--auth] [--auth-client ID:SECRET]]

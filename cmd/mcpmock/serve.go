@@ -50,14 +50,14 @@ type Report struct {
 	// Messages is how many messages went over the wire, both directions.
 	Messages int `json:"messages"`
 	// JournalFile is the JSON Lines file that holds every message, one a
-	// line, when more than --journal-limit went over the wire (the oldest
+	// line, when more than --journal-keep went over the wire (the oldest
 	// left memory for it); "" when memory held them all.
 	JournalFile string `json:"journal_file,omitempty"`
 	// JournalDropped is how many of the oldest messages were dropped
 	// (--journal-drop): neither the transcript nor a file holds them.
 	JournalDropped int `json:"journal_dropped,omitempty"`
 	// Transcript is the wire log, one message a line: of the messages
-	// still in memory (the last --journal-limit or so; JournalFile holds
+	// still in memory (the last --journal-keep or so; JournalFile holds
 	// every one).
 	Transcript string `json:"transcript"`
 	// Mermaid is the session as a Mermaid sequenceDiagram, of the same
@@ -77,7 +77,7 @@ type ReportViolation struct {
 	URL      string `json:"url"`
 	Message  string `json:"message"`
 	// Repeats is how many more times the client broke the rule in the
-	// same session, not listed apart (under --journal-limit, 100 a rule a
+	// same session, not listed apart (under --journal-keep, 100 a rule a
 	// session are listed).
 	Repeats int `json:"repeats,omitempty"`
 }
@@ -104,7 +104,7 @@ type serverSpec struct {
 	journal  journalFlag // serve: the journal's window
 }
 
-// journalFlag is serve's --journal-limit, --journal-spill and
+// journalFlag is serve's --journal-keep, --journal-spill and
 // --journal-drop: the most messages the journal keeps in memory, and where
 // the older ones go.
 type journalFlag struct {
@@ -112,10 +112,10 @@ type journalFlag struct {
 	spill string // "": dropped
 }
 
-// defaultJournalLimit is how many messages serve keeps in memory unless
-// --journal-limit says otherwise: a few MiB, and more than any test
+// defaultJournalKeep is how many messages serve keeps in memory unless
+// --journal-keep says otherwise: a few MiB, and more than any test
 // session sends, so that only a long-running serve spills.
-const defaultJournalLimit = 10000
+const defaultJournalKeep = 10000
 
 // journalSpillPath is where the messages that leave memory go unless
 // --journal-spill names a file: next to the --report file, else in the
@@ -184,7 +184,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	authClient := fs.String("auth-client", "", "with --http: like --auth, with the client `ID:SECRET` pre-registered")
 	untilSignal := fs.Bool("until-signal", false, "with --http: serve until SIGTERM or SIGINT, however many sessions end (for many clients one after the other, e.g. a test suite); without it, serve ends when every session it opened has ended")
 	adminOn := fs.Bool("admin", false, "with --http: serve the admin API at "+adminPrefix+" (docs/admin.md): tests in any language open a test of their own, script it, add faults, read the journal and verify over HTTP; serves until a signal, as --until-signal")
-	journalLimit := fs.Int("journal-limit", defaultJournalLimit, "keep at most about `N` messages in memory; the older ones go to --journal-spill's file (0: keep every one, memory grows with the session)")
+	journalKeep := fs.Int("journal-keep", defaultJournalKeep, "keep at most about `N` messages in memory; the older ones go to --journal-spill's file (0: keep every one, memory grows with the session)")
 	journalSpill := fs.String("journal-spill", "", "write the messages that leave memory to `FILE`, JSON Lines (default: next to --report, NAME.journal.jsonl, else mcpmock-journal-PID.jsonl in the temporary folder); at exit it holds every message")
 	journalDrop := fs.Bool("journal-drop", false, "drop the messages that leave memory instead of writing them to a file")
 	var allowHosts multi
@@ -209,19 +209,19 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	spec.auth, spec.html = authFlag{on: *authOn, client: *authClient}, *htmlFile
 	switch {
-	case *journalLimit < 0:
-		return usagef("--journal-limit %d is negative; 0 keeps every message in memory", *journalLimit)
+	case *journalKeep < 0:
+		return usagef("--journal-keep %d is negative; 0 keeps every message in memory", *journalKeep)
 	case *journalDrop && *journalSpill != "":
 		return usagef("--journal-drop and --journal-spill exclude each other: drop the oldest messages, or write them to a file")
-	case *journalLimit == 0 && (*journalDrop || *journalSpill != ""):
-		return usagef("--journal-spill and --journal-drop need a --journal-limit above 0: with 0 every message stays in memory")
-	case *journalLimit > 0 && !*journalDrop:
-		spec.journal = journalFlag{limit: *journalLimit, spill: *journalSpill}
+	case *journalKeep == 0 && (*journalDrop || *journalSpill != ""):
+		return usagef("--journal-spill and --journal-drop need a --journal-keep above 0: with 0 every message stays in memory")
+	case *journalKeep > 0 && !*journalDrop:
+		spec.journal = journalFlag{limit: *journalKeep, spill: *journalSpill}
 		if spec.journal.spill == "" {
 			spec.journal.spill = journalSpillPath(*reportFile)
 		}
-	case *journalLimit > 0:
-		spec.journal = journalFlag{limit: *journalLimit}
+	case *journalKeep > 0:
+		spec.journal = journalFlag{limit: *journalKeep}
 	}
 	if err := spec.auth.check(*httpMode); err != nil {
 		return err
@@ -288,7 +288,7 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 			t.Errorf("the client asked for what the server has no answer for (it got a JSON-RPC error): %s", miss)
 		}
 		// The messages in memory: every one, unless the journal's window
-		// (--journal-limit) moved the oldest to its file or dropped them.
+		// (--journal-keep) moved the oldest to its file or dropped them.
 		recent := inMemory(srv)
 		rep.Messages = srv.Journal().Len()
 		left := rep.Messages - len(recent)
@@ -347,7 +347,7 @@ func serveOnce(ctx context.Context, spec serverSpec, transport string, logw io.W
 
 // inMemory returns the messages the server's journal still holds in
 // memory, in wire order: every one, unless the journal's window
-// (--journal-limit) moved the oldest out. Await steps through exactly
+// (--journal-keep) moved the oldest out. Await steps through exactly
 // those (Journal.All would read the others back from the file, all of
 // them in memory at once); the server is closed, so it returns at once.
 func inMemory(srv *mcptest.Server) mcptest.Messages {
@@ -436,7 +436,7 @@ func finish(rep *Report, reportFile string, logw io.Writer) error {
 	fmt.Fprintf(logw, "mcpmock: %s: %s (%s, %s; %s)\n", rep.Server, rep.Verdict, plural(rep.Messages, "message", "messages"), violationCount(rep.Violations), rep.Ended)
 	switch {
 	case rep.JournalFile != "":
-		fmt.Fprintf(logw, "mcpmock: journal: %s holds every message, one JSON object a line (more than --journal-limit went over the wire; the transcript shows the last ones)\n", rep.JournalFile)
+		fmt.Fprintf(logw, "mcpmock: journal: %s holds every message, one JSON object a line (more than --journal-keep went over the wire; the transcript shows the last ones)\n", rep.JournalFile)
 	case rep.JournalDropped > 0:
 		fmt.Fprintf(logw, "mcpmock: journal: the oldest %s were dropped (--journal-drop); the transcript shows the last ones\n", plural(rep.JournalDropped, "message", "messages"))
 	}

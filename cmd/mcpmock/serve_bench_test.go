@@ -92,18 +92,18 @@ func (c *benchClient) end(tb testing.TB) {
 // raw handshake-era client, one after the other; the cost of a call is
 // logged every 2,000 calls, so that a cost growing with the journal shows
 // (issue 32: it did, 0.3 ms a call at first, 1.5 ms by 10,000). It runs
-// with the default --journal-limit, so past 10,000 messages the oldest go
+// with the default --journal-keep, so past 10,000 messages the oldest go
 // to the journal file as the calls come (MCPMOCK_SERVE_FLAGS adds serve
-// flags: "--journal-limit 0" keeps every message in memory). Compare
+// flags: "--journal-keep 0" keeps every message in memory). Compare
 // BenchmarkInProcessCall, the same server behind srv.URL():
 //
 //	go test -run '^$' -bench 'ServeHTTPCall|InProcessCall' -benchtime 30000x ./cmd/mcpmock
 func BenchmarkServeHTTPCall(b *testing.B) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
-	args := append([]string{"--http"}, strings.Fields(os.Getenv("MCPMOCK_SERVE_FLAGS"))...) // e.g. --journal-limit 0
+	args := append([]string{"--http"}, strings.Fields(os.Getenv("MCPMOCK_SERVE_FLAGS"))...) // e.g. --journal-keep 0
 	if !strings.Contains(strings.Join(args, " "), "--journal-") {
-		args = append(args, "--journal-spill", filepath.Join(b.TempDir(), "journal.jsonl")) // the default --journal-limit
+		args = append(args, "--journal-spill", filepath.Join(b.TempDir(), "journal.jsonl")) // the default --journal-keep
 	}
 	go func() { done <- serveCmd(args, strings.NewReader(""), pw, io.Discard); _ = pw.Close() }()
 	url, err := bufio.NewReader(pr).ReadString('\n')
@@ -145,7 +145,7 @@ func BenchmarkInProcessCall(b *testing.B) {
 // loopback, with the default journal limit (issue 32: it stays within 2×
 // its RSS at 10k). MCPMOCK_RSS_MESSAGES sets the most messages (default
 // 1,000,000; about a minute of calls on 2 cores) and MCPMOCK_RSS_FLAGS
-// adds serve flags (e.g. "--journal-limit 0", memory without the limit);
+// adds serve flags (e.g. "--journal-keep 0", memory without the limit);
 // MCPMOCK_RSS_ERA=stateless makes the client one of 2026-07-28 (no
 // handshake; SIGTERM ends serve, as a stateless client has no session to
 // end).

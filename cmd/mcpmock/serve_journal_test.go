@@ -15,12 +15,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestServeJournalLimit: serve on stdio with a small --journal-limit
+// TestServeJournalKeep: serve on stdio with a small --journal-keep
 // writes the oldest messages to the file next to --report, which holds
 // every message at exit, names it in the report and the log; with
 // --journal-drop the report counts the dropped ones instead; the flags'
 // mistakes are usage errors.
-func TestServeJournalLimit(t *testing.T) {
+func TestServeJournalKeep(t *testing.T) {
 	var in strings.Builder
 	in.WriteString(initialize + "\n" + initialized + "\n")
 	for i := range 100 {
@@ -41,7 +41,7 @@ func TestServeJournalLimit(t *testing.T) {
 		return r, dir, logs.String()
 	}
 	t.Run("spill", func(t *testing.T) {
-		r, dir, logs := serve(t, "--journal-limit", "20")
+		r, dir, logs := serve(t, "--journal-keep", "20")
 		want := filepath.Join(dir, "report.journal.jsonl")
 		require.Equal(t, want, r.JournalFile)
 		assert.Contains(t, logs, want+" holds every message")
@@ -65,7 +65,7 @@ func TestServeJournalLimit(t *testing.T) {
 		assert.Contains(t, r.Transcript, "are not shown: the journal keeps its last messages in memory, and "+want+" holds the older ones")
 	})
 	t.Run("drop", func(t *testing.T) {
-		r, dir, logs := serve(t, "--journal-limit", "20", "--journal-drop")
+		r, dir, logs := serve(t, "--journal-keep", "20", "--journal-drop")
 		assert.Empty(t, r.JournalFile)
 		assert.Greater(t, r.JournalDropped, 70)
 		assert.Contains(t, logs, "were dropped (--journal-drop)")
@@ -82,9 +82,9 @@ func TestServeJournalLimit(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--journal-limit", "-1"}, "--journal-limit -1 is negative"},
+		{[]string{"--journal-keep", "-1"}, "--journal-keep -1 is negative"},
 		{[]string{"--journal-drop", "--journal-spill", "x.jsonl"}, "exclude each other"},
-		{[]string{"--journal-limit", "0", "--journal-drop"}, "need a --journal-limit above 0"},
+		{[]string{"--journal-keep", "0", "--journal-drop"}, "need a --journal-keep above 0"},
 	} {
 		err := serveCmd(tc.args, strings.NewReader(""), io.Discard, io.Discard)
 		var u *usageError
