@@ -24,7 +24,11 @@ import (
 // Lower a budget when a package shrinks; never raise one without saying
 // why in the commit.
 var exportBudget = map[string]int{
-	"mcptest":        250, // issue 29's target, reached (495 when it was filed)
+	// issue 29's target was 250, reached (495 when it was filed); one more
+	// since: Server.AwaitStatelessRequests, without which a stateless-era
+	// client's cancellation (a closed POST) could not be waited for before
+	// Close, and scenarios judged the server's own Close as the client's.
+	"mcptest":        251,
 	"scenarios":      120,
 	"scenarios/tour": 120,
 	"scenarios/bugs": 120,

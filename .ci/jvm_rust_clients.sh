@@ -66,8 +66,15 @@ check_jvm_rust_clients() {
 		local name="$1" t0=$SECONDS
 		shift
 		echo "mcpmock run: $name"
+		# On a failure the log comes first and the table last, ending with
+		# the rows that failed: CI shows the end of what a step printed.
 		(cd "$dir" && ./mcpmock run --json "$name.json" --log "$name.log" --junit "$name.xml" "$@" >"$name.out") ||
-			{ cat "$dir/$name.out"; echo "FAIL: the $name client over the catalog (log follows)"; cat "$dir/$name.log"; exit 1; }
+			{
+				cat "$dir/$name.log" "$dir/$name.out"
+				echo "FAIL: the $name client over the catalog (its log and table above); the scenarios that failed:"
+				jq -r '.results[] | select(.status == "fail" or .status == "not-reached") | "  \(.scenario): \(.status): \(.observed)"' "$dir/$name.json"
+				exit 1
+			}
 		tail -n 1 "$dir/$name.out"
 		jq '[.results[] | {scenario, status} + (if .why then {why} else {} end)]' "$dir/$name.json" >"$dir/$name.verdicts.json"
 		local want="integration/clients/results/$name.json"
@@ -119,9 +126,8 @@ check_jvm_rust_clients() {
 		shift 2
 		(cd "$dir" && ./mcpmock run --bug "$bug" --log "$bug.log" "$@" >"$bug.out") || got=$?
 		if [ "$got" != "$want" ]; then
-			cat "$dir/$bug.out"
-			echo "FAIL: mcpmock run --bug $bug $* exited $got, want $want (log follows)"
-			cat "$dir/$bug.log"
+			cat "$dir/$bug.log" "$dir/$bug.out"
+			echo "FAIL: mcpmock run --bug $bug $* exited $got, want $want (its log and table above)"
 			exit 1
 		fi
 	}

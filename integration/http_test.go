@@ -7,6 +7,7 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	m3client "github.com/mark3labs/mcp-go/client"
 	m3transport "github.com/mark3labs/mcp-go/client/transport"
@@ -276,6 +277,56 @@ func TestHTTPServerRequests(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, mcptest.KindResult, ping.Kind)
 	srv.AssertNoViolations(t)
+}
+
+// TestHTTPAwaitStatelessRequests: mark3labs in the stateless era cancels
+// a call only by closing its POST. Once the call returned to the app,
+// AwaitStatelessRequests returns when the mock has seen that close, and
+// the journal, read without waiting, has the call marked Cancelled. A call
+// the client still holds open keeps it waiting until its context ends.
+func TestHTTPAwaitStatelessRequests(t *testing.T) {
+	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("slow").ReturnsText("late")).
+		WithFaults(fault.Delay("tools/call", time.Hour))
+	c, _ := connectMark3HTTP(t, srv, nil)
+	ctx, cancel := context.WithCancel(testContext(t))
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(ctx, m3.CallToolRequest{Params: m3.CallToolParams{Name: "slow"}})
+		errc <- err
+	}()
+	srv.WaitFor(t, mcptest.ToolCall("slow", nil))
+	held, stop := context.WithCancel(testContext(t))
+	stop()
+	require.ErrorIs(t, srv.AwaitStatelessRequests(held), context.Canceled, "the call is open: AwaitStatelessRequests must not return nil")
+	cancel()
+	require.Error(t, <-errc)
+	require.NoError(t, srv.AwaitStatelessRequests(testContext(t)))
+	calls := srv.Journal().All().ToolCalls("slow")
+	require.Len(t, calls, 1)
+	require.NotNil(t, calls[0].HTTP)
+	assert.True(t, calls[0].HTTP.Cancelled, "the closed POST is the call's cancellation: %s", srv.Transcript())
+}
+
+// TestHTTPCloseIsNoCancellation: a stateless-era call the go-sdk client
+// still waits for when the server closes is cut by the server, not
+// cancelled by the client: the journal does not mark it Cancelled.
+func TestHTTPCloseIsNoCancellation(t *testing.T) {
+	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("slow").ReturnsText("late")).
+		WithFaults(fault.Delay("tools/call", time.Hour))
+	cs := connectGoSDKHTTP(t, srv, nil, nil)
+	srv.AssertEra(t, mcptest.EraStateless)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "slow"})
+		errc <- err
+	}()
+	srv.WaitFor(t, mcptest.ToolCall("slow", nil))
+	srv.Close()
+	require.Error(t, <-errc, "the server closed during the call")
+	calls := srv.Journal().All().ToolCalls("slow")
+	require.Len(t, calls, 1)
+	require.NotNil(t, calls[0].HTTP)
+	assert.False(t, calls[0].HTTP.Cancelled, "the server's Close cut the call; the client did not cancel it: %s", srv.Transcript())
 }
 
 // TestHTTPCancellation: the client gives up on a slow call over HTTP; the

@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/mcpmock/mcpmock/internal/spec"
@@ -39,6 +40,58 @@ type httpFront struct {
 	streamSeq atomic.Int64
 	inflight  map[http.ResponseWriter]struct{} // the responses of running handlers, which close cuts
 	closing   atomic.Bool                      // close has begun: writers leave the past write deadlines alone
+	open      int                              // stateless-era requests waiting for their reply (post)
+	idle      chan struct{}                    // closed when open drops to 0; nil while it is 0
+}
+
+// AwaitStatelessRequests waits until no request of the stateless era
+// (2026-07-28) is open on the server's Streamable HTTP endpoint: each has
+// its reply out, or its client closed it, which there is the request's
+// cancellation (HTTPExchange.Cancelled). Call it when the client is done,
+// before judging the journal or closing the server: a client that gives
+// up by closing its connection, or exits, is seen a moment later, and a
+// request still open at Close is only cut by the server, never counted as
+// cancelled. It returns nil at once when nothing is open (or the server
+// has no HTTP endpoint), and ctx's error if ctx ends first: the client
+// still holds a request open.
+func (s *Server) AwaitStatelessRequests(ctx context.Context) error {
+	s.mu.Lock()
+	f := s.http
+	s.mu.Unlock()
+	if f == nil {
+		return nil
+	}
+	f.mu.Lock()
+	idle := f.idle
+	f.mu.Unlock()
+	if idle == nil {
+		return nil
+	}
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("mcptest: AwaitStatelessRequests: %w", ctx.Err())
+	}
+}
+
+// opened and ended count a stateless-era request that waits for its
+// reply, for AwaitStatelessRequests.
+func (f *httpFront) opened() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.open++; f.idle == nil {
+		f.idle = make(chan struct{})
+	}
+}
+
+func (f *httpFront) ended() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.open--; f.open == 0 {
+		close(f.idle)
+		f.idle = nil
+	}
 }
 
 // HTTPHandler returns the server's Streamable HTTP endpoint as an

@@ -113,3 +113,18 @@ func TestHTTPHandshakeDisconnectIsNoCancellation(t *testing.T) {
 		t.Errorf("want AssertCancelled to fail on a handshake-era disconnect, got %s", ft.Report())
 	}
 }
+
+// TestAwaitStatelessRequestsWithoutHTTP: on a server no client reached
+// over HTTP there is nothing to wait for, even with an ended context.
+func TestAwaitStatelessRequestsWithoutHTTP(t *testing.T) {
+	srv := mcptest.NewServer(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := srv.AwaitStatelessRequests(ctx); err != nil {
+		t.Errorf("AwaitStatelessRequests on a server without HTTP: %v, want nil", err)
+	}
+	srv.URL() // an endpoint with no request open
+	if err := srv.AwaitStatelessRequests(ctx); err != nil {
+		t.Errorf("AwaitStatelessRequests with no request open: %v, want nil", err)
+	}
+}

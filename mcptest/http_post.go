@@ -202,10 +202,18 @@ func (f *httpFront) post(w http.ResponseWriter, r *http.Request, x *HTTPExchange
 	c.mu.Lock()
 	st.badMeta = badMeta
 	c.mu.Unlock()
+	if c.stateless {
+		f.opened() // before the message is journaled: a waiter that sees it sees it open
+	}
 	c.receive(&p.d)
 	c.wait(st, w, r)
-	if r.Context().Err() != nil && c.stateless {
-		c.clientClosed(st, x, key)
+	if c.stateless {
+		// A response cut by the server's own Close is no cancellation: only
+		// a client that went away on its own cancels.
+		if r.Context().Err() != nil && !f.closing.Load() {
+			c.clientClosed(st, x, key)
+		}
+		f.ended()
 	}
 	if r.Context().Err() == nil && c.unanswered(st) {
 		// The session ended by a DELETE, or the server closed, before

@@ -465,11 +465,14 @@ func (s Scenario) judge(o Outcome) (Status, string) {
 // drain waits (up to grace) until every session of Open has read what
 // the client wrote before closing its end: Server.Close would drop
 // messages still in the pipe, such as a last notifications/cancelled.
-// HTTP sessions have nothing in flight: each message is journaled before
-// its HTTP request is answered.
+// HTTP sessions have nothing in flight (each message is journaled before
+// its HTTP request is answered), but a stateless-era request the client
+// closed is seen a moment after the client ended, and at Close it would be
+// cut by the server, not cancelled by the client: drain waits for those too
+// (mcptest.Server.AwaitStatelessRequests).
 func drain(srv *mcptest.Server) {
-	timer := time.NewTimer(grace)
-	defer timer.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
 	overHTTP := map[int]bool{}
 	for _, m := range srv.Journal().All() {
 		if m.HTTP != nil {
@@ -482,8 +485,9 @@ func drain(srv *mcptest.Server) {
 		}
 		select {
 		case <-sess.Done():
-		case <-timer.C:
+		case <-ctx.Done():
 			return
 		}
 	}
+	_ = srv.AwaitStatelessRequests(ctx) // a client that holds one open past grace did not cancel it
 }

@@ -7,6 +7,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/http/httputil"
 	"net/url"
 	"strings"
@@ -256,12 +257,41 @@ func (f *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
 		// A client that sends a message and goes away (a notifications/cancelled
 		// just before it exits) still delivered it: the mock must read it, as
-		// it would without the front in between. Only a stream (GET) ends
-		// with its client.
-		r = r.WithContext(context.WithoutCancel(r.Context()))
+		// it would without the front in between. So the client's going away
+		// reaches the mock only once the request is written to it; from then
+		// on it does, as it would without the front: in the stateless era a
+		// closed response is how a client cancels a request.
+		ctx, stop := forwardGone(r.Context())
+		defer stop()
+		r = r.WithContext(ctx)
 		w = keepGoing{w}
 	}
 	p.ServeHTTP(w, r)
+}
+
+// forwardGone returns the context of a POST's upstream request: it ends
+// when the client's request context ends (the client went away), but not
+// before the upstream request is written (httptrace's WroteRequest). stop
+// releases it.
+func forwardGone(client context.Context) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(client))
+	wrote, done := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) { once.Do(func() { close(wrote) }) },
+	})
+	unwatch := context.AfterFunc(client, func() {
+		select {
+		case <-wrote:
+			cancel()
+		case <-done:
+		}
+	})
+	return ctx, func() {
+		unwatch()
+		close(done)
+		cancel()
+	}
 }
 
 // keepGoing hides the http.CloseNotifier of a ResponseWriter, with which
@@ -309,6 +339,13 @@ func (f *httpFront) upstream(ctx context.Context) (*httputil.ReverseProxy, error
 				},
 				FlushInterval: -1, // SSE: every event at once
 				ErrorLog:      f.errorLog,
+				ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+					if r.Context().Err() != nil {
+						return // the client went away: nobody reads an answer
+					}
+					f.errorLog.Printf("http: proxy error: %v", err)
+					w.WriteHeader(http.StatusBadGateway)
+				},
 			}
 		}
 		p = f.proxy
