@@ -279,14 +279,12 @@ func TestHTTPServerRequests(t *testing.T) {
 	srv.AssertNoViolations(t)
 }
 
-// TestHTTPAwaitStatelessRequests: mark3labs in the stateless era cancels
-// a call only by closing its POST. Once the call returned to the app,
-// AwaitStatelessRequests returns when the mock has seen that close, and
-// the journal, read without waiting, has the call marked Cancelled. A call
-// the client still holds open keeps it waiting until its context ends.
-func TestHTTPAwaitStatelessRequests(t *testing.T) {
-	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("slow").ReturnsText("late")).
-		WithFaults(fault.Delay("tools/call", time.Hour))
+// mark3SlowCall connects mark3labs over HTTP and calls the tool "slow"
+// from a goroutine; it returns once the mock journaled the call, with the
+// client and a cancel that ends the call's context and waits until
+// CallTool returned its error.
+func mark3SlowCall(t *testing.T, srv *mcptest.Server) (*m3client.Client, func()) {
+	t.Helper()
 	c, _ := connectMark3HTTP(t, srv, nil)
 	ctx, cancel := context.WithCancel(testContext(t))
 	errc := make(chan error, 1)
@@ -295,11 +293,26 @@ func TestHTTPAwaitStatelessRequests(t *testing.T) {
 		errc <- err
 	}()
 	srv.WaitFor(t, mcptest.ToolCall("slow", nil))
+	return c, func() {
+		t.Helper()
+		cancel()
+		require.Error(t, <-errc, "the call whose context ended")
+	}
+}
+
+// TestHTTPAwaitStatelessRequests: mark3labs in the stateless era cancels
+// a call only by closing its POST. Once the call returned to the app,
+// AwaitStatelessRequests returns when the mock has seen that close, and
+// the journal, read without waiting, has the call marked Cancelled. A call
+// the client still holds open keeps it waiting until its context ends.
+func TestHTTPAwaitStatelessRequests(t *testing.T) {
+	srv := mcptest.NewServer(t).WithTools(mcptest.NewTool("slow").ReturnsText("late")).
+		WithFaults(fault.Delay("tools/call", time.Hour))
+	_, cancel := mark3SlowCall(t, srv)
 	held, stop := context.WithCancel(testContext(t))
 	stop()
 	require.ErrorIs(t, srv.AwaitStatelessRequests(held), context.Canceled, "the call is open: AwaitStatelessRequests must not return nil")
 	cancel()
-	require.Error(t, <-errc)
 	require.NoError(t, srv.AwaitStatelessRequests(testContext(t)))
 	calls := srv.Journal().All().ToolCalls("slow")
 	require.Len(t, calls, 1)
@@ -475,16 +488,8 @@ func TestHTTPMark3Cancellation(t *testing.T) {
 	forEachEra(t, func(t *testing.T, e eraCase) {
 		tool, ended := blockingTool("slow")
 		srv := e.narrow(mcptest.NewServer(t).WithTools(tool, mcptest.NewTool("quick").ReturnsText("q")))
-		c, _ := connectMark3HTTP(t, srv, nil)
-		ctx, cancel := context.WithCancel(testContext(t))
-		errc := make(chan error, 1)
-		go func() {
-			_, err := c.CallTool(ctx, m3.CallToolRequest{Params: m3.CallToolParams{Name: "slow"}})
-			errc <- err
-		}()
-		srv.WaitFor(t, mcptest.ToolCall("slow", nil))
+		c, cancel := mark3SlowCall(t, srv)
 		cancel()
-		require.Error(t, <-errc)
 		// The client is sequential: anything it sends for the cancel comes before its next call.
 		_, err := c.CallTool(testContext(t), m3.CallToolRequest{Params: m3.CallToolParams{Name: "quick"}})
 		require.NoError(t, err)
