@@ -69,15 +69,15 @@ func disconnectMidCall() Scenario {
 			return faulty(base, fault.CloseBefore("tools/call"))
 		},
 		Expect: Expectation{
-			Description:   "the pending call fails at once with an error (end of file), and connect returns well before its deadline",
+			Description:   "the pending call fails at once with an error (end of file), and connect returns without waiting out its deadline (half of it gone, a quarter of it since its last request)",
 			DecisionPoint: "the client called a tool and the connection closed under the call",
 			Reached:       calledTool,
 			Check: func(o Outcome) error {
 				if o.Err == nil {
 					return gotf("connect returned nil although the connection closed in the middle of the call")
 				}
-				if o.Elapsed >= o.Deadline/2 {
-					return gotf("connect returned %s only after %v, with a deadline of %v: the client waited for its timeout instead of noticing the closed connection", errText(o.Err), o.Elapsed.Round(time.Millisecond), o.Deadline)
+				if o.WaitedOut() {
+					return gotf("connect returned %s only after %v, with a deadline of %v, %v of it after its last request: the client waited for its timeout instead of noticing the closed connection", errText(o.Err), o.Elapsed.Round(time.Millisecond), o.Deadline, o.Idle().Round(time.Millisecond))
 				}
 				return nil
 			},

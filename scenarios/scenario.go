@@ -276,12 +276,48 @@ type Outcome struct {
 	// decision point judges.
 	Faults []*mcptest.FaultHandle
 
+	// returned is when the ConnectFunc returned (zero for an Outcome not
+	// made by Play), for Idle.
+	returned time.Time
 	// clientClosed is when the client closed its end of a session of Open
 	// (by session number) before Play closed it.
 	clientClosed map[int]time.Time
 	// canaryHits are the requests to the play's canary listener (a
 	// scenario with canary only).
 	canaryHits []string
+}
+
+// Idle is how long the client had sent no request when its ConnectFunc
+// returned: from the last request it sent before the return to the
+// return. A client that waits for its own timeout after the server died
+// under its request is idle for the whole wait (a notifications/cancelled
+// it sends on giving up is no request); one that notices at once is not,
+// however slowly the machine brought it there. Idle is Elapsed when the
+// client sent no request, or for an Outcome not made by Play.
+func (o Outcome) Idle() time.Duration {
+	if o.returned.IsZero() {
+		return o.Elapsed
+	}
+	var last time.Time
+	for _, m := range o.Journal {
+		if m.Direction == mcptest.FromClient && m.IsRequest() && !m.Time.After(o.returned) && m.Time.After(last) {
+			last = m.Time
+		}
+	}
+	if last.IsZero() {
+		return o.Elapsed
+	}
+	return o.returned.Sub(last)
+}
+
+// WaitedOut reports whether the client returned only after half its
+// deadline, and idle for a quarter of it or more (Idle): it waited for its
+// own timeout rather than acting on what happened on the wire, such as a
+// server that died under its request. Both bars must be passed, so that a
+// machine slow to bring the client up to the fault blames no client that
+// then returned at once.
+func (o Outcome) WaitedOut() bool {
+	return o.Elapsed >= o.Deadline/2 && o.Idle() >= o.Deadline/4
 }
 
 // String names the scenario, the spec section and the first sentence of
@@ -355,7 +391,8 @@ func (s Scenario) Play(t mcptest.TB, connect ConnectFunc, opts ...Option) Outcom
 	select {
 	case r := <-done:
 		o.Err, o.Panicked = r.err, r.panicked
-		o.Elapsed = time.Since(start)
+		o.returned = time.Now()
+		o.Elapsed = o.returned.Sub(start)
 		if s.Expect.After != nil {
 			awaitReaction(srv, *s.Expect.After)
 		}
@@ -370,7 +407,8 @@ func (s Scenario) Play(t mcptest.TB, connect ConnectFunc, opts ...Option) Outcom
 		case <-timer.C:
 			o.Err = ErrStillRunning
 		}
-		o.Elapsed = time.Since(start)
+		o.returned = time.Now()
+		o.Elapsed = o.returned.Sub(start)
 	}
 	ep.close()
 	drain(srv)

@@ -112,18 +112,18 @@ func Proceeds(what string) scenarios.Expectation {
 
 // FailsFast is what a fixed client does when the server dies under a
 // request: the request fails with an error at once, and connect returns
-// it well before its deadline (not after it).
+// it without waiting out its deadline (Outcome.WaitedOut).
 func FailsFast() scenarios.Expectation {
 	return scenarios.Expectation{
-		Description:   "the pending request fails at once (end of file or a closed stream) and connect returns an error before half its deadline",
+		Description:   "the pending request fails at once (end of file or a closed stream) and connect returns an error without waiting out its deadline (half of it gone, a quarter of it since its last request)",
 		DecisionPoint: "every fault of the recipe acted (the server died under the client's request)",
 		Reached:       acted,
 		Check: func(o scenarios.Outcome) error {
 			switch {
 			case o.Err == nil:
 				return fmt.Errorf("connect returned nil: the app was not told its request failed; the client sent %s", sent(o))
-			case o.Elapsed >= o.Deadline/2:
-				return fmt.Errorf("connect returned %s only after %v of its %v deadline: the client waited for a reply from a server that was gone", errText(o.Err), o.Elapsed.Round(1e6), o.Deadline)
+			case o.WaitedOut():
+				return fmt.Errorf("connect returned %s only after %v of its %v deadline, %v of it after its last request: the client waited for a reply from a server that was gone", errText(o.Err), o.Elapsed.Round(1e6), o.Deadline, o.Idle().Round(1e6))
 			}
 			return nil
 		},
@@ -359,15 +359,15 @@ func CarriesProgressToken() scenarios.Expectation {
 // ReturnsPromptly is what a fixed client does when the server ends its
 // session (404 for its session id): it does not wait on a session that is
 // gone; it starts a new one or ends with an error, and connect returns
-// before half its deadline.
+// without waiting out its deadline (Outcome.WaitedOut).
 func ReturnsPromptly() scenarios.Expectation {
 	return scenarios.Expectation{
-		Description:   "after the server ended the session (404), connect returns before half its deadline: the client started a new session or ended with an error, and did not wait on the dead one",
+		Description:   "after the server ended the session (404), connect returns without waiting out its deadline (half of it gone, a quarter of it since its last request): the client started a new session or ended with an error, and did not wait on the dead one",
 		DecisionPoint: "every fault of the recipe acted (the server ended the client's session)",
 		Reached:       acted,
 		Check: func(o scenarios.Outcome) error {
-			if o.Elapsed >= o.Deadline/2 {
-				return fmt.Errorf("connect returned %s only after %v of its %v deadline: the client waited on a session the server had ended", errText(o.Err), o.Elapsed.Round(1e6), o.Deadline)
+			if o.WaitedOut() {
+				return fmt.Errorf("connect returned %s only after %v of its %v deadline, %v of it after its last request: the client waited on a session the server had ended", errText(o.Err), o.Elapsed.Round(1e6), o.Deadline, o.Idle().Round(1e6))
 			}
 			return nil
 		},
