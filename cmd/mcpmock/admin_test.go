@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
@@ -317,14 +318,10 @@ func TestAdminVerifyReadsAsGo(t *testing.T) {
 	a, hs := newAdminServer(t)
 	st, test := checkedCall(t, openAPI(t), hs.URL, "POST", "/__mcpmock/tests", "")
 	require.Equal(t, 201, st)
-	req, err := http.NewRequest("POST", test.Get("url").String(), strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`))
+	wire := mcpclient.NewHTTPWire(test.Get("url").String(), "2025-11-25", nil)
+	defer wire.Close()
+	_, err := wire.Send(t.Context(), "1", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}`)
 	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
 
 	st, v := checkedCall(t, openAPI(t), hs.URL, "POST", "/__mcpmock/tests/"+test.Get("tag").String()+"/verify", `{"assert": "notCalled", "method": "initialize"}`)
 	require.Equal(t, 200, st)

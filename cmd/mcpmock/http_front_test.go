@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/mcpmock/mcpmock/internal/mcpclient"
 )
 
 // frontTo starts run's HTTP front pointed at a server of handler and
@@ -44,12 +46,6 @@ func postAndLeave(t *testing.T, addr, body string) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	writePost(t, c, addr, body)
-}
-
-// writePost writes a POST of body to the MCP endpoint on c.
-func writePost(t *testing.T, c net.Conn, addr, body string) {
-	t.Helper()
 	if _, err := fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s",
 		mcpPath, addr, len(body), body); err != nil {
 		t.Fatal(err)
@@ -95,17 +91,23 @@ func TestHTTPFrontForwardsDisconnect(t *testing.T) {
 		}
 	})
 	t.Cleanup(func() { close(ended) }) // first of the cleanups: the servers' Close waits for this handler
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	writePost(t, c, addr, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}`)
+	call, giveUp := context.WithCancel(ctx)
+	sent := make(chan error, 1)
+	wire := mcpclient.NewHTTPWire("http://"+addr+mcpPath, "2025-11-25", nil)
+	defer wire.Close()
+	go func() {
+		_, err := wire.Send(call, "2", "tools/call", `{"name":"slow"}`)
+		sent <- err
+	}()
 	select {
 	case <-arrived:
 	case <-ctx.Done():
 		t.Fatal("the request never reached the mock")
 	}
-	_ = c.Close()
+	giveUp() // the client closes its request
+	if err := <-sent; err == nil {
+		t.Fatal("the request was answered; want it held until the client closed it")
+	}
 	select {
 	case <-gone:
 	case <-ctx.Done():
